@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "apicli",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "apicli", targets: ["apicli"]),
+        .library(name: "APICore", targets: ["APICore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The system's libyaml (Debian: libyaml-dev). Only APICore/YAML imports it.
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        // Everything up to the verdict. Never prints, reads the terminal or exits.
+        .target(name: "APICore", dependencies: ["CLibYAML"]),
+        // Argument parsing, rendering and exit codes.
+        .executableTarget(
+            name: "apicli",
+            dependencies: [
+                "APICore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "APICoreTests",
+            dependencies: ["APICore"],
+            resources: [.copy("Fixtures")]
+        ),
+        // Runs the built binary: exit codes, stdout/stderr, live calls against a local httpbin.
+        .testTarget(name: "apicliTests", dependencies: ["apicli"]),
+    ]
+)

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Draws diagnostics the way compilers do:
+///
+///     targets/github.yaml:12:5: error: unknown key 'pth' in target 'zen'
+///        12 |     pth: /zen
+///           |     ^
+///       hint: did you mean 'path'?
+///
+/// Source lines are read from the named files once and cached.
+public struct DiagnosticRenderer {
+    private var sources: [String: [Substring]] = [:]
+
+    public init() {}
+
+    public mutating func render(_ d: Diagnostic) -> String {
+        var out = "\(location(d.file, d.mark))error: \(d.message)\n"
+        out += excerpt(d.file, d.mark)
+        for note in d.notes {
+            out += "\(location(d.file, note.mark))note: \(note.message)\n"
+            out += excerpt(d.file, note.mark)
+        }
+        if let hint = d.hint { out += "    hint: \(hint)\n" }
+        return out
+    }
+
+    private func location(_ file: String?, _ mark: Mark?) -> String {
+        switch (file, mark) {
+        case let (file?, mark?): return "\(file):\(mark.line):\(mark.column): "
+        case let (file?, nil): return "\(file): "
+        default: return ""
+        }
+    }
+
+    private mutating func excerpt(_ file: String?, _ mark: Mark?) -> String {
+        guard let file, let mark, let line = sourceLine(file, mark.line) else { return "" }
+        let number = String(mark.line)
+        let gutter = String(repeating: " ", count: number.count)
+        // Keep tabs so the caret lines up under them; anything else before the column is a space.
+        let lead = String(line.prefix(mark.column - 1).map { $0 == "\t" ? "\t" : " " })
+        let shown = line.count > 200 ? String(line.prefix(200)) + "…" : String(line)
+        return "  \(number) | \(shown)\n  \(gutter) | \(lead)^\n"
+    }
+
+    private mutating func sourceLine(_ file: String, _ line: Int) -> Substring? {
+        if sources[file] == nil {
+            guard let data = FileManager.default.contents(atPath: file), data.count <= 64 << 20 else { return nil }
+            sources[file] = String(decoding: data, as: UTF8.self)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+        }
+        guard let lines = sources[file], line >= 1, line <= lines.count else { return nil }
+        var text = lines[line - 1]
+        if text.hasSuffix("\r") { text = text.dropLast() }
+        return text
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The request as it goes on the wire, in a form every part can print: the transports, `-v`,
+/// `show`. Header order is kept (URLRequest would lose it).
+public struct PreparedRequest: Sendable {
+    public enum Body: Sendable, Equatable {
+        case data(Data)
+        /// Sent from the file (absolute path).
+        case file(String)
+    }
+
+    public var url: URL
+    public var method: String
+    public var headers: [HeaderField]
+    public var body: Body?
+    public var timeout: Double
+}
+
+/// `Endpoint` → `PreparedRequest`: applies the task's encodings and the default Content-Type.
+/// No network; every task form's exact result is testable.
+public enum RequestBuilder {
+    public static func build(_ endpoint: Endpoint) throws(APIError) -> PreparedRequest {
+        let task = endpoint.task
+        let encoder = ParameterEncoder(arrays: task.arrays, bools: task.bools)
+        var query = task.query
+        var body = task.body
+
+        if let parameters = task.parameters {
+            switch task.encoding {
+            case .query: query = merge(query, parameters)
+            case .form: body = .form(parameters)
+            case .json: body = .json(parameters)
+            case .url:
+                // Moya's methodDependent: the query for methods without a body.
+                if ["GET", "HEAD", "DELETE"].contains(endpoint.method) {
+                    query = merge(query, parameters)
+                } else {
+                    body = .form(parameters)
+                }
+            }
+        }
+
+        var urlString = endpoint.url
+        if let query {
+            let encoded = encoder.encode(query)
+            if !encoded.isEmpty { urlString += (urlString.contains("?") ? "&" : "?") + encoded }
+        }
+        guard let url = URL(string: urlString) else {
+            throw .invalid(Diagnostic(file: endpoint.file, mark: nil,
+                                      message: "\(endpoint.name) builds '\(urlString)', which is not a valid URL"))
+        }
+
+        var headers = endpoint.headers
+        var payload: PreparedRequest.Body?
+        var contentType: String?
+        switch body {
+        case .json(let v)?:
+            payload = .data(Data(v.jsonText.utf8))
+            contentType = "application/json"
+        case .form(let v)?:
+            payload = .data(Data(encoder.encode(v).utf8))
+            contentType = "application/x-www-form-urlencoded; charset=utf-8"
+        case .text(let t)?:
+            payload = .data(Data(t.text.utf8))
+            contentType = "text/plain; charset=utf-8"
+        case .file(let path, _)?:
+            payload = .file(path)
+            contentType = "application/octet-stream"
+        case nil:
+            break
+        }
+        if payload != nil, headers.value(of: "Content-Type") == nil, let type = task.contentType?.text ?? contentType {
+            headers.append(HeaderField("Content-Type", type))
+        }
+        return PreparedRequest(url: url, method: endpoint.method, headers: headers, body: payload,
+                               timeout: endpoint.timeout)
+    }
+
+    private static func merge(_ a: Value?, _ b: Value) -> Value {
+        guard case .object(let left)? = a, case .object(let right) = b else { return a ?? b }
+        return .object(left + right)
+    }
+}

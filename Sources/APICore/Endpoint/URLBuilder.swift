@@ -1,0 +1,59 @@
+import Foundation
+
+/// Joining base URLs and paths, and percent-encoding, as Moya and Alamofire do it.
+public enum URLBuilder {
+    /// Moya's rule: an empty path is the base URL exactly; otherwise exactly one '/' joins them.
+    /// A query in the base URL stays at the end. The path is taken as written (see `encodePath`).
+    public static func join(base: String, path: String) -> String {
+        guard !path.isEmpty else { return base }
+        var head = Substring(base), query: Substring = ""
+        if let q = base.firstIndex(of: "?") {
+            head = base[..<q]
+            query = base[q...]
+        }
+        while head.hasSuffix("/") { head = head.dropLast() }
+        let tail = path.drop { $0 == "/" }
+        return head + "/" + tail + query
+    }
+
+    /// Why `base` cannot be a base URL, or nil when it can.
+    public static func problem(withBaseURL base: String) -> String? {
+        guard let components = URLComponents(string: base) else { return "is not a valid URL" }
+        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return "does not start with http:// or https://"
+        }
+        guard let host = components.host, !host.isEmpty else { return "has no host" }
+        return nil
+    }
+
+    /// RFC 3986 unreserved characters plus the sub-delimiters, ':' and '@': what a path segment keeps.
+    static let segmentAllowed: CharacterSet = {
+        var set = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        set.insert(charactersIn: "!$&'()*+,;=:@")
+        return set
+    }()
+
+    /// A placeholder value that lands in a path: one segment, so '/' and '%' are encoded too.
+    public static func encodeSegment(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? value
+    }
+
+    /// A literal path from a target file: '/' and existing %-escapes stay, spaces and the like are encoded.
+    public static func encodePath(_ path: String) -> String {
+        var allowed = segmentAllowed
+        allowed.insert(charactersIn: "/%")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    /// Alamofire's query escaping: RFC 3986 query characters minus the general and sub-delimiters,
+    /// so keys like `k[]` arrive as `k%5B%5D` and values may hold '&' and '='.
+    static let queryAllowed: CharacterSet = {
+        var set = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        set.insert(charactersIn: "/?")
+        return set
+    }()
+
+    public static func escapeQuery(_ s: String) -> String {
+        s.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? s
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Every service of a targets folder, and lookup of `service.target` names.
+public struct Catalog: Sendable {
+    public var services: [Service]
+
+    public init(services: [Service]) {
+        self.services = services
+    }
+
+    /// Files that hold services: `*.yaml` and `*.yml`, sorted by name.
+    public static func files(in directory: String) throws(APIError) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "no targets folder at '\(directory)'",
+                                      hint: "run from the folder that holds targets/, or pass --targets DIR (or set APICLI_TARGETS)"))
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+            .filter { !$0.hasPrefix(".") }
+            .sorted()
+            .map { (directory as NSString).appendingPathComponent($0) }
+    }
+
+    /// Loads every file of `directory`. Problems of all files are reported together.
+    public static func load(directory: String) throws(APIError) -> Catalog {
+        try load(files: files(in: directory))
+    }
+
+    public static func load(files: [String]) throws(APIError) -> Catalog {
+        var services: [Service] = []
+        var problems: [Diagnostic] = []
+        var byName: [String: String] = [:]
+        for file in files {
+            do {
+                let service = try TargetFile.load(file)
+                if let other = byName[service.name] {
+                    problems.append(Diagnostic(file: file, mark: nil,
+                                               message: "service '\(service.name)' is also defined in \(other)",
+                                               hint: "give one of them another service: name"))
+                    continue
+                }
+                byName[service.name] = file
+                services.append(service)
+            } catch {
+                if case .invalidInput(let d) = error { problems += d }
+            }
+        }
+        if !problems.isEmpty { throw .invalidInput(problems) }
+        return Catalog(services: services)
+    }
+
+    /// Finds `service.target`. Reads `<service>.yaml` alone when that file defines the service, so
+    /// one broken or huge unrelated file does not slow or block a call; otherwise reads the folder.
+    public static func find(_ name: String, in directory: String) throws(APIError) -> (Service, Target) {
+        let serviceName = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
+        for ext in ["yaml", "yml"] {
+            let file = (directory as NSString).appendingPathComponent("\(serviceName).\(ext)")
+            guard TargetFile.isName(serviceName), FileManager.default.fileExists(atPath: file) else { continue }
+            let service = try TargetFile.load(file)
+            if service.name == serviceName, let found = try? Catalog(services: [service]).lookup(name) {
+                return found
+            }
+        }
+        return try load(directory: directory).lookup(name)
+    }
+
+    /// `service.target` names in declaration order.
+    public var qualifiedNames: [String] {
+        services.flatMap { s in s.targets.map(\.qualifiedName) }
+    }
+
+    public func lookup(_ name: String) throws(APIError) -> (Service, Target) {
+        let parts = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 2, let service = services.first(where: { $0.name == parts[0] }) {
+            if let target = service.target(named: parts[1]) { return (service, target) }
+            throw unknown(name, candidates: service.targets.map(\.qualifiedName))
+        }
+        throw unknown(name, candidates: qualifiedNames)
+    }
+
+    private func unknown(_ name: String, candidates: [String]) -> APIError {
+        var hint = Suggestions.hint(for: name, in: candidates)
+        if hint == nil, !name.contains(".") {
+            hint = "name a target as service.target; `apicli list` shows them all"
+        } else if hint == nil {
+            hint = "`apicli list` shows every target"
+        }
+        return .invalid(Diagnostic(file: nil, mark: nil, message: "unknown target '\(name)'", hint: hint))
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Typed reads from YAML nodes that never stop at the first problem: each read that fails records a
+/// diagnostic with the node's mark and returns nil, so one run reports every problem of a file.
+struct NodeReader {
+    let file: String
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(file: String) {
+        self.file = file
+    }
+
+    struct Entry {
+        var key: String
+        var keyMark: Mark
+        var value: Node
+    }
+
+    mutating func error(_ message: String, at mark: Mark, hint: String? = nil) {
+        diagnostics.append(Diagnostic(file: file, mark: mark, message: message, hint: hint))
+    }
+
+    /// A mapping's entries in order. With `known`, any other key is reported with a did-you-mean hint,
+    /// except keys starting with `x-`: those are ignored, a place for shared blocks (`x-defaults: &d`).
+    mutating func mapping(_ node: Node, _ what: String, known: [String]? = nil) -> [Entry]? {
+        guard let pairs = node.pairs else {
+            error("\(what) must be a mapping, not \(node.kindName)", at: node.mark)
+            return nil
+        }
+        var entries: [Entry] = []
+        entries.reserveCapacity(pairs.count)
+        for pair in pairs {
+            guard let key = pair.key.scalarText else {
+                error("keys in \(what) must be text, not \(pair.key.kindName)", at: pair.key.mark)
+                continue
+            }
+            if let known, !known.contains(key) {
+                if key.hasPrefix("x-") { continue }
+                let hint = Suggestions.hint(for: key, in: known)
+                    ?? "known keys: " + known.joined(separator: ", ")
+                error("unknown key '\(key)' in \(what)", at: pair.key.mark, hint: hint)
+                continue
+            }
+            entries.append(Entry(key: key, keyMark: pair.key.mark, value: pair.value))
+        }
+        return entries
+    }
+
+    /// A scalar as text (numbers and booleans as written). Null and collections are errors.
+    mutating func text(_ node: Node, _ what: String) -> Template? {
+        guard case .scalar(let s) = node.content else {
+            error("\(what) must be text, not \(node.kindName)", at: node.mark)
+            return nil
+        }
+        if node.isNull {
+            error("\(what) needs a value", at: node.mark)
+            return nil
+        }
+        return Template(s.value, mark: node.mark)
+    }
+
+    /// A whole number in `range`.
+    mutating func integer(_ node: Node, _ what: String, in range: ClosedRange<Int>) -> Int? {
+        guard let t = text(node, what) else { return nil }
+        guard let n = Int(t.text), range.contains(n) else {
+            error("\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(t.text)'", at: node.mark)
+            return nil
+        }
+        return n
+    }
+
+    /// Seconds: a number (`30`, `1.5`) or a number with a unit (`800ms`, `2s`, `1m`).
+    mutating func duration(_ node: Node, _ what: String, allowZero: Bool) -> Double? {
+        guard let t = text(node, what) else { return nil }
+        guard let seconds = Self.seconds(t.text), seconds.isFinite, seconds > 0 || (allowZero && seconds == 0) else {
+            error("\(what) must be a \(allowZero ? "non-negative" : "positive") duration in seconds, not '\(t.text)'",
+                  at: node.mark, hint: "write 30, 1.5, 800ms, 2s or 1m")
+            return nil
+        }
+        return seconds
+    }
+
+    static func seconds(_ text: String) -> Double? {
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            return Double(text.dropLast(suffix.count)).map { $0 * scale }
+        }
+        return Double(text)
+    }
+
+    /// One of `choices` (an enum's raw values), with a did-you-mean hint otherwise.
+    mutating func choice<E: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, as: E.Type) -> E?
+    where E.RawValue == String {
+        guard let t = text(node, what) else { return nil }
+        if let value = E(rawValue: t.text) { return value }
+        let names = E.allCases.map(\.rawValue)
+        error("unknown \(what) '\(t.text)'", at: node.mark,
+              hint: Suggestions.hint(for: t.text, in: names) ?? "use one of: " + names.joined(separator: ", "))
+        return nil
+    }
+
+    /// Any YAML value as structured data. Plain scalars resolve as YAML's core schema does
+    /// (null, true/false, numbers); quoted scalars and `!!str` are always text.
+    mutating func value(_ node: Node, _ what: String) -> Value? {
+        switch node.content {
+        case .scalar(let s):
+            if !s.isPlain || node.tag == Node.strTag { return .string(Template(s.value, mark: node.mark)) }
+            if node.isNull { return .null }
+            switch s.value {
+            case "true", "True", "TRUE": return .bool(true)
+            case "false", "False", "FALSE": return .bool(false)
+            default: break
+            }
+            if let number = Self.jsonNumber(s.value) { return .number(number) }
+            return .string(Template(s.value, mark: node.mark))
+        case .sequence(let items):
+            var out: [Value] = []
+            out.reserveCapacity(items.count)
+            for item in items {
+                if let v = value(item, what) { out.append(v) }
+            }
+            return .array(out)
+        case .mapping(let pairs):
+            var members: [Value.Member] = []
+            members.reserveCapacity(pairs.count)
+            for pair in pairs {
+                guard let key = pair.key.scalarText else {
+                    error("keys in \(what) must be text, not \(pair.key.kindName)", at: pair.key.mark)
+                    continue
+                }
+                if let v = value(pair.value, what) { members.append(.init(key: key, value: v)) }
+            }
+            return .object(members)
+        }
+    }
+
+    /// A plain scalar that YAML's core schema reads as a number, written as JSON writes it; nil otherwise.
+    static func jsonNumber(_ text: String) -> String? {
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+            || first == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
+        if text.hasPrefix("0x"), let n = Int(text.dropFirst(2), radix: 16) { return String(n) }
+        if text.hasPrefix("0o"), let n = Int(text.dropFirst(2), radix: 8) { return String(n) }
+        if let n = Int(text) { return String(n) }
+        // Floats: digits, one point, an exponent. Double() also takes "inf" and "nan": not numbers here.
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
+              text.contains(where: \.isNumber), Double(text) != nil else { return nil }
+        var s = text.hasPrefix("+") ? String(text.dropFirst()) : text
+        let negative = s.hasPrefix("-")
+        if negative { s.removeFirst() }
+        if s.hasPrefix(".") { s = "0" + s }
+        s = s.replacingOccurrences(of: ".e", with: ".0e").replacingOccurrences(of: ".E", with: ".0E")
+        if s.hasSuffix(".") { s += "0" }
+        return (negative ? "-" : "") + s
+    }
+}

@@ -1,0 +1,28 @@
+/// A canned response for stubbed calls: Moya's `sampleData` plus its `EndpointSampleResponse` cases.
+public struct Sample: Sendable {
+    public enum Body: Sendable {
+        case text(Template)
+        case json(Value)
+        /// Absolute path, resolved against the target file's folder.
+        case file(String, mark: Mark)
+    }
+
+    public var status: Int
+    public var headers: [Header]
+    public var body: Body?
+    /// Set: the stub fails as a network error with this message (Moya's `.networkError`).
+    public var error: String?
+    /// Seconds to wait before answering (Moya's `StubBehavior.delayed`).
+    public var delay: Double
+    public var mark: Mark
+
+    public init(status: Int = 200, headers: [Header] = [], body: Body? = nil, error: String? = nil,
+                delay: Double = 0, mark: Mark) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.error = error
+        self.delay = delay
+        self.mark = mark
+    }
+}

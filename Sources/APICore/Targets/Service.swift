@@ -1,0 +1,30 @@
+/// One target file: a service's defaults and its targets, in declaration order.
+public struct Service: Sendable {
+    public var name: String
+    /// The file as the user named it, for diagnostics; relative sample and body files resolve against it.
+    public var file: String
+    public var baseURL: Template
+    public var headers: [Header]
+    /// Seconds; nil means the default (60).
+    public var timeout: Double?
+    /// nil means `none`, Moya's default.
+    public var validation: Validation?
+    public var targets: [Target]
+
+    public static let defaultTimeout = 60.0
+
+    public func target(named name: String) -> Target? {
+        targets.first { $0.name == name }
+    }
+}
+
+/// A header as declared: its value may hold placeholders and variables.
+public struct Header: Sendable, Equatable {
+    public var name: String
+    public var value: Template
+
+    public init(name: String, value: Template) {
+        self.name = name
+        self.value = value
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+
+/// Decodes one target file into a `Service`, or into every problem the file has.
+public enum TargetFile {
+    public enum Keys {
+        public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc"]
+        public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
+                                    "sample", "samples"]
+        public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding",
+                                  "arrays", "bools"]
+        public static let sample = ["status", "headers", "body", "json", "file", "error", "delay"]
+    }
+
+    /// Reads and decodes `path`. The service is named by `service:` or else by the file's name.
+    public static func load(_ path: String) throws(APIError) -> Service {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read target file"))
+        }
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return try decode([UInt8](data), file: path, defaultName: stem)
+    }
+
+    public static func decode(_ bytes: [UInt8], file: String, defaultName: String) throws(APIError) -> Service {
+        let root: Node?
+        do {
+            root = try YAMLParser.parse(bytes)
+        } catch {
+            throw .invalid(Diagnostic(file: file, error))
+        }
+        guard let root, !root.isNull else {
+            throw .invalid(Diagnostic(file: file, mark: Mark(line: 1, column: 1), message: "the target file is empty",
+                                      hint: "a target file is a mapping with baseURL: and targets:"))
+        }
+        var decoder = ServiceDecoder(file: file)
+        let service = decoder.service(root, defaultName: defaultName)
+        if let service, decoder.reader.diagnostics.isEmpty { return service }
+        throw .invalidInput(decoder.reader.diagnostics)
+    }
+
+    /// Service and target names: letters, digits, '_' and '-' (the '.' separates them on the command line).
+    static func isName(_ s: String) -> Bool {
+        !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+    }
+
+    /// RFC 9110 token characters (methods, header names).
+    static func isToken(_ s: String) -> Bool {
+        !s.isEmpty && s.unicodeScalars.allSatisfy { c in
+            c.isASCII && (CharacterSet.alphanumerics.contains(c) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(c))
+        }
+    }
+}
+
+/// The structure of a target file, on top of `NodeReader`'s typed reads.
+struct ServiceDecoder {
+    var reader: NodeReader
+    let folder: String
+
+    init(file: String) {
+        reader = NodeReader(file: file)
+        folder = (file as NSString).deletingLastPathComponent
+    }
+
+    private var file: String { reader.file }
+
+    mutating func service(_ root: Node, defaultName: String) -> Service? {
+        guard let entries = reader.mapping(root, "the target file", known: TargetFile.Keys.service) else { return nil }
+        var name = defaultName
+        var nameMark = root.mark
+        var baseURL: Template?
+        var service = Service(name: name, file: file, baseURL: Template("", mark: root.mark), headers: [],
+                              timeout: nil, validation: nil, targets: [])
+        var targetsNode: Node?
+        for e in entries {
+            switch e.key {
+            case "service":
+                if let t = reader.text(e.value, "service") { name = t.text; nameMark = e.value.mark }
+            case "baseURL": baseURL = self.baseURL(e.value)
+            case "headers": service.headers = headers(e.value, "the service's headers") ?? []
+            case "timeout": service.timeout = reader.duration(e.value, "timeout", allowZero: false)
+            case "validate": service.validation = validation(e.value)
+            case "targets": targetsNode = e.value
+            default: break  // doc
+            }
+        }
+        if !TargetFile.isName(name) {
+            reader.error("service name '\(name)' may only hold letters, digits, '_' and '-'", at: nameMark,
+                         hint: "set service: to a simple name; it is the first half of 'service.target'")
+        }
+        service.name = name
+        if let baseURL { service.baseURL = baseURL } else {
+            reader.error("the target file has no baseURL", at: root.mark, hint: "add baseURL: https://api.example.com")
+        }
+        guard let targetsNode else {
+            reader.error("the target file has no targets", at: root.mark, hint: "add a targets: mapping of name → target")
+            return nil
+        }
+        guard let targetEntries = reader.mapping(targetsNode, "targets") else { return nil }
+        service.targets.reserveCapacity(targetEntries.count)
+        for e in targetEntries {
+            guard TargetFile.isName(e.key) else {
+                reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)
+                continue
+            }
+            if let target = target(e.key, e.value, service: name, mark: e.keyMark) { service.targets.append(target) }
+        }
+        return service
+    }
+
+    private mutating func baseURL(_ node: Node) -> Template? {
+        guard let t = reader.text(node, "baseURL") else { return nil }
+        if !t.text.contains("{"), URLBuilder.problem(withBaseURL: t.text) != nil {
+            reader.error("baseURL '\(t.text)' is not an http or https URL", at: node.mark,
+                         hint: "write it whole, like https://api.example.com/v1")
+        }
+        return t
+    }
+
+    private mutating func target(_ name: String, _ node: Node, service: String, mark: Mark) -> Target? {
+        let what = "target '\(name)'"
+        guard let entries = reader.mapping(node, what, known: TargetFile.Keys.target) else { return nil }
+        var target = Target(name: name, service: service, mark: mark, doc: nil, path: nil, method: "GET", params: [],
+                            task: RequestTask(), headers: [], timeout: nil, validation: nil, sample: nil, samples: [])
+        for e in entries {
+            switch e.key {
+            case "path": target.path = path(e.value)
+            case "method": target.method = method(e.value) ?? target.method
+            case "doc": target.doc = reader.text(e.value, "doc")?.text
+            case "params": target.params = params(e.value)
+            case "task": target.task = task(e.value) ?? target.task
+            case "headers": target.headers = headers(e.value, "the headers of \(what)") ?? []
+            case "timeout": target.timeout = reader.duration(e.value, "timeout", allowZero: false)
+            case "validate": target.validation = validation(e.value)
+            case "sample": target.sample = sample(e.value, "the sample of \(what)")
+            case "samples": target.samples = samples(e.value, what)
+            default: break
+            }
+        }
+        return target
+    }
+
+    private mutating func path(_ node: Node) -> Template? {
+        if node.isNull { return nil }
+        guard let t = reader.text(node, "path") else { return nil }
+        if t.text.contains("?") || t.text.contains("#") {
+            reader.error("path holds a query or fragment", at: node.mark,
+                         hint: "put query parameters in task: { query: { name: value } }")
+        }
+        return t
+    }
+
+    private mutating func method(_ node: Node) -> String? {
+        guard let t = reader.text(node, "method") else { return nil }
+        guard TargetFile.isToken(t.text) else {
+            reader.error("method '\(t.text)' is not an HTTP method token", at: node.mark,
+                         hint: "use GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or another RFC 9110 token")
+            return nil
+        }
+        return t.text.uppercased()
+    }
+
+    private mutating func params(_ node: Node) -> [(name: String, value: Template)] {
+        guard let entries = reader.mapping(node, "params") else { return [] }
+        return entries.compactMap { e in reader.text(e.value, "param '\(e.key)'").map { (e.key, $0) } }
+    }
+
+    mutating func headers(_ node: Node, _ what: String) -> [Header]? {
+        guard let entries = reader.mapping(node, what) else { return nil }
+        var headers: [Header] = []
+        for e in entries {
+            guard TargetFile.isToken(e.key) else {
+                reader.error("'\(e.key)' is not a valid header name", at: e.keyMark,
+                             hint: "header names are letters, digits and !#$%&'*+-.^_`|~")
+                continue
+            }
+            guard let value = reader.text(e.value, "header '\(e.key)'") else { continue }
+            if value.text.contains(where: { $0 == "\n" || $0 == "\r" }) {
+                reader.error("header '\(e.key)' holds a line break", at: e.value.mark)
+                continue
+            }
+            headers.append(Header(name: e.key, value: value))
+        }
+        return headers
+    }
+
+    private mutating func validation(_ node: Node) -> Validation? {
+        if let items = node.items {
+            let codes = items.compactMap { reader.integer($0, "a status code in validate", in: 100...599) }
+            return codes.count == items.count ? .codes(codes) : nil
+        }
+        guard let t = reader.text(node, "validate") else { return nil }
+        switch t.text {
+        case "none": return Validation.none
+        case "success": return .success
+        case "successAndRedirect": return .successAndRedirect
+        default:
+            reader.error("unknown validate '\(t.text)'", at: node.mark,
+                         hint: Suggestions.hint(for: t.text, in: Validation.names)
+                            ?? "use none, success, successAndRedirect or a list of codes like [200, 304]")
+            return nil
+        }
+    }
+
+    /// A path relative to the target file's folder, which must name an existing file.
+    mutating func existingFile(_ node: Node, _ what: String) -> String? {
+        guard let t = reader.text(node, what) else { return nil }
+        let path = t.text.hasPrefix("/") ? t.text : (folder as NSString).appendingPathComponent(t.text)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            reader.error("\(what) '\(t.text)' does not exist (looked for \(path))", at: node.mark,
+                         hint: "paths are relative to the folder of the target file")
+            return nil
+        }
+        return path
+    }
+}

@@ -1,0 +1,107 @@
+/// `task:` and `sample:` blocks of a target.
+extension ServiceDecoder {
+    mutating func task(_ node: Node) -> RequestTask? {
+        guard let entries = reader.mapping(node, "task", known: TargetFile.Keys.task) else { return nil }
+        var task = RequestTask()
+        var bodyKeys: [(String, Mark)] = []
+        for e in entries {
+            switch e.key {
+            case "query":
+                task.query = parameterMapping(e.value, "task query")
+            case "json":
+                task.body = reader.value(e.value, "task json").map { .json($0) }
+                bodyKeys.append((e.key, e.keyMark))
+            case "form":
+                task.body = parameterMapping(e.value, "task form").map { .form($0) }
+                bodyKeys.append((e.key, e.keyMark))
+            case "body":
+                task.body = rawBody(e.value)
+                bodyKeys.append((e.key, e.keyMark))
+            case "parameters":
+                task.parameters = parameterMapping(e.value, "task parameters")
+            case "contentType":
+                task.contentType = reader.text(e.value, "contentType")
+            case "encoding":
+                task.encoding = reader.choice(e.value, "encoding", as: ParameterEncoding.self) ?? task.encoding
+            case "arrays":
+                task.arrays = reader.choice(e.value, "arrays", as: ArrayEncoding.self) ?? task.arrays
+            case "bools":
+                task.bools = reader.choice(e.value, "bools", as: BoolEncoding.self) ?? task.bools
+            default: break
+            }
+        }
+        if task.parameters != nil, task.encoding == .form || task.encoding == .json,
+           let mark = entries.first(where: { $0.key == "parameters" })?.keyMark {
+            bodyKeys.append(("parameters (encoding: \(task.encoding.rawValue))", mark))
+        }
+        if bodyKeys.count > 1 {
+            let names = bodyKeys.map(\.0).joined(separator: " and ")
+            reader.error("task has more than one body: \(names)", at: bodyKeys[1].1,
+                         hint: "a request carries one body; combine query: with one of json:, form:, body:")
+        }
+        return task
+    }
+
+    /// Query, form and parameter blocks are mappings (values may nest: `k[sub]=v`).
+    private mutating func parameterMapping(_ node: Node, _ what: String) -> Value? {
+        guard node.pairs != nil else {
+            reader.error("\(what) must be a mapping of name → value, not \(node.kindName)", at: node.mark)
+            return nil
+        }
+        return reader.value(node, what)
+    }
+
+    /// `body: text` or `body: { file: path }`.
+    private mutating func rawBody(_ node: Node) -> RequestTask.Body? {
+        if node.pairs != nil {
+            guard let entries = reader.mapping(node, "body", known: ["file"]) else { return nil }
+            guard let fileNode = entries.first?.value else {
+                reader.error("body mapping needs file:", at: node.mark, hint: "write body: { file: path/to/file }")
+                return nil
+            }
+            return existingFile(fileNode, "body file").map { .file($0, mark: fileNode.mark) }
+        }
+        return reader.text(node, "body").map { .text($0) }
+    }
+
+    mutating func sample(_ node: Node, _ what: String) -> Sample? {
+        guard let entries = reader.mapping(node, what, known: TargetFile.Keys.sample) else { return nil }
+        var sample = Sample(mark: node.mark)
+        var bodyKeys: [(String, Mark)] = []
+        for e in entries {
+            switch e.key {
+            case "status":
+                sample.status = reader.integer(e.value, "sample status", in: 100...599) ?? sample.status
+            case "headers":
+                sample.headers = headers(e.value, "the headers of \(what)") ?? []
+            case "body":
+                sample.body = reader.text(e.value, "sample body").map { .text($0) }
+                bodyKeys.append((e.key, e.keyMark))
+            case "json":
+                sample.body = reader.value(e.value, "sample json").map { .json($0) }
+                bodyKeys.append((e.key, e.keyMark))
+            case "file":
+                sample.body = existingFile(e.value, "sample file").map { .file($0, mark: e.value.mark) }
+                bodyKeys.append((e.key, e.keyMark))
+            case "error":
+                sample.error = reader.text(e.value, "sample error")?.text
+                bodyKeys.append((e.key, e.keyMark))
+            case "delay":
+                sample.delay = reader.duration(e.value, "sample delay", allowZero: true) ?? 0
+            default: break
+            }
+        }
+        if bodyKeys.count > 1 {
+            reader.error("\(what) has \(bodyKeys.map(\.0).joined(separator: " and ")); it takes one of body:, json:, file:, error:",
+                         at: bodyKeys[1].1)
+        }
+        return sample
+    }
+
+    mutating func samples(_ node: Node, _ what: String) -> [(name: String, sample: Sample)] {
+        guard let entries = reader.mapping(node, "samples of \(what)") else { return [] }
+        return entries.compactMap { e in
+            sample(e.value, "sample '\(e.key)' of \(what)").map { (e.key, $0) }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// A YAML node after aliases are resolved and merge keys (`<<`) applied.
+/// Every node carries the mark where it starts, so any later error can say where.
+public struct Node: Sendable {
+    public enum Content: Sendable {
+        case scalar(Scalar)
+        case sequence([Node])
+        case mapping([Pair])
+    }
+
+    public struct Scalar: Sendable {
+        public var value: String
+        /// Plain scalars are resolved (null, booleans, numbers); quoted and block scalars are text.
+        public var isPlain: Bool
+    }
+
+    public struct Pair: Sendable {
+        public var key: Node
+        public var value: Node
+    }
+
+    public var content: Content
+    /// The explicit tag (`!!str` arrives as `tag:yaml.org,2002:str`), nil when none was written.
+    public var tag: String?
+    public var mark: Mark
+
+    public init(content: Content, tag: String? = nil, mark: Mark) {
+        self.content = content
+        self.tag = tag
+        self.mark = mark
+    }
+
+    /// The scalar's text, or nil for collections.
+    public var scalarText: String? {
+        if case .scalar(let s) = content { return s.value }
+        return nil
+    }
+
+    /// The pairs of a mapping, or nil for other nodes.
+    public var pairs: [Pair]? {
+        if case .mapping(let p) = content { return p }
+        return nil
+    }
+
+    /// The items of a sequence, or nil for other nodes.
+    public var items: [Node]? {
+        if case .sequence(let i) = content { return i }
+        return nil
+    }
+
+    /// A null as YAML's core schema writes it: `~`, `null`, or nothing at all.
+    public var isNull: Bool {
+        guard case .scalar(let s) = content, s.isPlain, tag == nil || tag == Node.nullTag else { return false }
+        return s.value.isEmpty || s.value == "~" || s.value == "null" || s.value == "Null" || s.value == "NULL"
+    }
+
+    /// What a person would call this node's kind, for messages: "a mapping", "a list", "text".
+    public var kindName: String {
+        switch content {
+        case .scalar: return isNull ? "null" : "a scalar"
+        case .sequence: return "a list"
+        case .mapping: return "a mapping"
+        }
+    }
+
+    public static let strTag = "tag:yaml.org,2002:str"
+    public static let nullTag = "tag:yaml.org,2002:null"
+}

@@ -1,0 +1,244 @@
+import CLibYAML
+
+/// Reads one YAML document into a `Node` tree by recursive descent over libyaml's events.
+///
+/// Anchors and aliases are resolved (an alias is a copy of its anchored node, cheap because
+/// arrays are copy-on-write), merge keys are applied, duplicate keys are rejected, and nesting and
+/// alias expansion are bounded so hostile input ends in an error, not a crash or a hang.
+public final class YAMLParser {
+    public struct Limits: Sendable {
+        /// Collections nested deeper than this are an error (each level is a stack frame here).
+        public var maxDepth = 256
+        /// Nodes that aliases may copy in all, which stops "billion laughs" documents.
+        public var maxAliasedNodes = 1_000_000
+        public init() {}
+    }
+
+    /// Parses `bytes` (UTF-8, UTF-16 with a BOM) and returns its one document, or nil for an empty file.
+    public static func parse(_ bytes: [UInt8], limits: Limits = Limits()) throws(YAMLError) -> Node? {
+        let parser = YAMLParser(bytes: bytes, limits: limits)
+        return try parser.document()
+    }
+
+    private let parser: UnsafeMutablePointer<yaml_parser_t>
+    private let event: UnsafeMutablePointer<yaml_event_t>
+    private let input: UnsafeMutableBufferPointer<UInt8>
+    private var holdsEvent = false
+    private var anchors: [String: (node: Node, size: Int)] = [:]
+    private var aliasedNodes = 0
+    private let limits: Limits
+
+    private init(bytes: [UInt8], limits: Limits) {
+        self.limits = limits
+        // libyaml keeps a pointer to its own struct (the string reader's data), so the struct and
+        // the input must not move: both live in memory this object allocates and frees.
+        input = .allocate(capacity: max(bytes.count, 1))
+        _ = input.initialize(from: bytes)
+        parser = .allocate(capacity: 1)
+        event = .allocate(capacity: 1)
+        yaml_parser_initialize(parser)
+        yaml_parser_set_input_string(parser, input.baseAddress, bytes.count)
+    }
+
+    deinit {
+        if holdsEvent { yaml_event_delete(event) }
+        yaml_parser_delete(parser)
+        parser.deallocate()
+        event.deallocate()
+        input.deallocate()
+    }
+
+    // MARK: Events
+
+    private func advance() throws(YAMLError) {
+        if holdsEvent {
+            yaml_event_delete(event)
+            holdsEvent = false
+        }
+        guard yaml_parser_parse(parser, event) == 1 else { throw libyamlError() }
+        holdsEvent = true
+    }
+
+    private var type: yaml_event_type_t { event.pointee.type }
+    private var mark: Mark { Self.mark(event.pointee.start_mark) }
+
+    private static func mark(_ m: yaml_mark_t) -> Mark {
+        Mark(line: Int(m.line) + 1, column: Int(m.column) + 1)
+    }
+
+    private static func string(_ p: UnsafeMutablePointer<yaml_char_t>?, length: Int? = nil) -> String? {
+        guard let p else { return nil }
+        guard let length else { return String(cString: p) }
+        return String(decoding: UnsafeBufferPointer(start: p, count: length), as: UTF8.self)
+    }
+
+    private func libyamlError() -> YAMLError {
+        let p = parser.pointee
+        let problem = p.problem.map { String(cString: $0) } ?? "unreadable YAML"
+        if p.error == YAML_READER_ERROR {
+            // Encoding problems carry a byte offset, not a mark.
+            var text = problem
+            if p.problem_value != -1 { text += " (byte 0x\(String(UInt8(truncatingIfNeeded: p.problem_value), radix: 16)))" }
+            return YAMLError(.syntax, text, at: markOfOffset(Int(p.problem_offset)))
+        }
+        var note: (String, Mark)?
+        if let context = p.context.map({ String(cString: $0) }) {
+            note = (context, Self.mark(p.context_mark))
+        }
+        return YAMLError(.syntax, problem, at: Self.mark(p.problem_mark), note: note)
+    }
+
+    /// Line and character column of a byte offset, for reader errors that only report the offset.
+    private func markOfOffset(_ offset: Int) -> Mark {
+        var line = 1, column = 1
+        for byte in input.prefix(min(offset, input.count)) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return Mark(line: line, column: column)
+    }
+
+    // MARK: Documents and nodes
+
+    private func document() throws(YAMLError) -> Node? {
+        try advance()  // STREAM-START
+        try advance()
+        if type == YAML_STREAM_END_EVENT { return nil }
+        try advance()  // past DOCUMENT-START
+        let (root, _) = try node(depth: 0)
+        try advance()  // DOCUMENT-END
+        try advance()
+        if type == YAML_DOCUMENT_START_EVENT {
+            throw YAMLError(.multipleDocuments, "a target file holds one YAML document; a second one starts here", at: mark)
+        }
+        return root
+    }
+
+    /// Builds the node whose first event is the current one; returns it with its size in nodes.
+    private func node(depth: Int) throws(YAMLError) -> (Node, Int) {
+        let start = mark
+        switch type {
+        case YAML_ALIAS_EVENT:
+            let name = Self.string(event.pointee.data.alias.anchor) ?? ""
+            guard let anchored = anchors[name] else {
+                throw YAMLError(.unknownAlias, "unknown alias '*\(name)'; define '&\(name)' before using it", at: start)
+            }
+            aliasedNodes += anchored.size
+            if aliasedNodes > limits.maxAliasedNodes {
+                throw YAMLError(.limit, "aliases expand to more than \(limits.maxAliasedNodes) nodes", at: start)
+            }
+            var copy = anchored.node
+            copy.mark = start
+            return (copy, anchored.size)
+        case YAML_SCALAR_EVENT:
+            let s = event.pointee.data.scalar
+            let value = Self.string(s.value, length: Int(s.length)) ?? ""
+            let node = Node(content: .scalar(.init(value: value, isPlain: s.style == YAML_PLAIN_SCALAR_STYLE)),
+                            tag: Self.string(s.tag), mark: start)
+            remember(Self.string(s.anchor), node, size: 1)
+            return (node, 1)
+        case YAML_SEQUENCE_START_EVENT:
+            // Read anchor and tag from the START event: libyaml zero-fills END events.
+            let anchor = Self.string(event.pointee.data.sequence_start.anchor)
+            let tag = Self.string(event.pointee.data.sequence_start.tag)
+            try checkDepth(depth, at: start)
+            var items: [Node] = []
+            var size = 1
+            try advance()
+            while type != YAML_SEQUENCE_END_EVENT {
+                let (item, itemSize) = try node(depth: depth + 1)
+                items.append(item)
+                size += itemSize
+                try advance()
+            }
+            let node = Node(content: .sequence(items), tag: tag, mark: start)
+            remember(anchor, node, size: size)
+            return (node, size)
+        case YAML_MAPPING_START_EVENT:
+            let anchor = Self.string(event.pointee.data.mapping_start.anchor)
+            let tag = Self.string(event.pointee.data.mapping_start.tag)
+            try checkDepth(depth, at: start)
+            let (pairs, size) = try mappingPairs(depth: depth)
+            let node = Node(content: .mapping(pairs), tag: tag, mark: start)
+            remember(anchor, node, size: size)
+            return (node, size)
+        default:
+            throw YAMLError(.syntax, "unexpected YAML event", at: start)
+        }
+    }
+
+    private func checkDepth(_ depth: Int, at mark: Mark) throws(YAMLError) {
+        if depth >= limits.maxDepth {
+            throw YAMLError(.limit, "collections nested deeper than \(limits.maxDepth) levels", at: mark)
+        }
+    }
+
+    private func remember(_ anchor: String?, _ node: Node, size: Int) {
+        if let anchor { anchors[anchor] = (node, size) }
+    }
+
+    /// Reads a mapping's pairs up to MAPPING-END, rejecting duplicate keys and applying `<<` merges:
+    /// merged pairs stand where the `<<` stood, and never replace a key the mapping writes itself.
+    private func mappingPairs(depth: Int) throws(YAMLError) -> ([Node.Pair], Int) {
+        enum Entry { case pair(Node.Pair), merge(Node) }
+        var entries: [Entry] = []
+        var written: [String: Mark] = [:]
+        var size = 1
+        try advance()
+        while type != YAML_MAPPING_END_EVENT {
+            let (key, keySize) = try node(depth: depth + 1)
+            try advance()
+            let (value, valueSize) = try node(depth: depth + 1)
+            try advance()
+            size += keySize + valueSize
+            if case .scalar(let s) = key.content, s.isPlain, s.value == "<<",
+               key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
+                entries.append(.merge(value))
+                continue
+            }
+            if let text = key.scalarText {
+                if let first = written[text] {
+                    throw YAMLError(.duplicateKey, "duplicate key '\(text)'", at: key.mark,
+                                    note: ("first defined here", first))
+                }
+                written[text] = key.mark
+            }
+            entries.append(.pair(.init(key: key, value: value)))
+        }
+        var pairs: [Node.Pair] = []
+        var seen = Set(written.keys)
+        for entry in entries {
+            switch entry {
+            case .pair(let pair):
+                pairs.append(pair)
+            case .merge(let value):
+                for source in try mergeSources(value) {
+                    for pair in source {
+                        guard let text = pair.key.scalarText else { pairs.append(pair); continue }
+                        if seen.insert(text).inserted { pairs.append(pair) }
+                    }
+                }
+            }
+        }
+        return (pairs, size)
+    }
+
+    private func mergeSources(_ value: Node) throws(YAMLError) -> [[Node.Pair]] {
+        if let pairs = value.pairs { return [pairs] }
+        if let items = value.items {
+            var sources: [[Node.Pair]] = []
+            for item in items {
+                guard let pairs = item.pairs else {
+                    throw YAMLError(.badMerge, "'<<' merges mappings; this list holds \(item.kindName)", at: item.mark)
+                }
+                sources.append(pairs)
+            }
+            return sources
+        }
+        throw YAMLError(.badMerge, "'<<' merges a mapping or a list of mappings, not \(value.kindName)", at: value.mark)
+    }
+}

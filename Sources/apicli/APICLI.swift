@@ -1,0 +1,26 @@
+import APICore
+import ArgumentParser
+import Foundation
+
+@main
+struct APICLI: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apicli",
+        abstract: "Call HTTP APIs described in YAML target files, live or from their sample responses.",
+        discussion: """
+            Target files live in ./targets (or --targets DIR, or APICLI_TARGETS): one YAML file per \
+            service. Name a target as service.target, e.g. github.zen.
+
+            EXIT CODES
+              0   success
+              1   the response was rejected by the target's validate: rule
+              2   bad target file, unknown target, unresolved {param} or ${VAR}
+              3   network failure (refused, DNS, TLS, reset) or a stubbed error:
+              4   timeout
+              5   a local file could not be written (-o)
+              64  bad command-line usage
+            """,
+        version: "0.1.0",
+        subcommands: [Call.self, List.self, Show.self]
+    )
+}

@@ -1,0 +1,66 @@
+import APICore
+import ArgumentParser
+import Foundation
+
+extension APICLI {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List every service.target with its method and URL.",
+            discussion: "URLs are shown as declared: {placeholders} and ${VARS} are not expanded."
+        )
+
+        @OptionGroup var targets: TargetsOptions
+
+        @Option(name: .customLong("base-url"), help: ArgumentHelp("Show URLs under this base URL.", valueName: "url"))
+        var baseURL: String?
+
+        @Flag(help: "Print a JSON array for scripts.")
+        var json = false
+
+        func run() throws {
+            Terminal.setUp()
+            let catalog: Catalog
+            do {
+                catalog = try Catalog.load(directory: targets.directory)
+            } catch {
+                throw Terminal.fail(error, target: nil)
+            }
+            let rows = catalog.services.flatMap { service in
+                service.targets.map { target in
+                    (target.qualifiedName, target.method,
+                     URLBuilder.join(base: baseURL ?? service.baseURL.text, path: target.path?.text ?? ""),
+                     target.doc)
+                }
+            }
+            if json {
+                let items: [Value] = rows.map { row in
+                    var members: [Value.Member] = [
+                        .init(key: "name", value: .text(row.0)),
+                        .init(key: "method", value: .text(row.1)),
+                        .init(key: "url", value: .text(row.2)),
+                    ]
+                    if let doc = row.3 { members.append(.init(key: "doc", value: .text(doc))) }
+                    return .object(members)
+                }
+                Terminal.out(Value.array(items).jsonText + "\n")
+                return
+            }
+            let nameWidth = rows.map(\.0.count).max() ?? 0
+            let methodWidth = rows.map(\.1.count).max() ?? 0
+            var text = ""
+            for row in rows {
+                text += row.0.padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0)
+                text += row.1.padding(toLength: methodWidth + 2, withPad: " ", startingAt: 0)
+                text += row.2
+                if let doc = row.3 { text += "  # \(doc)" }
+                text += "\n"
+            }
+            Terminal.out(text)
+        }
+    }
+}
+
+extension Value {
+    /// A plain string value (no template marks needed for output).
+    static func text(_ s: String) -> Value { .string(Template(s, mark: Mark(line: 0, column: 0))) }
+}
