@@ -1,0 +1,126 @@
+# apicli — developer tasks. GNU make.
+#
+#   make help        list the targets
+#   make test        install deps, start a local httpbin on 127.0.0.1, run `swift test`, stop it
+#   make run         offline demo (stubbed sample, no network)
+#
+# Variables you may override: SWIFT, PYTHON, PREFIX, BINDIR, DESTDIR, SWIFT_TEST_FLAGS.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+SWIFT            ?= swift
+PYTHON           ?= python3
+PREFIX           ?= /usr/local
+BINDIR           ?= $(PREFIX)/bin
+DESTDIR          ?=
+SWIFT_TEST_FLAGS ?=
+
+VENV       := .venv
+VENV_STAMP := $(VENV)/.apicli-venv-ok
+HTTPBIN    := scripts/httpbin.sh
+# `make test` runs its own httpbin in its own run dir, so it never touches one
+# a human started with `make httpbin-start` (which lives in .run/).
+TEST_RUN_DIR := .run/test
+
+# Python packages for the local httpbin. header-map needs gunicorn >= 22.
+HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
+
+# Debian packages: sudo only when we are not root and sudo exists.
+SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
+APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
+
+.PHONY: help deps venv build release test run install uninstall clean distclean \
+        httpbin-start httpbin-stop httpbin-status
+
+help:
+	@echo "apicli make targets:"
+	@echo "  deps           install libyaml-dev, pkg-config, curl (apt) if missing"
+	@echo "  venv           create .venv with httpbin + gunicorn (for live tests)"
+	@echo "  build          swift build (debug)"
+	@echo "  release        swift build -c release"
+	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), stop it"
+	@echo "  run            offline demo: swift run apicli call github.zen --stub"
+	@echo "  install        release build, install apicli into \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=$(PREFIX))"
+	@echo "  uninstall      remove \$$(DESTDIR)\$$(PREFIX)/bin/apicli"
+	@echo "  httpbin-start  start a local httpbin on 127.0.0.1 (prints its URL)"
+	@echo "  httpbin-stop   stop it"
+	@echo "  httpbin-status print its URL if it is running"
+	@echo "  clean          stop httpbin, remove .build and .run"
+	@echo "  distclean      clean, and remove .venv"
+
+# System packages. Quiet and a no-op when everything is present.
+deps:
+	@missing=""; \
+	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists yaml-0.1; then \
+	  missing="$$missing libyaml-dev pkg-config"; fi; \
+	if ! command -v curl >/dev/null 2>&1 || \
+	   ! { ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4'; }; then \
+	  missing="$$missing curl"; fi; \
+	if ! command -v $(PYTHON) >/dev/null 2>&1; then \
+	  missing="$$missing python3 python3-venv"; \
+	elif ! $(PYTHON) -c 'import venv, ensurepip' >/dev/null 2>&1; then \
+	  missing="$$missing python3-venv"; fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing$$missing"; \
+	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing; \
+	fi
+
+venv: $(VENV_STAMP)
+	@:
+
+$(VENV_STAMP):
+	@if [ ! -x $(VENV)/bin/gunicorn ]; then \
+	  echo "venv: creating $(VENV) with httpbin + gunicorn"; \
+	  $(PYTHON) -m venv $(VENV) && \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP); \
+	fi
+	@$(VENV)/bin/python -c 'import gunicorn, importlib.util as u; assert u.find_spec("httpbin")' && touch $@
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release
+
+# One recipe, one shell: the trap stops httpbin however swift test ends,
+# and the recipe exits with swift test's own status.
+test: deps venv
+	@set -u; \
+	export APICLI_RUN_DIR=$(TEST_RUN_DIR); \
+	url="$$($(HTTPBIN) start)" || exit 1; \
+	trap '$(HTTPBIN) stop >/dev/null 2>&1 || true' EXIT; \
+	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP; \
+	echo "test: httpbin at $$url"; \
+	export APICLI_TEST_HTTPBIN="$$url" APICLI_REQUIRE_LIVE=1; \
+	export NO_PROXY="127.0.0.1,localhost$${NO_PROXY:+,$$NO_PROXY}" no_proxy="127.0.0.1,localhost$${no_proxy:+,$$no_proxy}"; \
+	rc=0; $(SWIFT) test $(SWIFT_TEST_FLAGS) || rc=$$?; \
+	exit $$rc
+
+run:
+	$(SWIFT) run apicli call github.zen --stub
+
+install: release
+	install -d "$(DESTDIR)$(BINDIR)"
+	install -m 755 .build/release/apicli "$(DESTDIR)$(BINDIR)/apicli"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/apicli"
+
+httpbin-start: venv
+	@$(HTTPBIN) start
+
+httpbin-stop:
+	@$(HTTPBIN) stop
+
+httpbin-status:
+	@$(HTTPBIN) status
+
+clean:
+	-@$(HTTPBIN) stop >/dev/null 2>&1
+	-@APICLI_RUN_DIR=$(TEST_RUN_DIR) $(HTTPBIN) stop >/dev/null 2>&1
+	-$(SWIFT) package clean
+	rm -rf .build .run
+
+distclean: clean
+	rm -rf $(VENV)
