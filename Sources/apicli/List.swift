@@ -47,12 +47,16 @@ extension APICLI {
             }
             let nameWidth = rows.map(\.0.count).max() ?? 0
             let methodWidth = rows.map(\.1.count).max() ?? 0
+            let urlWidth = rows.map(\.2.count).max() ?? 0
             var text = ""
             for row in rows {
                 text += row.0.padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0)
                 text += row.1.padding(toLength: methodWidth + 2, withPad: " ", startingAt: 0)
-                text += row.2
-                if let doc = row.3 { text += "  # \(doc)" }
+                if let doc = row.3 {
+                    text += row.2.padding(toLength: urlWidth + 2, withPad: " ", startingAt: 0) + doc
+                } else {
+                    text += row.2
+                }
                 text += "\n"
             }
             Terminal.out(text)
