@@ -45,14 +45,11 @@ extension APICLI {
         }
 
         private func call() async throws {
-            let (service, target) = try Catalog.find(self.target, in: targets.directory)
-            let resolver = EndpointResolver(environment: ProcessInfo.processInfo.environment,
-                                            overrides: request.overrides)
-            let endpoint = try resolver.endpoint(for: target, in: service)
-            let prepared = try RequestBuilder.build(endpoint)
+            let call = try ResolvedCall(self.target, targets: targets, options: request)
+            let (service, target, endpoint, prepared) = (call.service, call.target, call.endpoint, call.request)
             let transport: any Transport = stub
-                ? StubTransport(sample: try chosenSample(target, service), bindings: try resolver.bindings(for: target, in: service),
-                                file: service.file)
+                ? StubTransport(sample: try chosenSample(target, service),
+                                bindings: try call.resolver.bindings(for: target, in: service), file: service.file)
                 : URLSessionTransport()
 
             if verbose {

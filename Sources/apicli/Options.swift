@@ -62,6 +62,22 @@ struct RequestOptions: ParsableArguments {
     }
 }
 
+/// A target found, resolved and built into the request it sends.
+struct ResolvedCall {
+    var service: Service
+    var target: Target
+    var resolver: EndpointResolver
+    var endpoint: Endpoint
+    var request: PreparedRequest
+
+    init(_ name: String, targets: TargetsOptions, options: RequestOptions) throws(APIError) {
+        (service, target) = try Catalog.find(name, in: targets.directory)
+        resolver = EndpointResolver(environment: ProcessInfo.processInfo.environment, overrides: options.overrides)
+        endpoint = try resolver.endpoint(for: target, in: service)
+        request = try RequestBuilder.build(endpoint)
+    }
+}
+
 /// Completes `service.target` names from the target files (honours --targets on the line).
 @Sendable func completeTargetNames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
     var directory = ProcessInfo.processInfo.environment["APICLI_TARGETS"] ?? "targets"

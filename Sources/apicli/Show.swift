@@ -18,12 +18,8 @@ extension APICLI {
         func run() throws {
             Terminal.setUp()
             do {
-                let (service, target) = try Catalog.find(self.target, in: targets.directory)
-                let resolver = EndpointResolver(environment: ProcessInfo.processInfo.environment,
-                                                overrides: request.overrides)
-                let endpoint = try resolver.endpoint(for: target, in: service)
-                let prepared = try RequestBuilder.build(endpoint)
-                Terminal.out(render(target, service, endpoint, prepared))
+                let call = try ResolvedCall(target, targets: targets, options: request)
+                Terminal.out(render(call.target, call.service, call.endpoint, call.request))
             } catch {
                 throw Terminal.fail(error, target: self.target)
             }

@@ -26,32 +26,31 @@ public enum URLBuilder {
         return nil
     }
 
-    /// RFC 3986 unreserved characters plus the sub-delimiters, ':' and '@': what a path segment keeps.
-    static let segmentAllowed: CharacterSet = {
+    /// RFC 3986 unreserved characters, plus `extra`.
+    static func unreserved(plus extra: String) -> CharacterSet {
         var set = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        set.insert(charactersIn: "!$&'()*+,;=:@")
+        set.insert(charactersIn: extra)
         return set
-    }()
+    }
+
+    /// What a path segment keeps: unreserved characters, the sub-delimiters, ':' and '@'.
+    static let segmentAllowed = unreserved(plus: "!$&'()*+,;=:@")
 
     /// A placeholder value that lands in a path: one segment, so '/' and '%' are encoded too.
     public static func encodeSegment(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? value
     }
 
+    static let pathAllowed = unreserved(plus: "!$&'()*+,;=:@/%")
+
     /// A literal path from a target file: '/' and existing %-escapes stay, spaces and the like are encoded.
     public static func encodePath(_ path: String) -> String {
-        var allowed = segmentAllowed
-        allowed.insert(charactersIn: "/%")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        path.addingPercentEncoding(withAllowedCharacters: pathAllowed) ?? path
     }
 
     /// Alamofire's query escaping: RFC 3986 query characters minus the general and sub-delimiters,
     /// so keys like `k[]` arrive as `k%5B%5D` and values may hold '&' and '='.
-    static let queryAllowed: CharacterSet = {
-        var set = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        set.insert(charactersIn: "/?")
-        return set
-    }()
+    static let queryAllowed = unreserved(plus: "/?")
 
     public static func escapeQuery(_ s: String) -> String {
         s.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? s
