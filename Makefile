@@ -94,7 +94,7 @@ test: deps venv
 	echo "test: httpbin at $$url"; \
 	export APICLI_TEST_HTTPBIN="$$url" APICLI_REQUIRE_LIVE=1; \
 	export NO_PROXY="127.0.0.1,localhost$${NO_PROXY:+,$$NO_PROXY}" no_proxy="127.0.0.1,localhost$${no_proxy:+,$$no_proxy}"; \
-	rc=0; $(SWIFT) test $(SWIFT_TEST_FLAGS) || rc=$$?; \
+	rc=0; $(SWIFT) test --disable-swift-testing $(SWIFT_TEST_FLAGS) || rc=$$?; \
 	exit $$rc
 
 run:
