@@ -49,16 +49,29 @@ public struct URLSessionTransport: Transport {
         }
     }
 
-    /// URLSession's own timeout is an idle timeout; this bounds the whole exchange, like curl's --max-time.
-    private func withDeadline<T: Sendable>(_ seconds: Double, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await work() }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                throw APIError.timedOut(seconds)
+    /// URLSession's own timeout is an idle timeout; this bounds the whole exchange, like curl's
+    /// --max-time. It returns as soon as either side finishes and never waits for the loser:
+    /// FoundationNetworking on Linux does not always end a data task promptly when cancelled,
+    /// and a task group would wait for it.
+    private func withDeadline<T: Sendable>(_ seconds: Double,
+                                           _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let gate = ResumeOnce()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+            let worker = Task {
+                do {
+                    let value = try await work()
+                    if gate.claim() { continuation.resume(returning: value) }
+                } catch {
+                    if gate.claim() { continuation.resume(throwing: error) }
+                }
             }
-            defer { group.cancelAll() }
-            return try await group.next()!
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                if gate.claim() {
+                    worker.cancel()
+                    continuation.resume(throwing: APIError.timedOut(seconds))
+                }
+            }
         }
     }
 
@@ -78,5 +91,19 @@ public struct URLSessionTransport: Transport {
         case .cancelled: return .network("the request to \(host) was cancelled")
         default: return .network("\(error.localizedDescription) (\(host), URLError \(error.code.rawValue))")
         }
+    }
+}
+
+/// A flag that is claimed once, from any thread.
+private final class ResumeOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var claimed = false
+
+    func claim() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if claimed { return false }
+        claimed = true
+        return true
     }
 }
