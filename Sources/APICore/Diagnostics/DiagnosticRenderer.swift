@@ -36,8 +36,10 @@ public struct DiagnosticRenderer {
         guard let file, let mark, let line = sourceLine(file, mark.line) else { return "" }
         let number = String(mark.line)
         let gutter = String(repeating: " ", count: number.count)
-        // Keep tabs so the caret lines up under them; anything else before the column is a space.
-        let lead = String(line.prefix(mark.column - 1).map { $0 == "\t" ? "\t" : " " })
+        // Marks count code points (as libyaml does). Keep tabs so the caret lines up under them;
+        // every other character before the column is one space.
+        let before = String(String.UnicodeScalarView(line.unicodeScalars.prefix(mark.column - 1)))
+        let lead = String(before.map { $0 == "\t" ? "\t" : " " })
         let shown = line.count > 200 ? String(line.prefix(200)) + "…" : String(line)
         return "  \(number) | \(shown)\n  \(gutter) | \(lead)^\n"
     }
@@ -46,7 +48,7 @@ public struct DiagnosticRenderer {
         if sources[file] == nil {
             guard let data = FileManager.default.contents(atPath: file), data.count <= 64 << 20 else { return nil }
             sources[file] = String(decoding: data, as: UTF8.self)
-                .split(separator: "\n", omittingEmptySubsequences: false)
+                .split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         }
         guard let lines = sources[file], line >= 1, line <= lines.count else { return nil }
         var text = lines[line - 1]

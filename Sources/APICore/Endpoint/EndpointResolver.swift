@@ -54,16 +54,20 @@ public struct EndpointResolver: Sendable {
         let name = target.qualifiedName
         let file = service.file
 
+        let variable = Self.baseURLVariable(for: service.name)
         let base: String
-        if let url = overrides.baseURL ?? environment[Self.baseURLVariable(for: service.name)] {
-            base = url
+        var origin = ""
+        if let url = overrides.baseURL {
+            (base, origin) = (url, " (from --base-url)")
+        } else if let url = environment[variable] {
+            (base, origin) = (url, " (from \(variable))")
         } else {
             base = try bindings.expand(service.baseURL, in: "baseURL", file: file)
         }
         if let problem = URLBuilder.problem(withBaseURL: base) {
-            throw .invalid(Diagnostic(file: overrides.baseURL == nil ? file : nil,
-                                      mark: overrides.baseURL == nil ? service.baseURL.mark : nil,
-                                      message: "base URL '\(base)' for \(name) \(problem)",
+            let fromFile = origin.isEmpty
+            throw .invalid(Diagnostic(file: fromFile ? file : nil, mark: fromFile ? service.baseURL.mark : nil,
+                                      message: "base URL '\(base)'\(origin) for \(name) \(problem)",
                                       hint: "write it whole, like https://api.example.com/v1"))
         }
         var path = ""

@@ -19,6 +19,9 @@ public struct PreparedRequest: Sendable {
 /// `Endpoint` → `PreparedRequest`: applies the task's encodings and the default Content-Type.
 /// No network; every task form's exact result is testable.
 public enum RequestBuilder {
+    /// Methods whose `encoding: url` parameters go in the query (Moya's methodDependent).
+    public static let queryMethods: Set<String> = ["GET", "HEAD", "DELETE"]
+
     public static func build(_ endpoint: Endpoint) throws(APIError) -> PreparedRequest {
         let task = endpoint.task
         let encoder = ParameterEncoder(arrays: task.arrays, bools: task.bools)
@@ -32,10 +35,14 @@ public enum RequestBuilder {
             case .json: body = .json(parameters)
             case .url:
                 // Moya's methodDependent: the query for methods without a body.
-                if ["GET", "HEAD", "DELETE"].contains(endpoint.method) {
+                if queryMethods.contains(endpoint.method) {
                     query = merge(query, parameters)
-                } else {
+                } else if body == nil {
                     body = .form(parameters)
+                } else {
+                    throw .invalid(Diagnostic(file: endpoint.file, mark: nil,
+                                              message: "\(endpoint.name) has a body and parameters (encoding: url) that go in the body",
+                                              hint: "set encoding: query to send the parameters in the URL"))
                 }
             }
         }

@@ -58,9 +58,7 @@ public struct Catalog: Sendable {
             let file = (directory as NSString).appendingPathComponent("\(serviceName).\(ext)")
             guard TargetFile.isName(serviceName), FileManager.default.fileExists(atPath: file) else { continue }
             let service = try TargetFile.load(file)
-            if service.name == serviceName, let found = try? Catalog(services: [service]).lookup(name) {
-                return found
-            }
+            if service.name == serviceName { return try Catalog(services: [service]).lookup(name) }
         }
         return try load(directory: directory).lookup(name)
     }

@@ -96,7 +96,7 @@ struct ServiceDecoder {
         }
         guard let targetEntries = reader.mapping(targetsNode, "targets") else { return nil }
         service.targets.reserveCapacity(targetEntries.count)
-        for e in targetEntries {
+        for e in targetEntries where !e.key.hasPrefix("x-") {
             guard TargetFile.isName(e.key) else {
                 reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)
                 continue
@@ -134,6 +134,13 @@ struct ServiceDecoder {
             case "samples": target.samples = samples(e.value, what)
             default: break
             }
+        }
+        if target.task.parameters != nil, target.task.body != nil, target.task.encoding == .url,
+           !RequestBuilder.queryMethods.contains(target.method),
+           let taskNode = entries.first(where: { $0.key == "task" })?.value,
+           let mark = taskNode.pairs?.first(where: { $0.key.scalarText == "parameters" })?.key.mark {
+            reader.error("task has more than one body: parameters (encoding: url) go in the body of a \(target.method) request",
+                         at: mark, hint: "set encoding: query to send them in the URL, or merge them into the body")
         }
         return target
     }
@@ -184,6 +191,11 @@ struct ServiceDecoder {
 
     private mutating func validation(_ node: Node) -> Validation? {
         if let items = node.items {
+            if items.isEmpty {
+                reader.error("validate: [] accepts no status at all", at: node.mark,
+                             hint: "list the accepted codes, like [200, 304], or write validate: none")
+                return nil
+            }
             let codes = items.compactMap { reader.integer($0, "a status code in validate", in: 100...599) }
             return codes.count == items.count ? .codes(codes) : nil
         }

@@ -100,7 +100,7 @@ extension ServiceDecoder {
 
     mutating func samples(_ node: Node, _ what: String) -> [(name: String, sample: Sample)] {
         guard let entries = reader.mapping(node, "samples of \(what)") else { return [] }
-        return entries.compactMap { e in
+        return entries.filter { !$0.key.hasPrefix("x-") }.compactMap { e in
             sample(e.value, "sample '\(e.key)' of \(what)").map { (e.key, $0) }
         }
     }

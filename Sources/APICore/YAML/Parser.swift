@@ -24,7 +24,10 @@ public final class YAMLParser {
     private let event: UnsafeMutablePointer<yaml_event_t>
     private let input: UnsafeMutableBufferPointer<UInt8>
     private var holdsEvent = false
-    private var anchors: [String: (node: Node, size: Int)] = [:]
+    /// Anchored nodes with their size in nodes and their height in nested collections.
+    private var anchors: [String: (node: Node, size: Int, height: Int)] = [:]
+    /// The deepest collection level reached so far (aliases count with their anchored height).
+    private var deepest = 0
     private var aliasedNodes = 0
     private let limits: Limits
 
@@ -77,9 +80,15 @@ public final class YAMLParser {
         let problem = p.problem.map { String(cString: $0) } ?? "unreadable YAML"
         if p.error == YAML_READER_ERROR {
             // Encoding problems carry a byte offset, not a mark.
+            let utf16 = p.encoding == YAML_UTF16LE_ENCODING || p.encoding == YAML_UTF16BE_ENCODING
             var text = problem
-            if p.problem_value != -1 { text += " (byte 0x\(String(UInt8(truncatingIfNeeded: p.problem_value), radix: 16)))" }
-            return YAMLError(.syntax, text, at: markOfOffset(Int(p.problem_offset)))
+            if p.problem_value != -1 {
+                let hex = String(p.problem_value, radix: 16)
+                text += utf16 ? " (value 0x\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))" : " (byte 0x\(hex))"
+            }
+            let offset = Int(p.problem_offset)
+            return YAMLError(.syntax, text, at: utf16 ? markOfUTF16Offset(offset, bigEndian: p.encoding == YAML_UTF16BE_ENCODING)
+                                                      : markOfOffset(offset))
         }
         var note: (String, Mark)?
         if let context = p.context.map({ String(cString: $0) }) {
@@ -96,6 +105,25 @@ public final class YAMLParser {
                 line += 1
                 column = 1
             } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return Mark(line: line, column: column)
+    }
+
+    /// The same for UTF-16 input: the offset counts bytes, columns count characters; a BOM is no column.
+    private func markOfUTF16Offset(_ offset: Int, bigEndian: Bool) -> Mark {
+        var line = 1, column = 1
+        var i = 0
+        let end = min(offset, input.count)
+        while i + 2 <= end {
+            let unit = bigEndian ? UInt16(input[i]) << 8 | UInt16(input[i + 1]) : UInt16(input[i + 1]) << 8 | UInt16(input[i])
+            i += 2
+            if unit == 0xFEFF { continue }
+            if unit == 0x000A {
+                line += 1
+                column = 1
+            } else if !(0xDC00...0xDFFF).contains(unit) {
                 column += 1
             }
         }
@@ -131,6 +159,11 @@ public final class YAMLParser {
             if aliasedNodes > limits.maxAliasedNodes {
                 throw YAMLError(.limit, "aliases expand to more than \(limits.maxAliasedNodes) nodes", at: start)
             }
+            if anchored.height > 0 {
+                // An alias puts its whole tree here: it counts against the nesting limit as written out.
+                try checkDepth(depth + anchored.height - 1, at: start)
+                deepest = max(deepest, depth + anchored.height - 1)
+            }
             var copy = anchored.node
             copy.mark = start
             return (copy, anchored.size)
@@ -139,13 +172,15 @@ public final class YAMLParser {
             let value = Self.string(s.value, length: Int(s.length)) ?? ""
             let node = Node(content: .scalar(.init(value: value, isPlain: s.style == YAML_PLAIN_SCALAR_STYLE)),
                             tag: Self.string(s.tag), mark: start)
-            remember(Self.string(s.anchor), node, size: 1)
+            remember(Self.string(s.anchor), node, size: 1, height: 0)
             return (node, 1)
         case YAML_SEQUENCE_START_EVENT:
             // Read anchor and tag from the START event: libyaml zero-fills END events.
             let anchor = Self.string(event.pointee.data.sequence_start.anchor)
             let tag = Self.string(event.pointee.data.sequence_start.tag)
             try checkDepth(depth, at: start)
+            let outer = deepest
+            deepest = depth
             var items: [Node] = []
             var size = 1
             try advance()
@@ -156,15 +191,19 @@ public final class YAMLParser {
                 try advance()
             }
             let node = Node(content: .sequence(items), tag: tag, mark: start)
-            remember(anchor, node, size: size)
+            remember(anchor, node, size: size, height: deepest - depth + 1)
+            deepest = max(outer, deepest)
             return (node, size)
         case YAML_MAPPING_START_EVENT:
             let anchor = Self.string(event.pointee.data.mapping_start.anchor)
             let tag = Self.string(event.pointee.data.mapping_start.tag)
             try checkDepth(depth, at: start)
+            let outer = deepest
+            deepest = depth
             let (pairs, size) = try mappingPairs(depth: depth)
             let node = Node(content: .mapping(pairs), tag: tag, mark: start)
-            remember(anchor, node, size: size)
+            remember(anchor, node, size: size, height: deepest - depth + 1)
+            deepest = max(outer, deepest)
             return (node, size)
         default:
             throw YAMLError(.syntax, "unexpected YAML event", at: start)
@@ -177,8 +216,8 @@ public final class YAMLParser {
         }
     }
 
-    private func remember(_ anchor: String?, _ node: Node, size: Int) {
-        if let anchor { anchors[anchor] = (node, size) }
+    private func remember(_ anchor: String?, _ node: Node, size: Int, height: Int) {
+        if let anchor { anchors[anchor] = (node, size, height) }
     }
 
     /// Reads a mapping's pairs up to MAPPING-END, rejecting duplicate keys and applying `<<` merges:
