@@ -1,0 +1,53 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+@testable import APICore
+
+/// What transport failures and statuses read as, without a network: `URLSessionTransport.describe`
+/// (URLError → APIError) and `Response.statusLine`.
+final class TransportErrorTests: XCTestCase {
+    private let request = PreparedRequest(url: URL(string: "http://127.0.0.1:8080/get")!, method: "GET", headers: [],
+                                          body: nil, timeout: 2.5)
+
+    func testURLErrorsBecomeNetworkErrorsNamingTheHost() {
+        // GIVEN the common URLSession failures for a request to 127.0.0.1:8080
+        func describe(_ code: URLError.Code) -> APIError { URLSessionTransport.describe(URLError(code), request) }
+        // THEN each reads as a sentence about that host
+        XCTAssertEqual(describe(.cannotConnectToHost), .network("cannot connect to 127.0.0.1:8080 (connection refused)"))
+        XCTAssertEqual(describe(.cannotFindHost), .network("cannot resolve host 127.0.0.1:8080"))
+        XCTAssertEqual(describe(.dnsLookupFailed), .network("cannot resolve host 127.0.0.1:8080"))
+        XCTAssertEqual(describe(.networkConnectionLost), .network("the connection to 127.0.0.1:8080 was lost"))
+        XCTAssertEqual(describe(.notConnectedToInternet), .network("not connected to a network"))
+        XCTAssertEqual(describe(.badServerResponse), .network("127.0.0.1:8080 sent a malformed response"))
+        XCTAssertEqual(describe(.httpTooManyRedirects), .network("too many redirects from 127.0.0.1:8080"))
+        XCTAssertEqual(describe(.cancelled), .network("the request to 127.0.0.1:8080 was cancelled"))
+    }
+
+    func testURLTimeoutBecomesTimedOutWithTheRequestsTimeout() {
+        // GIVEN URLSession's timeout error
+        // THEN it is the timeout case carrying the request's own timeout
+        XCTAssertEqual(URLSessionTransport.describe(URLError(.timedOut), request), .timedOut(2.5))
+    }
+
+    func testHostWithoutAPortIsNamedAlone() {
+        // GIVEN a request to a host on its default port
+        let plain = PreparedRequest(url: URL(string: "https://api.test/x")!, method: "GET", headers: [], body: nil, timeout: 1)
+        // THEN only the host is named
+        XCTAssertEqual(URLSessionTransport.describe(URLError(.cannotConnectToHost), plain),
+                       .network("cannot connect to api.test (connection refused)"))
+    }
+
+    func testStatusLines() {
+        // THEN known codes carry their reason phrase and others stand alone
+        func line(_ status: Int) -> String { Response(status: status, headers: [], body: Data(), duration: 0).statusLine }
+        XCTAssertEqual(line(200), "HTTP/1.1 200 OK")
+        XCTAssertEqual(line(201), "HTTP/1.1 201 Created")
+        XCTAssertEqual(line(304), "HTTP/1.1 304 Not Modified")
+        XCTAssertEqual(line(418), "HTTP/1.1 418 I'm a teapot")
+        XCTAssertEqual(line(422), "HTTP/1.1 422 Unprocessable Content")
+        XCTAssertEqual(line(503), "HTTP/1.1 503 Service Unavailable")
+        XCTAssertEqual(line(299), "HTTP/1.1 299")
+    }
+}
