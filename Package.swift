@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // TLS options (--cacert, --insecure) that URLSession on Linux cannot honour.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The system's libyaml (Debian: libyaml-dev). Only APICore/YAML imports it.
@@ -19,7 +21,13 @@ let package = Package(
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
         // Everything up to the verdict. Never prints, reads the terminal or exits.
-        .target(name: "APICore", dependencies: ["CLibYAML"]),
+        .target(
+            name: "APICore",
+            dependencies: [
+                "CLibYAML",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         // Argument parsing, rendering and exit codes.
         .executableTarget(
             name: "apicli",

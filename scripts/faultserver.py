@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """A misbehaving HTTP server for apicli's tests: loopback only, bounded lifetime.
 
-    python3 scripts/faultserver.py [--lifetime SECONDS]
+    python3 scripts/faultserver.py [--lifetime SECONDS] [--certfile CERT --keyfile KEY]
 
-Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each path with one fault:
+Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each path with one fault
+(over TLS with --certfile/--keyfile, for the certificate trust tests):
 
     /ok              a well-formed 200 (control case)
     /reset-headers   part of the head, then a TCP reset
@@ -18,6 +19,7 @@ Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each pat
 """
 import argparse
 import socket
+import ssl
 import struct
 import threading
 import time
@@ -105,8 +107,14 @@ def handle(conn):
         send(conn, head("404 Not Found", [("Content-Length", "0"), ("Connection", "close")]))
 
 
-def serve(conn):
+def serve(conn, context):
     try:
+        if context is not None:
+            conn.settimeout(10)
+            try:
+                conn = context.wrap_socket(conn, server_side=True)
+            except (ssl.SSLError, OSError):
+                return  # the client refused our certificate: that is the point of some tests
         handle(conn)
     finally:
         try:
@@ -118,7 +126,13 @@ def serve(conn):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lifetime", type=float, default=600, help="exit after this many seconds")
+    parser.add_argument("--certfile", help="serve TLS with this certificate (PEM)")
+    parser.add_argument("--keyfile", help="and this private key (PEM)")
     args = parser.parse_args()
+    context = None
+    if args.certfile:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.certfile, args.keyfile)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
@@ -131,7 +145,7 @@ def main():
             conn, _ = listener.accept()
         except socket.timeout:
             continue
-        threading.Thread(target=serve, args=(conn,), daemon=True).start()
+        threading.Thread(target=serve, args=(conn, context), daemon=True).start()
 
 
 if __name__ == "__main__":

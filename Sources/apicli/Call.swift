@@ -50,7 +50,10 @@ extension APICLI {
             let transport: any Transport = stub
                 ? StubTransport(sample: try chosenSample(target, service),
                                 bindings: try call.resolver.bindings(for: target, in: service), file: service.file)
-                : URLSessionTransport()
+                : try liveTransport(for: endpoint.tls)
+            if !stub && !endpoint.tls.verify {
+                Terminal.err("apicli: warning: TLS certificate verification is off for \(target.qualifiedName)\n")
+            }
 
             if verbose {
                 Terminal.err((stub ? "* stub: \(sample.map { "sample '\($0)'" } ?? "sample") of \(target.qualifiedName)\n" : "")

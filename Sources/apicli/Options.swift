@@ -33,7 +33,17 @@ struct RequestOptions: ParsableArguments {
                                valueName: "seconds"))
     var timeout: Double?
 
+    @Option(help: ArgumentHelp("Trust the certificates in this PEM file too (a private CA, a self-signed server).",
+                               valueName: "file"), completion: .file())
+    var cacert: String?
+
+    @Flag(help: "Do not verify the server's certificate (a warning is printed).")
+    var insecure = false
+
     func validate() throws {
+        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+            throw ValidationError("--cacert: cannot read '\(cacert)'")
+        }
         for p in params where !p.contains("=") || p.hasPrefix("=") {
             throw ValidationError("-p takes name=value, got '\(p)'")
         }
@@ -58,7 +68,8 @@ struct RequestOptions: ParsableArguments {
             return HeaderField(String(h[..<colon]).trimmingCharacters(in: .whitespaces),
                                String(h[h.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
         }
-        return .init(params: values, headers: fields, baseURL: baseURL, timeout: timeout)
+        return .init(params: values, headers: fields, baseURL: baseURL, timeout: timeout,
+                     tls: TLSOptions(caFile: cacert, verify: !insecure))
     }
 }
 

@@ -12,6 +12,8 @@ public struct Endpoint: Sendable {
     /// Seconds.
     public var timeout: Double
     public var validation: Validation
+    /// Certificate trust for live calls; the default means the system's trust store.
+    public var tls: TLSOptions = TLSOptions()
     /// Where relative paths and diagnostics point.
     public var file: String
 }

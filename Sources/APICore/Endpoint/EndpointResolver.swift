@@ -13,13 +13,16 @@ public struct EndpointResolver: Sendable {
         /// `--base-url`; beats `APICLI_BASE_URL_<SERVICE>` from the environment.
         public var baseURL: String?
         public var timeout: Double?
+        /// `--cacert`, `--insecure`; they win over the service's `tls:`.
+        public var tls: TLSOptions
 
         public init(params: [String: String] = [:], headers: [HeaderField] = [], baseURL: String? = nil,
-                    timeout: Double? = nil) {
+                    timeout: Double? = nil, tls: TLSOptions = TLSOptions()) {
             self.params = params
             self.headers = headers
             self.baseURL = baseURL
             self.timeout = timeout
+            self.tls = tls
         }
     }
 
@@ -85,7 +88,8 @@ public struct EndpointResolver: Sendable {
         return Endpoint(name: name, url: URLBuilder.join(base: base, path: path), method: target.method,
                         headers: headers, task: try expand(target.task, bindings, name, file),
                         timeout: overrides.timeout ?? target.timeout ?? service.timeout ?? Service.defaultTimeout,
-                        validation: target.validation ?? service.validation ?? .none, file: file)
+                        validation: target.validation ?? service.validation ?? .none,
+                        tls: (service.tls ?? TLSOptions()).overridden(by: overrides.tls), file: file)
     }
 
     private func expand(_ task: RequestTask, _ bindings: Bindings, _ name: String, _ file: String) throws(APIError) -> RequestTask {

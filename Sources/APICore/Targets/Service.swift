@@ -10,6 +10,8 @@ public struct Service: Sendable {
     /// nil means `none`, Moya's default.
     public var validation: Validation?
     public var targets: [Target]
+    /// `tls: { cacert: path, verify: false }`; nil: the system's trust store.
+    public var tls: TLSOptions? = nil
 
     public static let defaultTimeout = 60.0
 

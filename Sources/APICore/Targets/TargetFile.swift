@@ -3,7 +3,7 @@ import Foundation
 /// Decodes one target file into a `Service`, or into every problem the file has.
 public enum TargetFile {
     public enum Keys {
-        public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc"]
+        public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
                                     "sample", "samples"]
         public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding",
@@ -79,6 +79,7 @@ struct ServiceDecoder {
             case "timeout": service.timeout = reader.duration(e.value, "timeout", allowZero: false)
             case "validate": service.validation = validation(e.value)
             case "targets": targetsNode = e.value
+            case "tls": service.tls = tls(e.value)
             default: break  // doc
             }
         }
@@ -113,6 +114,25 @@ struct ServiceDecoder {
                          hint: "write it whole, like https://api.example.com/v1")
         }
         return t
+    }
+
+    /// `tls: { cacert: ca.pem, verify: false }`.
+    private mutating func tls(_ node: Node) -> TLSOptions? {
+        guard let entries = reader.mapping(node, "tls", known: ["cacert", "verify"]) else { return nil }
+        var options = TLSOptions()
+        for e in entries {
+            switch e.key {
+            case "cacert": options.caFile = existingFile(e.value, "tls cacert")
+            default:
+                guard let t = reader.text(e.value, "tls verify") else { continue }
+                switch t.text {
+                case "true": options.verify = true
+                case "false": options.verify = false
+                default: reader.error("tls verify must be true or false, not '\(t.text)'", at: e.value.mark)
+                }
+            }
+        }
+        return options
     }
 
     private mutating func target(_ name: String, _ node: Node, service: String, mark: Mark) -> Target? {

@@ -46,20 +46,12 @@ public struct URLSessionTransport: Transport {
         }
     }
 
-    private static let timers = DispatchQueue(label: "apicli.deadlines")
-
-    /// Sends through a completion-handler data task, bounded by a deadline for the whole exchange
-    /// (URLSession's own timeout is an idle timeout; this is curl's --max-time). Neither side runs
-    /// on Swift's cooperative pool, so a busy pool cannot delay the deadline, and whichever side
-    /// finishes first wins without waiting for the other: FoundationNetworking on Linux does not
-    /// always end a cancelled data task promptly.
+    /// A completion-handler data task (off the cooperative pool) raced against the deadline.
     private func exchange(_ urlRequest: URLRequest, deadline seconds: Double) async throws -> (Data, URLResponse) {
-        let gate = ResumeOnce()
-        let box = TaskBox()
-        return try await withTaskCancellationHandler {
+        let holder = DataTaskHolder()
+        return try await Deadline.race(seconds, onTimeout: { holder.task?.cancel() }) { [session] in
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
-                    guard gate.claim() else { return }
                     if let error {
                         continuation.resume(throwing: error)
                     } else if let response {
@@ -68,21 +60,18 @@ public struct URLSessionTransport: Transport {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
-                box.task = task
-                Self.timers.asyncAfter(deadline: .now() + seconds) {
-                    guard gate.claim() else { return }
-                    task.cancel()
-                    continuation.resume(throwing: APIError.timedOut(seconds))
-                }
+                holder.task = task
                 task.resume()
             }
-        } onCancel: {
-            box.task?.cancel()
         }
     }
 
     /// libcurl's texts, reworded where they mislead (an oversized head is "Out of memory" there).
     static func libcurlProblem(_ text: String, host: String) -> String? {
+        if text.contains("SSL certificate problem") {
+            return "TLS handshake with \(host) failed: \(text.replacingOccurrences(of: "SSL certificate problem: ", with: "")); "
+                + "trust its CA with --cacert FILE, or skip verification with --insecure"
+        }
         if text.contains("Out of memory") { return "the response head from \(host) is too large" }
         if text.contains("HTTP/0.9") { return "\(host) sent a malformed status line" }
         if text.contains("content unencoding") { return "\(host) sent a compressed body that does not decode (\(text))" }
@@ -110,21 +99,12 @@ public struct URLSessionTransport: Transport {
     }
 }
 
-/// A flag that is claimed once, from any thread.
-private final class ResumeOnce: @unchecked Sendable {
+/// The data task, for cancelling it from the deadline.
+private final class DataTaskHolder: @unchecked Sendable {
     private let lock = NSLock()
-    private var claimed = false
-
-    func claim() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if claimed { return false }
-        claimed = true
-        return true
+    private var _task: URLSessionDataTask?
+    var task: URLSessionDataTask? {
+        get { lock.lock(); defer { lock.unlock() }; return _task }
+        set { lock.lock(); _task = newValue; lock.unlock() }
     }
-}
-
-/// The data task, for the cancellation handler (set once, before the task starts).
-private final class TaskBox: @unchecked Sendable {
-    var task: URLSessionDataTask?
 }

@@ -1,0 +1,117 @@
+import Foundation
+import XCTest
+@testable import APICore
+
+/// The same behaviour from both live transports, against the local httpbin: URLSession (the
+/// default) and async-http-client (used when TLS options are set). Every test runs each check
+/// through both (XCTest on Linux does not run inherited test methods, so no subclasses).
+final class TransportContractTests: XCTestCase {
+    var base = ""
+
+    nonisolated(unsafe) static let transports: [(String, () throws -> any Transport)] = [
+        ("URLSession", { URLSessionTransport() }),
+        ("NIO", { try NIOTransport(tls: TLSOptions(verify: true)) }),
+    ]
+
+    override func setUpWithError() throws {
+        if let url = ProcessInfo.processInfo.environment["APICLI_TEST_HTTPBIN"], !url.isEmpty {
+            base = url
+        } else if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" {
+            XCTFail("APICLI_TEST_HTTPBIN is not set; run through `make test`")
+        } else {
+            throw XCTSkip("no local httpbin (APICLI_TEST_HTTPBIN)")
+        }
+    }
+
+    /// The transport under test in the current loop.
+    var transport: any Transport = URLSessionTransport()
+
+    /// Runs `check` once per transport, naming the transport in failures.
+    func forEachTransport(_ check: (String) async throws -> Void) async throws {
+        for (name, make) in Self.transports {
+            transport = try make()
+            try await check(name)
+        }
+    }
+
+    func send(_ method: String, _ path: String, headers: [HeaderField] = [], body: Data? = nil,
+              timeout: Double = 10) async throws -> Response {
+        let request = PreparedRequest(url: URL(string: base + path)!, method: method, headers: headers,
+                                      body: body.map { .data($0) }, timeout: timeout)
+        return try await transport.send(request)
+    }
+
+    func json(_ r: Response) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: r.body) as? [String: Any])
+    }
+
+    func testGetWithQueryAndHeaders() async throws {
+        try await forEachTransport { name in
+            let r = try await send("GET", "/get?a=1&b=two", headers: [HeaderField("X-Contract", "yes")])
+            XCTAssertEqual(r.status, 200, name)
+            let echo = try json(r)
+            XCTAssertEqual(echo["args"] as? [String: String], ["a": "1", "b": "two"], name)
+            XCTAssertEqual((echo["headers"] as? [String: String])?["X-Contract"], "yes", name)
+            XCTAssertEqual(r.headers.value(of: "content-type"), "application/json", name)
+            XCTAssertEqual(r.headers.map { $0.name.lowercased() }, r.headers.map { $0.name.lowercased() }.sorted(), name)
+        }
+    }
+
+    func testPostBodyArrivesByteForByte() async throws {
+        try await forEachTransport { name in
+            let body = Data(#"{"b":1,"a":[true,null]}"#.utf8)
+            let r = try await send("POST", "/post", headers: [HeaderField("Content-Type", "application/json")], body: body)
+            XCTAssertEqual(r.status, 200, name)
+            XCTAssertEqual(try json(r)["data"] as? String, #"{"b":1,"a":[true,null]}"#, name)
+        }
+    }
+
+    func testStatusIsReturnedNotThrown() async throws {
+        try await forEachTransport { name in
+            let status = try await send("GET", "/status/418").status
+            XCTAssertEqual(status, 418, name)
+        }
+    }
+
+    func testRedirectsAreFollowed() async throws {
+        try await forEachTransport { name in
+            let r = try await send("GET", "/redirect/2")
+            XCTAssertEqual(r.status, 200, name)
+            XCTAssertEqual(try json(r)["url"] as? String, base + "/get", name)
+        }
+    }
+
+    func testGzipIsDecoded() async throws {
+        try await forEachTransport { name in
+            let r = try await send("GET", "/gzip")
+            XCTAssertEqual(try json(r)["gzipped"] as? Bool, true, name)
+        }
+    }
+
+    func testDeadlineBoundsTheWholeExchange() async throws {
+        try await forEachTransport { name in
+            let start = Date()
+            do {
+                _ = try await send("GET", "/delay/5", timeout: 1)
+                XCTFail("expected a timeout from \(name)")
+            } catch let error as APIError {
+                XCTAssertEqual(error, .timedOut(1), name)
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(start), 4, name)
+        }
+    }
+
+    func testRefusedConnection() async throws {
+        let live = base
+        defer { base = live }
+        base = "http://127.0.0.1:9"
+        try await forEachTransport { name in
+            do {
+                _ = try await send("GET", "/get")
+                XCTFail("expected a network error from \(name)")
+            } catch let error as APIError {
+                XCTAssertEqual(error, .network("cannot connect to 127.0.0.1:9 (connection refused)"), name)
+            }
+        }
+    }
+}
