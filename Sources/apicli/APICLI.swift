@@ -21,6 +21,6 @@ struct APICLI: AsyncParsableCommand {
               64  bad command-line usage
             """,
         version: "0.1.0",
-        subcommands: [Call.self, List.self, Show.self]
+        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self]
     )
 }
