@@ -48,7 +48,11 @@ extension APICLI {
             if !problems.isEmpty { throw Terminal.fail(.invalidInput(problems), target: nil) }
             let targetCount = catalog.services.reduce(0) { $0 + $1.targets.count }
             let sampleCount = catalog.services.flatMap(\.targets).reduce(0) { $0 + ($1.sample == nil ? 0 : 1) + $1.samples.count }
-            Terminal.out("ok: \(count) file\(count == 1 ? "" : "s"), \(targetCount) targets, \(sampleCount) samples\n")
+            Terminal.out("ok: \(plural(count, "file")), \(plural(targetCount, "target")), \(plural(sampleCount, "sample"))\n")
+        }
+
+        private func plural(_ n: Int, _ word: String) -> String {
+            "\(n) \(word)\(n == 1 ? "" : "s")"
         }
     }
 }
