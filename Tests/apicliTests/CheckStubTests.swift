@@ -115,4 +115,35 @@ final class CheckStubTests: XCTestCase {
         XCTAssertEqual(CheckSupport.normalized(u.stdout).split(separator: "\n").first.map(String.init),
                        "FAIL u.t --- - \(unresolved.path)/u.yaml:3:14: environment variable APICLI_TEST_NOPE is not set (used in the path of u.t)")
     }
+
+    func testFailFastSkipsWhatDidNotStart() throws {
+        let dir = try folder(["f.yaml": """
+            baseURL: http://127.0.0.1:9
+            validate: success
+            targets:
+              a: { sample: { status: 200 } }
+              b: { sample: { status: 500 } }
+              c: { sample: { status: 200 } }
+            """])
+        let r = try CLI.run(["check", "--stub", "--fail-fast", "--jobs", "1", "--targets", dir.path])
+        XCTAssertEqual(r.code, 1)
+        XCTAssertEqual(CheckSupport.normalized(r.stdout), """
+            PASS f.a 200 T ms
+            FAIL f.b 500 T ms status 500 is not accepted by validate: success (200-299)
+            SKIP f.c not run: --fail-fast stopped at the first failure
+
+            failures:
+             f.b
+             - status 500 is not accepted by validate: success (200-299)
+
+            1 passed, 1 failed, 1 skipped
+
+            """)
+    }
+
+    func testAReportThatCannotBeWrittenIsExit5() throws {
+        let r = try CLI.run(["check", "--stub", "github.zen", "--json", "/nonexistent-apicli-dir/r.json"])
+        XCTAssertEqual(r.code, 5)
+        XCTAssertTrue(r.stderr.hasPrefix("apicli: cannot write /nonexistent-apicli-dir/r.json: "), r.stderr)
+    }
 }
