@@ -20,6 +20,9 @@ lock = threading.Lock()
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes: without TCP_NODELAY each response waits for
+    # the client's delayed ACK (~40 ms).
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass
@@ -55,6 +58,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lifetime", type=float, default=60)
     args = parser.parse_args()
+    ThreadingHTTPServer.request_queue_size = 256  # the default backlog of 5 refuses bursts of connections
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
