@@ -71,6 +71,7 @@ extension APICLI {
             } catch {
                 throw Terminal.fail(error, target: nil)
             }
+            reportUnbuildable(items)
             let width = items.map(\.name.count).max() ?? 0
             let runner = CheckRunner(options: .init(jobs: jobs, retries: retries, failFast: failFast),
                                      transport: URLSessionTransport())
@@ -92,6 +93,16 @@ extension APICLI {
             }
             let resolver = EndpointResolver(environment: ProcessInfo.processInfo.environment, overrides: request.overrides)
             return CheckPlanner(resolver: resolver, stub: stub, includeAll: all).items(for: selected)
+        }
+
+        /// Targets that cannot be built (unresolved `${VAR}`, …) fail in the report; their full
+        /// diagnostics, with the source line, go to stderr first.
+        private func reportUnbuildable(_ items: [CheckItem]) {
+            var renderer = DiagnosticRenderer()
+            for item in items {
+                guard case .fail(let error) = item.work, case .invalidInput(let diagnostics) = error else { continue }
+                for d in diagnostics { Terminal.err(renderer.render(d)) }
+            }
         }
 
         private func write(_ render: ([CheckResult]) -> String, _ results: [CheckResult], to path: String?) throws {

@@ -114,6 +114,11 @@ final class CheckStubTests: XCTestCase {
         XCTAssertEqual(u.code, 2, u.stdout)
         XCTAssertEqual(CheckSupport.normalized(u.stdout).split(separator: "\n").first.map(String.init),
                        "FAIL u.t --- - \(unresolved.path)/u.yaml:3:14: environment variable APICLI_TEST_NOPE is not set (used in the path of u.t)")
+        XCTAssertEqual(u.stderr.split(separator: "\n").prefix(3), [
+            "\(unresolved.path)/u.yaml:3:14: error: environment variable APICLI_TEST_NOPE is not set (used in the path of u.t)",
+            "  3 |   t: { path: \"/${APICLI_TEST_NOPE}\" }",
+            "    |              ^",
+        ])
     }
 
     func testFailFastSkipsWhatDidNotStart() throws {
