@@ -106,6 +106,19 @@ final class CheckLiveTests: XCTestCase {
         XCTAssertTrue(xml.contains(#"<failure message="body does not contain &quot;Moya&quot;" type="expectation">"#), xml)
     }
 
+    func testShippedHTTPBinTargetsPassLive() throws {
+        // GIVEN the shipped httpbin.yaml pointed at the local httpbin
+        let base = try CLI.httpbin()
+        // WHEN checked, with and without --all
+        let safe = try CLI.run(["check", "httpbin"], env: ["APICLI_BASE_URL_HTTPBIN": base])
+        let all = try CLI.run(["check", "httpbin", "--all", "--jobs", "3"], env: ["APICLI_BASE_URL_HTTPBIN": base])
+        // THEN the safe targets pass and the others are skipped; --all passes them all
+        XCTAssertEqual(safe.code, 0, safe.stdout)
+        XCTAssertEqual(safe.stdout.split(separator: "\n").last, "5 passed, 0 failed, 3 skipped")
+        XCTAssertEqual(all.code, 0, all.stdout)
+        XCTAssertEqual(all.stdout.split(separator: "\n").last, "8 passed, 0 failed")
+    }
+
     func testAllIncludesUnsafeMethodsAndPatternsSelect() throws {
         let base = try CLI.httpbin()
         let dir = try folder(["mixed.yaml": mixed])
