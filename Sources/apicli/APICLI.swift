@@ -31,4 +31,26 @@ struct APICLI: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self]
     )
+
+    /// Parses, runs, and leaves with `_exit`: once the output is flushed there is nothing left to
+    /// tear down, and a live libcurl transfer (a timed-out request) can hang `exit()`'s handlers.
+    static func main() async {
+        var code: Int32 = 0
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            code = exitCode(for: error).rawValue
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if code == 0 { Terminal.out(message + "\n") } else { Terminal.err(message + "\n") }
+            }
+        }
+        fflush(nil)
+        _exit(code)
+    }
 }

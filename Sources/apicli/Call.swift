@@ -88,11 +88,7 @@ extension APICLI {
                 return
             }
             guard exchange.accepted else { return }
-            do {
-                try response.body.write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw .output("cannot write \(output): \(error.localizedDescription)")
-            }
+            try OutputFile.write(response.body, to: output)
         }
     }
 }

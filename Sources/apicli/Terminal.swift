@@ -21,7 +21,13 @@ enum Terminal {
                 let n = Foundation.write(fd, p, left)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    if errno == EPIPE { exit(0) }
+                    if errno == EPIPE { _exit(0) }
+                    // stdout is gone or full: say so on stderr (best effort) and leave with exit 5.
+                    if fd == STDOUT_FILENO {
+                        let message = "apicli: cannot write to standard output: \(String(cString: strerror(errno)))\n"
+                        _ = message.withCString { Foundation.write(STDERR_FILENO, $0, strlen($0)) }
+                        _exit(5)
+                    }
                     return
                 }
                 p += n
@@ -59,7 +65,21 @@ enum Terminal {
         return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.2f s", seconds)
     }
 
+    /// SIGPIPE is ignored (a closed pipe is EPIPE, handled in `write`). SIGINT (Ctrl-C) ends the
+    /// program at once with exit 130: in-flight requests die with it, and no file is half written
+    /// because `-o` files are renamed into place only when complete.
     static func setUp() {
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler {
+            let message = "\napicli: interrupted\n"
+            _ = message.withCString { Foundation.write(STDERR_FILENO, $0, strlen($0)) }
+            _exit(130)
+        }
+        source.resume()
+        interrupt = source
     }
+
+    nonisolated(unsafe) private static var interrupt: DispatchSourceSignal?
 }

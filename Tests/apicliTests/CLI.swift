@@ -25,7 +25,7 @@ struct CLI {
     /// Runs `apicli args…` in `cwd` (the package root by default) with a clean environment plus `env`.
     /// Kills it after `timeout` seconds so a hang fails the test instead of the suite.
     static func run(_ args: [String], env: [String: String] = [:], cwd: URL = root, timeout: Double = 30,
-                    file: StaticString = #filePath, line: UInt = #line) throws -> Result {
+                    stdout: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = args
@@ -42,7 +42,8 @@ struct CLI {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)
         }
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardOutput = try stdout.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) }
+            ?? FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice
         let start = Date()

@@ -108,8 +108,8 @@ struct ServiceDecoder {
 
     private mutating func baseURL(_ node: Node) -> Template? {
         guard let t = reader.text(node, "baseURL") else { return nil }
-        if !t.text.contains("{"), URLBuilder.problem(withBaseURL: t.text) != nil {
-            reader.error("baseURL '\(t.text)' is not an http or https URL", at: node.mark,
+        if !t.text.contains("{"), let problem = URLBuilder.problem(withBaseURL: t.text) {
+            reader.error("baseURL '\(t.text)' \(problem)", at: node.mark,
                          hint: "write it whole, like https://api.example.com/v1")
         }
         return t

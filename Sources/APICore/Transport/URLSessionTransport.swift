@@ -29,10 +29,7 @@ public struct URLSessionTransport: Transport {
             case .file(let path)?: urlRequest.httpBody = try Data(contentsOf: URL(fileURLWithPath: path))
             case nil: break
             }
-            let sent = urlRequest
-            let (data, response) = try await withDeadline(request.timeout) { [session] in
-                try await session.data(for: sent)
-            }
+            let (data, response) = try await exchange(urlRequest, deadline: request.timeout)
             guard let http = response as? HTTPURLResponse else { throw APIError.network("the response is not HTTP") }
             let headers = http.allHeaderFields.compactMap { key, value -> HeaderField? in
                 guard let name = key as? String else { return nil }
@@ -49,30 +46,48 @@ public struct URLSessionTransport: Transport {
         }
     }
 
-    /// URLSession's own timeout is an idle timeout; this bounds the whole exchange, like curl's
-    /// --max-time. It returns as soon as either side finishes and never waits for the loser:
-    /// FoundationNetworking on Linux does not always end a data task promptly when cancelled,
-    /// and a task group would wait for it.
-    private func withDeadline<T: Sendable>(_ seconds: Double,
-                                           _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    private static let timers = DispatchQueue(label: "apicli.deadlines")
+
+    /// Sends through a completion-handler data task, bounded by a deadline for the whole exchange
+    /// (URLSession's own timeout is an idle timeout; this is curl's --max-time). Neither side runs
+    /// on Swift's cooperative pool, so a busy pool cannot delay the deadline, and whichever side
+    /// finishes first wins without waiting for the other: FoundationNetworking on Linux does not
+    /// always end a cancelled data task promptly.
+    private func exchange(_ urlRequest: URLRequest, deadline seconds: Double) async throws -> (Data, URLResponse) {
         let gate = ResumeOnce()
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-            let worker = Task {
-                do {
-                    let value = try await work()
-                    if gate.claim() { continuation.resume(returning: value) }
-                } catch {
-                    if gate.claim() { continuation.resume(throwing: error) }
+        let box = TaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), Error>) in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    guard gate.claim() else { return }
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
                 }
-            }
-            Task {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                if gate.claim() {
-                    worker.cancel()
+                box.task = task
+                Self.timers.asyncAfter(deadline: .now() + seconds) {
+                    guard gate.claim() else { return }
+                    task.cancel()
                     continuation.resume(throwing: APIError.timedOut(seconds))
                 }
+                task.resume()
             }
+        } onCancel: {
+            box.task?.cancel()
         }
+    }
+
+    /// libcurl's texts, reworded where they mislead (an oversized head is "Out of memory" there).
+    static func libcurlProblem(_ text: String, host: String) -> String? {
+        if text.contains("Out of memory") { return "the response head from \(host) is too large" }
+        if text.contains("HTTP/0.9") { return "\(host) sent a malformed status line" }
+        if text.contains("content unencoding") { return "\(host) sent a compressed body that does not decode (\(text))" }
+        if text.hasPrefix("transfer closed with") { return "\(host) closed the connection before the body was complete (\(text))" }
+        return nil
     }
 
     static func describe(_ error: URLError, _ request: PreparedRequest) -> APIError {
@@ -89,7 +104,8 @@ public struct URLSessionTransport: Transport {
         case .badServerResponse: return .network("\(host) sent a malformed response")
         case .httpTooManyRedirects, .redirectToNonExistentLocation: return .network("too many redirects from \(host)")
         case .cancelled: return .network("the request to \(host) was cancelled")
-        default: return .network("\(error.localizedDescription) (\(host), URLError \(error.code.rawValue))")
+        default: return .network(libcurlProblem(error.localizedDescription, host: host)
+            ?? "\(error.localizedDescription) (\(host), URLError \(error.code.rawValue))")
         }
     }
 }
@@ -106,4 +122,9 @@ private final class ResumeOnce: @unchecked Sendable {
         claimed = true
         return true
     }
+}
+
+/// The data task, for the cancellation handler (set once, before the task starts).
+private final class TaskBox: @unchecked Sendable {
+    var task: URLSessionDataTask?
 }
