@@ -141,4 +141,13 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(reasons(all: false), [nil, "check: false", "POST is not checked unless the target says check: true (or --all)", nil])
         XCTAssertEqual(reasons(all: true), [nil, nil, nil, nil])
     }
+
+    func testRetryAfterSecondsOrHTTPDate() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
+        XCTAssertEqual(CheckRunner.retryAfter(" 3 ", now: now), 3)
+        XCTAssertEqual(CheckRunner.retryAfter("Tue, 14 Nov 2023 22:13:25 GMT", now: now), 5)
+        XCTAssertEqual(CheckRunner.retryAfter("Tue, 14 Nov 2023 22:00:00 GMT", now: now), 0)
+        XCTAssertNil(CheckRunner.retryAfter("soon", now: now))
+        XCTAssertNil(CheckRunner.retryAfter("-1", now: now))
+    }
 }

@@ -111,7 +111,7 @@ public struct CheckRunner: Sendable {
                 let r = exchange.response
                 attempts.append(.init(status: r.status, duration: r.duration, error: nil))
                 if r.status < 500 || n == tries - 1 { return (r, nil, attempts) }
-                retryAfter = r.headers.value(of: "Retry-After").flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                retryAfter = r.headers.value(of: "Retry-After").flatMap { Self.retryAfter($0, now: Date()) }
             } catch {
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
                 attempts.append(.init(status: nil, duration: seconds, error: Self.message(error)))
@@ -127,6 +127,18 @@ public struct CheckRunner: Sendable {
     private func perform(_ request: PreparedRequest, stub: StubTransport?) async throws(APIError) -> Exchange {
         if let stub { return try await Exchange.perform(request, validation: .none, transport: stub) }
         return try await Exchange.perform(request, validation: .none, transport: transport)
+    }
+
+    /// `Retry-After` as seconds from `now`: delta-seconds (`120`) or an HTTP-date; nil when unreadable.
+    public static func retryAfter(_ value: String, now: Date) -> Double? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(text), seconds >= 0, seconds.isFinite { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = formatter.date(from: text) else { return nil }
+        return max(0, date.timeIntervalSince(now))
     }
 
     static func kind(of error: APIError) -> CheckResult.FailureKind {
