@@ -1,7 +1,8 @@
 import Foundation
 
 /// A parsed JSON response body (Foundation's JSONSerialization underneath), in a shape that
-/// compares cleanly: booleans are not numbers, object members keep their order of arrival.
+/// compares cleanly: booleans are not numbers; object members are sorted by key (JSONSerialization
+/// does not keep their order) and compared regardless of order.
 public indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
