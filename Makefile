@@ -35,7 +35,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 help:
 	@echo "apicli make targets:"
-	@echo "  deps           install libyaml-dev, pkg-config, curl (apt) if missing"
+	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils (apt) if missing"
 	@echo "  venv           create .venv with httpbin + gunicorn (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release"
@@ -57,6 +57,8 @@ deps:
 	if ! command -v curl >/dev/null 2>&1 || \
 	   ! { ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4'; }; then \
 	  missing="$$missing curl"; fi; \
+	if ! command -v xmllint >/dev/null 2>&1; then \
+	  missing="$$missing libxml2-utils"; fi; \
 	if ! command -v $(PYTHON) >/dev/null 2>&1; then \
 	  missing="$$missing python3 python3-venv"; \
 	elif ! $(PYTHON) -c 'import venv, ensurepip' >/dev/null 2>&1; then \

@@ -11,7 +11,7 @@ struct APICLI: AsyncParsableCommand {
             Target files live in ./targets (or --targets DIR, or APICLI_TARGETS): one YAML file per \
             service. Name a target as service.target, e.g. github.zen.
 
-            EXIT CODES
+            EXIT CODES (call, show, list)
               0   success
               1   the response was rejected by the target's validate: rule
               2   bad target file, unknown target, unresolved {param} or ${VAR}
@@ -19,9 +19,17 @@ struct APICLI: AsyncParsableCommand {
               4   timeout
               5   a local file could not be written (-o)
               64  bad command-line usage
+
+            EXIT CODES (check; validate exits 0 or 2)
+              0   every check passed (skipped ones do not count)
+              1   a check failed
+              2   bad target file or pattern, or a target that cannot be built
+              3   every failure was a network failure
+              4   every failure was a timeout
+              5   a report file could not be written (--junit, --json)
             """,
         version: "0.1.0",
-        subcommands: [Call.self, List.self, Show.self]
+        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self]
     )
 
     /// Parses, runs, and leaves with `_exit`: once the output is flushed there is nothing left to

@@ -15,6 +15,8 @@ public struct Sample: Sendable {
     /// Seconds to wait before answering (Moya's `StubBehavior.delayed`).
     public var delay: Double
     public var mark: Mark
+    /// `expectFailure: true`: this sample shows a failure, so `check --stub` expects it to fail the expectations.
+    public var expectFailure = false
 
     public init(status: Int = 200, headers: [Header] = [], body: Body? = nil, error: String? = nil,
                 delay: Double = 0, mark: Mark) {

@@ -20,6 +20,10 @@ public struct Target: Sendable {
     public var sample: Sample?
     /// Named alternatives: `--stub --sample notFound`.
     public var samples: [(name: String, sample: Sample)]
+    /// `expect:` for `apicli check`; nil: `validate:` decides.
+    public var expect: Expectations? = nil
+    /// `check:`; nil: checked when the method is GET, HEAD or OPTIONS.
+    public var check: Bool? = nil
 
     /// `service.target`, the name users type.
     public var qualifiedName: String { "\(service).\(name)" }

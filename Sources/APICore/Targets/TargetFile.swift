@@ -5,10 +5,10 @@ public enum TargetFile {
     public enum Keys {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
-                                    "sample", "samples"]
+                                    "sample", "samples", "expect", "check"]
         public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding",
                                   "arrays", "bools"]
-        public static let sample = ["status", "headers", "body", "json", "file", "error", "delay"]
+        public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure"]
     }
 
     /// Reads and decodes `path`. The service is named by `service:` or else by the file's name.
@@ -152,6 +152,8 @@ struct ServiceDecoder {
             case "validate": target.validation = validation(e.value)
             case "sample": target.sample = sample(e.value, "the sample of \(what)")
             case "samples": target.samples = samples(e.value, what)
+            case "expect": target.expect = expectations(e.value, what)
+            case "check": target.check = reader.boolean(e.value, "check")
             default: break
             }
         }

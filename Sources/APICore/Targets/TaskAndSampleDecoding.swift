@@ -88,6 +88,8 @@ extension ServiceDecoder {
                 bodyKeys.append((e.key, e.keyMark))
             case "delay":
                 sample.delay = reader.duration(e.value, "sample delay", allowZero: true) ?? 0
+            case "expectFailure":
+                sample.expectFailure = reader.boolean(e.value, "expectFailure") ?? false
             default: break
             }
         }

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A parsed JSON response body (Foundation's JSONSerialization underneath), in a shape that
+/// compares cleanly: booleans are not numbers; object members are sorted by key (JSONSerialization
+/// does not keep their order) and compared regardless of order.
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
+
+    /// nil when `data` is not JSON.
+    public static func parse(_ data: Data) -> JSONValue? {
+        guard let any = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        return JSONValue(any)
+    }
+
+    init(_ any: Any) {
+        switch any {
+        case is NSNull: self = .null
+        case let n as NSNumber:
+            // JSONSerialization's booleans are NSNumbers whose type is 'c'; `is Bool` is true for 0 and 1 too.
+            self = String(cString: n.objCType) == "c" ? .bool(n.boolValue) : .number(n.doubleValue)
+        case let s as String: self = .string(s)
+        case let a as [Any]: self = .array(a.map(JSONValue.init))
+        case let d as [String: Any]: self = .object(d.sorted { $0.key < $1.key }.map { ($0.key, JSONValue($0.value)) })
+        default: self = .string("\(any)")
+        }
+    }
+
+    /// A YAML value from a target file, for comparing with a response.
+    public init(_ value: Value) {
+        switch value {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .number(let n): self = .number(Double(n) ?? .nan)
+        case .string(let t): self = .string(t.text)
+        case .array(let items): self = .array(items.map(JSONValue.init))
+        case .object(let members): self = .object(members.map { ($0.key, JSONValue($0.value)) })
+        }
+    }
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.number(x), .number(y)): return x == y
+        case let (.string(x), .string(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)):
+            guard x.count == y.count else { return false }
+            return x.allSatisfy { m in y.contains { $0.key == m.key && $0.value == m.value } }
+        default: return false
+        }
+    }
+
+    /// Compact JSON text for messages, cut at `limit` characters.
+    public func text(limit: Int = 60) -> String {
+        let full = rendered
+        return full.count > limit ? String(full.prefix(limit)) + "…" : full
+    }
+
+    private var rendered: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n):
+            return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        case .string(let s):
+            var out = ""
+            Value.writeJSONString(s, into: &out)
+            return out
+        case .array(let items): return "[" + items.map(\.rendered).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.map { m in
+                var k = ""
+                Value.writeJSONString(m.key, into: &k)
+                return k + ":" + m.value.rendered
+            }.joined(separator: ",") + "}"
+        }
+    }
+}

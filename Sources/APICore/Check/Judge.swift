@@ -1,0 +1,106 @@
+import Foundation
+
+/// Judges one response: a pure function from what the target expects to the failed expectations,
+/// in the order they are declared (status, headers, json, body, maxTime). Empty means it passed.
+public enum Judge {
+    /// Header values never shown in messages (they are credentials).
+    public static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+
+    /// Without `expect:` (or without its `status:`), `validation` judges the status.
+    public static func failures(_ expect: Expectations?, validation: Validation, response: Response) -> [String] {
+        var out: [String] = []
+        if let patterns = expect?.status {
+            if !patterns.contains(where: { $0.matches(response.status) }) {
+                out.append("status \(response.status), expected " + list(patterns.map(\.description)))
+            }
+        } else if !validation.accepts(response.status) {
+            out.append("status \(response.status) is not accepted by validate: \(validation)")
+        }
+        guard let expect else { return out }
+        out += expect.headers.compactMap { header($0, response.headers) }
+        if !expect.json.isEmpty { out += json(expect.json, response.body) }
+        if let body = expect.body, let failure = self.body(body, response.body) { out.append(failure) }
+        if let maxTime = expect.maxTime, response.duration > maxTime {
+            out.append("took \(milliseconds(response.duration)), maxTime is \(milliseconds(maxTime))")
+        }
+        return out
+    }
+
+    static func header(_ e: HeaderExpectation, _ headers: [HeaderField]) -> String? {
+        guard let actual = headers.value(of: e.name) else { return "header \(e.name) is missing" }
+        let ok = e.contains ? actual.lowercased().contains(e.value.lowercased()) : actual == e.value
+        if ok { return nil }
+        if secretHeaders.contains(e.name.lowercased()) {
+            return "header \(e.name) does not match (value hidden)"
+        }
+        return "header \(e.name) is \"\(actual)\", expected " + (e.contains ? "it to contain \"\(e.value)\"" : "\"\(e.value)\"")
+    }
+
+    static func json(_ expectations: [JSONExpectation], _ body: Data) -> [String] {
+        guard let root = JSONValue.parse(body) else { return ["body is not JSON (\(expectations[0].path) cannot be read)"] }
+        var out: [String] = []
+        for e in expectations {
+            let found = e.path.evaluate(root)
+            for c in e.comparisons {
+                if let failure = compare(c, found, path: e.path.description) { out.append(failure); break }
+            }
+        }
+        return out
+    }
+
+    static func compare(_ c: JSONExpectation.Comparison, _ found: JSONValue?, path: String) -> String? {
+        switch c {
+        case .exists(let wanted):
+            if (found != nil) == wanted { return nil }
+            return wanted ? "\(path) does not exist" : "\(path) exists (\(found!.text())), expected it not to"
+        case .compare(let op, let value):
+            let expected = JSONValue(value)
+            guard let found else { return "\(path) does not exist, expected \(phrase(op, expected))" }
+            return holds(op, found, expected) ? nil : "\(path) is \(found.text()), expected \(phrase(op, expected))"
+        }
+    }
+
+    static func holds(_ op: ComparisonOperator, _ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch op {
+        case .equal: return a == b
+        case .notEqual: return a != b
+        default: break
+        }
+        let ordered: ComparisonResult
+        switch (a, b) {
+        case let (.number(x), .number(y)): ordered = x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+        case let (.string(x), .string(y)): ordered = x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+        default: return false
+        }
+        switch op {
+        case .less: return ordered == .orderedAscending
+        case .lessOrEqual: return ordered != .orderedDescending
+        case .greater: return ordered == .orderedDescending
+        default: return ordered != .orderedAscending
+        }
+    }
+
+    static func phrase(_ op: ComparisonOperator, _ v: JSONValue) -> String {
+        op == .equal ? v.text() : "\(op.rawValue) \(v.text())"
+    }
+
+    static func body(_ e: BodyExpectation, _ data: Data) -> String? {
+        let text = String(decoding: data, as: UTF8.self)
+        switch e {
+        case .contains(let needle):
+            return text.contains(needle) ? nil : "body does not contain \"\(needle)\""
+        case .matches(let pattern):
+            guard let regex = try? NSRegularExpression(pattern: pattern) else { return "body: invalid regex /\(pattern)/" }
+            let found = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return found ? nil : "body does not match /\(pattern)/"
+        }
+    }
+
+    static func list(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
+    }
+
+    static func milliseconds(_ seconds: Double) -> String {
+        "\(Int((seconds * 1000).rounded())) ms"
+    }
+}

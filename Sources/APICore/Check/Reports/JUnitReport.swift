@@ -1,0 +1,77 @@
+import Foundation
+
+/// `--junit FILE`: JUnit XML as Jenkins and GitLab read it (Tests/junit-10.xsd). One `testsuite`
+/// per service, one `testcase` per check; a failure's message is its first failed expectation and
+/// its text all of them; `system-out` has the status, time and every attempt.
+public enum JUnitReport {
+    public static func render(_ results: [CheckResult]) -> String {
+        var services: [String] = []
+        for r in results where !services.contains(r.service) { services.append(r.service) }
+        let all = CheckSummary(results)
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"apicli check\" tests=\"\(results.count)\" failures=\"\(all.failed)\" errors=\"0\" "
+            + "time=\"\(seconds(total(results)))\">\n"
+        for service in services {
+            let mine = results.filter { $0.service == service }
+            let s = CheckSummary(mine)
+            xml += "  <testsuite name=\"\(escape(service))\" tests=\"\(mine.count)\" failures=\"\(s.failed)\" errors=\"0\" "
+                + "skipped=\"\(s.skipped)\" time=\"\(seconds(total(mine)))\">\n"
+            xml += mine.map(testcase).joined()
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    private static func testcase(_ r: CheckResult) -> String {
+        let caseName = r.target + (r.sample.map { "[\($0)]" } ?? "")
+        var xml = "    <testcase name=\"\(escape(caseName))\" classname=\"\(escape(r.service))\" "
+            + "time=\"\(seconds(r.duration ?? 0))\">\n"
+        switch r.outcome {
+        case .skipped:
+            xml += "      <skipped message=\"\(escape(r.skipReason ?? ""))\"/>\n"
+        case .failed:
+            xml += "      <failure message=\"\(escape(r.messages.first ?? "failed"))\" type=\"\(r.kind?.rawValue ?? "expectation")\">"
+                + escape(r.messages.joined(separator: "\n")) + "</failure>\n"
+        case .passed: break
+        }
+        if !r.attempts.isEmpty || r.failedAsExpected {
+            xml += "      <system-out>" + escape(systemOut(r)) + "</system-out>\n"
+        }
+        return xml + "    </testcase>\n"
+    }
+
+    static func systemOut(_ r: CheckResult) -> String {
+        var lines = ["status \(r.status.map(String.init) ?? "none"), time \(TextReport.milliseconds(r.duration ?? 0)), "
+                     + "attempts \(r.attempts.count)"]
+        for (i, a) in r.attempts.enumerated() {
+            lines.append("attempt \(i + 1): " + (a.status.map { "status \($0)" } ?? a.error ?? "no response")
+                         + ", \(TextReport.milliseconds(a.duration))")
+        }
+        if r.failedAsExpected { lines += r.messages.map { "failed as expected: \($0)" } }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func total(_ results: [CheckResult]) -> Double {
+        results.reduce(0) { $0 + ($1.duration ?? 0) }
+    }
+
+    private static func seconds(_ s: Double) -> String { String(format: "%.3f", s) }
+
+    /// XML text and attribute escaping; control characters XML 1.0 cannot hold become U+FFFD.
+    static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n": out += "&#10;"
+            case "\t", "\r": out.unicodeScalars.append(c)
+            default: out.unicodeScalars.append(c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF ? "\u{FFFD}" : c)
+            }
+        }
+        return out
+    }
+}

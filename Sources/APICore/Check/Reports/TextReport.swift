@@ -1,0 +1,41 @@
+import Foundation
+
+/// The terminal report: one line per check as it completes, then the summary.
+///
+///     PASS  httpbin.get            200     12 ms
+///     FAIL  httpbin.status         404      9 ms  status 404, expected 200
+///     SKIP  httpbin.post           POST is not checked unless the target says check: true (or --all)
+public enum TextReport {
+    public static func line(_ r: CheckResult, nameWidth: Int) -> String {
+        let name = r.name.padding(toLength: max(nameWidth, r.name.count), withPad: " ", startingAt: 0)
+        if r.outcome == .skipped { return "SKIP  \(name)  \(r.skipReason ?? "")\n" }
+        let tag = r.outcome == .passed ? "PASS" : "FAIL"
+        let status = r.status.map(String.init) ?? "---"
+        let time = r.duration.map(milliseconds) ?? "-"
+        var text = "\(tag)  \(name)  \(status)  \(String(repeating: " ", count: max(0, 8 - time.count)))\(time)"
+        if r.attempts.count > 1 { text += "  (\(r.attempts.count) attempts)" }
+        if r.failedAsExpected, let first = r.messages.first {
+            text += "  failed as expected: \(first)"
+        } else if r.outcome == .failed, let first = r.messages.first {
+            text += "  \(first)"
+        }
+        return text + "\n"
+    }
+
+    /// The failures again, each with every failed expectation, then `N passed, N failed[, N skipped]`.
+    public static func summary(_ results: [CheckResult]) -> String {
+        var text = ""
+        let failed = results.filter { $0.outcome == .failed }
+        if !failed.isEmpty {
+            text += "\nfailures:\n"
+            for r in failed {
+                text += "  \(r.name)\n" + r.messages.map { "    - \($0)\n" }.joined()
+            }
+        }
+        return text + "\n" + CheckSummary(results).line + "\n"
+    }
+
+    static func milliseconds(_ seconds: Double) -> String {
+        "\(Int((seconds * 1000).rounded())) ms"
+    }
+}

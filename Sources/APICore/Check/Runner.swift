@@ -1,0 +1,164 @@
+import Foundation
+
+/// Runs check items concurrently — at most `jobs` in flight — and hands each result to `emit` in
+/// item order as soon as it and every result before it are done.
+public struct CheckRunner: Sendable {
+    public struct Options: Sendable {
+        public var jobs: Int
+        /// Extra attempts after a network failure or a 5xx (never after a timeout, never for stubs).
+        public var retries: Int
+        /// After the first failure, start nothing new; what did not start is skipped.
+        public var failFast: Bool
+        /// Seconds before the first retry; doubled for each next one. A `Retry-After: N` wins.
+        public var backoff: Double
+        /// The longest wait between attempts, whatever Retry-After says.
+        public var maxWait: Double
+
+        public init(jobs: Int = 8, retries: Int = 0, failFast: Bool = false, backoff: Double = 0.5, maxWait: Double = 30) {
+            self.jobs = jobs
+            self.retries = retries
+            self.failFast = failFast
+            self.backoff = backoff
+            self.maxWait = maxWait
+        }
+    }
+
+    public var options: Options
+    /// The live transport, shared by every request (one URLSession).
+    public var transport: any Transport
+
+    public init(options: Options, transport: any Transport) {
+        self.options = options
+        self.transport = transport
+    }
+
+    public func run(_ items: [CheckItem], emit: (Int, CheckResult) -> Void) async -> [CheckResult] {
+        var results = [CheckResult?](repeating: nil, count: items.count)
+        var next = 0
+        var started = 0
+        var stopped = false
+        await withTaskGroup(of: (Int, CheckResult).self) { group in
+            while started < min(max(options.jobs, 1), items.count) {
+                let i = started
+                group.addTask { (i, await self.execute(items[i])) }
+                started += 1
+            }
+            while let (i, result) = await group.next() {
+                results[i] = result
+                if options.failFast, result.outcome == .failed { stopped = true }
+                if !stopped, started < items.count {
+                    let j = started
+                    group.addTask { (j, await self.execute(items[j])) }
+                    started += 1
+                }
+                while next < items.count, let r = results[next] { emit(next, r); next += 1 }
+            }
+        }
+        for i in started..<items.count {
+            let item = items[i]
+            results[i] = CheckResult(name: item.name, service: item.service, target: item.target, sample: item.sample,
+                                     outcome: .skipped, skipReason: "not run: --fail-fast stopped at the first failure")
+        }
+        while next < items.count, let r = results[next] { emit(next, r); next += 1 }
+        return results.compactMap { $0 }
+    }
+
+    /// Sends one item (with its retries) and judges the last response.
+    public func execute(_ item: CheckItem) async -> CheckResult {
+        var result = CheckResult(name: item.name, service: item.service, target: item.target, sample: item.sample,
+                                 outcome: .skipped)
+        switch item.work {
+        case .skip(let reason):
+            result.skipReason = reason
+            return result
+        case .fail(let error):
+            (result.outcome, result.kind, result.messages) = (.failed, Self.kind(of: error), [Self.message(error)])
+            return result
+        case let .send(request, validation, expect, stub, expectFailure):
+            let (response, error, attempts) = await send(request, stub: stub)
+            result.attempts = attempts
+            var failures: [String]
+            if let response {
+                failures = Judge.failures(expect, validation: validation, response: response)
+                result.kind = failures.isEmpty ? nil : .expectation
+            } else {
+                failures = [error.map(Self.message) ?? "no response"]
+                result.kind = error.map(Self.kind) ?? .network
+            }
+            result.messages = failures
+            if expectFailure {
+                result.failedAsExpected = !failures.isEmpty
+                result.outcome = failures.isEmpty ? .failed : .passed
+                result.kind = failures.isEmpty ? .expectation : nil
+                if failures.isEmpty { result.messages = ["expectFailure: true, but the sample passed its expectations"] }
+            } else {
+                result.outcome = failures.isEmpty ? .passed : .failed
+            }
+            return result
+        }
+    }
+
+    /// Attempts until one is final: a response below 500, a timeout, or the retries are used up.
+    private func send(_ request: PreparedRequest, stub: StubTransport?)
+        async -> (Response?, APIError?, [CheckResult.Attempt]) {
+        var attempts: [CheckResult.Attempt] = []
+        let tries = stub == nil ? max(options.retries, 0) + 1 : 1
+        for n in 0..<tries {
+            let start = DispatchTime.now()
+            var retryAfter: Double?
+            do {
+                let exchange = try await perform(request, stub: stub)
+                let r = exchange.response
+                attempts.append(.init(status: r.status, duration: r.duration, error: nil))
+                if r.status < 500 || n == tries - 1 { return (r, nil, attempts) }
+                retryAfter = r.headers.value(of: "Retry-After").flatMap { Self.retryAfter($0, now: Date()) }
+            } catch {
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+                attempts.append(.init(status: nil, duration: seconds, error: Self.message(error)))
+                if n == tries - 1 { return (nil, error, attempts) }
+                if case .timedOut = error { return (nil, error, attempts) }
+            }
+            let wait = min(retryAfter ?? options.backoff * pow(2, Double(n)), options.maxWait)
+            if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+        }
+        return (nil, nil, attempts)
+    }
+
+    private func perform(_ request: PreparedRequest, stub: StubTransport?) async throws(APIError) -> Exchange {
+        if let stub { return try await Exchange.perform(request, validation: .none, transport: stub) }
+        return try await Exchange.perform(request, validation: .none, transport: transport)
+    }
+
+    /// `Retry-After` as seconds from `now`: delta-seconds (`120`) or an HTTP-date; nil when unreadable.
+    public static func retryAfter(_ value: String, now: Date) -> Double? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(text), seconds >= 0, seconds.isFinite { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = formatter.date(from: text) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    static func kind(of error: APIError) -> CheckResult.FailureKind {
+        switch error {
+        case .network: return .network
+        case .timedOut: return .timeout
+        case .invalidInput, .output: return .invalid
+        }
+    }
+
+    /// One line for an error (the first diagnostic of a target-file problem, with its place).
+    public static func message(_ error: APIError) -> String {
+        switch error {
+        case .network(let m): return "network error: \(m)"
+        case .timedOut(let s): return "timed out after \(Judge.milliseconds(s))"
+        case .output(let m): return m
+        case .invalidInput(let diagnostics):
+            guard let d = diagnostics.first else { return "invalid target" }
+            let place = d.file.map { f in d.mark.map { "\(f):\($0.line):\($0.column): " } ?? "\(f): " } ?? ""
+            return place + d.message
+        }
+    }
+}

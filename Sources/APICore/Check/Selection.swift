@@ -1,0 +1,36 @@
+import Foundation
+
+/// Which targets `apicli check` runs: services by name, `service.target` globs, and a shard.
+public enum Selection {
+    /// Every target when `patterns` is empty; otherwise those a pattern names (`github`,
+    /// `httpbin.status*`, `*.get`), in declaration order. A pattern that matches nothing is an error.
+    public static func select(_ catalog: Catalog, patterns: [String]) throws(APIError) -> [(Service, Target)] {
+        let all = catalog.services.flatMap { s in s.targets.map { (s, $0) } }
+        if patterns.isEmpty { return all }
+        var problems: [Diagnostic] = []
+        var chosen = Set<String>()
+        for pattern in patterns {
+            let hits = all.filter { matches(pattern, service: $0.0.name, target: $0.1.qualifiedName) }
+            if hits.isEmpty {
+                let names = catalog.services.map(\.name) + catalog.qualifiedNames
+                problems.append(Diagnostic(file: nil, mark: nil, message: "'\(pattern)' matches no target",
+                                           hint: Suggestions.hint(for: pattern, in: names) ?? "`apicli list` shows every target"))
+            }
+            chosen.formUnion(hits.map(\.1.qualifiedName))
+        }
+        if !problems.isEmpty { throw .invalidInput(problems) }
+        return all.filter { chosen.contains($0.1.qualifiedName) }
+    }
+
+    static func matches(_ pattern: String, service: String, target: String) -> Bool {
+        if !pattern.contains(".") && !pattern.contains("*") && !pattern.contains("?") { return pattern == service }
+        return fnmatch(pattern, target, 0) == 0
+    }
+
+    /// Shard `index` of `count` (1-based): the names at positions index-1, index-1+count, … of the
+    /// sorted list. The shards of one `count` are disjoint and together hold every name.
+    public static func shard(_ names: [String], index: Int, count: Int) -> Set<String> {
+        let sorted = names.sorted()
+        return Set(stride(from: index - 1, to: sorted.count, by: count).map { sorted[$0] })
+    }
+}

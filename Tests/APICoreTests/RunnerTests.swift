@@ -1,0 +1,153 @@
+import Foundation
+import XCTest
+@testable import APICore
+
+/// A transport that answers from a script: per URL path, a list of answers used in turn.
+private final class ScriptedTransport: Transport, @unchecked Sendable {
+    enum Answer { case status(Int, delay: Double, headers: [HeaderField]), fail(APIError) }
+    private let lock = NSLock()
+    private var script: [String: [Answer]]
+    private(set) var finished: [String] = []
+    private(set) var sent: [String] = []
+
+    init(_ script: [String: [Answer]]) { self.script = script }
+
+    func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+        let path = request.url.path
+        let answer: Answer = lock.withLock {
+            sent.append(path)
+            let list = script[path] ?? [.status(200, delay: 0, headers: [])]
+            if list.count > 1 { script[path] = Array(list.dropFirst()) }
+            return list[0]
+        }
+        switch answer {
+        case .fail(let e):
+            lock.withLock { finished.append(path) }
+            throw e
+        case let .status(code, delay, headers):
+            if delay > 0 { try? await Task.sleep(nanoseconds: UInt64(delay * 1e9)) }
+            lock.withLock { finished.append(path) }
+            return Response(status: code, headers: headers, body: Data(), duration: delay)
+        }
+    }
+
+    func didFinish(_ path: String) -> Bool { lock.withLock { finished.contains(path) } }
+    var sentPaths: [String] { lock.withLock { sent } }
+}
+
+final class RunnerTests: XCTestCase {
+    private func item(_ name: String, expect: Expectations? = nil) -> CheckItem {
+        let request = PreparedRequest(url: URL(string: "http://127.0.0.1:9/\(name)")!, method: "GET", headers: [], body: nil, timeout: 5)
+        return CheckItem(name: "s.\(name)", service: "s", target: name, sample: nil,
+                         work: .send(request, validation: .success, expect: expect, stub: nil, expectFailure: false))
+    }
+
+    func testResultsStreamInOrderAsSoonAsTheirPredecessorsAreDone() async {
+        // GIVEN a fast first item and a slow second one
+        let transport = ScriptedTransport(["/slow": [.status(200, delay: 0.5, headers: [])]])
+        let runner = CheckRunner(options: .init(jobs: 4), transport: transport)
+        var order: [Int] = []
+        var slowDoneWhenFirstEmitted: Bool?
+        // WHEN they run
+        let results = await runner.run([item("fast"), item("slow"), item("third")]) { i, _ in
+            if i == 0 { slowDoneWhenFirstEmitted = transport.didFinish("/slow") }
+            order.append(i)
+        }
+        // THEN results come in declaration order, the first before the slow one finished
+        XCTAssertEqual(order, [0, 1, 2])
+        XCTAssertEqual(slowDoneWhenFirstEmitted, false)
+        XCTAssertEqual(results.map(\.outcome), [.passed, .passed, .passed])
+    }
+
+    func testJobsBoundsTheRequestsInFlight() async {
+        // GIVEN jobs 1 WHEN three items run THEN they are sent one after the other, in order
+        let transport = ScriptedTransport([:])
+        let runner = CheckRunner(options: .init(jobs: 1), transport: transport)
+        _ = await runner.run([item("a"), item("b"), item("c")]) { _, _ in }
+        XCTAssertEqual(transport.sentPaths, ["/a", "/b", "/c"])
+    }
+
+    func testRetriesNetworkFailuresAnd5xxButNot4xx() async {
+        let transport = ScriptedTransport([
+            "/flaky": [.status(503, delay: 0, headers: [HeaderField("Retry-After", "0")]), .fail(.network("reset")), .status(200, delay: 0, headers: [])],
+            "/missing": [.status(404, delay: 0, headers: [])],
+            "/down": [.status(500, delay: 0, headers: [])],
+        ])
+        let runner = CheckRunner(options: .init(retries: 2, backoff: 0.01), transport: transport)
+        let results = await runner.run([item("flaky"), item("missing"), item("down")]) { _, _ in }
+        XCTAssertEqual(results[0].attempts.map(\.status), [503, nil, 200])
+        XCTAssertEqual(results[0].attempts.map(\.error), [nil, "network error: reset", nil])
+        XCTAssertEqual(results[0].outcome, .passed)
+        XCTAssertEqual(results[1].attempts.count, 1)
+        XCTAssertEqual(results[1].messages, ["status 404 is not accepted by validate: success (200-299)"])
+        XCTAssertEqual(results[2].attempts.map(\.status), [500, 500, 500])
+        XCTAssertEqual(results[2].kind, .expectation)
+    }
+
+    func testTimeoutsAreNotRetriedAndKeepTheirKind() async {
+        let transport = ScriptedTransport(["/t": [.fail(.timedOut(0.5))], "/n": [.fail(.network("refused"))]])
+        let runner = CheckRunner(options: .init(retries: 3, backoff: 0), transport: transport)
+        let results = await runner.run([item("t"), item("n")]) { _, _ in }
+        XCTAssertEqual(results.map(\.kind), [.timeout, .network])
+        XCTAssertEqual(results.map(\.attempts.count), [1, 4])
+        XCTAssertEqual(results[0].messages, ["timed out after 500 ms"])
+    }
+
+    func testFailFastStartsNothingAfterTheFirstFailure() async {
+        let transport = ScriptedTransport(["/bad": [.status(500, delay: 0, headers: [])]])
+        let runner = CheckRunner(options: .init(jobs: 1, failFast: true), transport: transport)
+        let results = await runner.run([item("ok"), item("bad"), item("never")]) { _, _ in }
+        XCTAssertEqual(results.map(\.outcome), [.passed, .failed, .skipped])
+        XCTAssertEqual(results[2].skipReason, "not run: --fail-fast stopped at the first failure")
+        XCTAssertEqual(transport.sentPaths, ["/ok", "/bad"])
+    }
+
+    func testExpectFailureSamplesPassWhenTheyFail() async throws {
+        let service = try decodeService("""
+            baseURL: http://127.0.0.1:9
+            validate: success
+            targets:
+              t:
+                sample: { status: 200 }
+                samples:
+                  gone: { status: 404, expectFailure: true }
+                  wrong: { status: 200, expectFailure: true }
+            """)
+        let planner = CheckPlanner(resolver: EndpointResolver(environment: [:]), stub: true, includeAll: false)
+        let items = planner.items(for: service.targets.map { (service, $0) })
+        let results = await CheckRunner(options: .init(), transport: ScriptedTransport([:])).run(items) { _, _ in }
+        XCTAssertEqual(results.map(\.name), ["demo.t", "demo.t[gone]", "demo.t[wrong]"])
+        XCTAssertEqual(results.map(\.outcome), [.passed, .passed, .failed])
+        XCTAssertEqual(results[1].failedAsExpected, true)
+        XCTAssertEqual(results[2].messages, ["expectFailure: true, but the sample passed its expectations"])
+    }
+
+    func testUnsafeMethodsAndCheckFalseAreSkippedUnlessAll() throws {
+        let service = try decodeService("""
+            baseURL: http://127.0.0.1:9
+            targets:
+              get: { path: /a }
+              off: { path: /b, check: false }
+              post: { path: /c, method: POST }
+              postOn: { path: /d, method: POST, check: true }
+            """)
+        let pairs = service.targets.map { (service, $0) }
+        func reasons(all: Bool) -> [String?] {
+            CheckPlanner(resolver: EndpointResolver(environment: [:]), stub: false, includeAll: all).items(for: pairs).map {
+                if case .skip(let r) = $0.work { return r }
+                return nil
+            }
+        }
+        XCTAssertEqual(reasons(all: false), [nil, "check: false", "POST is not checked unless the target says check: true (or --all)", nil])
+        XCTAssertEqual(reasons(all: true), [nil, nil, nil, nil])
+    }
+
+    func testRetryAfterSecondsOrHTTPDate() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
+        XCTAssertEqual(CheckRunner.retryAfter(" 3 ", now: now), 3)
+        XCTAssertEqual(CheckRunner.retryAfter("Tue, 14 Nov 2023 22:13:25 GMT", now: now), 5)
+        XCTAssertEqual(CheckRunner.retryAfter("Tue, 14 Nov 2023 22:00:00 GMT", now: now), 0)
+        XCTAssertNil(CheckRunner.retryAfter("soon", now: now))
+        XCTAssertNil(CheckRunner.retryAfter("-1", now: now))
+    }
+}
