@@ -50,7 +50,7 @@ extension APICLI {
             let transport: any Transport = stub
                 ? StubTransport(sample: try chosenSample(target, service),
                                 bindings: try call.resolver.bindings(for: target, in: service), file: service.file)
-                : try liveTransport(for: endpoint.tls)
+                : LiveTransport()
             if !stub && !endpoint.tls.verify {
                 Terminal.err("apicli: warning: TLS certificate verification is off for \(target.qualifiedName)\n")
             }

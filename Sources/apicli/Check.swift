@@ -74,7 +74,7 @@ extension APICLI {
             reportUnbuildable(items)
             let width = items.map(\.name.count).max() ?? 0
             let runner = CheckRunner(options: .init(jobs: jobs, retries: retries, failFast: failFast),
-                                     transport: URLSessionTransport())
+                                     transport: LiveTransport())
             let results = await runner.run(items) { _, result in
                 Terminal.out(TextReport.line(result, nameWidth: width))
             }
@@ -108,10 +108,9 @@ extension APICLI {
         private func write(_ render: ([CheckResult]) -> String, _ results: [CheckResult], to path: String?) throws {
             guard let path else { return }
             do {
-                try Data(render(results).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try OutputFile.write(Data(render(results).utf8), to: path)
             } catch {
-                Terminal.err("apicli: cannot write \(path): \(error.localizedDescription)\n")
-                throw ExitCode(5)
+                throw Terminal.fail(error, target: nil)
             }
         }
 

@@ -14,6 +14,8 @@ public struct PreparedRequest: Sendable {
     public var headers: [HeaderField]
     public var body: Body?
     public var timeout: Double
+    /// Certificate trust; the default is the system's trust store.
+    public var tls: TLSOptions = TLSOptions()
 }
 
 /// `Endpoint` → `PreparedRequest`: applies the task's encodings and the default Content-Type.
@@ -80,7 +82,7 @@ public enum RequestBuilder {
             headers.append(HeaderField("Content-Type", type))
         }
         return PreparedRequest(url: url, method: endpoint.method, headers: headers, body: payload,
-                               timeout: endpoint.timeout)
+                               timeout: endpoint.timeout, tls: endpoint.tls)
     }
 
     private static func merge(_ a: Value?, _ b: Value) -> Value {

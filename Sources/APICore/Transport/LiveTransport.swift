@@ -1,5 +1,13 @@
-/// The transport for live calls: URLSession unless TLS options ask for what it cannot do on
-/// Linux (an extra CA, no verification), then async-http-client. Both behave the same.
-public func liveTransport(for tls: TLSOptions) throws(APIError) -> any Transport {
-    tls.isDefault ? URLSessionTransport() : try NIOTransport(tls: tls)
+/// The transport for live calls. Each request goes through URLSession unless its TLS options
+/// ask for what URLSession cannot do on Linux (an extra CA, no verification); those go through
+/// async-http-client (one cached client per TLS setting). Both behave the same.
+public struct LiveTransport: Transport {
+    private let session = URLSessionTransport()
+
+    public init() {}
+
+    public func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+        if request.tls.isDefault { return try await session.send(request) }
+        return try await NIOTransport(tls: request.tls).send(request)
+    }
 }
