@@ -9,7 +9,8 @@ struct APICLI: AsyncParsableCommand {
         abstract: "Call HTTP APIs described in YAML target files, live or from their sample responses.",
         discussion: """
             Target files live in ./targets (or --targets DIR, or APICLI_TARGETS): one YAML file per \
-            service. Name a target as service.target, e.g. github.zen.
+            service. Name a target as service.target, e.g. github.zen. targets/apicli.yaml, when \
+            present, holds defaults, rules and environments for every service (--env, APICLI_ENV).
 
             EXIT CODES (call, show, list)
               0   success

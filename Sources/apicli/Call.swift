@@ -24,8 +24,14 @@ extension APICLI {
         @Flag(name: .shortAndLong, help: "Print the status line and headers before the body.")
         var include = false
 
-        @Flag(name: .shortAndLong, help: "Print the request and the response head to stderr.")
-        var verbose = false
+        @Flag(name: .shortAndLong, help: "Print the request and the response head to stderr; -vv adds the body of a rejected response.")
+        var verbose: Int
+
+        @Flag(help: "Print a runnable curl command for the request (stderr; stdout with --dry-run).")
+        var curl = false
+
+        @Flag(name: .customLong("dry-run"), help: "Send nothing: print the request (or, with --curl, the curl command) and exit 0.")
+        var dryRun = false
 
         @Option(name: .shortAndLong, help: ArgumentHelp(
             "Write the body to this file, only if the response is accepted (never a partial file).", valueName: "file"))
@@ -46,7 +52,12 @@ extension APICLI {
 
         private func call() async throws {
             let call = try ResolvedCall(self.target, targets: targets, options: request)
-            let (service, target, endpoint, prepared) = (call.service, call.target, call.endpoint, call.request)
+            let (service, target, endpoint) = (call.service, call.target, call.endpoint)
+            if dryRun {
+                Terminal.out(curl ? Curl.command(call.prepared, redactor: Terminal.redactor) : Printer.request(call.prepared, prefix: ""))
+                return
+            }
+            if curl { Terminal.err(Curl.command(call.prepared, redactor: Terminal.redactor)) }
             let transport: any Transport = stub
                 ? StubTransport(sample: try chosenSample(target, service),
                                 bindings: try call.resolver.bindings(for: target, in: service), file: service.file)
@@ -55,12 +66,11 @@ extension APICLI {
                 Terminal.err("apicli: warning: TLS certificate verification is off for \(target.qualifiedName)\n")
             }
 
-            if verbose {
-                Terminal.err((stub ? "* stub: \(sample.map { "sample '\($0)'" } ?? "sample") of \(target.qualifiedName)\n" : "")
-                             + Printer.request(prepared))
+            if verbose > 0 && stub {
+                Terminal.err("* stub: \(sample.map { "sample '\($0)'" } ?? "sample") of \(target.qualifiedName)\n")
             }
-            let exchange = try await Exchange.perform(prepared, validation: endpoint.validation, transport: transport)
-            if verbose { Terminal.err(Printer.responseHead(exchange.response, prefix: "< ", time: true)) }
+            let exchange = try await Exchange.perform(call.request, validation: endpoint.validation, transport: transport,
+                                                      plugins: call.plugins + logger(endpoint))
             try emit(exchange)
             if !exchange.accepted {
                 let r = exchange.response
@@ -68,6 +78,13 @@ extension APICLI {
                              + "validate: \(exchange.validation)\(output.map { "; \($0) was not written" } ?? "")\n")
                 throw ExitCode(1)
             }
+        }
+
+        /// `-v`/`-vv`: the core's logger, writing to stderr through the run's redactor.
+        private func logger(_ endpoint: Endpoint) -> [any Plugin] {
+            guard verbose > 0 else { return [] }
+            return [LoggerPlugin(level: verbose > 1 ? .bodies : .heads, redactor: Terminal.redactor,
+                                 validation: endpoint.validation, sink: { Terminal.err($0) })]
         }
 
         private func chosenSample(_ target: Target, _ service: Service) throws(APIError) -> Sample {

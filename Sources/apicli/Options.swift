@@ -40,6 +40,20 @@ struct RequestOptions: ParsableArguments {
     @Flag(help: "Do not verify the server's certificate (a warning is printed).")
     var insecure = false
 
+    @Option(name: .customLong("env"),
+            help: ArgumentHelp("Use this entry of environments: (apicli.yaml or the service file); default $APICLI_ENV.",
+                               valueName: "name"))
+    var environmentName: String?
+
+    @Option(name: .customLong("env-file"),
+            help: ArgumentHelp("Load KEY=VALUE lines before ${VAR} expansion (repeatable; targets/.env is read when present); the process environment wins.",
+                               valueName: "file"))
+    var envFiles: [String] = []
+
+    @Flag(name: .customLong("show-secrets"),
+          help: "Print credentials and values of secret ${VAR}s (TOKEN, SECRET, PASSWORD, KEY) instead of ••••.")
+    var showSecrets = false
+
     func validate() throws {
         if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
             throw ValidationError("--cacert: cannot read '\(cacert)'")
@@ -79,14 +93,28 @@ struct ResolvedCall {
     var target: Target
     var resolver: EndpointResolver
     var endpoint: Endpoint
+    /// Before the plugins' `prepare` (the transport gets it through `Exchange.perform`).
     var request: PreparedRequest
+    var plugins: [any Plugin]
 
+    /// Resolves the target and points `Terminal.redactor` at its secrets.
     init(_ name: String, targets: TargetsOptions, options: RequestOptions) throws(APIError) {
         (service, target) = try Catalog.find(name, in: targets.directory)
-        resolver = EndpointResolver(environment: ProcessInfo.processInfo.environment, overrides: options.overrides)
+        let process = ProcessInfo.processInfo.environment
+        let variables = try EnvFile.environment(directory: targets.directory, files: options.envFiles, process: process)
+        let environmentName = options.environmentName ?? process["APICLI_ENV"].flatMap { $0.isEmpty ? nil : $0 }
+        resolver = EndpointResolver(environment: variables, overrides: options.overrides,
+                                    project: try Project.load(directory: targets.directory),
+                                    environmentName: environmentName)
+        let secrets = resolver.secrets
+        defer { Terminal.redactor = options.showSecrets ? .off : Redactor(secrets: secrets.values) }
         endpoint = try resolver.endpoint(for: target, in: service)
         request = try RequestBuilder.build(endpoint)
+        plugins = endpoint.plugins
     }
+
+    /// The request as it would be sent: after the plugins' `prepare` (auth).
+    var prepared: PreparedRequest { plugins.prepare(request) }
 }
 
 /// Completes `service.target` names from the target files (honours --targets on the line).

@@ -19,7 +19,7 @@ extension APICLI {
             Terminal.setUp()
             do {
                 let call = try ResolvedCall(target, targets: targets, options: request)
-                Terminal.out(render(call.target, call.service, call.endpoint, call.request))
+                Terminal.out(render(call.target, call.service, call.endpoint, call.prepared))
             } catch {
                 throw Terminal.fail(error, target: self.target)
             }
@@ -35,6 +35,8 @@ extension APICLI {
             if let s = target.sample { samples.append("sample " + describe(s)) }
             samples += target.samples.map { "\($0.name) " + describe($0.sample) }
             text += "samples   " + (samples.isEmpty ? "none" : samples.joined(separator: ", ")) + "\n"
+            if !endpoint.cookies { text += "cookies   off\n" }
+            if !endpoint.notes.isEmpty { text += "\n" + endpoint.notes.map { $0 + "\n" }.joined() }
             return text
         }
 

@@ -36,8 +36,12 @@ enum Terminal {
         }
     }
 
-    static func out(_ text: String) { write(Data(text.utf8)) }
-    static func err(_ text: String) { write(Data(text.utf8), to: STDERR_FILENO) }
+    /// Hides secrets in every line `out` and `err` write; set once the call's endpoint is resolved
+    /// (`--show-secrets` turns it off). Bodies written with `write` are the response's own bytes.
+    nonisolated(unsafe) static var redactor = Redactor(secrets: [])
+
+    static func out(_ text: String) { write(Data(redactor.text(text).utf8)) }
+    static func err(_ text: String) { write(Data(redactor.text(text).utf8), to: STDERR_FILENO) }
 
     /// Prints the failure and returns the documented exit code to throw.
     static func fail(_ error: APIError, target: String?) -> ExitCode {
@@ -60,10 +64,7 @@ enum Terminal {
         }
     }
 
-    static func format(seconds: Double) -> String {
-        if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.2f s", seconds)
-    }
+    static func format(seconds: Double) -> String { LogFormat.seconds(seconds) }
 
     /// SIGPIPE is ignored (a closed pipe is EPIPE, handled in `write`). SIGINT (Ctrl-C) ends the
     /// program at once with exit 130: in-flight requests die with it, and no file is half written

@@ -51,7 +51,7 @@ final class ExpectationDecodingTests: XCTestCase {
             "6:7 unknown key 'stauts' in expect of target 't' | did you mean 'status'?",
             "7:15 expect status '2x0' is not a status code (100-599) or a class like 2xx | write 200, [200, 201] or \"2xx\"",
             "9:9 'a.b' is not a JSONPath this tool understands: a JSONPath starts with '$' | use $.a.b, $.items[0].id, $.items[*].id or $.items.length()",
-            "10:18 unknown key '=>' in the comparison for $.n | did you mean '==', '>' or '!='?",
+            "10:18 unknown key '=>' in the comparison for $.n | did you mean '==' or '>'?",
             "11:15 unknown key 'match' in expect body | did you mean 'matches'?",
             "11:13 expect body takes one of contains: or matches: | write body: { contains: \"text\" } or body: { matches: \"regex\" }",
             "12:16 maxTime must be a positive duration in seconds, not 'soon' | write 30, 1.5, 800ms, 2s or 1m",

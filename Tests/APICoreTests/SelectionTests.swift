@@ -22,7 +22,7 @@ final class SelectionTests: XCTestCase {
         let error = expectAPIError { () throws(APIError) in try Selection.select(c, patterns: ["githb", "httpbin.stat"]) }
         XCTAssertEqual(error.map { diagnostics(of: $0).map { "\($0.message) | \($0.hint ?? "")" } }, [
             "'githb' matches no target | did you mean 'github'?",
-            "'httpbin.stat' matches no target | did you mean 'httpbin.status' or 'httpbin.get'?",
+            "'httpbin.stat' matches no target | did you mean 'httpbin.status'?",
         ])
     }
 

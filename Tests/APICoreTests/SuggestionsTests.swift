@@ -29,12 +29,13 @@ final class SuggestionsTests: XCTestCase {
         XCTAssertEqual(Suggestions.closest(to: "BASEURL", in: ["baseURL", "headers"]), ["baseURL"])
     }
 
-    func testClosestSortsByDistanceThenNameAndLimits() {
+    func testClosestKeepsOnlyTheNearestSortedByNameAndLimits() {
         // GIVEN candidates at distance 1 (hat, cart, ca), 2 (act) and far away (elephant) from "cat"
         let candidates = ["hat", "act", "cart", "elephant", "ca"]
-        // THEN nearest first, ties by name, at most three by default
+        // THEN only the nearest, by name, at most three by default
         XCTAssertEqual(Suggestions.closest(to: "cat", in: candidates), ["ca", "cart", "hat"])
-        XCTAssertEqual(Suggestions.closest(to: "cat", in: candidates, limit: 10), ["ca", "cart", "hat", "act"])
+        XCTAssertEqual(Suggestions.closest(to: "cat", in: candidates, limit: 2), ["ca", "cart"])
+        XCTAssertEqual(Suggestions.closest(to: "cat", in: ["act", "elephant"]), ["act"])
     }
 
     func testThresholdGrowsWithTheWord() {

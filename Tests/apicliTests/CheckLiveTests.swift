@@ -106,6 +106,24 @@ final class CheckLiveTests: XCTestCase {
         XCTAssertTrue(xml.contains(#"<failure message="body does not contain &quot;Moya&quot;" type="expectation">"#), xml)
     }
 
+    func testCheckSendsTheTargetsCredentials() throws {
+        // GIVEN a target behind bearer auth (httpbin /bearer answers 401 without a token)
+        let base = try CLI.httpbin()
+        let dir = try CLI.folder(["secure.yaml": """
+            baseURL: \(base)
+            auth: { bearer: "${APICLI_T_CHECK_TOKEN}" }
+            targets:
+              me: { path: /bearer, expect: { status: 200, json: { "$.token": "t0k3n-check" } } }
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // WHEN checked THEN it passes, so the token was sent — and the token is in no output
+        let json = dir.appendingPathComponent("r.json")
+        let r = try CLI.run(["check", "--targets", dir.path, "--json", json.path], env: ["APICLI_T_CHECK_TOKEN": "t0k3n-check"])
+        XCTAssertEqual(r.code, 0, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.hasSuffix("1 passed, 0 failed\n"), r.stdout)
+        XCTAssertFalse((r.stdout + r.stderr + (try String(contentsOf: json, encoding: .utf8))).contains("t0k3n-check"))
+    }
+
     func testShippedHTTPBinTargetsPassLive() throws {
         // GIVEN the shipped httpbin.yaml pointed at the local httpbin
         let base = try CLI.httpbin()

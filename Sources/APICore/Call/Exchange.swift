@@ -1,5 +1,6 @@
 /// One request sent through a transport and judged by the endpoint's validation.
 public struct Exchange: Sendable {
+    /// The request as sent: after every plugin's `prepare`.
     public var request: PreparedRequest
     public var response: Response
     public var validation: Validation
@@ -7,10 +8,22 @@ public struct Exchange: Sendable {
     /// Whether the validation accepts the status (Moya's `validationType`).
     public var accepted: Bool { validation.accepts(response.status) }
 
-    /// Sends `request` through `transport`; transport failures are thrown, rejections are not.
-    public static func perform(_ request: PreparedRequest, validation: Validation,
-                               transport: some Transport) async throws(APIError) -> Exchange {
-        let response = try await transport.send(request)
-        return Exchange(request: request, response: response, validation: validation)
+    /// Runs the plugins' `prepare` in order, `willSend`, sends `request` through `transport`, then
+    /// `didReceive` and `process` in order. Transport failures (after `process`) are thrown;
+    /// rejections are not.
+    public static func perform(_ request: PreparedRequest, validation: Validation, transport: some Transport,
+                               plugins: [any Plugin] = []) async throws(APIError) -> Exchange {
+        let prepared = plugins.prepare(request)
+        for plugin in plugins { plugin.willSend(prepared) }
+        var result: Result<Response, APIError>
+        do {
+            result = .success(try await transport.send(prepared))
+        } catch {
+            result = .failure(error)
+        }
+        for plugin in plugins { plugin.didReceive(result, for: prepared) }
+        for plugin in plugins { result = plugin.process(result, for: prepared) }
+        let response = try result.get()
+        return Exchange(request: prepared, response: response, validation: validation)
     }
 }

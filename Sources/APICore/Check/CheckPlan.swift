@@ -54,7 +54,7 @@ public struct CheckPlanner: Sendable {
         }
         do {
             let endpoint = try resolver.endpoint(for: target, in: service)
-            let request = try RequestBuilder.build(endpoint)
+            let request = endpoint.plugins.prepare(try RequestBuilder.build(endpoint))  // auth, as `call` sends it
             item.work = .send(request, validation: endpoint.validation, expect: target.expect, stub: nil, expectFailure: false)
         } catch {
             item.work = .fail(error)
@@ -75,7 +75,7 @@ public struct CheckPlanner: Sendable {
                                  target: target.name, sample: name, work: .skip(""))
             do throws(APIError) {
                 let endpoint = try resolver.endpoint(for: target, in: service)
-                let request = try RequestBuilder.build(endpoint)
+                let request = endpoint.plugins.prepare(try RequestBuilder.build(endpoint))  // auth, as `call` sends it
                 let transport = StubTransport(sample: sample, bindings: try resolver.bindings(for: target, in: service),
                                               file: service.file)
                 item.work = .send(request, validation: endpoint.validation, expect: target.expect, stub: transport,

@@ -1,6 +1,7 @@
 /// "Did you mean …?" by edit distance.
 public enum Suggestions {
-    /// The candidates closest to `word`, best first; only those a typo away (distance ≤ max(2, n/3)).
+    /// The candidates closest to `word`: only those a typo away (distance ≤ max(2, n/3)), and of
+    /// those only the nearest (`pth` suggests `path`, not also `auth`).
     public static func closest(to word: String, in candidates: some Sequence<String>, limit: Int = 3) -> [String] {
         let lower = word.lowercased()
         let threshold = max(2, lower.count / 3)
@@ -8,7 +9,8 @@ public enum Suggestions {
             let d = distance(lower, candidate.lowercased())
             return d <= threshold ? (candidate, d) : nil
         }
-        return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(limit).map(\.0)
+        let best = scored.map(\.1).min()
+        return scored.filter { $0.1 == best }.sorted { $0.0 < $1.0 }.prefix(limit).map(\.0)
     }
 
     /// `did you mean 'a'?` or `did you mean 'a', 'b' or 'c'?`, nil when nothing is close.

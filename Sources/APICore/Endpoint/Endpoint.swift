@@ -16,6 +16,19 @@ public struct Endpoint: Sendable {
     public var tls: TLSOptions = TLSOptions()
     /// Where relative paths and diagnostics point.
     public var file: String
+    /// From `auth:` (service, rule or target); nil when none applies or the target says `auth: none`.
+    public var credential: Credential? = nil
+    /// Values that came from secret `${VAR}`s, for `Redactor`.
+    public var secrets: [String] = []
+    /// `httpShouldHandleCookies`; a rule's `cookies: false` turns it off.
+    public var cookies: Bool = true
+    /// Which rule or environment set what, for `apicli show`.
+    public var notes: [String] = []
+
+    /// The plugins every exchange of this endpoint needs: its auth, if any.
+    public var plugins: [any Plugin] {
+        credential.map { [AuthPlugin($0)] } ?? []
+    }
 }
 
 /// A header name and a final value.

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Turns a `Target` into an `Endpoint`: merges service defaults, command-line overrides and the
-/// target's own fields, and expands `{params}` and `${VARS}`. Precedence, lowest first:
-/// service → target → command line.
+/// Turns a `Target` into an `Endpoint`: merges the project file, environments, service defaults,
+/// rules, the target's own fields and command-line overrides, and expands `{params}` and
+/// `${VARS}`. Precedence, lowest first: apicli.yaml → service → rules → target → command line.
 public struct EndpointResolver: Sendable {
     /// What the command line adds on top of the target file.
     public struct Overrides: Sendable {
@@ -28,10 +28,20 @@ public struct EndpointResolver: Sendable {
 
     public var environment: [String: String]
     public var overrides: Overrides
+    /// `targets/apicli.yaml` (empty when there is none).
+    public var project: Project
+    /// `--env NAME` or `APICLI_ENV`.
+    public var environmentName: String?
+    /// Every secret value this resolver has expanded, even when resolving then failed, so the
+    /// error line can be redacted too.
+    public let secrets = Secrets()
 
-    public init(environment: [String: String], overrides: Overrides = Overrides()) {
+    public init(environment: [String: String], overrides: Overrides = Overrides(), project: Project = Project(),
+                environmentName: String? = nil) {
         self.environment = environment
         self.overrides = overrides
+        self.project = project
+        self.environmentName = environmentName
     }
 
     /// The environment variable that overrides a service's baseURL: `APICLI_BASE_URL_GITHUB`.
@@ -43,36 +53,23 @@ public struct EndpointResolver: Sendable {
     /// the environment), then `-p` overrides.
     public func bindings(for target: Target, in service: Service) throws(APIError) -> Bindings {
         var values: [String: String] = [:]
-        let env = Bindings(environment: environment)
+        let env = Bindings(environment: environment, secrets: secrets)
         for (name, template) in target.params where overrides.params[name] == nil {
             values[name] = try env.expand(template, in: "param '\(name)' of \(target.qualifiedName)",
                                           file: service.file, unresolved: .keep)
         }
         values.merge(overrides.params) { _, new in new }
-        return Bindings(params: values, environment: environment)
+        return Bindings(params: values, environment: environment, secrets: secrets)
     }
 
     public func endpoint(for target: Target, in service: Service) throws(APIError) -> Endpoint {
         let bindings = try bindings(for: target, in: service)
+        let layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
         let name = target.qualifiedName
         let file = service.file
+        var notes: [String] = []
 
-        let variable = Self.baseURLVariable(for: service.name)
-        let base: String
-        var origin = ""
-        if let url = overrides.baseURL {
-            (base, origin) = (url, " (from --base-url)")
-        } else if let url = environment[variable] {
-            (base, origin) = (url, " (from \(variable))")
-        } else {
-            base = try bindings.expand(service.baseURL, in: "baseURL", file: file)
-        }
-        if let problem = URLBuilder.problem(withBaseURL: base) {
-            let fromFile = origin.isEmpty
-            throw .invalid(Diagnostic(file: fromFile ? file : nil, mark: fromFile ? service.baseURL.mark : nil,
-                                      message: "base URL '\(base)'\(origin) for \(name) \(problem)",
-                                      hint: "write it whole, like https://api.example.com/v1"))
-        }
+        let base = try baseURL(service, layers, bindings, name, &notes)
         var path = ""
         if let template = target.path {
             path = URLBuilder.encodePath(
@@ -80,16 +77,119 @@ public struct EndpointResolver: Sendable {
         }
 
         var headers: [HeaderField] = []
-        for header in service.headers + target.headers {
-            headers.set(header.name, try bindings.expand(header.value, in: "header '\(header.name)' of \(name)", file: file))
+        var origins: [String: String] = [:]
+        for h in layers.headers(service: service) + target.headers.map({ .init(value: $0, origin: nil, file: file) }) {
+            let header = h.value
+            headers.set(header.name, try bindings.expand(header.value, in: "header '\(header.name)' of \(name)", file: h.file))
+            origins[header.name.lowercased()] = h.origin
         }
-        for header in overrides.headers { headers.set(header.name, header.value) }
+        for header in overrides.headers {
+            headers.set(header.name, header.value)
+            origins[header.name.lowercased()] = nil
+        }
+        notes += headers.compactMap { h in origins[h.name.lowercased()].map { "header \(h.name)  from \($0)" } }
 
-        return Endpoint(name: name, url: URLBuilder.join(base: base, path: path), method: target.method,
-                        headers: headers, task: try expand(target.task, bindings, name, file),
-                        timeout: overrides.timeout ?? target.timeout ?? service.timeout ?? Service.defaultTimeout,
-                        validation: target.validation ?? service.validation ?? .none,
-                        tls: (service.tls ?? TLSOptions()).overridden(by: overrides.tls), file: file)
+        var endpoint = Endpoint(name: name, url: URLBuilder.join(base: base, path: path), method: target.method,
+                                headers: headers, task: try expand(patched(target.task, layers, &notes), bindings, name, file),
+                                timeout: timeout(target, service, layers, &notes),
+                                validation: validation(target, service, layers, &notes), file: file)
+        let auth = auth(target, service, layers, &notes)
+        endpoint.credential = try credential(auth?.value, bindings, name, auth?.file ?? file)
+        if let (cookies, rule) = layers.lastRule(\.cookies) {
+            endpoint.cookies = cookies
+            notes.append("cookies \(cookies ? "on" : "off")  from \(rule.label)")
+        }
+        endpoint.tls = (service.tls ?? TLSOptions()).overridden(by: overrides.tls)
+        endpoint.secrets = bindings.secrets.values
+        endpoint.notes = notes
+        return endpoint
+    }
+
+    private func baseURL(_ service: Service, _ layers: Layers, _ bindings: Bindings, _ name: String,
+                         _ notes: inout [String]) throws(APIError) -> String {
+        let variable = Self.baseURLVariable(for: service.name)
+        var template = service.baseURL
+        var templateFile = service.file
+        var origin = ""
+        if let env = layers.baseURL(service: service) {
+            (template, templateFile) = (env.value, env.file)
+            notes.append("baseURL  from \(env.origin ?? "")")
+        }
+        let base: String
+        if let url = overrides.baseURL {
+            (base, origin) = (url, " (from --base-url)")
+        } else if let url = environment[variable] {
+            (base, origin) = (url, " (from \(variable))")
+        } else {
+            base = try bindings.expand(template, in: "baseURL", file: templateFile)
+        }
+        if let problem = URLBuilder.problem(withBaseURL: base) {
+            let fromFile = origin.isEmpty
+            throw .invalid(Diagnostic(file: fromFile ? templateFile : nil, mark: fromFile ? template.mark : nil,
+                                      message: "base URL '\(base)'\(origin) for \(name) \(problem)",
+                                      hint: "write it whole, like https://api.example.com/v1"))
+        }
+        return base
+    }
+
+    private func timeout(_ target: Target, _ service: Service, _ layers: Layers, _ notes: inout [String]) -> Double {
+        if let t = overrides.timeout ?? target.timeout { return t }
+        if let (t, rule) = layers.lastRule(\.timeout) {
+            notes.append("timeout  from \(rule.label)")
+            return t
+        }
+        if let t = service.timeout { return t }
+        if let t = project.timeout {
+            notes.append("timeout  from apicli.yaml")
+            return t
+        }
+        return Service.defaultTimeout
+    }
+
+    private func validation(_ target: Target, _ service: Service, _ layers: Layers, _ notes: inout [String]) -> Validation {
+        if let v = target.validation { return v }
+        if let (v, rule) = layers.lastRule(\.validation) {
+            notes.append("validate  from \(rule.label)")
+            return v
+        }
+        return service.validation ?? project.validation ?? .none
+    }
+
+    /// The `auth:` that applies and the file that declares it.
+    private func auth(_ target: Target, _ service: Service, _ layers: Layers,
+                      _ notes: inout [String]) -> Layers.Sourced<Auth>? {
+        if let a = target.auth { return .init(value: a, file: service.file) }
+        if let (a, rule) = layers.lastRule(\.auth) {
+            notes.append("auth  from \(rule.label)")
+            return .init(value: a, file: rule.file)
+        }
+        if let a = service.auth { return .init(value: a, file: service.file) }
+        guard let a = project.auth else { return nil }
+        notes.append("auth  from apicli.yaml")
+        return .init(value: a, file: project.file ?? service.file)
+    }
+
+    /// The rules' `task:` encodings, for the fields the target does not declare itself.
+    private func patched(_ task: RequestTask, _ layers: Layers, _ notes: inout [String]) -> RequestTask {
+        var out = task
+        for rule in layers.rules {
+            notes += rule.task?.apply(to: &out).map { "task \($0)  from \(rule.label)" } ?? []
+        }
+        return out
+    }
+
+    /// Expands the `auth:` that applies; `auth: none` (or no auth at all) is nil.
+    func credential(_ auth: Auth?, _ bindings: Bindings, _ name: String, _ file: String) throws(APIError) -> Credential? {
+        switch auth {
+        case nil, .none?: return nil
+        case .bearer(let token)?:
+            return .bearer(try bindings.expand(token, in: "the bearer token of \(name)", file: file))
+        case .basic(let user, let password)?:
+            return .basic(user: try bindings.expand(user, in: "the basic user of \(name)", file: file),
+                          password: try bindings.expand(password, in: "the basic password of \(name)", file: file))
+        case .header(let header, let value)?:
+            return .header(name: header, value: try bindings.expand(value, in: "auth header '\(header)' of \(name)", file: file))
+        }
     }
 
     private func expand(_ task: RequestTask, _ bindings: Bindings, _ name: String, _ file: String) throws(APIError) -> RequestTask {

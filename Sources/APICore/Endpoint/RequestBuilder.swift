@@ -16,6 +16,8 @@ public struct PreparedRequest: Sendable {
     public var timeout: Double
     /// Certificate trust; the default is the system's trust store.
     public var tls: TLSOptions = TLSOptions()
+    /// URLSession's `httpShouldHandleCookies`.
+    public var cookies: Bool = true
 }
 
 /// `Endpoint` → `PreparedRequest`: applies the task's encodings and the default Content-Type.
@@ -82,7 +84,7 @@ public enum RequestBuilder {
             headers.append(HeaderField("Content-Type", type))
         }
         return PreparedRequest(url: url, method: endpoint.method, headers: headers, body: payload,
-                               timeout: endpoint.timeout, tls: endpoint.tls)
+                               timeout: endpoint.timeout, tls: endpoint.tls, cookies: endpoint.cookies)
     }
 
     private static func merge(_ a: Value?, _ b: Value) -> Value {

@@ -8,7 +8,8 @@ public struct Catalog: Sendable {
         self.services = services
     }
 
-    /// Files that hold services: `*.yaml` and `*.yml`, sorted by name.
+    /// Files that hold services: `*.yaml` and `*.yml`, sorted by name; not the project file
+    /// (`apicli.yaml`) nor hidden files.
     public static func files(in directory: String) throws(APIError) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -17,7 +18,7 @@ public struct Catalog: Sendable {
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-            .filter { !$0.hasPrefix(".") }
+            .filter { !$0.hasPrefix(".") && !Project.fileNames.contains($0) }
             .sorted()
             .map { (directory as NSString).appendingPathComponent($0) }
     }
@@ -56,7 +57,8 @@ public struct Catalog: Sendable {
         let serviceName = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
         for ext in ["yaml", "yml"] {
             let file = (directory as NSString).appendingPathComponent("\(serviceName).\(ext)")
-            guard TargetFile.isName(serviceName), FileManager.default.fileExists(atPath: file) else { continue }
+            guard TargetFile.isName(serviceName), serviceName != "apicli",
+                  FileManager.default.fileExists(atPath: file) else { continue }
             let service = try TargetFile.load(file)
             if service.name == serviceName { return try Catalog(services: [service]).lookup(name) }
         }

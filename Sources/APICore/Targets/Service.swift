@@ -12,6 +12,11 @@ public struct Service: Sendable {
     public var targets: [Target]
     /// `tls: { cacert: path, verify: false }`; nil: the system's trust store.
     public var tls: TLSOptions? = nil
+    /// `auth:` for every target; a rule or the target may replace it.
+    public var auth: Auth? = nil
+    /// `rules:`, in order.
+    public var rules: [Rule] = []
+    public var environments: [Environment] = []
 
     public static let defaultTimeout = 60.0
 

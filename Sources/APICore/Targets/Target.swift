@@ -24,6 +24,8 @@ public struct Target: Sendable {
     public var expect: Expectations? = nil
     /// `check:`; nil: checked when the method is GET, HEAD or OPTIONS.
     public var check: Bool? = nil
+    /// `auth:`; `.none` turns off the service's or a rule's.
+    public var auth: Auth? = nil
 
     /// `service.target`, the name users type.
     public var qualifiedName: String { "\(service).\(name)" }
@@ -57,6 +59,8 @@ public struct RequestTask: Sendable {
     public var contentType: Template?
     public var arrays: ArrayEncoding
     public var bools: BoolEncoding
+    /// The `task:` keys the target wrote; a rule's `task:` changes only the others.
+    public var declared: Set<String> = []
 
     public init(query: Value? = nil, parameters: Value? = nil, encoding: ParameterEncoding = .url, body: Body? = nil,
                 contentType: Template? = nil, arrays: ArrayEncoding = .brackets, bools: BoolEncoding = .numeric) {

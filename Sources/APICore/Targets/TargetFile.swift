@@ -3,9 +3,16 @@ import Foundation
 /// Decodes one target file into a `Service`, or into every problem the file has.
 public enum TargetFile {
     public enum Keys {
-        public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls"]
+        public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
+                                     "auth", "rules", "environments"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
-                                    "sample", "samples", "expect", "check"]
+                                    "sample", "samples", "expect", "check", "auth"]
+        public static let auth = ["bearer", "basic", "header", "value"]
+        public static let rule = ["match", "except", "headers", "timeout", "cookies", "validate", "auth", "task"]
+        public static let ruleTask = ["encoding", "arrays", "bools", "contentType"]
+        public static let environment = ["baseURL", "headers"]
+        /// `apicli.yaml`, the project file: defaults for every service.
+        public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc"]
         public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding",
                                   "arrays", "bools"]
         public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure"]
@@ -60,7 +67,7 @@ struct ServiceDecoder {
         folder = (file as NSString).deletingLastPathComponent
     }
 
-    private var file: String { reader.file }
+    var file: String { reader.file }
 
     mutating func service(_ root: Node, defaultName: String) -> Service? {
         guard let entries = reader.mapping(root, "the target file", known: TargetFile.Keys.service) else { return nil }
@@ -80,6 +87,9 @@ struct ServiceDecoder {
             case "validate": service.validation = validation(e.value)
             case "targets": targetsNode = e.value
             case "tls": service.tls = tls(e.value)
+            case "auth": service.auth = auth(e.value, "the service")
+            case "rules": service.rules = rules(e.value)
+            case "environments": service.environments = environments(e.value)
             default: break  // doc
             }
         }
@@ -107,7 +117,7 @@ struct ServiceDecoder {
         return service
     }
 
-    private mutating func baseURL(_ node: Node) -> Template? {
+    mutating func baseURL(_ node: Node) -> Template? {
         guard let t = reader.text(node, "baseURL") else { return nil }
         if !t.text.contains("{"), let problem = URLBuilder.problem(withBaseURL: t.text) {
             reader.error("baseURL '\(t.text)' \(problem)", at: node.mark,
@@ -154,6 +164,7 @@ struct ServiceDecoder {
             case "samples": target.samples = samples(e.value, what)
             case "expect": target.expect = expectations(e.value, what)
             case "check": target.check = reader.boolean(e.value, "check")
+            case "auth": target.auth = auth(e.value, what)
             default: break
             }
         }
@@ -211,7 +222,7 @@ struct ServiceDecoder {
         return headers
     }
 
-    private mutating func validation(_ node: Node) -> Validation? {
+    mutating func validation(_ node: Node) -> Validation? {
         if let items = node.items {
             if items.isEmpty {
                 reader.error("validate: [] accepts no status at all", at: node.mark,

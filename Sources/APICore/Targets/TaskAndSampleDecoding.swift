@@ -3,6 +3,7 @@ extension ServiceDecoder {
     mutating func task(_ node: Node) -> RequestTask? {
         guard let entries = reader.mapping(node, "task", known: TargetFile.Keys.task) else { return nil }
         var task = RequestTask()
+        task.declared = Set(entries.map(\.key))
         var bodyKeys: [(String, Mark)] = []
         for e in entries {
             switch e.key {

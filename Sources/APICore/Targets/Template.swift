@@ -50,10 +50,14 @@ public struct Template: Sendable, Equatable {
 public struct Bindings: Sendable {
     public var params: [String: String]
     public var environment: [String: String]
+    /// Values that came from variables named like a secret, collected as templates expand.
+    /// Shared by every copy of these bindings.
+    public var secrets: Secrets
 
-    public init(params: [String: String] = [:], environment: [String: String] = [:]) {
+    public init(params: [String: String] = [:], environment: [String: String] = [:], secrets: Secrets = Secrets()) {
         self.params = params
         self.environment = environment
+        self.secrets = secrets
     }
 
     public enum Unresolved: Sendable {
@@ -118,8 +122,10 @@ public struct Bindings: Sendable {
                                       message: "'${\(body)}' in \(place) is not a variable reference",
                                       hint: "names are letters, digits and '_': ${NAME} or ${NAME:-default}; write $${ for a literal '${'"))
         }
-        if let value = environment[String(name)] { return value }
-        if let fallback { return String(fallback) }
+        if let value = environment[String(name)] ?? fallback.map(String.init) {
+            if Secrets.isSecretName(name) { secrets.record(value) }
+            return value
+        }
         throw .invalid(Diagnostic(file: file, mark: template.mark,
                                   message: "environment variable \(name) is not set (used in \(place))",
                                   hint: "export \(name)=…, or give a default: ${\(name):-value}"))

@@ -7,18 +7,32 @@ import FoundationNetworking
 /// No cache, no cookie jar shared between runs; redirects are followed as URLSession does.
 public struct URLSessionTransport: Transport {
     private let session: URLSession
+    /// For `cookies: false`: no cookie store at all. FoundationNetworking drops a request's
+    /// `httpShouldHandleCookies = false` when it follows a redirect, so the flag alone is not enough.
+    private let cookieless: URLSession
 
     public init() {
+        session = URLSession(configuration: Self.configuration(cookies: true))
+        cookieless = URLSession(configuration: Self.configuration(cookies: false))
+    }
+
+    private static func configuration(cookies: Bool) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        if !cookies {
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            configuration.httpCookieAcceptPolicy = .never
+        }
+        return configuration
     }
 
     public func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = request.timeout
+        urlRequest.httpShouldHandleCookies = request.cookies
         for header in request.headers {
             urlRequest.setValue(header.value, forHTTPHeaderField: header.name)
         }
@@ -29,7 +43,8 @@ public struct URLSessionTransport: Transport {
             case .file(let path)?: urlRequest.httpBody = try Data(contentsOf: URL(fileURLWithPath: path))
             case nil: break
             }
-            let (data, response) = try await exchange(urlRequest, deadline: request.timeout)
+            let (data, response) = try await exchange(urlRequest, on: request.cookies ? session : cookieless,
+                                                      deadline: request.timeout)
             guard let http = response as? HTTPURLResponse else { throw APIError.network("the response is not HTTP") }
             let headers = http.allHeaderFields.compactMap { key, value -> HeaderField? in
                 guard let name = key as? String else { return nil }
@@ -47,9 +62,10 @@ public struct URLSessionTransport: Transport {
     }
 
     /// A completion-handler data task (off the cooperative pool) raced against the deadline.
-    private func exchange(_ urlRequest: URLRequest, deadline seconds: Double) async throws -> (Data, URLResponse) {
+    private func exchange(_ urlRequest: URLRequest, on session: URLSession,
+                          deadline seconds: Double) async throws -> (Data, URLResponse) {
         let holder = DataTaskHolder()
-        return try await Deadline.race(seconds, onTimeout: { holder.task?.cancel() }) { [session] in
+        return try await Deadline.race(seconds, onTimeout: { holder.task?.cancel() }) {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
                     if let error {

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Adds the endpoint's credentials in `prepare` (Moya's AccessTokenPlugin and CredentialsPlugin).
+/// A header the command line set with the same name wins: it is not replaced.
+public struct AuthPlugin: Plugin {
+    public var credential: Credential
+
+    public init(_ credential: Credential) {
+        self.credential = credential
+    }
+
+    public var header: HeaderField {
+        switch credential {
+        case .bearer(let token):
+            return HeaderField("Authorization", "Bearer \(token)")
+        case .basic(let user, let password):
+            return HeaderField("Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
+        case .header(let name, let value):
+            return HeaderField(name, value)
+        }
+    }
+
+    public func prepare(_ request: PreparedRequest) -> PreparedRequest {
+        var out = request
+        let field = header
+        if out.headers.value(of: field.name) == nil { out.headers.append(field) }
+        return out
+    }
+}

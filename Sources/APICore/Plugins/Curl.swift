@@ -1,0 +1,36 @@
+import Foundation
+
+/// A runnable curl command for a prepared request, every argument quoted for a POSIX shell.
+/// `-L` because apicli follows redirects too. Secrets are hidden unless the redactor is off.
+public enum Curl {
+    public static func command(_ r: PreparedRequest, redactor: Redactor) -> String {
+        var args = ["curl", "-L"]
+        if r.method == "HEAD" {
+            args.append("--head")
+        } else if r.method != "GET" || r.body != nil {
+            args += ["-X", quote(r.method)]
+        }
+        args.append(quote(redactor.text(r.url.absoluteString)))
+        for header in r.headers {
+            let shown = redactor.header(header)
+            args += ["-H", quote("\(shown.name): \(shown.value)")]
+        }
+        switch r.body {
+        case .data(let data)?:
+            args += ["--data-binary", quote(redactor.text(String(decoding: data, as: UTF8.self)))]
+        case .file(let path)?:
+            args += ["--data-binary", quote("@" + path)]
+        case nil: break
+        }
+        args += ["--max-time", LogFormat.number(r.timeout)]
+        return args.joined(separator: " ") + "\n"
+    }
+
+    /// `'text'`, with each `'` written as `'\''`. Plain words stay bare.
+    public static func quote(_ text: String) -> String {
+        let safe = !text.isEmpty && text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:=@%+,".unicodeScalars.contains($0))
+        }
+        return safe ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}

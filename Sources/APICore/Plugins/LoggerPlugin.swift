@@ -1,0 +1,39 @@
+/// `-v` and `-vv`: the request as sent (`> …`), then the response head with the time (`< …`);
+/// at `.bodies`, also the body of a response the validation rejects. It never prints: each block
+/// of text goes to `sink`, which the executable points at stderr.
+public struct LoggerPlugin: Plugin {
+    public enum Level: Int, Sendable, Comparable {
+        /// `-v`: request line, headers and body; response status, headers, time.
+        case heads = 1
+        /// `-vv`: also the response body when the response is rejected.
+        case bodies = 2
+
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public var level: Level
+    public var redactor: Redactor
+    /// Decides which responses are errors, for `.bodies`.
+    public var validation: Validation
+    public var sink: @Sendable (String) -> Void
+
+    public init(level: Level, redactor: Redactor, validation: Validation, sink: @escaping @Sendable (String) -> Void) {
+        self.level = level
+        self.redactor = redactor
+        self.validation = validation
+        self.sink = sink
+    }
+
+    public func willSend(_ request: PreparedRequest) {
+        sink(LogFormat.request(request, redactor: redactor))
+    }
+
+    public func didReceive(_ result: Result<Response, APIError>, for request: PreparedRequest) {
+        guard case .success(let response) = result else { return }
+        var text = LogFormat.responseHead(response, redactor: redactor, prefix: "< ", time: true)
+        if level >= .bodies, !validation.accepts(response.status) {
+            text += LogFormat.responseBody(response, redactor: redactor)
+        }
+        sink(text)
+    }
+}

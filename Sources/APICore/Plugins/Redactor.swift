@@ -1,0 +1,56 @@
+import Foundation
+
+/// Hides credentials in anything printed: the values of credential headers, and every value that
+/// came from a secret `${VAR}` (as written, percent-encoded in a URL or form body, escaped in JSON).
+/// `Redactor.off` (`--show-secrets`) shows everything.
+public struct Redactor: Sendable {
+    public static let mask = "••••"
+    /// Header names (lower-cased) whose values are credentials, whatever their origin.
+    public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+
+    /// Longest first, so a secret that contains another is hidden whole.
+    public private(set) var secrets: [String]
+    public private(set) var enabled: Bool
+
+    public init(secrets: [String], enabled: Bool = true) {
+        var forms: [String] = []
+        for secret in secrets where !secret.isEmpty {
+            for form in [secret, URLBuilder.escapeQuery(secret), URLBuilder.encodeSegment(secret), Self.jsonEscaped(secret)]
+            where !forms.contains(form) {
+                forms.append(form)
+            }
+        }
+        self.secrets = forms.sorted { $0.count > $1.count }
+        self.enabled = enabled
+    }
+
+    /// The secret as it stands inside a JSON string.
+    static func jsonEscaped(_ secret: String) -> String {
+        var out = ""
+        Value.writeJSONString(secret, into: &out)
+        return String(out.dropFirst().dropLast())
+    }
+
+    /// Shows everything (`--show-secrets`).
+    public static let off = Redactor(secrets: [], enabled: false)
+
+    public func isCredential(_ name: String) -> Bool {
+        Self.credentialHeaders.contains(name.lowercased())
+    }
+
+    /// The header as it may be shown.
+    public func header(_ field: HeaderField) -> HeaderField {
+        guard enabled else { return field }
+        return HeaderField(field.name, isCredential(field.name) ? Self.mask : text(field.value))
+    }
+
+    /// `text` with every secret value replaced by `••••`.
+    public func text(_ text: String) -> String {
+        guard enabled, !secrets.isEmpty else { return text }
+        var out = text
+        for secret in secrets where out.contains(secret) {
+            out = out.replacingOccurrences(of: secret, with: Self.mask)
+        }
+        return out
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import XCTest
+@testable import APICore
+
+/// `auth:` decoding and resolution, the auth plugin, secret collection, redaction and `--curl`.
+final class AuthAndSecretsTests: XCTestCase {
+    private func resolve(_ yaml: String, _ name: String, env: [String: String] = [:]) throws -> Endpoint {
+        let service = try decodeService(yaml)
+        return try EndpointResolver(environment: env).endpoint(for: try service.requireTarget(name), in: service)
+    }
+
+    private let yaml = """
+        baseURL: https://api.test
+        auth: { bearer: "${GITHUB_TOKEN}" }
+        targets:
+          repos: { path: /repos }
+          login: { path: /login, auth: none }
+          basic: { auth: { basic: { user: "{user}", password: "${PW}" } }, params: { user: ann } }
+          custom: { auth: { header: X-API-Key, value: "${API_KEY}" } }
+        """
+    private let env = ["GITHUB_TOKEN": "ghp_1", "PW": "pw 2", "API_KEY": "k3"]
+
+    func testServiceAuthTargetAuthAndNone() throws {
+        // GIVEN a service-wide bearer token, a target with auth: none and targets with their own auth
+        // THEN each target resolves to its credential
+        XCTAssertEqual(try resolve(yaml, "repos", env: env).credential, .bearer("ghp_1"))
+        XCTAssertNil(try resolve(yaml, "login", env: env).credential)
+        XCTAssertEqual(try resolve(yaml, "basic", env: env).credential, .basic(user: "ann", password: "pw 2"))
+        XCTAssertEqual(try resolve(yaml, "custom", env: env).credential, .header(name: "X-API-Key", value: "k3"))
+    }
+
+    func testAuthPluginAddsTheHeaderUnlessOneIsSet() {
+        // GIVEN a request with and without an Authorization header
+        let bare = PreparedRequest(url: URL(string: "https://api.test")!, method: "GET", headers: [], body: nil, timeout: 1)
+        var set = bare
+        set.headers = [HeaderField("authorization", "mine")]
+        // THEN each credential becomes its header, and a header already there wins
+        XCTAssertEqual(AuthPlugin(.bearer("t")).prepare(bare).headers, [HeaderField("Authorization", "Bearer t")])
+        XCTAssertEqual(AuthPlugin(.basic(user: "user", password: "passwd")).prepare(bare).headers,
+                       [HeaderField("Authorization", "Basic dXNlcjpwYXNzd2Q=")])
+        XCTAssertEqual(AuthPlugin(.header(name: "X-API-Key", value: "k")).prepare(bare).headers, [HeaderField("X-API-Key", "k")])
+        XCTAssertEqual(AuthPlugin(.bearer("t")).prepare(set).headers, [HeaderField("authorization", "mine")])
+    }
+
+    func testBadAuthBlocksAreDiagnosed() {
+        // GIVEN auth blocks that are not one of the forms
+        let d = decodeDiagnostics("""
+            baseURL: https://api.test
+            targets:
+              a: { auth: sometimes }
+              b: { auth: { bearer: x, basic: { user: u, password: p } } }
+              c: { auth: { beare: x } }
+            """)
+        // THEN each is reported where it stands
+        XCTAssertEqual(d.map(\.message), ["unknown auth 'sometimes' in target 'a'",
+                                          "auth of target 'b' takes one of bearer:, basic:, or header: with value:",
+                                          "unknown key 'beare' in auth of target 'c'",
+                                          "auth of target 'c' takes one of bearer:, basic:, or header: with value:"])
+        XCTAssertEqual(d.map(\.mark), [at(3, 14), at(4, 14), at(5, 16), at(5, 14)])
+        XCTAssertEqual(d[2].hint, "did you mean 'bearer'?")
+    }
+
+    func testSecretVariablesAreCollectedOthersAreNot() throws {
+        // GIVEN headers and a query from variables, some named like secrets
+        let endpoint = try resolve("""
+            baseURL: https://api.test
+            headers: { X-App: "${APP_NAME}", X-Auth: "${Auth_Token}" }
+            targets:
+              a: { task: { query: { s: "${CLIENT_SECRET}", p: "${DB_PASSWORD:-hunter2}", k: "${apikey}" } } }
+            """, "a", env: ["APP_NAME": "demo", "Auth_Token": "t1", "CLIENT_SECRET": "c2", "apikey": "k3"])
+        // THEN only the secret-named values are recorded, defaults included
+        XCTAssertEqual(Set(endpoint.secrets), ["t1", "c2", "hunter2", "k3"])
+    }
+
+    func testRedactorHidesCredentialHeadersAndSecretValuesInAnyForm() {
+        // GIVEN a redactor for a secret with characters a URL escapes
+        let redactor = Redactor(secrets: ["a b&c"])
+        // THEN credential headers, the value as written and as percent-encoded are hidden; off shows all
+        XCTAssertEqual(redactor.header(HeaderField("Cookie", "x=1")), HeaderField("Cookie", "••••"))
+        XCTAssertEqual(redactor.header(HeaderField("X-Key", "pre a b&c")), HeaderField("X-Key", "pre ••••"))
+        XCTAssertEqual(redactor.text("https://h/p?k=a%20b%26c&z=1"), "https://h/p?k=••••&z=1")
+        XCTAssertEqual(Redactor(secrets: [#"q"t"#]).text(#"{"k":"q\"t"}"#), #"{"k":"••••"}"#)
+        XCTAssertEqual(Redactor.off.header(HeaderField("Cookie", "x=1")), HeaderField("Cookie", "x=1"))
+    }
+
+    func testCurlCommandIsQuotedForTheShellAndRedacted() {
+        // GIVEN a POST with a quote in its body and a secret header
+        let request = PreparedRequest(url: URL(string: "https://api.test/it's")!, method: "POST",
+                                      headers: [HeaderField("Content-Type", "text/plain"), HeaderField("X-Key", "k3")],
+                                      body: .data(Data("it's k3".utf8)), timeout: 30)
+        // THEN every argument is single-quoted, quotes escaped, secrets hidden unless the redactor is off
+        XCTAssertEqual(Curl.command(request, redactor: Redactor(secrets: ["k3"])),
+                       #"curl -L -X POST 'https://api.test/it'\''s' -H 'Content-Type: text/plain' -H 'X-Key: ••••' --data-binary 'it'\''s ••••' --max-time 30"# + "\n")
+        XCTAssertEqual(Curl.command(request, redactor: .off),
+                       #"curl -L -X POST 'https://api.test/it'\''s' -H 'Content-Type: text/plain' -H 'X-Key: k3' --data-binary 'it'\''s k3' --max-time 30"# + "\n")
+        var head = request
+        (head.method, head.body, head.headers, head.timeout) = ("HEAD", nil, [], 1.5)
+        XCTAssertEqual(Curl.command(head, redactor: .off), "curl -L --head 'https://api.test/it'\\''s' --max-time 1.5\n")
+    }
+}
