@@ -25,20 +25,7 @@ extension APICLI {
             } catch {
                 throw Terminal.fail(error, target: nil)
             }
-            for path in paths {
-                do {
-                    services.append(try TargetFile.load(path))
-                } catch {
-                    if case .invalidInput(let d) = error { problems += d }
-                }
-            }
-            if problems.isEmpty {
-                do {
-                    _ = try Catalog.load(files: paths)  // services defined twice
-                } catch {
-                    if case .invalidInput(let d) = error { problems += d }
-                }
-            }
+            (services, problems) = Catalog.loadAll(files: paths)  // each file read once
             let count = paths.count
             let catalog = Catalog(services: services)
             let resolver = EndpointResolver(environment: ProcessInfo.processInfo.environment)

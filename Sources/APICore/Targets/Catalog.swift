@@ -29,6 +29,14 @@ public struct Catalog: Sendable {
     }
 
     public static func load(files: [String]) throws(APIError) -> Catalog {
+        let (services, problems) = loadAll(files: files)
+        if !problems.isEmpty { throw .invalidInput(problems) }
+        return Catalog(services: services)
+    }
+
+    /// Every service that decodes, and every problem of every file (a service name defined twice
+    /// included): `validate` reports all of them and still judges the samples of the good files.
+    public static func loadAll(files: [String]) -> (services: [Service], problems: [Diagnostic]) {
         var services: [Service] = []
         var problems: [Diagnostic] = []
         var byName: [String: String] = [:]
@@ -47,8 +55,7 @@ public struct Catalog: Sendable {
                 if case .invalidInput(let d) = error { problems += d }
             }
         }
-        if !problems.isEmpty { throw .invalidInput(problems) }
-        return Catalog(services: services)
+        return (services, problems)
     }
 
     /// Finds `service.target`. Reads `<service>.yaml` alone when that file defines the service, so

@@ -226,6 +226,7 @@ public final class YAMLParser {
         enum Entry { case pair(Node.Pair), merge(Node) }
         var entries: [Entry] = []
         var written: [String: Mark] = [:]
+        var hasMerge = false
         var size = 1
         try advance()
         while type != YAML_MAPPING_END_EVENT {
@@ -237,6 +238,7 @@ public final class YAMLParser {
             if case .scalar(let s) = key.content, s.isPlain, s.value == "<<",
                key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
                 entries.append(.merge(value))
+                hasMerge = true
                 continue
             }
             if let text = key.scalarText {
@@ -249,6 +251,11 @@ public final class YAMLParser {
             entries.append(.pair(.init(key: key, value: value)))
         }
         var pairs: [Node.Pair] = []
+        pairs.reserveCapacity(entries.count)
+        guard hasMerge else {
+            for case .pair(let pair) in entries { pairs.append(pair) }
+            return (pairs, size)
+        }
         var seen = Set(written.keys)
         for entry in entries {
             switch entry {
