@@ -30,7 +30,7 @@ HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: help deps venv build release test run install uninstall clean distclean \
+.PHONY: help deps release-deps bench-deps bench venv build release test run install uninstall clean distclean \
         httpbin-start httpbin-stop httpbin-status fuzz fuzz-build
 
 help:
@@ -38,7 +38,8 @@ help:
 	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils (apt) if missing"
 	@echo "  venv           create .venv with httpbin + gunicorn (for live tests)"
 	@echo "  build          swift build (debug)"
-	@echo "  release        swift build -c release"
+	@echo "  release        swift build -c release --static-swift-stdlib (needs libcurl4-openssl-dev: release-deps)"
+	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
 	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), stop it"
 	@echo "  run            offline demo: swift run apicli call github.zen --stub"
 	@echo "  install        release build, install apicli into \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=$(PREFIX))"
@@ -83,8 +84,37 @@ $(VENV_STAMP):
 build:
 	$(SWIFT) build
 
-release:
-	$(SWIFT) build -c release
+# The Swift runtime linked statically: about a third faster start-up (see README, Benchmarks).
+# FoundationNetworking then links libcurl from its development package.
+release-deps:
+	@if ! pkg-config --exists libcurl 2>/dev/null; then \
+	  echo "release-deps: installing libcurl4-openssl-dev"; \
+	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends libcurl4-openssl-dev pkg-config; \
+	fi
+
+release: deps release-deps
+	$(SWIFT) build -c release --static-swift-stdlib --product apicli
+
+# Benchmark tools: Debian (hyperfine, nginx, wrk, GNU time) and PyPI (httpie, tavern) in
+# bench/out/venv, apart from the test venv. A tool that cannot be installed makes its rows n/a.
+BENCH_APT := hyperfine nginx-light wrk time
+bench-deps: deps release-deps
+	@missing=""; \
+	for t in hyperfine:hyperfine nginx:nginx-light wrk:wrk; do \
+	  command -v $${t%%:*} >/dev/null 2>&1 || [ -x /usr/sbin/$${t%%:*} ] || missing="$$missing $${t#*:}"; done; \
+	[ -x /usr/bin/time ] || missing="$$missing time"; \
+	if [ -n "$$missing" ]; then \
+	  echo "bench-deps: installing$$missing"; \
+	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing || true; \
+	fi
+	@if ! bench/out/venv/bin/python -c 'import httpie, tavern._core.pytest' >/dev/null 2>&1; then \
+	  echo "bench-deps: bench/out/venv with httpie + tavern"; \
+	  mkdir -p bench/out && $(PYTHON) -m venv bench/out/venv && \
+	  bench/out/venv/bin/python -m pip install -q --disable-pip-version-check httpie tavern 'pytest<9' || true; \
+	fi
+
+bench: bench-deps
+	PATH="$$PATH:/usr/sbin" bash bench/run.sh
 
 # Fuzzing: Sources/apicli-fuzz built with libFuzzer and AddressSanitizer in its own build folder.
 # The growing corpus lives in .run/fuzz/corpus (kept between runs, not committed); seeds are the

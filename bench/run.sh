@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# `make bench`: apicli measured side by side with curl, HTTPie, Tavern and wrk on this machine,
+# in one run, on loopback only. Prints a table and writes bench/results.md.
+#
+#   bench/run.sh                 # everything (about 3-5 minutes after the release build)
+#   BENCH_QUICK=1 bench/run.sh   # fewer runs, 100 MiB transfers instead of 1 GiB
+#
+# Needs (installed by `make bench-deps`): hyperfine, nginx, wrk, GNU time (Debian), and in
+# bench/out/venv: httpie, tavern (PyPI). A missing tool makes its rows say n/a; the rest still runs.
+# All servers listen on 127.0.0.1 on free ports and are stopped on exit; output goes to bench/out/.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+out=$PWD/bench/out
+mkdir -p "$out"
+quick="${BENCH_QUICK:-}"
+runs=$([[ -n $quick ]] && echo 10 || echo 40)
+size_mib=$([[ -n $quick ]] && echo 100 || echo 1024)
+venv=$out/venv
+bin=.build/release/apicli
+export NO_PROXY="127.0.0.1,localhost" no_proxy="127.0.0.1,localhost"
+unset APICLI_TARGETS APICLI_ENV
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+trap cleanup EXIT
+trap 'exit 130' INT
+
+have() { command -v "$1" >/dev/null 2>&1; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# median of a hyperfine JSON export, in ms
+median_ms() { python3 -c 'import json,sys; print("%.1f" % (json.load(open(sys.argv[1]))["results"][0]["median"]*1000))' "$1"; }
+ratio() { python3 -c 'import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print("%.2f" % (a/b) if b > 0 else "n/a")' "$1" "$2"; }
+# wall seconds and peak RSS (KiB) of one run: prints "SECONDS KIB EXIT"
+timed() {
+  local f=$out/time.txt
+  /usr/bin/time -f '%e %M' -o "$f" "$@" >/dev/null 2>"$out/last.stderr"
+  local rc=$?
+  echo "$(cat "$f" | tail -n 1) $rc"
+}
+
+rows=()
+row() { rows+=("$(printf '| %s | %s | %s | %s |' "$1" "$2" "$3" "$4")"); printf '%-58s %14s %12s  %s\n' "$1" "$2" "$3" "$4"; }
+
+echo "== build (release, Swift runtime linked statically)"
+swift build -c release --static-swift-stdlib --product apicli >&2 || { echo "bench: release build failed" >&2; exit 1; }
+
+# ---------------------------------------------------------------- servers
+echo "== servers"
+www=$out/www
+mkdir -p "$www"
+printf '{"hello":"world"}\n' >"$www/hello.json"
+if [[ ! -f $www/big.bin || $(stat -c %s "$www/big.bin") -ne $((size_mib << 20)) ]]; then
+  head -c $((size_mib << 20)) /dev/urandom >"$www/big.bin"
+fi
+nginx_url=""
+if have nginx; then
+  port=$(free_port)
+  ng=$out/nginx
+  mkdir -p "$ng/tmp"
+  cat >"$ng/nginx.conf" <<EOF
+daemon off;
+worker_processes 2;
+pid $ng/nginx.pid;
+error_log $ng/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $ng/tmp; proxy_temp_path $ng/tmp; fastcgi_temp_path $ng/tmp;
+  uwsgi_temp_path $ng/tmp; scgi_temp_path $ng/tmp;
+  types { application/json json; application/octet-stream bin; }
+  keepalive_requests 100000;
+  server {
+    listen 127.0.0.1:$port;
+    root $www;
+    location = /hello { default_type application/json; return 200 '{"hello":"world"}'; }
+  }
+}
+EOF
+  nginx -c "$ng/nginx.conf" -p "$ng" &
+  pids+=($!)
+  for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/hello" && break; sleep 0.1; done
+  nginx_url="http://127.0.0.1:$port"
+  echo "nginx at $nginx_url"
+else
+  echo "nginx missing: network rows are n/a (make bench-deps)"
+fi
+sink_url=""
+if [[ -f scripts/transfer-server.py ]]; then
+  python3 scripts/transfer-server.py --root "$www" --lifetime 3600 >"$out/sink.url" &
+  pids+=($!)
+  for _ in $(seq 50); do [[ -s $out/sink.url ]] && break; sleep 0.1; done
+  sink_url=$(cat "$out/sink.url")
+fi
+
+# ---------------------------------------------------------------- target files
+t=$out/targets
+rm -rf "$t" && mkdir -p "$t"
+cat >"$t/bench.yaml" <<EOF
+baseURL: ${nginx_url:-http://127.0.0.1:9}
+validate: success
+targets:
+  hello:
+    path: /hello
+    sample: { json: { hello: world } }
+  big:
+    path: /big.bin
+    timeout: 600
+EOF
+# the upload goes to the sink server, from its own folder (an older apicli without `upload:`
+# must not lose the other rows to a target-file error)
+ts=$out/targets-sink
+rm -rf "$ts" && mkdir -p "$ts"
+if [[ -n $sink_url ]]; then
+  cat >"$ts/sink.yaml" <<EOF
+baseURL: $sink_url
+validate: success
+targets:
+  upload:
+    method: PUT
+    path: /sink
+    timeout: 600
+    task: { upload: $www/big.bin, contentType: application/octet-stream }
+EOF
+fi
+
+machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(. /etc/os-release; echo "$PRETTY_NAME"), $(swift --version 2>&1 | grep -o 'Swift version [0-9.]*')"
+echo "machine: $machine"
+echo
+printf '%-58s %14s %12s  %s\n' "what" "median / wall" "peak RSS" "ratio / note"
+
+# ---------------------------------------------------------------- 1. one call
+echo "== 1. one call on loopback ($runs runs each, hyperfine)"
+if have hyperfine; then
+  hf() { hyperfine -N --warmup 3 --runs "$runs" --export-json "$out/$1.json" "${@:2}" >/dev/null 2>&1 && median_ms "$out/$1.json" || echo n/a; }
+  stub=$(hf stub "$bin call bench.hello --stub --targets $t")
+  row "apicli call --stub (no network)" "$stub ms" "" "goal < 20 ms"
+  if [[ -n $nginx_url ]]; then
+    curl_ms=$(hf curl "curl -s $nginx_url/hello")
+    api_ms=$(hf apicli "$bin call bench.hello --targets $t")
+    row "curl -s" "$curl_ms ms" "" "1.00x"
+    row "apicli call" "$api_ms ms" "" "$(ratio "$api_ms" "$curl_ms")x curl (goal <= 2x)"
+    if [[ -x $venv/bin/http ]]; then
+      http_ms=$(hf httpie "$venv/bin/http --ignore-stdin -b $nginx_url/hello")
+      row "http (HTTPie)" "$http_ms ms" "" "$(ratio "$http_ms" "$curl_ms")x curl"
+    else
+      row "http (HTTPie)" "n/a" "" "not installed"
+    fi
+  fi
+else
+  row "one call" "n/a" "" "hyperfine missing"
+fi
+
+# ---------------------------------------------------------------- 2. loading
+echo "== 2. loading generated target files"
+for n in 1000 10000 100000; do
+  d=$out/load-$n
+  if [[ ! -f $d/gen.yaml ]]; then
+    mkdir -p "$d"
+    python3 - "$n" >"$d/gen.yaml" <<'EOF'
+import sys
+n = int(sys.argv[1])
+print("baseURL: http://127.0.0.1:9\nvalidate: success\ntargets:")
+for i in range(n):
+    print(f"  t{i}:\n    path: /items/{{id}}/t{i}\n    method: {'GET' if i % 3 else 'POST'}\n"
+          f"    params: {{ id: {i} }}\n    task: {{ query: {{ page: {i % 7}, q: \"x{i}\" }} }}\n"
+          f"    expect: {{ status: 200, json: {{ \"$.id\": {i} }} }}\n"
+          f"    sample: {{ status: 200, json: {{ id: {i} }} }}")
+EOF
+  fi
+  r=$([[ $n -ge 100000 ]] && echo 5 || echo "$runs")
+  list_ms=n/a val_ms=n/a
+  if have hyperfine; then
+    hyperfine -N --warmup 1 --runs "$r" --export-json "$out/list-$n.json" "$bin list --targets $d" >/dev/null 2>&1 && list_ms=$(median_ms "$out/list-$n.json")
+    hyperfine -N --warmup 1 --runs "$r" --export-json "$out/validate-$n.json" "$bin validate $d/gen.yaml" >/dev/null 2>&1 && val_ms=$(median_ms "$out/validate-$n.json")
+  fi
+  read -r _ list_kib _ <<<"$(timed "$bin" list --targets "$d")"
+  read -r _ val_kib vrc <<<"$(timed "$bin" validate "$d/gen.yaml")"
+  eval "list_$n=$list_ms val_$n=$val_ms"
+  row "apicli list, $n targets" "$list_ms ms" "$((list_kib / 1024)) MiB" ""
+  row "apicli validate, $n targets" "$val_ms ms" "$((val_kib / 1024)) MiB" "exit $vrc$([[ $n == 10000 ]] && echo '; goal < 150 ms')"
+done
+row "validate 100,000 / 10,000" "" "" "$(ratio "$val_100000" "$val_10000")x (linear: 10x, goal <= 10x of 150 ms)"
+
+# ---------------------------------------------------------------- 3. suite
+echo "== 3. suite: 1,000 GET checks against nginx"
+if [[ -n $nginx_url ]]; then
+  s=$out/suite
+  rm -rf "$s" && mkdir -p "$s/targets"
+  {
+    echo "baseURL: $nginx_url"
+    echo "validate: success"
+    echo "targets:"
+    for ((i = 0; i < 1000; i++)); do
+      echo "  t$i: { path: /hello, task: { query: { i: $i } }, expect: { status: 200, json: { \"\$.hello\": world } } }"
+    done
+  } >"$s/targets/suite.yaml"
+  read -r check_s check_kib check_rc <<<"$(timed "$bin" check --targets "$s/targets" --jobs 16)"
+  row "apicli check --jobs 16 (URLSession)" "$check_s s" "$((check_kib / 1024)) MiB" "exit $check_rc; goal < 1 s"
+  read -r nio_s nio_kib nio_rc <<<"$(timed "$bin" check --targets "$s/targets" --jobs 16 --insecure)"
+  row "apicli check --jobs 16 (async-http-client)" "$nio_s s" "$((nio_kib / 1024)) MiB" "exit $nio_rc; --insecure selects it"
+  seq 1000 | sed "s#.*#$nginx_url/hello?i=&#" >"$s/urls.txt"
+  read -r xargs_s _ _ <<<"$(timed bash -c "xargs -P 8 -n 50 curl -s -o /dev/null <$s/urls.txt")"
+  row "xargs -P 8 curl (50 URLs a process)" "$xargs_s s" "" "$(ratio "$check_s" "$xargs_s")x apicli/curl"
+  if [[ -x $venv/bin/pytest ]]; then
+    python3 - "$nginx_url" >"$s/test_suite.tavern.yaml" <<'EOF'
+import sys
+url = sys.argv[1]
+docs = []
+for i in range(1000):
+    docs.append(f"test_name: t{i}\nstages:\n  - name: get\n    request:\n      url: {url}/hello?i={i}\n"
+                f"      method: GET\n    response:\n      status_code: 200\n      json:\n        hello: world\n")
+print("---\n".join(docs))
+EOF
+    read -r tav_s _ tav_rc <<<"$(cd "$s" && timed "$venv/bin/pytest" -q -p no:cacheprovider test_suite.tavern.yaml)"
+    row "Tavern (pytest, 1,000 documents)" "$tav_s s" "" "exit $tav_rc; $(ratio "$tav_s" "$check_s")x apicli (goal >= 50x)"
+  else
+    row "Tavern" "n/a" "" "not installed"
+  fi
+  if have wrk; then
+    rps=$(wrk -t2 -c16 -d5s "$nginx_url/hello" 2>/dev/null | awk '/Requests\/sec/ {print $2}')
+    row "wrk -t2 -c16 (ceiling)" "${rps:-n/a} req/s" "" "1,000 requests in $(python3 -c "print('%.3f' % (1000/float('${rps:-0}' or 'inf')))" 2>/dev/null) s"
+  fi
+fi
+
+# ---------------------------------------------------------------- 4. transfer
+echo "== 4. transfer: $size_mib MiB"
+if [[ -n $nginx_url ]]; then
+  rm -f "$out/dl-curl.bin" "$out/dl-apicli.bin"
+  read -r cdl_s cdl_kib _ <<<"$(timed curl -s -o "$out/dl-curl.bin" "$nginx_url/big.bin")"
+  read -r adl_s adl_kib adl_rc <<<"$(timed "$bin" call bench.big --targets "$t" -o "$out/dl-apicli.bin")"
+  same=$(cmp -s "$out/dl-curl.bin" "$out/dl-apicli.bin" && echo identical || echo DIFFERENT)
+  row "curl -o, download" "$cdl_s s" "$((cdl_kib / 1024)) MiB" ""
+  row "apicli call -o, download" "$adl_s s" "$((adl_kib / 1024)) MiB" "exit $adl_rc, $same; $(ratio "$adl_s" "$cdl_s")x curl (goal <= 1.5x, < 64 MiB)"
+  rm -f "$out/dl-curl.bin" "$out/dl-apicli.bin"
+fi
+if [[ -n $sink_url ]]; then
+  read -r cup_s cup_kib _ <<<"$(timed curl -s -T "$www/big.bin" -H 'Content-Type: application/octet-stream' "$sink_url/sink")"
+  read -r aup_s aup_kib aup_rc <<<"$(timed "$bin" call sink.upload --targets "$ts")"
+  row "curl -T, upload" "$cup_s s" "$((cup_kib / 1024)) MiB" ""
+  row "apicli call (task: upload)" "$aup_s s" "$((aup_kib / 1024)) MiB" "exit $aup_rc; $(ratio "$aup_s" "$cup_s")x curl (goal <= 1.5x, < 64 MiB)"
+else
+  row "upload" "n/a" "" "scripts/transfer-server.py missing"
+fi
+
+# ---------------------------------------------------------------- results.md
+{
+  echo "# apicli benchmark results"
+  echo
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`make bench\`$([[ -n $quick ]] && echo ' (BENCH_QUICK)') on: $machine."
+  echo "All rows come from one run, side by side; ratios compare rows of that run."
+  echo
+  echo "| what | median / wall | peak RSS | ratio / note |"
+  echo "| --- | --- | --- | --- |"
+  printf '%s\n' "${rows[@]}"
+} >bench/results.md
+echo
+echo "wrote bench/results.md"
