@@ -67,13 +67,14 @@ enum Terminal {
     static func format(seconds: Double) -> String { LogFormat.seconds(seconds) }
 
     /// SIGPIPE is ignored (a closed pipe is EPIPE, handled in `write`). SIGINT (Ctrl-C) ends the
-    /// program at once with exit 130: in-flight requests die with it, and no file is half written
-    /// because `-o` files are renamed into place only when complete.
+    /// program at once with exit 130: in-flight requests die with it, and no file is half written:
+    /// downloads still in progress have their temporary files removed first.
     static func setUp() {
         signal(SIGPIPE, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler {
+            PartialFile.discardAll()
             let message = "\napicli: interrupted\n"
             _ = message.withCString { Foundation.write(STDERR_FILENO, $0, strlen($0)) }
             _exit(130)
