@@ -31,7 +31,7 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo
 APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: help deps venv build release test run install uninstall clean distclean \
-        httpbin-start httpbin-stop httpbin-status
+        httpbin-start httpbin-stop httpbin-status fuzz fuzz-build
 
 help:
 	@echo "apicli make targets:"
@@ -43,6 +43,7 @@ help:
 	@echo "  run            offline demo: swift run apicli call github.zen --stub"
 	@echo "  install        release build, install apicli into \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=$(PREFIX))"
 	@echo "  uninstall      remove \$$(DESTDIR)\$$(PREFIX)/bin/apicli"
+	@echo "  fuzz           libFuzzer over the YAML layer, decoders and endpoint mapping (FUZZ_TIME=seconds, default 60)"
 	@echo "  httpbin-start  start a local httpbin on 127.0.0.1 (prints its URL)"
 	@echo "  httpbin-stop   stop it"
 	@echo "  httpbin-status print its URL if it is running"
@@ -85,6 +86,26 @@ build:
 release:
 	$(SWIFT) build -c release
 
+# Fuzzing: Sources/apicli-fuzz built with libFuzzer and AddressSanitizer in its own build folder.
+# The growing corpus lives in .run/fuzz/corpus (kept between runs, not committed); seeds are the
+# shipped targets, the malformed corpus and every saved regression. A crash, leak, timeout or OOM
+# stops the run and leaves the input in .run/fuzz/; save it under Tests/Fuzz/regressions/ with the fix.
+FUZZ_TIME  ?= 60
+FUZZ_JOBS  ?= 1
+FUZZ_BUILD := .build-fuzz
+FUZZ_DIR   := .run/fuzz
+FUZZ_FLAGS ?= -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+
+fuzz-build: deps
+	$(SWIFT) build -c release --product apicli-fuzz --scratch-path $(FUZZ_BUILD) \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_DIR)/corpus
+	$(FUZZ_BUILD)/release/apicli-fuzz $(FUZZ_DIR)/corpus targets Tests/apicliTests/Malformed Tests/Fuzz/regressions \
+	  -dict=Tests/Fuzz/yaml.dict -artifact_prefix=$(FUZZ_DIR)/ -max_total_time=$(FUZZ_TIME) \
+	  $(if $(filter-out 1,$(FUZZ_JOBS)),-jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS)) $(FUZZ_FLAGS)
+
 # One recipe, one shell: the trap stops httpbin however swift test ends,
 # and the recipe exits with swift test's own status.
 test: deps venv
@@ -122,7 +143,7 @@ clean:
 	-@$(HTTPBIN) stop >/dev/null 2>&1
 	-@APICLI_RUN_DIR=$(TEST_RUN_DIR) $(HTTPBIN) stop >/dev/null 2>&1
 	-$(SWIFT) package clean
-	rm -rf .build .run
+	rm -rf .build .build-fuzz .run
 
 distclean: clean
 	rm -rf $(VENV)

@@ -36,12 +36,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // libFuzzer harness over the YAML layer, the decoders and endpoint mapping (`make fuzz`);
+        // a normal build makes it a replayer of saved inputs.
+        .executableTarget(name: "apicli-fuzz", dependencies: ["APICore"]),
         .testTarget(
             name: "APICoreTests",
             dependencies: ["APICore"],
             resources: [.copy("Fixtures")]
         ),
         // Runs the built binary: exit codes, stdout/stderr, live calls against a local httpbin.
-        .testTarget(name: "apicliTests", dependencies: ["apicli"]),
+        .testTarget(name: "apicliTests", dependencies: ["apicli", "apicli-fuzz"]),
     ]
 )

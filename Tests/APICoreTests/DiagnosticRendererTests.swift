@@ -178,4 +178,30 @@ final class DiagnosticRendererTests: XCTestCase {
                        + "  1 | k: [\"e\u{301}\", *nope]\n"
                        + "    | " + String(repeating: " ", count: 9) + "^\n")
     }
+
+    func testLinesEndWhereLibyamlEndsThem() throws {
+        // Found by the fuzzer's seeds: libyaml also ends a line at a lone CR and at YAML 1.1's NEL, LS
+        // and PS, and counts lines so; the renderer must cut the source the same way.
+        for separator in ["\r", "\u{85}", "\u{2028}", "\u{2029}", "\r\n"] {
+            // GIVEN a file whose lines end with `separator` and a bad key on line 3
+            let source = ["baseURL: http://x", "targets:", "  a: { pth: /a }", ""].joined(separator: separator)
+            let error = expectAPIError { () throws(APIError) in
+                _ = try TargetFile.decode(Array(source.utf8), file: "sep.yaml", defaultName: "sep")
+            }
+            guard case .invalidInput(let diagnostics)? = error, let d = diagnostics.first else {
+                return XCTFail("no diagnostic for separator \(separator.unicodeScalars.map { $0.value })")
+            }
+            // WHEN rendered from that source
+            var renderer = DiagnosticRenderer()
+            renderer.setSource(Array(source.utf8), for: "sep.yaml")
+            // THEN the mark is line 3 and the excerpt is line 3 alone
+            XCTAssertEqual(renderer.render(d), """
+                sep.yaml:3:8: error: unknown key 'pth' in target 'a'
+                  3 |   a: { pth: /a }
+                    |        ^
+                    hint: did you mean 'path'?
+
+                """, "separator \(separator.unicodeScalars.map { $0.value })")
+        }
+    }
 }

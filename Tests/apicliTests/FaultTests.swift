@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
 
-/// `apicli call` against a server that misbehaves on purpose (scripts/faultserver.py, loopback
-/// only): each fault ends in the documented exit code, one clear line, within the timeout, and
-/// no output file.
+/// `apicli call` and `apicli check` against a server that misbehaves on purpose
+/// (scripts/faultserver.py, loopback only): each fault ends in the documented exit code, one clear
+/// line, within the timeout, and no output file — through both transports: URLSession (the default)
+/// and async-http-client (what `--insecure`, `--cacert` and `tls:` select), which say the same words.
 final class FaultTests: XCTestCase {
     nonisolated(unsafe) static var server: Process?
     nonisolated(unsafe) static var port = 0
@@ -53,60 +54,115 @@ final class FaultTests: XCTestCase {
         try? FileManager.default.removeItem(at: dir)
     }
 
-    /// Calls `fault.NAME -o FILE`; checks exit code, the exact stderr line, time, and that no file was left.
-    func expect(_ name: String, code: Int32, line: String, file: StaticString = #filePath, at: UInt = #line) throws {
-        let output = dir.appendingPathComponent("out-\(name)")
-        let r = try CLI.run(["call", "fault.\(name)", "--targets", dir.path, "-o", output.path], timeout: 20)
-        XCTAssertEqual(r.code, code, r.stderr, file: file, line: at)
-        XCTAssertEqual(r.stderr, line.replacingOccurrences(of: "HOST", with: "127.0.0.1:\(Self.port)") + "\n", file: file, line: at)
-        XCTAssertLessThan(r.seconds, 10, file: file, line: at)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "a failed call left \(output.path)", file: file, line: at)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "fault.yaml" }
-        XCTAssertEqual(leftovers, [], "temporary files left behind", file: file, line: at)
+    /// The two live transports: the default, and async-http-client (selected by a TLS option; on a
+    /// plain-http URL `--insecure` changes nothing but the transport and a warning line).
+    static let transports: [(name: String, args: [String])] = [("URLSession", []), ("async-http-client", ["--insecure"])]
+
+    static func warning(_ args: [String], _ target: String) -> String {
+        args.isEmpty ? "" : "apicli: warning: TLS certificate verification is off for \(target)\n"
+    }
+
+    /// The faults: target, exit code of `call`, the line after `apicli: fault.NAME: `, and what
+    /// URLSession (libcurl) adds in parentheses that async-http-client cannot know.
+    static let faults: [(name: String, code: Int32, line: String, curlDetail: String?)] = [
+        ("resetHeaders", 3, "network error: the connection to HOST was lost", nil),
+        ("shortBody", 3, "network error: HOST closed the connection before the body was complete",
+         "transfer closed with 990 bytes remaining to read"),
+        ("stallHeaders", 4, "timed out after 2 s", nil),
+        ("stallBody", 4, "timed out after 2 s", nil),
+        ("badStatus", 3, "network error: HOST sent a malformed status line", nil),
+        ("redirectLoop", 3, "network error: too many redirects from HOST", nil),
+        ("hugeHeader", 3, "network error: the response head from HOST is too large", nil),
+        ("badGzip", 3, "network error: HOST sent a compressed body that does not decode",
+         "Error while processing content unencoding: incorrect header check"),
+    ]
+
+    static func line(_ fault: (name: String, code: Int32, line: String, curlDetail: String?), transport args: [String]) -> String {
+        let text = fault.line.replacingOccurrences(of: "HOST", with: "127.0.0.1:\(port)")
+        guard args.isEmpty, let detail = fault.curlDetail else { return text }
+        return "\(text) (\(detail))"
+    }
+
+    func testEveryFaultThroughBothTransports() throws {
+        for transport in Self.transports {
+            for fault in Self.faults {
+                let output = dir.appendingPathComponent("out-\(fault.name)")
+                let target = "fault.\(fault.name)"
+                let r = try CLI.run(["call", target, "--targets", dir.path, "-o", output.path] + transport.args, timeout: 20)
+                let context = "\(target) via \(transport.name)"
+                XCTAssertEqual(r.code, fault.code, "\(context): \(r.stderr)")
+                XCTAssertEqual(r.stderr, Self.warning(transport.args, target)
+                               + "apicli: \(target): \(Self.line(fault, transport: transport.args))\n", context)
+                XCTAssertLessThan(r.seconds, 10, context)
+                XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "\(context) left \(output.path)")
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "fault.yaml" }
+                XCTAssertEqual(leftovers, [], "\(context): temporary files left behind")
+            }
+        }
     }
 
     func testControlCaseWritesTheFile() throws {
-        let output = dir.appendingPathComponent("ok.txt")
-        let r = try CLI.run(["call", "fault.ok", "--targets", dir.path, "-o", output.path])
-        XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "ok")
+        for transport in Self.transports {
+            let output = dir.appendingPathComponent("ok.txt")
+            let r = try CLI.run(["call", "fault.ok", "--targets", dir.path, "-o", output.path] + transport.args)
+            XCTAssertEqual(r.code, 0, r.stderr)
+            XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "ok", transport.name)
+            try FileManager.default.removeItem(at: output)
+        }
     }
 
     func testRefused() throws {
-        let r = try CLI.run(["call", "fault.ok", "--targets", dir.path, "--base-url", "http://127.0.0.1:9"])
-        XCTAssertEqual(r.code, 3)
-        XCTAssertEqual(r.stderr, "apicli: fault.ok: network error: cannot connect to 127.0.0.1:9 (connection refused)\n")
+        for transport in Self.transports {
+            let r = try CLI.run(["call", "fault.ok", "--targets", dir.path, "--base-url", "http://127.0.0.1:9"] + transport.args)
+            XCTAssertEqual(r.code, 3, transport.name)
+            XCTAssertEqual(r.stderr, Self.warning(transport.args, "fault.ok")
+                           + "apicli: fault.ok: network error: cannot connect to 127.0.0.1:9 (connection refused)\n")
+        }
     }
 
-    func testResetMidHeaders() throws {
-        try expect("resetHeaders", code: 3, line: "apicli: fault.resetHeaders: network error: the connection to HOST was lost")
+    /// `check` over every fault at once: one line per target with the same words as `call`, exit 1
+    /// (network failures and timeouts mixed), complete JUnit and JSON reports, within the timeout.
+    func testCheckReportsEveryFaultAndWritesCompleteReports() throws {
+        for transport in Self.transports {
+            let junit = dir.appendingPathComponent("check.xml"), json = dir.appendingPathComponent("check.json")
+            let r = try CLI.run(["check", "fault", "--targets", dir.path, "--junit", junit.path, "--json", json.path]
+                                + transport.args, timeout: 30)
+            let context = transport.name
+            XCTAssertEqual(r.code, 1, "\(context): \(r.stderr)")
+            XCTAssertLessThan(r.seconds, 10, context)
+            let lines = CheckSupport.normalized(r.stdout).split(separator: "\n").map(String.init)
+            XCTAssertTrue(lines.contains("PASS fault.ok 200 T ms"), "\(context): \(r.stdout)")
+            for fault in Self.faults {
+                let message = fault.code == 4 ? "timed out after T ms" : Self.line(fault, transport: transport.args)  // 2000 ms, normalized
+                XCTAssertTrue(lines.contains("FAIL fault.\(fault.name) --- T ms \(message)"),
+                              "\(context): no line for \(fault.name) in\n\(r.stdout)")
+            }
+            XCTAssertEqual(lines.last, "1 passed, 8 failed", context)
+
+            let (code, lint) = try CheckSupport.xmllint(junit)
+            XCTAssertEqual(code, 0, "\(context): \(lint)")
+            let results = CheckSupport.results(try CheckSupport.report(json))
+            XCTAssertEqual(results.count, 9, context)
+            let kinds = Dictionary(uniqueKeysWithValues: results.map { ($0["target"] as? String ?? "", $0["kind"] as? String ?? "-") })
+            for fault in Self.faults {
+                XCTAssertEqual(kinds[fault.name], fault.code == 4 ? "timeout" : "network", "\(context): \(fault.name)")
+            }
+            try FileManager.default.removeItem(at: junit)
+            try FileManager.default.removeItem(at: json)
+        }
     }
 
-    func testClosedMidBody() throws {
-        try expect("shortBody", code: 3, line: "apicli: fault.shortBody: network error: HOST closed the connection before the body was complete (transfer closed with 990 bytes remaining to read)")
-    }
-
-    func testStallBeforeTheHeadTimesOut() throws {
-        try expect("stallHeaders", code: 4, line: "apicli: fault.stallHeaders: timed out after 2 s")
-    }
-
-    func testStallDuringTheBodyTimesOut() throws {
-        try expect("stallBody", code: 4, line: "apicli: fault.stallBody: timed out after 2 s")
-    }
-
-    func testMalformedStatusLine() throws {
-        try expect("badStatus", code: 3, line: "apicli: fault.badStatus: network error: HOST sent a malformed status line")
-    }
-
-    func testRedirectLoop() throws {
-        try expect("redirectLoop", code: 3, line: "apicli: fault.redirectLoop: network error: too many redirects from HOST")
-    }
-
-    func testHundredMegabyteHeader() throws {
-        try expect("hugeHeader", code: 3, line: "apicli: fault.hugeHeader: network error: the response head from HOST is too large")
-    }
-
-    func testGzipThatDoesNotInflate() throws {
-        try expect("badGzip", code: 3, line: "apicli: fault.badGzip: network error: HOST sent a compressed body that does not decode (Error while processing content unencoding: incorrect header check)")
+    /// Exit 3 when every failure is a network failure, 4 when every one is a timeout.
+    func testCheckExitCodeNamesTheKindWhenAllFailuresShareIt() throws {
+        let network = Self.faults.filter { $0.code == 3 }.map { "fault.\($0.name)" }
+        let timeouts = Self.faults.filter { $0.code == 4 }.map { "fault.\($0.name)" }
+        for transport in Self.transports {
+            let n = try CLI.run(["check"] + network + ["fault.ok", "--targets", dir.path] + transport.args, timeout: 30)
+            XCTAssertEqual(n.code, 3, "\(transport.name): \(n.stdout)\(n.stderr)")
+            XCTAssertTrue(n.stdout.hasSuffix("1 passed, \(network.count) failed\n"), n.stdout)
+            let t = try CLI.run(["check"] + timeouts + ["--targets", dir.path] + transport.args, timeout: 30)
+            XCTAssertEqual(t.code, 4, "\(transport.name): \(t.stdout)\(t.stderr)")
+            XCTAssertLessThan(t.seconds, 10, "the stalls run concurrently and end at the 2 s timeout")
+        }
     }
 }

@@ -13,6 +13,18 @@ public struct DiagnosticRenderer {
 
     public init() {}
 
+    /// Renders diagnostics of `file` from `bytes` instead of reading the file (stdin, the fuzzer).
+    public mutating func setSource(_ bytes: [UInt8], for file: String) {
+        sources[file] = Self.lines(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Lines as libyaml counts them: CR LF, LF, CR, and YAML 1.1's NEL, LS and PS all end a line.
+    private static func lines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: { lineBreaks.contains($0) })
+    }
+
+    private static let lineBreaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+
     public mutating func render(_ d: Diagnostic) -> String {
         var out = "\(location(d.file, d.mark))error: \(d.message)\n"
         out += excerpt(d.file, d.mark)
@@ -47,8 +59,7 @@ public struct DiagnosticRenderer {
     private mutating func sourceLine(_ file: String, _ line: Int) -> Substring? {
         if sources[file] == nil {
             guard let data = FileManager.default.contents(atPath: file), data.count <= 64 << 20 else { return nil }
-            sources[file] = String(decoding: data, as: UTF8.self)
-                .split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            sources[file] = Self.lines(String(decoding: data, as: UTF8.self))
         }
         guard let lines = sources[file], line >= 1, line <= lines.count else { return nil }
         var text = lines[line - 1]

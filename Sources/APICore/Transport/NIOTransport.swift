@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
@@ -133,6 +134,24 @@ public struct NIOTransport: Transport {
             case .remoteConnectionClosed: return .network("the connection to \(host) was lost")
             default: break
             }
+        }
+        // The same words as URLSessionTransport for the same faults (FaultTests runs both).
+        if let e = error as? HTTPParserError {
+            switch e {
+            case .invalidEOFState:
+                return .network("\(host) closed the connection before the body was complete")
+            case .headerOverflow: return .network("the response head from \(host) is too large")
+            case .closedConnection: return .network("the connection to \(host) was lost")
+            case .invalidConstant, .invalidVersion, .invalidStatus, .unknown:
+                return .network("\(host) sent a malformed status line")
+            default: return .network("\(host) sent a malformed response (\(e))")
+            }
+        }
+        if error is NIOHTTPDecompression.DecompressionError {
+            return .network("\(host) sent a compressed body that does not decode")
+        }
+        if let e = error as? IOError, e.errnoCode == ECONNRESET || e.errnoCode == EPIPE {
+            return .network("the connection to \(host) was lost")
         }
         if error is NIOSSLError || error is BoringSSLError || text.contains("CERTIFICATE_VERIFY_FAILED") {
             return .network("TLS handshake with \(host) failed: \(tlsProblem(text))")
