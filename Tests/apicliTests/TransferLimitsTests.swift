@@ -160,6 +160,12 @@ final class TransferLimitsTests: XCTestCase {
     // MARK: Failures mid-transfer
 
     func testInterruptMidDownloadLeavesNoPartialFileAndKeepsTheOldOne() throws {
+        for (number, code, word) in [(SIGINT, Int32(130), "interrupted"), (SIGTERM, 143, "terminated")] {
+            try interrupt(with: number, code: code, word: word)
+        }
+    }
+
+    private func interrupt(with number: Int32, code: Int32, word: String) throws {
         // GIVEN an existing destination and a download that takes a few seconds
         let out = dir.appendingPathComponent("slow.out")
         try Data("old".utf8).write(to: out)
@@ -171,7 +177,7 @@ final class TransferLimitsTests: XCTestCase {
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // WHEN bytes have started to arrive in the temporary file, Ctrl-C
+        // WHEN bytes have started to arrive in the temporary file, the signal
         let deadline = Date().addingTimeInterval(10)
         var temporary: [String] = []
         while Date() < deadline {
@@ -182,14 +188,14 @@ final class TransferLimitsTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.05)
         }
         XCTAssertEqual(temporary.count, 1, "the download writes to one .apicli-XXXXXX file next to the destination")
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, number)
         process.waitUntilExit()
-        // THEN exit 130, no temporary file, the old file as it was
-        XCTAssertEqual(process.terminationReason, .exit)
-        XCTAssertEqual(process.terminationStatus, 130)
-        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "\napicli: interrupted\n")
-        XCTAssertEqual(try leftovers(), [])
-        XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), "old")
+        // THEN the documented exit code, no temporary file, the old file as it was
+        XCTAssertEqual(process.terminationReason, .exit, word)
+        XCTAssertEqual(process.terminationStatus, code, word)
+        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "\napicli: \(word)\n")
+        XCTAssertEqual(try leftovers(), [], word)
+        XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), "old", word)
     }
 
     func testConnectionCutMidDownloadIsANetworkErrorWithNoFile() throws {
