@@ -104,7 +104,7 @@ extension APICLI {
         /// Where the body goes when not to stdout: `-o`, `--download` (named later), `task: download`.
         private func openDestination(_ endpoint: Endpoint) throws(APIError) -> PartialFile? {
             if let output { return try PartialFile.create(for: output) }
-            if download { return try PartialFile.create(for: ".") }
+            if download { return try PartialFile.create(inFolder: ".") }
             if let path = endpoint.download { return try PartialFile.create(for: path, createFolders: true) }
             return nil
         }

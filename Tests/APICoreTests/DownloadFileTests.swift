@@ -77,10 +77,16 @@ final class DownloadFileTests: XCTestCase {
                        .output("cannot write \(path("no/such/file")): No such file or directory"))
     }
 
+    func testAFolderIsNotADestination() {
+        XCTAssertEqual(expectAPIError { () throws(APIError) in try PartialFile.create(for: dir.path) },
+                       .output("cannot write \(dir.path): Is a directory"))
+        XCTAssertEqual(entries(), [])
+    }
+
     func testNamedCommitRefusesToReplaceAnExistingFile() throws {
         // GIVEN a folder destination (--download) and a file of the name the server picks
         try Data("mine".utf8).write(to: URL(fileURLWithPath: path("report.pdf")))
-        let file = try PartialFile.create(for: dir.path)
+        let file = try PartialFile.create(inFolder: dir.path)
         try file.write(Data("theirs".utf8))
         // WHEN committed under that name without replacing THEN exit-5 error, my file intact, no temp left
         XCTAssertEqual(expectAPIError { () throws(APIError) in try file.commit(as: "report.pdf", replace: false) },
@@ -89,7 +95,7 @@ final class DownloadFileTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: path("report.pdf"), encoding: .utf8), "mine")
         XCTAssertEqual(entries(), ["report.pdf"])
         // AND a free name is taken
-        let second = try PartialFile.create(for: dir.path)
+        let second = try PartialFile.create(inFolder: dir.path)
         try second.write(Data("theirs".utf8))
         try second.commit(as: "report (1).pdf", replace: false)
         XCTAssertEqual(entries(), ["report (1).pdf", "report.pdf"])

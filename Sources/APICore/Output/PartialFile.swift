@@ -30,40 +30,53 @@ public final class PartialFile: @unchecked Sendable {
     nonisolated(unsafe) private static var live: [ObjectIdentifier: PartialFile] = [:]
     private static let registry = NSLock()
 
-    private var isFolder: Bool {
-        var info = stat()
-        return lstat(destination, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-    }
+    /// `create(inFolder:)`: `destination` is a folder, the name comes at `commit(as:)`.
+    private let isFolder: Bool
 
-    private init(destination: String, temporaryPath: String, fd: Int32, inPlace: Bool, createdFolders: [String]) {
+    private init(destination: String, temporaryPath: String, fd: Int32, inPlace: Bool, isFolder: Bool,
+                 createdFolders: [String]) {
         self.destination = destination
         self.temporaryPath = temporaryPath
         self.fd = fd
         self.inPlace = inPlace
+        self.isFolder = isFolder
         self.createdFolders = createdFolders
     }
 
     /// Opens the temporary file for `destination`. With `createFolders`, missing folders on the
-    /// way are made (and removed again if the transfer fails). A destination that is an existing
-    /// folder means "a file in it, named at `commit(as:)`" (`--download`).
+    /// way are made (and removed again if the transfer fails). A folder is not a destination.
     public static func create(for destination: String, createFolders: Bool = false) throws(APIError) -> PartialFile {
         var info = stat()
-        let exists = lstat(destination, &info) == 0
-        let isFolder = exists && info.st_mode & S_IFMT == S_IFDIR
-        let special = exists && !isFolder && info.st_mode & S_IFMT != S_IFREG
-        let named = isFolder ? destination : (destination as NSString).deletingLastPathComponent
+        if stat(destination, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            errno = EISDIR
+            throw OutputFile.failure(destination)
+        }
+        let special = lstat(destination, &info) == 0 && info.st_mode & S_IFMT != S_IFREG
+        let named = (destination as NSString).deletingLastPathComponent
         var created: [String] = []
         if createFolders, !special, !named.isEmpty { created = try makeFolders(named, for: destination) }
-        let folder = special ? NSTemporaryDirectory() : (named.isEmpty ? "." : named)
-        var template = Array(((folder.hasSuffix("/") ? folder : folder + "/") + ".apicli-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            let error = OutputFile.failure(destination)
+        do throws(APIError) {
+            return try openTemporary(destination, in: special ? NSTemporaryDirectory() : (named.isEmpty ? "." : named),
+                            inPlace: special, isFolder: false, created: created)
+        } catch {
             for folder in created.reversed() { rmdir(folder) }
             throw error
         }
-        let file = PartialFile(destination: destination, temporaryPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), fd: fd,
-                               inPlace: special, createdFolders: created)
+    }
+
+    /// A file in `folder` whose name is chosen when it is complete, at `commit(as:)` (`--download`).
+    public static func create(inFolder folder: String) throws(APIError) -> PartialFile {
+        try openTemporary(folder, in: folder, inPlace: false, isFolder: true, created: [])
+    }
+
+    private static func openTemporary(_ destination: String, in folder: String, inPlace: Bool, isFolder: Bool,
+                             created: [String]) throws(APIError) -> PartialFile {
+        var template = Array(((folder.hasSuffix("/") ? folder : folder + "/") + ".apicli-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw OutputFile.failure(destination) }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let file = PartialFile(destination: destination, temporaryPath: path, fd: fd, inPlace: inPlace, isFolder: isFolder,
+                               createdFolders: created)
         registry.lock()
         live[ObjectIdentifier(file)] = file
         registry.unlock()
@@ -129,7 +142,8 @@ public final class PartialFile: @unchecked Sendable {
         defer { lock.unlock() }
         guard isOpen else { throw .network("the transfer to \(destination) was stopped") }
         let folder = isFolder ? destination : (destination as NSString).deletingLastPathComponent
-        let target = name.map { folder == "." ? $0 : (folder as NSString).appendingPathComponent($0) } ?? destination
+        let target = name.map { folder == "." || folder.isEmpty ? $0 : (folder as NSString).appendingPathComponent($0) }
+            ?? destination
         do throws(APIError) {
             if inPlace {
                 try copyInPlace(to: target)
