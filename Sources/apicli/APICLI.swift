@@ -18,8 +18,9 @@ struct APICLI: AsyncParsableCommand {
               2   bad target file, unknown target, unresolved {param} or ${VAR}
               3   network failure (refused, DNS, TLS, reset) or a stubbed error:
               4   timeout
-              5   a local file could not be written (-o)
+              5   a local file could not be written (-o, a download)
               64  bad command-line usage
+              130 interrupted (Ctrl-C)
 
             EXIT CODES (check; validate exits 0 or 2)
               0   every check passed (skipped ones do not count)

@@ -97,13 +97,15 @@ struct ResolvedCall {
     var request: PreparedRequest
     var plugins: [any Plugin]
 
-    /// Resolves the target and points `Terminal.redactor` at its secrets.
-    init(_ name: String, targets: TargetsOptions, options: RequestOptions) throws(APIError) {
+    /// Resolves the target and points `Terminal.redactor` at its secrets. `parts` come from `-F`.
+    init(_ name: String, targets: TargetsOptions, options: RequestOptions, parts: [FormPart] = []) throws(APIError) {
         (service, target) = try Catalog.find(name, in: targets.directory)
+        var overrides = options.overrides
+        overrides.parts = parts
         let process = ProcessInfo.processInfo.environment
         let variables = try EnvFile.environment(directory: targets.directory, files: options.envFiles, process: process)
         let environmentName = options.environmentName ?? process["APICLI_ENV"].flatMap { $0.isEmpty ? nil : $0 }
-        resolver = EndpointResolver(environment: variables, overrides: options.overrides,
+        resolver = EndpointResolver(environment: variables, overrides: overrides,
                                     project: try Project.load(directory: targets.directory),
                                     environmentName: environmentName)
         let secrets = resolver.secrets

@@ -14,11 +14,12 @@ extension APICLI {
 
         @OptionGroup var targets: TargetsOptions
         @OptionGroup var request: RequestOptions
+        @OptionGroup var form: FormOptions
 
         func run() throws {
             Terminal.setUp()
             do {
-                let call = try ResolvedCall(target, targets: targets, options: request)
+                let call = try ResolvedCall(target, targets: targets, options: request, parts: try form.parts())
                 Terminal.out(render(call.target, call.service, call.endpoint, call.prepared))
             } catch {
                 throw Terminal.fail(error, target: self.target)
@@ -31,6 +32,7 @@ extension APICLI {
             text += "\n" + Printer.request(request, prefix: "")
             text += "\ntimeout   \(Terminal.format(seconds: endpoint.timeout))\n"
             text += "validate  \(endpoint.validation)\n"
+            if let download = endpoint.download { text += "download  \(download)\n" }
             var samples: [String] = []
             if let s = target.sample { samples.append("sample " + describe(s)) }
             samples += target.samples.map { "\($0.name) " + describe($0.sample) }

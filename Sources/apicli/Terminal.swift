@@ -67,20 +67,24 @@ enum Terminal {
     static func format(seconds: Double) -> String { LogFormat.seconds(seconds) }
 
     /// SIGPIPE is ignored (a closed pipe is EPIPE, handled in `write`). SIGINT (Ctrl-C) ends the
-    /// program at once with exit 130: in-flight requests die with it, and no file is half written
-    /// because `-o` files are renamed into place only when complete.
+    /// program at once with exit 130: in-flight requests die with it, and no file is half written:
+    /// downloads still in progress have their temporary files removed first. SIGTERM and SIGHUP
+    /// (a CI job's timeout, a closed terminal) do the same with exit 143 and 129.
     static func setUp() {
         signal(SIGPIPE, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
-            let message = "\napicli: interrupted\n"
-            _ = message.withCString { Foundation.write(STDERR_FILENO, $0, strlen($0)) }
-            _exit(130)
+        interrupts = [(SIGINT, "interrupted"), (SIGTERM, "terminated"), (SIGHUP, "hung up")].map { number, word in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                PartialFile.discardAll()
+                let message = "\napicli: \(word)\n"
+                _ = message.withCString { Foundation.write(STDERR_FILENO, $0, strlen($0)) }
+                _exit(128 + number)
+            }
+            source.resume()
+            return source
         }
-        source.resume()
-        interrupt = source
     }
 
-    nonisolated(unsafe) private static var interrupt: DispatchSourceSignal?
+    nonisolated(unsafe) private static var interrupts: [DispatchSourceSignal] = []
 }

@@ -24,6 +24,8 @@ final class TargetFileTests: XCTestCase {
         case .json(let v)?: return "json:\(v.jsonText)"
         case .form(let v)?: return "form:\(v.jsonText)"
         case .file(let path, _)?: return "file:\(path)"
+        case .upload(let path, _)?: return "upload:\(path)"
+        case .multipart(let parts)?: return "multipart:\(parts.map(\.name))"
         case nil: return "none"
         }
     }
@@ -509,7 +511,7 @@ final class TargetFileTests: XCTestCase {
         let found = decodeDiagnostics("baseURL: https://api.test\ntargets:\n  t:\n    task: { json: { a: 1 }, form: { b: 2 } }\n")
         // THEN reported at the second body
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(4, 29), message: "task has more than one body: json and form",
-                                          hint: "a request carries one body; combine query: with one of json:, form:, body:")])
+                                          hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:")])
     }
 
     func testParametersEncodedAsABodyCountAsABody() {
@@ -518,7 +520,7 @@ final class TargetFileTests: XCTestCase {
         // THEN the parameters are the second body
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(4, 23),
                                           message: "task has more than one body: body and parameters (encoding: json)",
-                                          hint: "a request carries one body; combine query: with one of json:, form:, body:")])
+                                          hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:")])
     }
 
     func testURLEncodedParametersOnAPOSTWithABodyAreTwoBodies() {

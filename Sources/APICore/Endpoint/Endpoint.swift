@@ -24,6 +24,8 @@ public struct Endpoint: Sendable {
     public var cookies: Bool = true
     /// Which rule or environment set what, for `apicli show`.
     public var notes: [String] = []
+    /// `task: { download: }`, expanded: where a call saves the body (relative to the working directory).
+    public var download: String? = nil
 
     /// The plugins every exchange of this endpoint needs: its auth, if any.
     public var plugins: [any Plugin] {

@@ -15,14 +15,18 @@ public struct EndpointResolver: Sendable {
         public var timeout: Double?
         /// `--cacert`, `--insecure`; they win over the service's `tls:`.
         public var tls: TLSOptions
+        /// `-F name=value` / `-F name=@file`: multipart parts that replace the declared parts of
+        /// the same name (at the first one's place) or are added after them. Values are literal.
+        public var parts: [FormPart]
 
         public init(params: [String: String] = [:], headers: [HeaderField] = [], baseURL: String? = nil,
-                    timeout: Double? = nil, tls: TLSOptions = TLSOptions()) {
+                    timeout: Double? = nil, tls: TLSOptions = TLSOptions(), parts: [FormPart] = []) {
             self.params = params
             self.headers = headers
             self.baseURL = baseURL
             self.timeout = timeout
             self.tls = tls
+            self.parts = parts
         }
     }
 
@@ -89,8 +93,10 @@ public struct EndpointResolver: Sendable {
         }
         notes += headers.compactMap { h in origins[h.name.lowercased()].map { "header \(h.name)  from \($0)" } }
 
+        var task = try expand(patched(target.task, layers, &notes), bindings, name, file)
+        try addParts(to: &task, target, file)
         var endpoint = Endpoint(name: name, url: URLBuilder.join(base: base, path: path), method: target.method,
-                                headers: headers, task: try expand(patched(target.task, layers, &notes), bindings, name, file),
+                                headers: headers, task: task,
                                 timeout: timeout(target, service, layers, &notes),
                                 validation: validation(target, service, layers, &notes), file: file)
         let auth = auth(target, service, layers, &notes)
@@ -100,6 +106,9 @@ public struct EndpointResolver: Sendable {
             notes.append("cookies \(cookies ? "on" : "off")  from \(rule.label)")
         }
         endpoint.tls = (service.tls ?? TLSOptions()).overridden(by: overrides.tls)
+        if let download = task.download {
+            endpoint.download = try bindings.expand(download, in: "the download path of \(name)", file: file)
+        }
         endpoint.secrets = bindings.secrets.values
         endpoint.notes = notes
         return endpoint
@@ -206,8 +215,53 @@ public struct EndpointResolver: Sendable {
         case .text(let t)?:
             out.body = .text(Template(try bindings.expand(t, in: "the body of \(name)", file: file, unresolved: .keep),
                                       mark: t.mark))
-        case .file?, nil: break
+        case .multipart(let parts)?:
+            var expanded: [FormPart] = []
+            for part in parts {
+                var p = part
+                if case .value(let t) = part.content {
+                    p.content = .value(Template(try bindings.expand(t, in: "multipart part '\(part.name)' of \(name)", file: file),
+                                                mark: t.mark))
+                }
+                expanded.append(p)
+            }
+            out.body = .multipart(expanded)
+        case .file?, .upload?, nil: break
         }
         return out
+    }
+
+    /// `-F` parts: into the declared multipart body, or as the body of a target that has none.
+    private func addParts(to task: inout RequestTask, _ target: Target, _ file: String) throws(APIError) {
+        let extra = overrides.parts
+        guard !extra.isEmpty else { return }
+        let name = target.qualifiedName
+        var parts: [FormPart]
+        switch task.body {
+        case .multipart(let declared)?: parts = declared
+        case nil:
+            guard !RequestBuilder.bodylessMethods.contains(target.method) else {
+                throw .invalid(Diagnostic(file: file, mark: target.mark,
+                                          message: "-F sends a multipart body, which a \(target.method) request cannot carry (\(name))",
+                                          hint: "-F works with targets whose method is POST, PUT or PATCH"))
+            }
+            parts = []
+        case _?:
+            throw .invalid(Diagnostic(file: file, mark: target.mark,
+                                      message: "-F adds multipart parts, but \(name) already sends another kind of body",
+                                      hint: "use -F with a target whose task is multipart: or has no body"))
+        }
+        let replacements = Dictionary(grouping: extra, by: \.name)
+        var merged: [FormPart] = []
+        var placed = Set<String>()
+        for part in parts {
+            guard let replacing = replacements[part.name] else {
+                merged.append(part)
+                continue
+            }
+            if placed.insert(part.name).inserted { merged += replacing }
+        }
+        merged += extra.filter { !placed.contains($0.name) }
+        task.body = .multipart(merged)
     }
 }

@@ -5,8 +5,10 @@ import Foundation
 public struct PreparedRequest: Sendable {
     public enum Body: Sendable, Equatable {
         case data(Data)
-        /// Sent from the file (absolute path).
+        /// Sent from the file (absolute path), streamed.
         case file(String)
+        /// `multipart/form-data`; its files are streamed.
+        case multipart(MultipartBody)
     }
 
     public var url: URL
@@ -26,7 +28,13 @@ public enum RequestBuilder {
     /// Methods whose `encoding: url` parameters go in the query (Moya's methodDependent).
     public static let queryMethods: Set<String> = ["GET", "HEAD", "DELETE"]
 
-    public static func build(_ endpoint: Endpoint) throws(APIError) -> PreparedRequest {
+    /// Methods that cannot carry an upload or a multipart body (Moya traps on them; here it is a
+    /// target-file error).
+    public static let bodylessMethods: Set<String> = ["GET", "HEAD", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+
+    /// `boundary` separates multipart parts (random unless a test fixes it).
+    public static func build(_ endpoint: Endpoint,
+                             boundary: String = MultipartBody.randomBoundary()) throws(APIError) -> PreparedRequest {
         let task = endpoint.task
         let encoder = ParameterEncoder(arrays: task.arrays, bools: task.bools)
         var query = task.query
@@ -77,6 +85,20 @@ public enum RequestBuilder {
         case .file(let path, _)?:
             payload = .file(path)
             contentType = "application/octet-stream"
+        case .upload(let path, _)?:
+            payload = .file(path)
+            contentType = MediaType.forPath(path)
+        case .multipart(let parts)?:
+            let multipart = MultipartBody(boundary: boundary, parts: parts.map(Self.part))
+            payload = .multipart(multipart)
+            // The boundary must reach the server: a declared multipart type gets it added.
+            if let declared = headers.value(of: "Content-Type") {
+                if declared.lowercased().hasPrefix("multipart/"), !declared.lowercased().contains("boundary=") {
+                    headers.set("Content-Type", declared + "; boundary=\(boundary)")
+                }
+            } else {
+                headers.append(HeaderField("Content-Type", multipart.contentType))
+            }
         case nil:
             break
         }
@@ -85,6 +107,13 @@ public enum RequestBuilder {
         }
         return PreparedRequest(url: url, method: endpoint.method, headers: headers, body: payload,
                                timeout: endpoint.timeout, tls: endpoint.tls, cookies: endpoint.cookies)
+    }
+
+    static func part(_ p: FormPart) -> MultipartBody.Part {
+        switch p.content {
+        case .value(let t): return MultipartBody.Part(name: p.name, content: .text(t.text), filename: p.filename, type: p.type)
+        case .file(let path): return MultipartBody.Part(name: p.name, content: .file(path), filename: p.filename, type: p.type)
+        }
     }
 
     private static func merge(_ a: Value?, _ b: Value) -> Value {

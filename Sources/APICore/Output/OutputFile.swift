@@ -45,24 +45,27 @@ public enum OutputFile {
     }
 
     private static func writeAll(_ data: Data, to fd: Int32, _ path: String) throws(APIError) {
-        let ok = data.withUnsafeBytes { raw -> Bool in
-            guard var p = raw.baseAddress else { return true }
-            var left = raw.count
-            while left > 0 {
-                let n = Foundation.write(fd, p, left)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                p += n
-                left -= n
-            }
-            return true
-        }
-        if !ok { throw failure(path) }
+        if !data.withUnsafeBytes({ writeAll($0, to: fd) }) { throw failure(path) }
     }
 
-    private static func failure(_ path: String) -> APIError {
+    /// Writes every byte (retrying short writes and EINTR); false with errno set on failure.
+    static func writeAll(_ raw: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
+        guard var p = raw.baseAddress else { return true }
+        var left = raw.count
+        while left > 0 {
+            let n = Foundation.write(fd, p, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            p += n
+            left -= n
+        }
+        return true
+    }
+
+    static func failure(_ path: String) -> APIError {
         .output("cannot write \(path): \(String(cString: strerror(errno)))")
     }
 }
+

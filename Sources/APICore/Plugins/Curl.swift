@@ -12,6 +12,9 @@ public enum Curl {
         }
         args.append(quote(redactor.text(r.url.absoluteString)))
         for header in r.headers {
+            // curl -F writes its own boundary.
+            if case .multipart(let body)? = r.body, header.name.lowercased() == "content-type",
+               header.value.contains(body.boundary) { continue }
             let shown = redactor.header(header)
             args += ["-H", quote("\(shown.name): \(shown.value)")]
         }
@@ -20,10 +23,28 @@ public enum Curl {
             args += ["--data-binary", quote(redactor.text(String(decoding: data, as: UTF8.self)))]
         case .file(let path)?:
             args += ["--data-binary", quote("@" + path)]
+        case .multipart(let body)?:
+            for part in body.parts {
+                switch part.content {
+                case .text(let value):
+                    args += ["--form-string", quote(redactor.text("\(part.name)=\(value)"))]
+                case .file(let path):
+                    var spec = "\(part.name)=@\(formParameter(path))"
+                    if let filename = part.filename { spec += ";filename=\(formParameter(filename))" }
+                    if let type = part.effectiveType { spec += ";type=\(type)" }
+                    args += ["-F", quote(spec)]
+                }
+            }
         case nil: break
         }
         args += ["--max-time", LogFormat.number(r.timeout)]
         return args.joined(separator: " ") + "\n"
+    }
+
+    /// A value inside a curl `-F` spec: double-quoted when it holds `;`, `,` or `"`.
+    static func formParameter(_ s: String) -> String {
+        guard s.contains(where: { ";,\"".contains($0) }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// `'text'`, with each `'` written as `'\''`. Plain words stay bare.

@@ -11,11 +11,27 @@ public enum LogFormat {
         switch r.body {
         case .data(let data)?: text += prefix + "\n" + redactor.text(preview(data)) + "\n"
         case .file(let path)?:
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-            text += prefix + "\n[body from \(path)\(size.map { ", \($0) bytes" } ?? "")]\n"
+            text += prefix + "\n[body from \(path)\(sizeNote(path))]\n"
+        case .multipart(let body)?:
+            text += prefix + "\n[multipart/form-data, \(body.parts.count) part\(body.parts.count == 1 ? "" : "s")]\n"
+            for part in body.parts {
+                switch part.content {
+                case .text(let value):
+                    text += "  \(part.name): \(redactor.text(preview(Data(value.utf8), limit: 200)))\n"
+                case .file(let path):
+                    let type = part.effectiveType.map { " (\($0))" } ?? ""
+                    text += "  \(part.name): \(part.effectiveFilename ?? "")\(type) from \(path)\(sizeNote(path))\n"
+                }
+            }
         case nil: break
         }
         return text
+    }
+
+    /// `, 1234 bytes`, or nothing when the file cannot be read.
+    static func sizeNote(_ path: String) -> String {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        return size.map { ", \($0) bytes" } ?? ""
     }
 
     /// The status line and headers, each line behind `prefix`, optionally with the time taken.
@@ -27,18 +43,25 @@ public enum LogFormat {
 
     /// `prefix` alone on a line, then the body as text (secrets hidden).
     public static func responseBody(_ r: Response, redactor: Redactor, prefix: String = "< ") -> String {
-        r.body.isEmpty ? "" : prefix + "\n" + redactor.text(preview(r.body)) + "\n"
+        if let saved = r.saved {
+            let size = saved.bytesWritten
+            guard size > 0 else { return "" }
+            return prefix + "\n" + redactor.text(preview(saved.prefix(4096), total: Int(size))) + "\n"
+        }
+        return r.body.isEmpty ? "" : prefix + "\n" + redactor.text(preview(r.body)) + "\n"
     }
 
     static func line(_ h: HeaderField) -> String { "\(h.name): \(h.value)" }
 
     /// Text as is, up to `limit` bytes; binary data as its size.
-    public static func preview(_ data: Data, limit: Int = 4096) -> String {
+    /// `total`: the whole body's size when `data` is only its start.
+    public static func preview(_ data: Data, limit: Int = 4096, total: Int? = nil) -> String {
+        let count = total ?? data.count
         guard let text = String(data: data.prefix(limit), encoding: .utf8),
               !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }) else {
-            return "[\(data.count) bytes of binary data]"
+            return "[\(count) bytes of binary data]"
         }
-        return data.count > limit ? text + "… [\(data.count) bytes in all]" : text
+        return count > min(limit, data.count) ? text + "… [\(count) bytes in all]" : text
     }
 
     /// `30`, `1.5`: seconds as a command-line number.

@@ -7,6 +7,9 @@ public protocol Plugin: Sendable {
     func prepare(_ request: PreparedRequest) -> PreparedRequest
     /// Called with the final request, just before the transport sends it.
     func willSend(_ request: PreparedRequest)
+    /// Called as the request body goes out and the response body comes in (streamed transfers),
+    /// from any thread, possibly often: keep it cheap.
+    func progress(_ progress: TransferProgress, for request: PreparedRequest)
     /// Called with the transport's result, before `process`.
     func didReceive(_ result: Result<Response, APIError>, for request: PreparedRequest)
     /// Changes the result before the caller sees it.
@@ -18,6 +21,8 @@ extension Plugin {
     public func prepare(_ request: PreparedRequest) -> PreparedRequest { request }
     /// Default: nothing.
     public func willSend(_ request: PreparedRequest) {}
+    /// Default: nothing.
+    public func progress(_ progress: TransferProgress, for request: PreparedRequest) {}
     /// Default: nothing.
     public func didReceive(_ result: Result<Response, APIError>, for request: PreparedRequest) {}
     /// Default: the result unchanged.

@@ -48,6 +48,10 @@ public struct RequestTask: Sendable {
         case file(String, mark: Mark)
         /// `application/x-www-form-urlencoded` from a mapping.
         case form(Value)
+        /// `multipart/form-data` (Moya's `uploadMultipart`): parts in order.
+        case multipart([FormPart])
+        /// A file's bytes, typed from its extension (Moya's `uploadFile`); the path is absolute.
+        case upload(String, mark: Mark)
     }
 
     public var query: Value?
@@ -61,6 +65,8 @@ public struct RequestTask: Sendable {
     public var bools: BoolEncoding
     /// The `task:` keys the target wrote; a rule's `task:` changes only the others.
     public var declared: Set<String> = []
+    /// `download:`: where the body is saved (relative to the working directory; `{params}` allowed).
+    public var download: Template?
 
     public init(query: Value? = nil, parameters: Value? = nil, encoding: ParameterEncoding = .url, body: Body? = nil,
                 contentType: Template? = nil, arrays: ArrayEncoding = .brackets, bools: BoolEncoding = .numeric) {
@@ -94,4 +100,28 @@ public enum BoolEncoding: String, Sendable, CaseIterable {
     case numeric
     /// `true` / `false`
     case literal
+}
+
+/// One part of a `multipart:` task, as declared: a value (which may hold `{params}`) or a file.
+public struct FormPart: Sendable {
+    public enum Content: Sendable {
+        case value(Template)
+        /// Absolute path (resolved against the target file's folder).
+        case file(String)
+    }
+
+    public var name: String
+    public var content: Content
+    public var filename: String?
+    public var type: String?
+    /// Where the part is declared; nil for `-F`.
+    public var mark: Mark?
+
+    public init(name: String, content: Content, filename: String? = nil, type: String? = nil, mark: Mark? = nil) {
+        self.name = name
+        self.content = content
+        self.filename = filename
+        self.type = type
+        self.mark = mark
+    }
 }

@@ -14,7 +14,9 @@ public enum TargetFile {
         /// `apicli.yaml`, the project file: defaults for every service.
         public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc"]
         public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding",
-                                  "arrays", "bools"]
+                                  "arrays", "bools", "multipart", "upload", "download"]
+        /// One entry of `multipart:`.
+        public static let part = ["name", "file", "value", "filename", "type"]
         public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure"]
     }
 
@@ -174,6 +176,13 @@ struct ServiceDecoder {
            let mark = taskNode.pairs?.first(where: { $0.key.scalarText == "parameters" })?.key.mark {
             reader.error("task has more than one body: parameters (encoding: url) go in the body of a \(target.method) request",
                          at: mark, hint: "set encoding: query to send them in the URL, or merge them into the body")
+        }
+        if RequestBuilder.bodylessMethods.contains(target.method),
+           let taskNode = entries.first(where: { $0.key == "task" })?.value,
+           let key = taskNode.pairs?.first(where: { ["multipart", "upload"].contains($0.key.scalarText ?? "") })?.key {
+            let kind = key.scalarText ?? ""
+            reader.error("\(kind) needs a method that carries a body; \(target.method) does not", at: key.mark,
+                         hint: "set method: POST (or PUT, PATCH) on target '\(name)'")
         }
         return target
     }

@@ -18,6 +18,14 @@ extension ServiceDecoder {
             case "body":
                 task.body = rawBody(e.value)
                 bodyKeys.append((e.key, e.keyMark))
+            case "multipart":
+                task.body = multipart(e.value).map { .multipart($0) }
+                bodyKeys.append((e.key, e.keyMark))
+            case "upload":
+                task.body = existingFile(e.value, "upload file").map { .upload($0, mark: e.value.mark) }
+                bodyKeys.append((e.key, e.keyMark))
+            case "download":
+                task.download = downloadPath(e.value)
             case "parameters":
                 task.parameters = parameterMapping(e.value, "task parameters")
             case "contentType":
@@ -38,9 +46,85 @@ extension ServiceDecoder {
         if bodyKeys.count > 1 {
             let names = bodyKeys.map(\.0).joined(separator: " and ")
             reader.error("task has more than one body: \(names)", at: bodyKeys[1].1,
-                         hint: "a request carries one body; combine query: with one of json:, form:, body:")
+                         hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:")
+        }
+        if case .multipart? = task.body, let mark = entries.first(where: { $0.key == "contentType" })?.keyMark {
+            reader.error("a multipart task sets its own Content-Type (with the boundary)", at: mark,
+                         hint: "remove contentType:; a part's type goes in the part: { name: …, file: …, type: image/png }")
         }
         return task
+    }
+
+    /// `multipart:` — a list of `{ name, value }` and `{ name, file, filename?, type? }` parts.
+    private mutating func multipart(_ node: Node) -> [FormPart]? {
+        guard let items = node.items else {
+            reader.error("multipart must be a list of parts, not \(node.kindName)", at: node.mark,
+                         hint: "write multipart: [{ name: file, file: path/to/file }, { name: note, value: text }]")
+            return nil
+        }
+        if items.isEmpty {
+            reader.error("multipart: [] has no parts", at: node.mark, hint: "list at least one { name: …, value: … } or { name: …, file: … }")
+            return nil
+        }
+        var parts: [FormPart] = []
+        for item in items {
+            if let part = formPart(item) { parts.append(part) }
+        }
+        return parts.count == items.count ? parts : nil
+    }
+
+    private mutating func formPart(_ node: Node) -> FormPart? {
+        guard let entries = reader.mapping(node, "a multipart part", known: TargetFile.Keys.part) else { return nil }
+        var name: String?
+        var content: FormPart.Content?
+        var filename: String?
+        var type: String?
+        var contentKeys: [(String, Mark)] = []
+        var ok = true
+        for e in entries {
+            switch e.key {
+            case "name": name = reader.text(e.value, "part name")?.text
+            case "value":
+                contentKeys.append((e.key, e.keyMark))
+                if let t = reader.text(e.value, "part value") { content = .value(t) } else { ok = false }
+            case "file":
+                contentKeys.append((e.key, e.keyMark))
+                if let path = existingFile(e.value, "part file") { content = .file(path) } else { ok = false }
+            case "filename": filename = reader.text(e.value, "part filename")?.text
+            case "type":
+                type = reader.text(e.value, "part type")?.text
+                if let t = type, t.contains(where: { $0 == "\n" || $0 == "\r" }) {
+                    reader.error("part type holds a line break", at: e.value.mark)
+                    ok = false
+                }
+            default: break
+            }
+        }
+        if name == nil || name?.isEmpty == true {
+            reader.error("a multipart part needs a name:", at: node.mark, hint: "write { name: field, value: text } or { name: field, file: path }")
+            ok = false
+        }
+        if contentKeys.count > 1 {
+            reader.error("a multipart part takes value: or file:, not both", at: contentKeys[1].1)
+            ok = false
+        } else if contentKeys.isEmpty {
+            reader.error("a multipart part needs value: or file:", at: node.mark,
+                         hint: "write { name: \(name ?? "field"), value: text } or { name: \(name ?? "field"), file: path }")
+            ok = false
+        }
+        guard ok, let name, let content else { return nil }
+        return FormPart(name: name, content: content, filename: filename, type: type, mark: node.mark)
+    }
+
+    /// `download: path` — relative to the working directory; `{params}` are expanded at call time.
+    private mutating func downloadPath(_ node: Node) -> Template? {
+        guard let t = reader.text(node, "download") else { return nil }
+        if t.text.isEmpty || t.text.hasSuffix("/") {
+            reader.error("download must name a file, not '\(t.text)'", at: node.mark,
+                         hint: "write download: downloads/{id}.bin (relative to the working directory)")
+            return nil
+        }
+        return t
     }
 
     /// Query, form and parameter blocks are mappings (values may nest: `k[sub]=v`).

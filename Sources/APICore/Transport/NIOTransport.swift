@@ -51,30 +51,76 @@ public struct NIOTransport: Transport {
     }
 
     public func send(_ request: PreparedRequest) async throws(APIError) -> Response {
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        try await send(request, transfer: Transfer())
+    }
+
+    /// Request bodies from files are streamed from disk with a Content-Length; with a
+    /// destination, the response body is streamed into it. async-http-client's delegate API gives
+    /// back-pressure both ways (its next read waits for the previous chunk's write to disk; the next
+    /// chunk of a file is read only when the previous one is on its way), so memory stays flat
+    /// whatever the size. File reads and writes run on NIO's thread pool, off the event loops.
+    public func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+        var headers = HTTPHeaders()
+        for header in request.headers { headers.add(name: header.name, value: header.value) }
+        var body: HTTPClient.Body?
+        switch request.body {
+        case .data(let data)?: body = .bytes(data)
+        case let streamed?:
+            let sized = try SizedBody(streamed)
+            body = .stream(contentLength: sized.length, Self.upload(sized, on: client.eventLoopGroup, progress: transfer.progress))
+        case nil: break
+        }
         let start = DispatchTime.now()
+        let holder = CancelHolder()
         do {
-            switch request.body {
-            case .data(let data)?: outgoing.body = .bytes(ByteBuffer(bytes: data))
-            case .file(let path)?: outgoing.body = .bytes(ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: path))))
-            case nil: break
+            let outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
+                                                  headers: headers, body: body)
+            let collector = ResponseCollector(destination: transfer.destination, progress: transfer.progress)
+            let received = try await Deadline.race(request.timeout, onTimeout: { holder.cancel() }) { [client] in
+                let task = client.execute(request: outgoing, delegate: collector,
+                                          deadline: .now() + .seconds(Int64(request.timeout.rounded(.up)) + 1))
+                holder.set { task.cancel() }
+                return try await task.futureResult.get()
             }
-            let sent = outgoing
-            let (status, headers, body) = try await Deadline.race(request.timeout) { [client] in
-                let response = try await client.execute(sent, timeout: .seconds(Int64(request.timeout.rounded(.up)) + 1))
-                let body = try await response.body.collect(upTo: Int.max)
-                return (Int(response.status.code), response.headers, Data(body.readableBytesView))
-            }
-            let fields = headers.map { HeaderField($0.name, $0.value) }
+            let fields = received.headers.map { HeaderField($0.name, $0.value) }
                 .sorted { $0.name.lowercased() < $1.name.lowercased() }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-            return Response(status: status, headers: fields, body: body, duration: seconds)
+            var response = Response(status: received.status, headers: fields, body: received.body, duration: seconds)
+            response.saved = transfer.destination
+            return response
         } catch let error as APIError {
             throw error
         } catch {
             throw Self.describe(error, request)
+        }
+    }
+
+    /// Bytes per read from an upload's files.
+    static let chunk = 1 << 17
+
+    /// Writes the body a chunk at a time: read (thread pool), write, wait until the write is
+    /// accepted, read the next. Each call starts from the first byte (a redirect re-sends it).
+    static func upload(_ body: SizedBody, on group: EventLoopGroup, progress: @escaping @Sendable (TransferProgress) -> Void)
+        -> @Sendable (HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
+        { writer in
+            let reader = BodyReader(body)
+            let loop = group.any()
+            let total = body.length
+            progress(TransferProgress(.upload, bytes: 0, total: total))
+            @Sendable func step() -> EventLoopFuture<Void> {
+                NIOThreadPool.singleton.runIfActive(eventLoop: loop) { () throws -> ByteBuffer? in
+                    var buffer = ByteBufferAllocator().buffer(capacity: chunk)
+                    let n = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: chunk) { raw in
+                        try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<chunk]))
+                    }
+                    return n == 0 ? nil : buffer
+                }.flatMap { buffer in
+                    guard let buffer else { return loop.makeSucceededVoidFuture() }
+                    progress(TransferProgress(.upload, bytes: reader.sent, total: total))
+                    return writer.write(.byteBuffer(buffer)).flatMap { step() }
+                }
+            }
+            return step()
         }
     }
 
@@ -124,5 +170,78 @@ public struct NIOTransport: Transport {
         }
         if text.contains("WRONG_VERSION_NUMBER") { return "the server does not speak TLS on this port" }
         return text
+    }
+}
+
+/// The response as async-http-client hands it over: the head, then the body in memory or, for a
+/// download, written to the destination (on the thread pool; the next chunk is read from the
+/// connection only when this write is done). Its callbacks come one at a time, in order.
+final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
+    struct Received: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: Data
+    }
+
+    private let destination: PartialFile?
+    private let progress: @Sendable (TransferProgress) -> Void
+    private var head: HTTPResponseHead?
+    private var body = ByteBuffer()
+    private var received: Int64 = 0
+    private var total: Int64?
+
+    init(destination: PartialFile?, progress: @escaping @Sendable (TransferProgress) -> Void) {
+        self.destination = destination
+        self.progress = progress
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Received>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.head = head
+        total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+        if destination != nil { progress(TransferProgress(.download, bytes: 0, total: total)) }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Received>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        guard let destination else {
+            var part = buffer
+            body.writeBuffer(&part)
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+        let size = Int64(buffer.readableBytes)
+        return NIOThreadPool.singleton.runIfActive(eventLoop: task.eventLoop) {
+            try buffer.withUnsafeReadableBytes { raw in try destination.write(raw) }
+        }.map {
+            self.received += size
+            self.progress(TransferProgress(.download, bytes: self.received, total: self.total))
+        }
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Received>) throws -> Received {
+        guard let head else { throw HTTPClientError.remoteConnectionClosed }
+        return Received(status: Int(head.status.code), headers: head.headers, body: Data(body.readableBytesView))
+    }
+}
+
+/// Cancels the running request from the deadline (set once the request starts).
+private final class CancelHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var action: (@Sendable () -> Void)?
+    private var cancelled = false
+
+    func set(_ cancel: @escaping @Sendable () -> Void) {
+        lock.lock()
+        action = cancel
+        let now = cancelled
+        lock.unlock()
+        if now { cancel() }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let action = self.action
+        lock.unlock()
+        action?()
     }
 }

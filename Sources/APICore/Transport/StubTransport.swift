@@ -15,6 +15,13 @@ public struct StubTransport: Transport {
     }
 
     public func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+        try await send(request, transfer: Transfer())
+    }
+
+    /// A stubbed upload sends nothing, but its files must exist (`uploads(in:)` measures them); a
+    /// stubbed download writes the sample's body (a `file:` body streamed) to the destination.
+    public func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+        _ = try Self.uploads(in: request)
         let start = DispatchTime.now()
         let wait = min(sample.delay, request.timeout)
         if wait > 0 {
@@ -22,9 +29,50 @@ public struct StubTransport: Transport {
         }
         if sample.delay > request.timeout { throw .timedOut(request.timeout) }
         if let error = sample.error { throw .network(error) }
-        let response = try self.response()
-        return Response(status: response.status, headers: response.headers, body: response.body,
-                        duration: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+        var response: Response
+        if let destination = transfer.destination {
+            response = try self.response(into: destination)
+        } else {
+            response = try self.response()
+        }
+        response.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        return response
+    }
+
+    /// The files a request would upload, with their sizes, in body order: what a stub reports
+    /// instead of sending them. A missing or unreadable file is an error (exit 2).
+    public static func uploads(in request: PreparedRequest) throws(APIError) -> [(path: String, bytes: Int64)] {
+        guard let body = request.body else { return [] }
+        return try SizedBody(body).pieces.compactMap { piece in
+            if case .file(let path) = piece.piece { return (path, piece.size) }
+            return nil
+        }
+    }
+
+    /// The sample with its body written to `destination`; a `file:` body is copied a chunk at a time.
+    private func response(into destination: PartialFile) throws(APIError) -> Response {
+        guard case .file(let path, let mark)? = sample.body else {
+            var response = try self.response()
+            try destination.write(response.body)
+            response.body = Data()
+            response.saved = destination
+            return response
+        }
+        var headers: [HeaderField] = []
+        for header in sample.headers {
+            headers.set(header.name, try bindings.expand(header.value, in: "sample header '\(header.name)'", file: file))
+        }
+        let size: Int64
+        do throws(APIError) {
+            size = try SizedBody.size(of: path)
+        } catch {
+            throw .invalid(Diagnostic(file: file, mark: mark, message: "cannot read sample file \(path)"))
+        }
+        let reader = BodyReader(try SizedBody(.file(path)))
+        while let chunk = try reader.next(limit: 1 << 18) { try destination.write(chunk) }
+        var response = Response(status: sample.status, headers: headers, body: Data(), duration: 0)
+        response.saved = destination
+        return response
     }
 
     /// The sample's status, headers and body, expanded; a JSON body gets a JSON Content-Type unless one is declared.

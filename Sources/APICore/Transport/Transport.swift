@@ -4,6 +4,55 @@ import Foundation
 /// protocol, so everything after it (validation, output, exit codes) behaves the same.
 public protocol Transport: Sendable {
     func send(_ request: PreparedRequest) async throws(APIError) -> Response
+    /// Sends with the body received into `transfer.destination` (when set) and progress reported
+    /// as bytes move. Default: `send(_:)`, then the body written to the destination.
+    func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response
+}
+
+extension Transport {
+    public func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+        var response = try await send(request)
+        if let destination = transfer.destination {
+            try destination.write(response.body)
+            response.body = Data()
+            response.saved = destination
+        }
+        return response
+    }
+}
+
+/// How one exchange moves its bytes: where the response body goes and who hears about progress.
+public struct Transfer: Sendable {
+    /// Set: the body is streamed into this file (a download); the response's `body` stays empty.
+    public var destination: PartialFile?
+    /// Called as bytes go out and come in, from any thread.
+    public var progress: @Sendable (TransferProgress) -> Void
+
+    public init(destination: PartialFile? = nil, progress: @escaping @Sendable (TransferProgress) -> Void = { _ in }) {
+        self.destination = destination
+        self.progress = progress
+    }
+}
+
+/// Bytes moved so far in one direction.
+public struct TransferProgress: Sendable, Equatable {
+    public enum Direction: Sendable, Equatable {
+        /// The request body.
+        case upload
+        /// The response body.
+        case download
+    }
+
+    public var direction: Direction
+    public var bytes: Int64
+    /// When known: the request body's length, the response's Content-Length.
+    public var total: Int64?
+
+    public init(_ direction: Direction, bytes: Int64, total: Int64?) {
+        self.direction = direction
+        self.bytes = bytes
+        self.total = total
+    }
 }
 
 /// A response as received (or as a sample declares it).
@@ -14,6 +63,8 @@ public struct Response: Sendable {
     public var body: Data
     /// Wall time from send to the whole body, in seconds.
     public var duration: Double
+    /// Set when the body was streamed into a file (a download): `body` is empty then.
+    public var saved: PartialFile?
 
     public init(status: Int, headers: [HeaderField], body: Data, duration: Double) {
         self.status = status

@@ -5,6 +5,10 @@ import FoundationNetworking
 
 /// Live requests through Foundation's URLSession (libcurl underneath on Linux).
 /// No cache, no cookie jar shared between runs; redirects are followed as URLSession does.
+/// Responses are collected in memory. A file body is sent with an upload task (read from disk
+/// as it goes); a multipart body with files is streamed, which FoundationNetworking can only send
+/// chunked (without a Content-Length).
+/// `LiveTransport` sends streamed transfers through async-http-client instead.
 public struct URLSessionTransport: Transport {
     private let session: URLSession
     /// For `cookies: false`: no cookie store at all. FoundationNetworking drops a request's
@@ -36,15 +40,32 @@ public struct URLSessionTransport: Transport {
         for header in request.headers {
             urlRequest.setValue(header.value, forHTTPHeaderField: header.name)
         }
+        var upload: URL?
+        var stream: PiecesInputStream?
+        switch request.body {
+        case .data(let data)?: urlRequest.httpBody = data
+        case .file(let path)?:
+            _ = try SizedBody.size(of: path)
+            upload = URL(fileURLWithPath: path)
+        case .multipart(let multipart)?:
+            let body = try SizedBody(.multipart(multipart))
+            #if canImport(FoundationNetworking)
+            if request.body?.isStreamed == true {
+                stream = PiecesInputStream(body)
+                urlRequest.httpBodyStream = stream
+            } else {
+                urlRequest.httpBody = try PiecesInputStream.collect(body)
+            }
+            #else
+            urlRequest.httpBody = try PiecesInputStream.collect(body)
+            #endif
+        case nil: break
+        }
         let start = DispatchTime.now()
         do {
-            switch request.body {
-            case .data(let data)?: urlRequest.httpBody = data
-            case .file(let path)?: urlRequest.httpBody = try Data(contentsOf: URL(fileURLWithPath: path))
-            case nil: break
-            }
-            let (data, response) = try await exchange(urlRequest, on: request.cookies ? session : cookieless,
+            let (data, response) = try await exchange(urlRequest, upload: upload, on: request.cookies ? session : cookieless,
                                                       deadline: request.timeout)
+            if let failure = stream?.failure { throw failure }
             guard let http = response as? HTTPURLResponse else { throw APIError.network("the response is not HTTP") }
             let headers = http.allHeaderFields.compactMap { key, value -> HeaderField? in
                 guard let name = key as? String else { return nil }
@@ -55,6 +76,7 @@ public struct URLSessionTransport: Transport {
         } catch let error as APIError {
             throw error
         } catch let error as URLError {
+            if let failure = stream?.failure { throw failure }
             throw Self.describe(error, request)
         } catch {
             throw .network(error.localizedDescription)
@@ -62,12 +84,13 @@ public struct URLSessionTransport: Transport {
     }
 
     /// A completion-handler data task (off the cooperative pool) raced against the deadline.
-    private func exchange(_ urlRequest: URLRequest, on session: URLSession,
+    /// With `upload`, an upload task sends that file as the body.
+    private func exchange(_ urlRequest: URLRequest, upload: URL?, on session: URLSession,
                           deadline seconds: Double) async throws -> (Data, URLResponse) {
         let holder = DataTaskHolder()
         return try await Deadline.race(seconds, onTimeout: { holder.task?.cancel() }) {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), Error>) in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
+                let done: @Sendable (Data?, URLResponse?, Error?) -> Void = { data, response, error in
                     if let error {
                         continuation.resume(throwing: error)
                     } else if let response {
@@ -76,6 +99,8 @@ public struct URLSessionTransport: Transport {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
+                let task = upload.map { session.uploadTask(with: urlRequest, fromFile: $0, completionHandler: done) }
+                    ?? session.dataTask(with: urlRequest, completionHandler: done)
                 holder.task = task
                 task.resume()
             }
@@ -115,12 +140,77 @@ public struct URLSessionTransport: Transport {
     }
 }
 
-/// The data task, for cancelling it from the deadline.
+/// The task, for cancelling it from the deadline.
 private final class DataTaskHolder: @unchecked Sendable {
     private let lock = NSLock()
-    private var _task: URLSessionDataTask?
-    var task: URLSessionDataTask? {
+    private var _task: URLSessionTask?
+    var task: URLSessionTask? {
         get { lock.lock(); defer { lock.unlock() }; return _task }
         set { lock.lock(); _task = newValue; lock.unlock() }
     }
+}
+
+/// A multipart body as an `InputStream` for `httpBodyStream`, read from disk as libcurl asks.
+/// A read failure ends the stream; `failure` says why.
+final class PiecesInputStream: InputStream, @unchecked Sendable {
+    private let reader: BodyReader
+    private let lock = NSLock()
+    private var pending = Data()
+    private var ended = false
+    private var _failure: APIError?
+
+    init(_ body: SizedBody) {
+        reader = BodyReader(body)
+        super.init(data: Data())
+    }
+
+    var failure: APIError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return _failure
+    }
+
+    /// The whole body in memory (platforms where a stream subclass cannot be used).
+    static func collect(_ body: SizedBody) throws(APIError) -> Data {
+        let reader = BodyReader(body)
+        var data = Data()
+        while let chunk = try reader.next() { data += chunk }
+        return data
+    }
+
+    override func open() {}
+    override func close() {}
+    override var hasBytesAvailable: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !ended
+    }
+    override var streamStatus: Stream.Status {
+        lock.lock()
+        defer { lock.unlock() }
+        return _failure != nil ? .error : ended ? .atEnd : .open
+    }
+    override var streamError: Error? { failure }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if pending.isEmpty, !ended {
+            do {
+                if let chunk = try reader.next() { pending = chunk } else { ended = true }
+            } catch {
+                _failure = error
+                ended = true
+                return -1
+            }
+        }
+        let n = min(len, pending.count)
+        pending.copyBytes(to: buffer, count: n)
+        pending = pending.dropFirst(n)
+        if pending.isEmpty { pending = Data() }
+        return n
+    }
+
+    override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                            length len: UnsafeMutablePointer<Int>) -> Bool { false }
 }

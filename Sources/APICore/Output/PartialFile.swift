@@ -1,0 +1,222 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A body being received into a file (a download, `-o`). The bytes go to a temporary file in the
+/// destination's folder (`.apicli-XXXXXX`); `commit` renames it over the destination only when the
+/// body is complete and accepted, `discard` removes it otherwise, and `discardAll` removes every
+/// one still open when Ctrl-C ends the program. So a failed, rejected or interrupted transfer
+/// never leaves a partial file nor touches an existing one.
+///
+/// Destinations that are not regular files (`/dev/stdout`, a FIFO, a symlink) cannot be renamed
+/// over: their body is kept in a temporary file elsewhere and copied in place at `commit`.
+/// Writes are serialised; after `discard` they throw, so a transport still streaming a cancelled
+/// transfer stops.
+public final class PartialFile: @unchecked Sendable {
+    /// As the user named it.
+    public let destination: String
+    public let temporaryPath: String
+    private let inPlace: Bool
+    private let lock = NSLock()
+    private var fd: Int32
+    private var isOpen = true
+    private var written: Int64 = 0
+    /// Folders `create` made (deepest last), removed again by `discard` when empty.
+    private var createdFolders: [String]
+
+    nonisolated(unsafe) private static var live: [ObjectIdentifier: PartialFile] = [:]
+    private static let registry = NSLock()
+
+    /// `create(inFolder:)`: `destination` is a folder, the name comes at `commit(as:)`.
+    private let isFolder: Bool
+
+    private init(destination: String, temporaryPath: String, fd: Int32, inPlace: Bool, isFolder: Bool,
+                 createdFolders: [String]) {
+        self.destination = destination
+        self.temporaryPath = temporaryPath
+        self.fd = fd
+        self.inPlace = inPlace
+        self.isFolder = isFolder
+        self.createdFolders = createdFolders
+    }
+
+    /// Opens the temporary file for `destination`. With `createFolders`, missing folders on the
+    /// way are made (and removed again if the transfer fails). A folder is not a destination.
+    public static func create(for destination: String, createFolders: Bool = false) throws(APIError) -> PartialFile {
+        var info = stat()
+        if stat(destination, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            errno = EISDIR
+            throw OutputFile.failure(destination)
+        }
+        let special = lstat(destination, &info) == 0 && info.st_mode & S_IFMT != S_IFREG
+        let named = (destination as NSString).deletingLastPathComponent
+        var created: [String] = []
+        if createFolders, !special, !named.isEmpty { created = try makeFolders(named, for: destination) }
+        do throws(APIError) {
+            return try openTemporary(destination, in: special ? NSTemporaryDirectory() : (named.isEmpty ? "." : named),
+                            inPlace: special, isFolder: false, created: created)
+        } catch {
+            for folder in created.reversed() { rmdir(folder) }
+            throw error
+        }
+    }
+
+    /// A file in `folder` whose name is chosen when it is complete, at `commit(as:)` (`--download`).
+    public static func create(inFolder folder: String) throws(APIError) -> PartialFile {
+        try openTemporary(folder, in: folder, inPlace: false, isFolder: true, created: [])
+    }
+
+    private static func openTemporary(_ destination: String, in folder: String, inPlace: Bool, isFolder: Bool,
+                             created: [String]) throws(APIError) -> PartialFile {
+        var template = Array(((folder.hasSuffix("/") ? folder : folder + "/") + ".apicli-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw OutputFile.failure(destination) }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let file = PartialFile(destination: destination, temporaryPath: path, fd: fd, inPlace: inPlace, isFolder: isFolder,
+                               createdFolders: created)
+        registry.lock()
+        live[ObjectIdentifier(file)] = file
+        registry.unlock()
+        return file
+    }
+
+    private static func makeFolders(_ folder: String, for destination: String) throws(APIError) -> [String] {
+        var missing: [String] = []
+        var current = folder
+        while !current.isEmpty, current != "/", access(current, F_OK) != 0 {
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        var made: [String] = []
+        for path in missing.reversed() {
+            guard mkdir(path, 0o777) == 0 || errno == EEXIST else {
+                let error = OutputFile.failure(destination)
+                for folder in made.reversed() { rmdir(folder) }
+                throw error
+            }
+            made.append(path)
+        }
+        return made
+    }
+
+    /// Bytes written so far.
+    public var bytesWritten: Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return written
+    }
+
+    public func write(_ data: Data) throws(APIError) {
+        let result = data.withUnsafeBytes { raw -> Result<Void, APIError> in
+            do throws(APIError) { try self.write(raw) } catch { return .failure(error) }
+            return .success(())
+        }
+        try result.get()
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isOpen else { throw .network("the transfer to \(destination) was stopped") }
+        guard OutputFile.writeAll(bytes, to: fd) else { throw OutputFile.failure(destination) }
+        written += Int64(bytes.count)
+    }
+
+    /// Up to `limit` bytes from the start (for `-vv`'s preview of a rejected body).
+    public func prefix(_ limit: Int) -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isOpen else { return Data() }
+        var data = Data(count: limit)
+        let n = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress, limit, 0) }
+        return n > 0 ? data.prefix(n) : Data()
+    }
+
+    /// Moves the complete body into place: over `destination`, or with `name` to that file in
+    /// the same folder. `replace: false` refuses to replace an existing file (exit 5).
+    public func commit(as name: String? = nil, replace: Bool = true) throws(APIError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isOpen else { throw .network("the transfer to \(destination) was stopped") }
+        let folder = isFolder ? destination : (destination as NSString).deletingLastPathComponent
+        let target = name.map { folder == "." || folder.isEmpty ? $0 : (folder as NSString).appendingPathComponent($0) }
+            ?? destination
+        do throws(APIError) {
+            if inPlace {
+                try copyInPlace(to: target)
+            } else {
+                guard fsync(fd) == 0 || errno == EINVAL else { throw OutputFile.failure(target) }
+                let mask = umask(0)
+                umask(mask)
+                fchmod(fd, 0o666 & ~mask)
+                if !replace {
+                    let placeholder = open(target, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+                    guard placeholder >= 0 else {
+                        if errno == EEXIST {
+                            throw .output("\(target) already exists; apicli does not replace a file named by the server "
+                                          + "(remove it, or choose the name with -o)")
+                        }
+                        throw OutputFile.failure(target)
+                    }
+                    close(placeholder)
+                }
+                guard rename(temporaryPath, target) == 0 else {
+                    let error = OutputFile.failure(target)
+                    if !replace { unlink(target) }
+                    throw error
+                }
+            }
+            finish(removeTemporary: inPlace, removeFolders: false)
+        } catch {
+            finish(removeTemporary: true, removeFolders: true)
+            throw error
+        }
+    }
+
+    /// Removes the temporary file (and folders `create` made); the destination is untouched.
+    public func discard() {
+        lock.lock()
+        defer { lock.unlock() }
+        if isOpen { finish(removeTemporary: true, removeFolders: true) }
+    }
+
+    /// Every partial file still open: Ctrl-C calls this before the program ends.
+    public static func discardAll() {
+        registry.lock()
+        let files = Array(live.values)
+        registry.unlock()
+        for file in files { file.discard() }
+    }
+
+    /// Called with `lock` held.
+    private func finish(removeTemporary: Bool, removeFolders: Bool) {
+        close(fd)
+        fd = -1
+        isOpen = false
+        if removeTemporary { unlink(temporaryPath) }
+        if removeFolders { for folder in createdFolders.reversed() { rmdir(folder) } }
+        Self.registry.lock()
+        Self.live[ObjectIdentifier(self)] = nil
+        Self.registry.unlock()
+    }
+
+    /// Special destinations: the kept body, copied into the existing file a chunk at a time.
+    private func copyInPlace(to target: String) throws(APIError) {
+        let out = open(target, O_WRONLY | O_TRUNC)
+        guard out >= 0 else { throw OutputFile.failure(target) }
+        defer { close(out) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: off_t = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+            if n < 0 { throw OutputFile.failure(target) }
+            if n == 0 { return }
+            let ok = buffer.withUnsafeBytes { OutputFile.writeAll(UnsafeRawBufferPointer(rebasing: $0[0..<n]), to: out) }
+            guard ok else { throw OutputFile.failure(target) }
+            offset += off_t(n)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A one-line progress bar for transfers that take a while: Moya's NetworkActivityPlugin
+/// (began/ended) turned into something a terminal user sees. Nothing is drawn during the first
+/// `delay` seconds, so quick calls stay silent; then the line is redrawn in place (`\r`) at most
+/// every `interval` seconds with the bytes moved, the total when known, the rate and the time
+/// left; it is erased when the response is in. Like every plugin it never prints: text goes to
+/// `sink`, which the executable points at stderr only when stderr is a terminal (and not `--quiet`).
+public struct ProgressPlugin: Plugin {
+    public var delay: Double
+    public var interval: Double
+    public var clock: @Sendable () -> Double
+    public var sink: @Sendable (String) -> Void
+    private let state = State()
+
+    public init(delay: Double = 1, interval: Double = 0.1, clock: @escaping @Sendable () -> Double = ProgressPlugin.now,
+                sink: @escaping @Sendable (String) -> Void) {
+        self.delay = delay
+        self.interval = interval
+        self.clock = clock
+        self.sink = sink
+    }
+
+    /// Monotonic seconds.
+    public static let now: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    public func willSend(_ request: PreparedRequest) {
+        state.begin(at: clock())
+    }
+
+    public func progress(_ progress: TransferProgress, for request: PreparedRequest) {
+        if let line = state.update(progress, at: clock(), delay: delay, interval: interval) {
+            sink("\r" + line + "\u{1B}[K")
+        }
+    }
+
+    public func didReceive(_ result: Result<Response, APIError>, for request: PreparedRequest) {
+        if state.end() { sink("\r\u{1B}[K") }
+    }
+
+    /// `↓ 45.2 MiB / 200.0 MiB  22% [====>               ]  38.1 MiB/s  ETA 0:04`; without a
+    /// total, `↓ 45.2 MiB  38.1 MiB/s`. `seconds` is the time since this direction's first byte.
+    public static func line(_ p: TransferProgress, seconds: Double) -> String {
+        let arrow = p.direction == .upload ? "↑" : "↓"
+        let rate = seconds > 0 ? Double(p.bytes) / seconds : 0
+        let speed = rate > 0 ? "  \(size(Int64(rate)))/s" : ""
+        guard let total = p.total, total > 0 else { return "\(arrow) \(size(p.bytes))\(speed)" }
+        let fraction = min(1, Double(p.bytes) / Double(total))
+        let filled = Int(fraction * 20)
+        let bar = String(repeating: "=", count: filled) + (filled < 20 ? ">" + String(repeating: " ", count: 19 - filled) : "")
+        let eta = rate > 0 && p.bytes < total ? "  ETA \(clockTime(Double(total - p.bytes) / rate))" : ""
+        let percent = String(Int(fraction * 100)).leftPadded(to: 3)
+        return "\(arrow) \(size(p.bytes)) / \(size(total)) \(percent)% [\(bar)]\(speed)\(eta)"
+    }
+
+    /// `512 B`, `1.5 KiB`, `45.2 MiB`, `1.0 GiB`.
+    public static func size(_ bytes: Int64) -> String {
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        guard bytes >= 1024 else { return "\(bytes) B" }
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f", value) + " " + units[unit]
+    }
+
+    /// `0:04`, `12:30`, `1:02:03`.
+    static func clockTime(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded(.up))
+        let (h, m, r) = (s / 3600, (s % 3600) / 60, s % 60)
+        let two = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }
+        return h > 0 ? "\(h):\(two(m)):\(two(r))" : "\(m):\(two(r))"
+    }
+
+    /// What has been drawn, shared by the hooks (called from any thread).
+    private final class State: @unchecked Sendable {
+        private let lock = NSLock()
+        private var start = 0.0
+        private var lastDraw = -Double.infinity
+        private var drawn = false
+        private var firstByte: [TransferProgress.Direction: Double] = [:]
+
+        func begin(at now: Double) {
+            lock.lock()
+            defer { lock.unlock() }
+            (start, lastDraw, drawn, firstByte) = (now, -.infinity, false, [:])
+        }
+
+        /// The line to draw now, if any.
+        func update(_ p: TransferProgress, at now: Double, delay: Double, interval: Double) -> String? {
+            lock.lock()
+            defer { lock.unlock() }
+            let since = firstByte[p.direction] ?? now
+            firstByte[p.direction] = since
+            let complete = p.total.map { p.bytes >= $0 } ?? false
+            guard now - start >= delay, now - lastDraw >= interval || (complete && drawn) else { return nil }
+            lastDraw = now
+            drawn = true
+            return ProgressPlugin.line(p, seconds: now - since)
+        }
+
+        /// Whether a line is on screen (to erase).
+        func end() -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            defer { drawn = false }
+            return drawn
+        }
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

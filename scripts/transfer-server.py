@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""A loopback HTTP server for apicli's transfer tests (large bodies, uploads, interrupted downloads).
+
+    scripts/transfer-server.py [--root DIR] [--lifetime SECONDS]   # prints http://127.0.0.1:PORT, then serves
+
+GET  /files/NAME             the file DIR/NAME, streamed (Content-Length, application/octet-stream)
+GET  /slow/N?seconds=S       N bytes of 'x' spread evenly over S seconds (default 3), with Content-Length
+GET  /cut/N                  announces N bytes, sends half of them, then closes the connection
+GET  /named/NAME?as=FILE     a few bytes with Content-Disposition: attachment; filename="FILE"
+POST or PUT /sink            reads the whole body (Content-Length or chunked) and throws it away; answers
+                             JSON {"bytes": n, "sha256": hex, "contentType": ..., "chunked": bool};
+                             ?seconds=S spreads the reading of a Content-Length body over about S seconds
+The server exits after --lifetime seconds (default 120). Nothing is kept in memory beyond one chunk.
+"""
+import argparse
+import hashlib
+import json
+import os
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, unquote, urlsplit
+
+ROOT = "."
+CHUNK = 1 << 16
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+
+    def log_message(self, *args):
+        pass
+
+    def head(self, status, length, content_type="application/octet-stream", extra=()):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(length))
+        for name, value in extra:
+            self.send_header(name, value)
+        self.end_headers()
+
+    def do_GET(self):
+        url = urlsplit(self.path)
+        query = parse_qs(url.query)
+        parts = url.path.strip("/").split("/", 1)
+        kind, arg = parts[0], unquote(parts[1]) if len(parts) > 1 else ""
+        if kind == "files":
+            path = os.path.join(ROOT, os.path.basename(arg))
+            if not os.path.isfile(path):
+                return self.text(404, "no such file\n")
+            size = os.path.getsize(path)
+            self.head(200, size)
+            with open(path, "rb") as f:
+                while True:
+                    block = f.read(CHUNK)
+                    if not block:
+                        break
+                    self.wfile.write(block)
+        elif kind == "slow" and arg.isdigit():
+            n = int(arg)
+            seconds = float(query.get("seconds", ["3"])[0])
+            self.head(200, n)
+            steps = 50
+            sent = 0
+            for i in range(steps):
+                size = n * (i + 1) // steps - sent
+                self.wfile.write(b"x" * size)
+                self.wfile.flush()
+                sent += size
+                time.sleep(seconds / steps)
+        elif kind == "cut" and arg.isdigit():
+            n = int(arg)
+            self.head(200, n)
+            self.wfile.write(b"y" * (n // 2))
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(2)
+        elif kind == "named":
+            name = query.get("as", [arg])[0]
+            body = b"named body\n"
+            self.head(200, len(body), "text/plain", [("Content-Disposition", f'attachment; filename="{name}"')])
+            self.wfile.write(body)
+        else:
+            self.text(404, "unknown path\n")
+
+    def text(self, status, body):
+        data = body.encode()
+        self.head(status, len(data), "text/plain")
+        self.wfile.write(data)
+
+    def sink(self):
+        digest = hashlib.sha256()
+        count = 0
+        chunked = "chunked" in self.headers.get("Transfer-Encoding", "").lower()
+        if chunked:
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip(), 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    break
+                left = size
+                while left:
+                    block = self.rfile.read(min(CHUNK, left))
+                    if not block:
+                        return
+                    digest.update(block)
+                    count += len(block)
+                    left -= len(block)
+                self.rfile.readline()
+        else:
+            length = int(self.headers.get("Content-Length", "0"))
+            seconds = float(parse_qs(urlsplit(self.path).query).get("seconds", ["0"])[0])
+            pause = seconds * CHUNK / length if length and seconds else 0
+            left = length
+            while left:
+                block = self.rfile.read(min(CHUNK, left))
+                if not block:
+                    return
+                digest.update(block)
+                count += len(block)
+                left -= len(block)
+                if pause:
+                    time.sleep(pause)
+        body = json.dumps({"bytes": count, "sha256": digest.hexdigest(), "chunked": chunked,
+                           "contentType": self.headers.get("Content-Type")}).encode()
+        self.head(200, len(body), "application/json")
+        self.wfile.write(body)
+
+    def do_POST(self):
+        if urlsplit(self.path).path == "/sink":
+            return self.sink()
+        self.text(404, "unknown path\n")
+
+    do_PUT = do_POST
+
+
+def main():
+    global ROOT
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", default=".")
+    parser.add_argument("--lifetime", type=float, default=120)
+    args = parser.parse_args()
+    ROOT = args.root
+    ThreadingHTTPServer.request_queue_size = 64
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
+    threading.Timer(args.lifetime, server.shutdown).start()
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
