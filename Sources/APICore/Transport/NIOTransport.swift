@@ -209,15 +209,12 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
             return task.eventLoop.makeSucceededVoidFuture()
         }
         // Parts arrive a few KiB at a time; a thread-pool hop per part capped a 1 GiB download at
-        // about 200 MB/s. Gather up to `flushSize` in memory, then write it while reading waits.
+        // about 200 MB/s. Gather up to `flushSize` in memory, then write it (and report progress) while reading waits.
         var part = buffer
         pending.writeBuffer(&part)
         received += Int64(buffer.readableBytes)
         let bytes = received
-        guard pending.readableBytes >= Self.flushSize else {
-            progress(TransferProgress(.download, bytes: bytes, total: total))
-            return task.eventLoop.makeSucceededVoidFuture()
-        }
+        guard pending.readableBytes >= Self.flushSize else { return task.eventLoop.makeSucceededVoidFuture() }
         let chunk = pending
         pending = ByteBuffer()
         return NIOThreadPool.singleton.runIfActive(eventLoop: task.eventLoop) {
@@ -237,6 +234,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
             // The last (at most 1 MiB) part, written here: the request is over, nothing waits on the loop.
             try pending.withUnsafeReadableBytes { raw in try destination.write(raw) }
             pending.clear()
+            progress(TransferProgress(.download, bytes: received, total: total))
         }
         return Received(status: Int(head.status.code), headers: head.headers, body: Data(body.readableBytesView))
     }
