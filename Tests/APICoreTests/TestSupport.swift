@@ -123,3 +123,13 @@ extension Service {
 extension Data {
     var utf8Text: String { String(decoding: self, as: UTF8.self) }
 }
+
+/// The local httpbin `make test` starts (APICLI_TEST_HTTPBIN). Without it a live test skips, unless
+/// APICLI_REQUIRE_LIVE=1 (as `make test` sets), where its absence is a failure.
+func localHTTPBin(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    if let url = ProcessInfo.processInfo.environment["APICLI_TEST_HTTPBIN"], !url.isEmpty { return url }
+    if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" {
+        XCTFail("APICLI_TEST_HTTPBIN is not set; run through `make test`", file: file, line: line)
+    }
+    throw XCTSkip("no local httpbin (APICLI_TEST_HTTPBIN)")
+}

@@ -11,13 +11,7 @@ final class TransferContractTests: XCTestCase {
     let bytes = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
 
     override func setUpWithError() throws {
-        if let url = ProcessInfo.processInfo.environment["APICLI_TEST_HTTPBIN"], !url.isEmpty {
-            base = url
-        } else if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" {
-            XCTFail("APICLI_TEST_HTTPBIN is not set; run through `make test`")
-        } else {
-            throw XCTSkip("no local httpbin (APICLI_TEST_HTTPBIN)")
-        }
+        base = try localHTTPBin()
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-tc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try bytes.write(to: dir.appendingPathComponent("data.bin"))

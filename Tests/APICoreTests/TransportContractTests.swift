@@ -14,13 +14,7 @@ final class TransportContractTests: XCTestCase {
     ]
 
     override func setUpWithError() throws {
-        if let url = ProcessInfo.processInfo.environment["APICLI_TEST_HTTPBIN"], !url.isEmpty {
-            base = url
-        } else if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" {
-            XCTFail("APICLI_TEST_HTTPBIN is not set; run through `make test`")
-        } else {
-            throw XCTSkip("no local httpbin (APICLI_TEST_HTTPBIN)")
-        }
+        base = try localHTTPBin()
     }
 
     /// The transport under test in the current loop.
