@@ -5,6 +5,7 @@ import Foundation
 /// the service decoder, the project-file decoder, diagnostics rendering, and for every target
 /// that decodes, endpoint mapping and the request builder. Any trap, sanitizer report, hang or
 /// unbounded allocation here is a bug; thrown `APIError`s are the expected outcome for bad input.
+/// Samples are judged against their expectations as `validate` does.
 enum FuzzOne {
     static let file = "fuzz.yaml"
 
@@ -25,6 +26,9 @@ enum FuzzOne {
             return
         }
         let resolver = EndpointResolver(environment: ["FUZZ_TOKEN": "s3cr3t", "HOME": "/nonexistent"])
+        // What `validate` and `check --stub` do with samples: decode their bodies, judge them
+        // against `expect:` (JSONPath, regexes, headers, status).
+        for diagnostic in SampleCheck.diagnostics(service, resolver: resolver) { _ = renderer.render(diagnostic) }
         for target in service.targets {
             do {
                 let endpoint = try resolver.endpoint(for: target, in: service)
