@@ -32,6 +32,19 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def discard(self, length, digest, pause=0):
+        """Reads `length` body bytes a chunk at a time into `digest`; returns how many came."""
+        left = length
+        while left:
+            block = self.rfile.read(min(CHUNK, left))
+            if not block:
+                break
+            digest.update(block)
+            left -= len(block)
+            if pause:
+                time.sleep(pause)
+        return length - left
+
     def head(self, status, length, content_type="application/octet-stream", extra=()):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
@@ -100,29 +113,18 @@ class Handler(BaseHTTPRequestHandler):
                     while self.rfile.readline() not in (b"\r\n", b"\n", b""):
                         pass
                     break
-                left = size
-                while left:
-                    block = self.rfile.read(min(CHUNK, left))
-                    if not block:
-                        return
-                    digest.update(block)
-                    count += len(block)
-                    left -= len(block)
+                read = self.discard(size, digest)
+                count += read
+                if read < size:
+                    return
                 self.rfile.readline()
         else:
             length = int(self.headers.get("Content-Length", "0"))
             seconds = float(parse_qs(urlsplit(self.path).query).get("seconds", ["0"])[0])
             pause = seconds * CHUNK / length if length and seconds else 0
-            left = length
-            while left:
-                block = self.rfile.read(min(CHUNK, left))
-                if not block:
-                    return
-                digest.update(block)
-                count += len(block)
-                left -= len(block)
-                if pause:
-                    time.sleep(pause)
+            count = self.discard(length, digest, pause)
+            if count < length:
+                return
         body = json.dumps({"bytes": count, "sha256": digest.hexdigest(), "chunked": chunked,
                            "contentType": self.headers.get("Content-Type")}).encode()
         self.head(200, len(body), "application/json")
