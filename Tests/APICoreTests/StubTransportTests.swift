@@ -26,7 +26,7 @@ final class StubTransportTests: XCTestCase {
     }
 
     private func contractSample(_ target: String, _ name: String? = nil) throws -> Sample {
-        let service = try TargetFile.load(Fixtures.path("github.yaml"))
+        let service = try TargetFile.load(Fixtures.path("catalog/github.yaml"))
         return try XCTUnwrap(service.requireTarget(target).sample(named: name))
     }
 

@@ -42,7 +42,7 @@ final class TargetFileTests: XCTestCase {
 
     func testContractFileDecodesServiceDefaults() throws {
         // GIVEN the contract's github.yaml
-        let path = Fixtures.path("github.yaml")
+        let path = Fixtures.path("catalog/github.yaml")
         // WHEN loaded
         let service = try TargetFile.load(path)
         // THEN the service carries its name, file, base URL, headers, timeout and validation
@@ -60,7 +60,7 @@ final class TargetFileTests: XCTestCase {
 
     func testContractZenHasItsPathMethodAndTextSample() throws {
         // GIVEN the contract file
-        let service = try TargetFile.load(Fixtures.path("github.yaml"))
+        let service = try TargetFile.load(Fixtures.path("catalog/github.yaml"))
         // WHEN reading zen
         let zen = try service.requireTarget("zen")
         // THEN its fields are as written, with marks
@@ -85,7 +85,7 @@ final class TargetFileTests: XCTestCase {
 
     func testContractUserProfileHasParamsAndNamedSamples() throws {
         // GIVEN the contract file
-        let service = try TargetFile.load(Fixtures.path("github.yaml"))
+        let service = try TargetFile.load(Fixtures.path("catalog/github.yaml"))
         // WHEN reading userProfile
         let user = try service.requireTarget("userProfile")
         // THEN the method defaults to GET, params keep their order, samples their names and forms
@@ -117,7 +117,7 @@ final class TargetFileTests: XCTestCase {
 
     func testContractSearchAndCreateIssueTasks() throws {
         // GIVEN the contract file
-        let service = try TargetFile.load(Fixtures.path("github.yaml"))
+        let service = try TargetFile.load(Fixtures.path("catalog/github.yaml"))
         // WHEN reading the two targets with tasks
         let search = try service.requireTarget("search")
         let create = try service.requireTarget("createIssue")
