@@ -44,6 +44,11 @@ extension APICLI {
         @Option(help: ArgumentHelp("Run only slice i of n (1-based) of the targets sorted by name.", valueName: "i/n"))
         var shard: String?
 
+        @Option(name: .customLong("max-body"),
+                help: ArgumentHelp("The most bytes of a response body held to judge it (default 64 MiB); a larger body fails the check.",
+                                   valueName: "bytes"))
+        var maxBody: Int64?
+
         @Option(help: ArgumentHelp("Write a JUnit XML report.", valueName: "file"))
         var junit: String?
 
@@ -52,6 +57,7 @@ extension APICLI {
 
         func validate() throws {
             if jobs < 1 { throw ValidationError("--jobs takes a number of at least 1, got \(jobs)") }
+            if let maxBody, maxBody < 1 { throw ValidationError("--max-body takes a number of bytes of at least 1, got \(maxBody)") }
             if retries < 0 { throw ValidationError("--retries takes 0 or more, got \(retries)") }
             if let shard, Self.parseShard(shard) == nil {
                 throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, got '\(shard)'")
@@ -69,7 +75,7 @@ extension APICLI {
             var console = Console.plain
             let items: [CheckItem]
             do throws(APIError) {
-                let workspace = try APICLI.workspace(targets, environment, request)
+                let workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
                 items = try plan(workspace)
                 console = Console(redactor: workspace.redactor)  // every request is built: every secret known
             } catch {
