@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes one target file into a `Service`, or into every problem the file has.
 public enum TargetFile {
@@ -26,7 +30,7 @@ public enum TargetFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read target file"))
         }
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = Path.stem(Path.lastComponent(path))
         return try decode([UInt8](data), file: path, defaultName: stem)
     }
 
@@ -54,10 +58,10 @@ public enum TargetFile {
 
     /// RFC 9110 token characters (methods, header names).
     static func isToken(_ s: String) -> Bool {
-        !s.isEmpty && s.unicodeScalars.allSatisfy { c in
-            c.isASCII && (CharacterSet.alphanumerics.contains(c) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(c))
-        }
+        !s.isEmpty && s.utf8.allSatisfy(tokenCharacters.contains)
     }
+
+    static let tokenCharacters = Text.ByteSet.unreserved.union("!#$%&'*+^`|")
 }
 
 /// The structure of a target file, on top of `NodeReader`'s typed reads.
@@ -71,7 +75,7 @@ struct ServiceDecoder {
 
     init(file: String) {
         reader = NodeReader(file: file)
-        folder = (file as NSString).deletingLastPathComponent
+        folder = Path.parent(file)
     }
 
     var file: String { reader.file }
@@ -257,7 +261,7 @@ struct ServiceDecoder {
     /// is used (`FileCheck`), so a missing file fails only the target that names it.
     mutating func fileReference(_ node: Node, _ what: String, use: FileReference.Use) -> String? {
         guard let t = reader.text(node, what) else { return nil }
-        let path = t.text.hasPrefix("/") ? t.text : (folder as NSString).appendingPathComponent(t.text)
+        let path = t.text.hasPrefix("/") ? t.text : Path.join(folder, t.text)
         files.append(FileReference(what: what, written: t.text, path: path, mark: node.mark, use: use, target: currentTarget))
         return path
     }
