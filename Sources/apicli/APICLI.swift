@@ -40,15 +40,23 @@ struct APICLI: AsyncParsableCommand {
               5   a report file could not be written (--junit, --json)
             """,
         version: "0.1.0",
-        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self]
+        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self, Mock.self, Record.self]
     )
+
+    /// The command line, with `--drift=MODE` (an option whose value may be left out, which the
+    /// argument parser has no form for) spelled `--drift --drift-mode MODE`.
+    static var arguments: [String] {
+        Array(CommandLine.arguments.dropFirst()).flatMap { word -> [String] in
+            word.hasPrefix("--drift=") ? ["--drift", "--drift-mode", String(word.dropFirst("--drift=".count))] : [word]
+        }
+    }
 
     /// Parses, runs, and leaves with `_exit`: once the output is flushed there is nothing left to
     /// tear down, and a live libcurl transfer (a timed-out request) can hang `exit()`'s handlers.
     static func main() async {
         var code: Int32 = 0
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

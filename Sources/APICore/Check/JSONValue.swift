@@ -52,6 +52,9 @@ public indirect enum JSONValue: Sendable, Equatable {
         return full.count > limit ? String(full.prefix(limit)) + "…" : full
     }
 
+    /// Compact JSON text, whole.
+    public var jsonText: String { rendered }
+
     private var rendered: String {
         switch self {
         case .null: return "null"

@@ -90,6 +90,14 @@ public struct EndpointResolver: Sendable {
                       timeout: timeout(target, service, layers, &ignored))
     }
 
+    /// The base URL a target's request goes to (environment, `APICLI_BASE_URL_…`, `--base-url`
+    /// applied), without building the rest of the request: what `mock` routes by.
+    public func baseURL(for target: Target, in service: Service) throws(APIError) -> String {
+        let layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
+        var ignored: [Origin] = []
+        return try baseURL(service, layers, try bindings(for: target, in: service), target.qualifiedName, &ignored)
+    }
+
     public func endpoint(for target: Target, in service: Service) throws(APIError) -> Endpoint {
         let bindings = try bindings(for: target, in: service)
         let layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)

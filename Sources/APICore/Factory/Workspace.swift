@@ -100,6 +100,24 @@ public struct Workspace: Sendable {
         try resolver.bindings(for: target, in: service)
     }
 
+    /// The path of a target's base URL (`/v1` of `https://api.example.com/v1/`, "" for none):
+    /// where `mock` serves the target's path.
+    public func basePath(for target: Target, in service: Service) throws(APIError) -> String {
+        let base = try resolver.baseURL(for: target, in: service)
+        let path = URLComponents(string: base)?.percentEncodedPath ?? ""
+        return path.split(separator: "/").joined(separator: "/").isEmpty ? "" : "/" + path.split(separator: "/").joined(separator: "/")
+    }
+
+    /// The stub transport answering `sample` of a target for a request that gave `captures`
+    /// (the `{name}`s of the path `mock` matched): the target's bindings with the captured values
+    /// as params, so the sample's `{name}`s expand as they would for `-p name=value`.
+    public func stub(_ sample: Sample, of target: Target, in service: Service, bindings: Bindings,
+                     captures: [String: String]) -> StubTransport {
+        var bindings = bindings
+        bindings.params.merge(captures) { _, captured in captured }
+        return StubTransport(sample: sample, bindings: bindings, file: service.file)
+    }
+
     /// Hides every secret value expanded so far (call it after building the requests to print);
     /// shows everything with `--show-secrets`.
     public var redactor: Redactor {

@@ -1,0 +1,168 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// `apicli mock`'s HTTP/1.1 server (SwiftNIO): every request is answered from the current
+/// `MockTable`, which `reload` swaps whole. It never prints: each answered request is reported
+/// to `log` as a `MockServer.Event`.
+public final class MockServer: Sendable {
+    /// One request and what it got: the log line's fields.
+    public struct Event: Sendable {
+        public var method: String
+        public var uri: String
+        public var target: String?
+        public var sample: String?
+        /// nil: the connection was closed without a response (an `error:` sample).
+        public var status: Int?
+        public var seconds: Double
+
+        /// `GET /v1/users/octocat  github.user  sample  200  0.3 ms`.
+        public var line: String {
+            let outcome = status.map(String.init) ?? "closed"
+            return "\(method) \(uri)  \(target ?? "-")  \(sample ?? "-")  \(outcome)  \(Text.fixed(seconds * 1000, 1)) ms"
+        }
+    }
+
+    private let table: Locked<MockTable>
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    /// The port bound (the one asked for, or the one the system picked for 0).
+    public let port: Int
+    public let host: String
+
+    /// Listens on `host:port` (0: a free port). A port that cannot be bound is a network error.
+    public static func start(host: String, port: Int, table: MockTable,
+                             log: (@Sendable (Event) -> Void)?) async throws(APIError) -> MockServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let shared = Locked(table)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 512)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(MockHandler(table: shared, log: log))
+                }
+            }
+        do {
+            let channel = try await bootstrap.bind(host: host, port: port).get()
+            let bound = channel.localAddress?.port ?? port
+            return MockServer(table: shared, group: group, channel: channel, host: host, port: bound)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw .network(.other("cannot listen on \(host):\(port): \(error)"))
+        }
+    }
+
+    private init(table: Locked<MockTable>, group: MultiThreadedEventLoopGroup, channel: any Channel, host: String, port: Int) {
+        self.table = table
+        self.group = group
+        self.channel = channel
+        self.host = host
+        self.port = port
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    public var url: String {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return "http://\(shown):\(port)"
+    }
+
+    /// Serves `table` from the next request on.
+    public func reload(_ table: MockTable) { self.table.set(table) }
+
+    /// Stops listening, closes the connections, and frees the threads.
+    public func stop() async {
+        try? await channel.close()
+        try? await group.shutdownGracefully()
+    }
+}
+
+/// One connection's requests, in order (NIO's pipelining handler queues the next request until a
+/// response is complete).
+final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let table: Locked<MockTable>
+    private let log: (@Sendable (MockServer.Event) -> Void)?
+    private var head: HTTPRequestHead?
+    private var start: UInt64 = 0
+
+    init(table: Locked<MockTable>, log: (@Sendable (MockServer.Event) -> Void)?) {
+        self.table = table
+        self.log = log
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            start = DispatchTime.now().uptimeNanoseconds
+        case .body:
+            break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            let answer = table.current.answer(method: head.method.rawValue, uri: head.uri,
+                                              sampleHeader: head.headers.first(name: MockTable.sampleHeader))
+            respond(answer, to: head, channel: context.channel)
+        }
+    }
+
+    private func respond(_ answer: MockTable.Answer, to head: HTTPRequestHead, channel: any Channel) {
+        let (start, log) = (self.start, self.log)
+        let event = { @Sendable (status: Int?) in
+            guard let log else { return }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            log(MockServer.Event(method: head.method.rawValue, uri: head.uri, target: answer.target,
+                                 sample: answer.sample, status: status, seconds: seconds))
+        }
+        switch answer.reply {
+        case .close(let delay):
+            Self.after(delay, on: channel) {
+                event(nil)
+                channel.close(promise: nil)
+            }
+        case .response(let status, let headers, let body, let delay):
+            Self.after(delay, on: channel) {
+                Self.write(status: status, headers: headers, body: body, to: head, channel: channel)
+                event(status)
+            }
+        }
+    }
+
+    private static func after(_ delay: Double, on channel: any Channel, _ body: @escaping @Sendable () -> Void) {
+        if delay > 0 {
+            channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) { body() }
+        } else {
+            body()
+        }
+    }
+
+    private static func write(status: Int, headers: [HeaderField], body: Data, to head: HTTPRequestHead, channel: any Channel) {
+        var fields = HTTPHeaders()
+        for h in headers {
+            let name = h.name.lowercased()
+            if name == "content-length" || name == "transfer-encoding" || name == "connection" { continue }
+            fields.add(name: h.name, value: h.value)
+        }
+        fields.add(name: "Content-Length", value: String(body.count))
+        let keepAlive = head.isKeepAlive
+        if !keepAlive { fields.add(name: "Connection", value: "close") }
+        let response = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: fields)
+        channel.write(HTTPServerResponsePart.head(response), promise: nil)
+        if head.method != .HEAD && !body.isEmpty {
+            channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+        }
+        let done = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
+        if !keepAlive { done.whenComplete { _ in channel.close(promise: nil) } }
+    }
+}

@@ -1,0 +1,178 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The routes `apicli mock` serves, built once from the selected targets through the workspace
+/// (the one factory) and swapped whole on reload. Answering a request needs no socket: the server
+/// hands in method, target-form URI and the sample header, and writes back what comes out.
+public struct MockTable: Sendable {
+    struct Entry: Sendable {
+        var route: MockRoute
+        var bindings: Bindings
+    }
+
+    /// Most specific first.
+    private(set) var entries: [Entry]
+    private let workspace: Workspace
+    /// Selected targets that have no sample: not served.
+    public private(set) var withoutSamples: [String] = []
+
+    public var routes: [MockRoute] { entries.map(\.route) }
+
+    /// Routes for `selected`. Two routes that answer the same requests are an error naming both,
+    /// unless `prefer` (`--service`) names the service of exactly one of them.
+    public init(workspace: Workspace, selected: [(Service, Target)], prefer: [String] = []) throws(APIError) {
+        self.workspace = workspace
+        var entries: [Entry] = []
+        var problems: [Diagnostic] = []
+        for (service, target) in selected {
+            guard !target.allSamples.isEmpty else {
+                withoutSamples.append(target.qualifiedName)
+                continue
+            }
+            do throws(APIError) {
+                let base = try workspace.basePath(for: target, in: service)
+                let bindings = try workspace.bindings(for: target, in: service)
+                let env = Bindings(environment: bindings.environment, secrets: bindings.secrets)
+                let path = try target.path.map { t throws(APIError) in
+                    try env.expand(t, in: "the path of \(target.qualifiedName)", file: service.file, unresolved: .keep)
+                } ?? ""
+                entries.append(Entry(route: MockRoute(service: service, target: target, basePath: base, path: path),
+                                     bindings: bindings))
+            } catch {
+                if case .invalidInput(let d) = error { problems += d } else { throw error }
+            }
+        }
+        self.entries = try Self.resolveConflicts(entries, prefer: prefer, problems: problems)
+            .enumerated().sorted { a, b in
+                let (x, y) = (a.element.route.specificity, b.element.route.specificity)
+                return x != y ? x.lexicographicallyPrecedes(y) == false : a.offset < b.offset
+            }.map(\.element)
+    }
+
+    private static func resolveConflicts(_ entries: [Entry], prefer: [String], problems: [Diagnostic]) throws(APIError) -> [Entry] {
+        var problems = problems
+        var dropped = Set<Int>()
+        for i in entries.indices {
+            for j in entries.indices where j > i && !dropped.contains(i) && !dropped.contains(j) {
+                let (a, b) = (entries[i].route, entries[j].route)
+                guard a.sameShape(as: b) else { continue }
+                let (pa, pb) = (prefer.contains(a.service.name), prefer.contains(b.service.name))
+                if pa != pb {
+                    dropped.insert(pa ? j : i)
+                    continue
+                }
+                problems.append(Diagnostic(
+                    file: b.service.file, mark: b.target.mark,
+                    message: "route conflict: \(b.target.qualifiedName) and \(a.target.qualifiedName) (\(a.service.file):\(a.target.mark.line)) both answer \(b.label)",
+                    hint: a.service.name == b.service.name
+                        ? "serve one of them (name targets on the command line), or change a path"
+                        : "pick the service that answers with --service \(a.service.name) or --service \(b.service.name)"))
+            }
+        }
+        if !problems.isEmpty { throw .invalidInput(problems) }
+        return entries.indices.filter { !dropped.contains($0) }.map { entries[$0] }
+    }
+
+    // MARK: Answering
+
+    /// What the server does with one request.
+    public enum Reply: Sendable {
+        /// Status, headers in declared order, body; sent after `delay` seconds.
+        case response(status: Int, headers: [HeaderField], body: Data, delay: Double)
+        /// An `error:` sample: the connection is closed without a response after `delay`.
+        case close(delay: Double)
+    }
+
+    public struct Answer: Sendable {
+        public var reply: Reply
+        /// `service.target`, nil when no route matched.
+        public var target: String?
+        /// `sample` or the name of the entry of `samples:`; nil when none was used.
+        public var sample: String?
+    }
+
+    /// The header and the query parameter that choose a named sample.
+    public static let sampleHeader = "X-Apicli-Sample"
+    public static let sampleParameter = "apicli-sample"
+
+    /// The answer to `method uri` (origin form: path and query). `HEAD` is answered by a `GET`
+    /// route when no `HEAD` route matches (the server sends no body).
+    public func answer(method: String, uri: String, sampleHeader: String? = nil) -> Answer {
+        let (path, query) = Self.split(uri)
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        let chosen = sampleHeader.flatMap { $0.isEmpty ? nil : $0 } ?? Self.queryValue(Self.sampleParameter, in: query)
+        for method in method == "HEAD" ? ["HEAD", "GET"] : [method] {
+            for entry in entries where entry.route.method == method {
+                if let captures = entry.route.match(parts) {
+                    return answer(entry, captures: captures, sample: chosen)
+                }
+            }
+        }
+        return Answer(reply: notFound(method: method, path: path, parts: parts), target: nil, sample: nil)
+    }
+
+    private func answer(_ entry: Entry, captures: [String: String], sample name: String?) -> Answer {
+        let target = entry.route.target
+        let label = target.qualifiedName
+        let pick: (String?, Sample)
+        if let name {
+            guard let found = target.samples.first(where: { $0.name == name }) else {
+                let names = target.samples.map(\.name)
+                return Answer(reply: Self.json(400, [("error", .string("\(label) has no sample named '\(name)'")),
+                                                     ("samples", .array(names.map { .string($0) }))]),
+                              target: label, sample: name)
+            }
+            pick = (found.name, found.sample)
+        } else if let sample = target.sample {
+            pick = (nil, sample)
+        } else {
+            pick = (target.samples[0].name, target.samples[0].sample)
+        }
+        let shown = pick.0 ?? "sample"
+        let stub = workspace.stub(pick.1, of: target, in: entry.route.service, bindings: entry.bindings, captures: captures)
+        if pick.1.error != nil { return Answer(reply: .close(delay: pick.1.delay), target: label, sample: shown) }
+        do throws(APIError) {
+            let response = try stub.response()
+            return Answer(reply: .response(status: response.status, headers: response.headers, body: response.body,
+                                           delay: pick.1.delay),
+                          target: label, sample: shown)
+        } catch {
+            var message = "\(label): the sample cannot be rendered"
+            if case .invalidInput(let d) = error, let first = d.first { message = first.message }
+            return Answer(reply: Self.json(500, [("error", .string(message))]), target: label, sample: shown)
+        }
+    }
+
+    /// 404 with the routes closest to what was asked, nearest first.
+    private func notFound(method: String, path: String, parts: [Substring]) -> Reply {
+        let asked = "\(method) \(path)"
+        let scored = entries.map { e in (e.route, Suggestions.distance(asked, e.route.label)) }
+            .sorted { $0.1 < $1.1 }.prefix(3)
+        let closest: [JSONValue] = scored.map { route, _ in
+            .object([("route", .string(route.label)), ("target", .string(route.target.qualifiedName))])
+        }
+        return Self.json(404, [("error", .string("no route for \(asked)")), ("closest", .array(closest))])
+    }
+
+    static func json(_ status: Int, _ members: [(String, JSONValue)]) -> Reply {
+        let text = JSONValue.object(members.map { (key: $0.0, value: $0.1) }).jsonText + "\n"
+        return .response(status: status, headers: [HeaderField("Content-Type", "application/json")],
+                         body: Data(text.utf8), delay: 0)
+    }
+
+    static func split(_ uri: String) -> (path: String, query: Substring) {
+        guard let q = uri.firstIndex(of: "?") else { return (uri, "") }
+        return (String(uri[..<q]), uri[uri.index(after: q)...])
+    }
+
+    static func queryValue(_ name: String, in query: Substring) -> String? {
+        for pair in query.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if kv[0] == name { return kv.count > 1 ? (String(kv[1]).removingPercentEscapes() ?? String(kv[1])) : "" }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,175 @@
+import APICore
+import ArgumentParser
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension APICLI {
+    struct Mock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the targets' samples over HTTP: a mock server of the declared API.",
+            discussion: """
+                A request is routed by its method and path: the service's baseURL path, then the target's \
+                path, {name} matching one segment (and expanding {name} in the sample). The header \
+                X-Apicli-Sample: NAME (or ?apicli-sample=NAME) picks an entry of samples:; otherwise \
+                sample: answers. An unmatched request gets 404 with the closest routes. One line per \
+                request goes to stderr (not with -q). The files are reloaded when they change, or on \
+                SIGHUP; a bad edit keeps the last good version. SIGINT and SIGTERM stop the server.
+
+                Exit codes: 0 stopped by SIGINT or SIGTERM, 2 bad target file or pattern, or a route \
+                conflict, 3 the port cannot be listened on.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Services (github) or service.target globs; default: all.", valueName: "pattern"),
+                  completion: .custom(completeTargetNames))
+        var patterns: [String] = []
+
+        @OptionGroup var targets: TargetsOptions
+        @OptionGroup var environment: EnvironmentOptions
+
+        @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "n"))
+        var port = 4010
+
+        @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
+        var host = "127.0.0.1"
+
+        @Option(name: .customLong("service"),
+                help: ArgumentHelp("When two services answer the same route, this one does (repeatable).", valueName: "name"))
+        var services: [String] = []
+
+        @Flag(name: .shortAndLong, help: "No log line per request.")
+        var quiet = false
+
+        func validate() throws {
+            if !(0...65535).contains(port) { throw ValidationError("--port takes 0 to 65535, got \(port)") }
+        }
+
+        private func load() throws(APIError) -> (MockTable, FileStamps, [Service]) {
+            let workspace = try APICLI.workspace(targets, environment)
+            let catalog = try workspace.catalog()
+            for name in services where !catalog.services.contains(where: { $0.name == name }) {
+                throw .invalid(Diagnostic(file: nil, mark: nil, message: "--service \(name): no such service",
+                                          hint: Suggestions.hint(for: name, in: catalog.services.map(\.name))))
+            }
+            let selected = try Selection.select(catalog, patterns: patterns)
+            let table = try MockTable(workspace: workspace, selected: selected, prefer: services)
+            let stamps = FileStamps(directory: targets.directory,
+                                    files: environment.envFiles + FileStamps.referenced(by: catalog.services))
+            return (table, stamps, catalog.services)
+        }
+
+        func run() async throws {
+            signal(SIGPIPE, SIG_IGN)
+            let console = Console.plain
+            var (table, stamps, watched) = try loaded(console)
+            let quiet = self.quiet
+            var log: (@Sendable (MockServer.Event) -> Void)?
+            if !quiet { log = Self.logLine }
+            let server: MockServer
+            do throws(APIError) {
+                server = try await MockServer.start(host: host, port: port, table: table, log: log)
+            } catch {
+                throw console.fail(error, target: nil)
+            }
+            console.out(server.url + "\n" + Self.summary(table, url: server.url))
+            let events = Self.events()
+            for await event in events.stream {
+                switch event {
+                case .stop(let word):
+                    await server.stop()
+                    console.err("apicli mock: \(word), stopped\n")
+                    return
+                case .hangUp, .tick:
+                    if case .tick = event {
+                        let now = FileStamps(directory: targets.directory, files: environment.envFiles
+                                             + FileStamps.referenced(by: watched))
+                        if now == stamps { continue }
+                        stamps = now
+                    }
+                    do throws(APIError) {
+                        let (fresh, freshStamps, freshServices) = try load()
+                        (table, stamps, watched) = (fresh, freshStamps, freshServices)
+                        server.reload(fresh)
+                        console.err("apicli mock: reloaded, \(Self.routes(fresh.routes.count))\n")
+                    } catch {
+                        _ = console.fail(error, target: nil)
+                        console.err("apicli mock: keeping the last good version (\(Self.routes(table.routes.count)))\n")
+                    }
+                }
+            }
+        }
+
+        private func loaded(_ console: Console) throws -> (MockTable, FileStamps, [Service]) {
+            do throws(APIError) {
+                return try load()
+            } catch {
+                throw console.fail(error, target: nil)
+            }
+        }
+
+        static func routes(_ n: Int) -> String { n == 1 ? "1 route" : "\(n) routes" }
+
+        /// The request's log line, on stderr.
+        @Sendable static func logLine(_ event: MockServer.Event) {
+            Terminal.write(Data((event.line + "\n").utf8), to: STDERR_FILENO)
+        }
+
+        /// One line per service: where its routes are served.
+        static func summary(_ table: MockTable, url: String) -> String {
+            var order: [String] = []
+            var counts: [String: (base: String, routes: Int)] = [:]
+            for route in table.routes {
+                let name = route.service.name
+                if counts[name] == nil { order.append(name) }
+                let base = route.basePath
+                counts[name] = (base, (counts[name]?.routes ?? 0) + 1)
+            }
+            var out = ""
+            for name in order.sorted() {
+                let (base, n) = counts[name]!
+                out += "  \(name)  \(url)\(base)  (\(routes(n)))\n"
+            }
+            if !table.withoutSamples.isEmpty {
+                out += "  not served (no sample): \(table.withoutSamples.joined(separator: ", "))\n"
+            }
+            return out
+        }
+
+        enum Event: Sendable {
+            case stop(String)
+            case hangUp
+            case tick
+        }
+
+        /// SIGINT and SIGTERM stop; SIGHUP reloads; a tick every half second looks at the files.
+        static func events() -> (stream: AsyncStream<Event>, sources: [any DispatchSourceProtocol]) {
+            let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
+            var sources: [any DispatchSourceProtocol] = []
+            for (number, event) in [(SIGINT, Event.stop("interrupted")), (SIGTERM, .stop("terminated")), (SIGHUP, .hangUp)] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { continuation.yield(event) }
+                source.resume()
+                sources.append(source)
+            }
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
+            timer.setEventHandler { continuation.yield(.tick) }
+            timer.resume()
+            sources.append(timer)
+            Self.keep = sources
+            return (stream, sources)
+        }
+
+        nonisolated(unsafe) private static var keep: [any DispatchSourceProtocol] = []
+    }
+}
