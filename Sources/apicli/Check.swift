@@ -53,6 +53,14 @@ extension APICLI {
                                    valueName: "bytes"))
         var maxBody: Int64?
 
+        @Flag(help: "Also compare each live response's shape with the target's sample: (status class, Content-Type, JSON paths and types); differences fail the check.")
+        var drift = false
+
+        @Option(name: .customLong("drift-mode"),
+                help: ArgumentHelp("fail (default) or warn: differences are only listed. --drift=warn is short for --drift --drift-mode warn.",
+                                   valueName: "mode"))
+        var driftMode: Drift.Mode?
+
         @Option(help: ArgumentHelp("Write a JUnit XML report.", valueName: "file"))
         var junit: String?
 
@@ -62,6 +70,7 @@ extension APICLI {
         func validate() throws {
             if jobs < 1 { throw ValidationError("--jobs takes a number of at least 1, got \(jobs)") }
             if let maxBody, maxBody < 1 { throw ValidationError("--max-body takes a number of bytes of at least 1, got \(maxBody)") }
+            if stub && (drift || driftMode != nil) { throw ValidationError("--drift compares live responses with samples; it does not go with --stub") }
             if retries < 0 { throw ValidationError("--retries takes 0 or more, got \(retries)") }
             if let shard, Self.parseShard(shard) == nil {
                 throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, got '\(shard)'")
@@ -91,7 +100,7 @@ extension APICLI {
             let runner = CheckRunner(options: .init(jobs: jobs, retries: retries, failFast: failFast),
                                      transport: LiveTransport())
             let results = await runner.run(items) { _, result in
-                console.out(TextReport.line(result, nameWidth: width))
+                console.out(TextReport.line(result, nameWidth: width) + TextReport.driftLines(result))
             }.map { $0.redacted(by: console.redactor) }
             console.out(TextReport.summary(results))
             try write(JUnitReport.render, results, to: junit, console)
@@ -105,7 +114,9 @@ extension APICLI {
                 let mine = Selection.shard(selected.map(\.1.qualifiedName), index: i, count: n)
                 selected = selected.filter { mine.contains($0.1.qualifiedName) }
             }
-            return CheckPlanner(workspace: workspace, stub: stub, includeAll: all).items(for: selected)
+            var planner = CheckPlanner(workspace: workspace, stub: stub, includeAll: all)
+            planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil
+            return planner.items(for: selected)
         }
 
         /// Targets that cannot be built (unresolved `${VAR}`, …) fail in the report; their full
@@ -152,3 +163,5 @@ extension APICLI {
         }
     }
 }
+
+extension Drift.Mode: ExpressibleByArgument {}

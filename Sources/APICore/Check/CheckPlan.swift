@@ -13,6 +13,8 @@ public struct CheckItem: Sendable {
     public var target: String
     public var sample: String?
     public var work: Work
+    /// `check --drift`: the sample the live response is compared with.
+    public var drift: Drift.Baseline? = nil
 }
 
 /// Turns selected targets into check items; each request comes from the workspace, built as
@@ -23,6 +25,8 @@ public struct CheckPlanner: Sendable {
     public var stub: Bool
     /// `--all`: include targets with `check: false` and unsafe methods.
     public var includeAll: Bool
+    /// `--drift`: compare each live response with the target's `sample:`.
+    public var drift: Drift.Mode? = nil
 
     public init(workspace: Workspace, stub: Bool, includeAll: Bool) {
         self.workspace = workspace
@@ -57,6 +61,7 @@ public struct CheckPlanner: Sendable {
             let call = try workspace.call(target, in: service)
             item.work = .send(call.prepared, validation: call.endpoint.validation, expect: target.expect, stub: nil,
                               expectFailure: false)
+            item.drift = drift.flatMap { Drift.baseline(call, mode: $0) }
         } catch {
             item.work = .fail(error)
         }

@@ -87,6 +87,9 @@ public struct CheckRunner: Sendable {
             result.attempts = attempts
             result.outcome = verdict.passed ? .passed : .failed
             (result.kind, result.messages, result.failedAsExpected) = (verdict.kind, verdict.messages, verdict.failedAsExpected)
+            if let baseline = item.drift, case .success(let response) = last {
+                result.apply(drift: baseline.differences(from: response), mode: baseline.mode)
+            }
             return result
         }
     }

@@ -17,6 +17,8 @@ public struct Sample: Sendable {
     public var mark: Mark
     /// `expectFailure: true`: this sample shows a failure, so `check --stub` expects it to fail the expectations.
     public var expectFailure = false
+    /// `masked:`: JSONPaths whose recorded values were replaced (`record --mask`); drift skips them.
+    public var masked: [String] = []
 
     public init(status: Int = 200, headers: [Header] = [], body: Body? = nil, error: String? = nil,
                 delay: Double = 0, mark: Mark) {

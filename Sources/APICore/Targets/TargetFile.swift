@@ -22,7 +22,7 @@ public enum TargetFile {
                                   "arrays", "bools", "multipart", "upload", "download"]
         /// One entry of `multipart:`.
         public static let part = ["name", "file", "value", "filename", "type"]
-        public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure"]
+        public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked"]
     }
 
     /// Reads and decodes `path`. The service is named by `service:` or else by the file's name.

@@ -180,11 +180,29 @@ extension ServiceDecoder {
                 sample.delay = reader.duration(e.value, "sample delay", allowZero: true) ?? 0
             case "expectFailure":
                 sample.expectFailure = reader.boolean(e.value, "expectFailure") ?? false
+            case "masked":
+                sample.masked = maskedPaths(e.value)
             default: break
             }
         }
         oneBody(bodyKeys, "\(what) has more than one body", hint: "a sample takes one of body:, json:, file:, error:")
         return sample
+    }
+
+    /// `masked: [$.token, $.items[*].id]`: JSONPaths `record --mask` replaced, which drift skips.
+    mutating func maskedPaths(_ node: Node) -> [String] {
+        guard let items = node.items else {
+            reader.error("masked must be a list of JSONPaths, not \(node.kindName)", at: node.mark, hint: "write masked: [$.token]")
+            return []
+        }
+        return items.compactMap { item in
+            guard let path = reader.text(item, "masked path")?.text else { return nil }
+            guard path.hasPrefix("$") else {
+                reader.error("'\(path)' is not a JSONPath", at: item.mark, hint: "start it with $, like $.token")
+                return nil
+            }
+            return path
+        }
     }
 
     mutating func samples(_ node: Node, _ what: String) -> [(name: String, sample: Sample)] {

@@ -37,6 +37,7 @@ public enum JSONReport {
             member("messages", .array(r.messages.map(text))),
             member("failedAsExpected", .bool(r.failedAsExpected)),
             member("skipReason", r.skipReason.map(text) ?? .null),
+            member("drift", .array(r.drift.map(text))),
             member("request", r.request.map(request) ?? .null),
             member("attempts", .array(r.attempts.map { a in
                 .object([
