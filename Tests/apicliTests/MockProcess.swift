@@ -79,6 +79,8 @@ struct Curl {
     var headers: [String: String]
     var body: String
     var code: Int32
+    /// Everything curl printed (-i: the head, then the body).
+    var raw = ""
 
     static func run(_ args: [String]) throws -> Curl {
         let p = Process()
@@ -96,7 +98,7 @@ struct Curl {
         p.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n") else {
-            return Curl(status: 0, headers: [:], body: text, code: p.terminationStatus)
+            return Curl(status: 0, headers: [:], body: text, code: p.terminationStatus, raw: text)
         }
         let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")
         let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
@@ -105,6 +107,6 @@ struct Curl {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return Curl(status: status, headers: headers, body: String(text[split.upperBound...]), code: p.terminationStatus)
+        return Curl(status: status, headers: headers, body: String(text[split.upperBound...]), code: p.terminationStatus, raw: text)
     }
 }

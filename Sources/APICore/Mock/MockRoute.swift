@@ -69,6 +69,20 @@ public struct MockRoute: Sendable {
         return parts.count == segments.count ? captures : nil
     }
 
+    /// `METHOD /path` with each capture replaced by the request's segment at its place: what a
+    /// request is compared with to find the closest routes (`/users/octocat` is near `/users/{name}`).
+    func filled(with parts: [Substring]) -> String {
+        let path = segments.enumerated().map { i, segment -> String in
+            switch segment {
+            case .literal(let text): return text
+            case .capture(let name, let prefix, let suffix):
+                return i < parts.count ? String(parts[i]) : prefix + "{\(name)}" + suffix
+            case .rest(let name): return i < parts.count ? parts[i...].joined(separator: "/") : "{+\(name)}"
+            }
+        }
+        return "\(method) /" + path.joined(separator: "/")
+    }
+
     /// Literal segments count most, then captures with fixed text around them: the most specific
     /// route wins (`/users/me` before `/users/{name}`).
     var specificity: [Int] {

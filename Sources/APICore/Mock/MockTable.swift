@@ -149,7 +149,7 @@ public struct MockTable: Sendable {
     /// 404 with the routes closest to what was asked, nearest first.
     private func notFound(method: String, path: String, parts: [Substring]) -> Reply {
         let asked = "\(method) \(path)"
-        let scored = entries.map { e in (e.route, Suggestions.distance(asked, e.route.label)) }
+        let scored = entries.map { e in (e.route, Suggestions.distance(asked, e.route.filled(with: parts))) }
             .sorted { $0.1 < $1.1 }.prefix(3)
         let closest: [JSONValue] = scored.map { route, _ in
             .object([("route", .string(route.label)), ("target", .string(route.target.qualifiedName))])

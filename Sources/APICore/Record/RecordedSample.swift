@@ -1,0 +1,155 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A live response made fit to be a sample: no credentials, no volatile headers, secrets turned
+/// back into `${VAR}` references, masked JSON paths replaced, and a body that is JSON (written as
+/// `json:`), text (`body:`) or too large or binary for the target file (`file:`, a side file).
+public struct RecordedSample: Sendable {
+    public enum Body: Sendable, Equatable {
+        case json(JSONValue)
+        case text(String)
+        /// Bytes for a side file, and the file name's extension (`json`, `txt`, `bin`).
+        case file(Data, ext: String)
+    }
+
+    public var status: Int
+    public var headers: [HeaderField]
+    public var body: Body?
+    /// `--mask` paths, kept in the sample (`masked:`) so drift does not compare them.
+    public var masked: [String]
+
+    /// What `record` leaves out unless `--keep-header` names it: values that change on every call.
+    public static let volatileHeaders: Set<String> = [
+        "date", "etag", "last-modified", "expires", "age", "server", "via", "x-cache", "x-served-by", "x-timer",
+        "content-length", "transfer-encoding", "connection", "keep-alive", "alt-svc", "cf-ray", "nel", "report-to",
+        "x-request-id", "request-id", "x-correlation-id", "traceparent", "tracestate", "x-amzn-requestid",
+        "x-amz-request-id", "x-amz-id-2", "x-github-request-id", "x-runtime", "strict-transport-security",
+    ]
+
+    /// The placeholder a masked value becomes.
+    public static let maskText = "<masked>"
+
+    /// Bodies larger than this go to a side file.
+    public static let inlineLimit = 4096
+
+    public struct Options: Sendable {
+        /// `--mask`: JSONPaths (`$.token`, `$.items[*].id`) whose values are replaced.
+        public var masks: [String] = []
+        /// `--keep-header`: volatile headers kept anyway (never a credential header).
+        public var keepHeaders: [String] = []
+        /// Secret `${VAR}`s by value (longest first): a value met in a header or the body is written as the
+        /// reference; a value with no name (a credential header sent) is written as `••••`.
+        public var secrets: [(name: String, value: String)] = []
+
+        public init(masks: [String] = [], keepHeaders: [String] = [], secrets: [(name: String, value: String)] = []) {
+            self.masks = masks
+            self.keepHeaders = keepHeaders
+            self.secrets = secrets.filter { $0.value.count >= 4 }.sorted { $0.value.count > $1.value.count }
+        }
+    }
+
+    public init(_ response: Response, options: Options) {
+        status = response.status
+        masked = options.masks
+        let keep = Set(options.keepHeaders.map { $0.lowercased() })
+        headers = response.headers.compactMap { h -> HeaderField? in
+            let name = h.name.lowercased()
+            if Redactor.credentialHeaders.contains(name) { return nil }
+            if (Self.volatileHeaders.contains(name) || Self.isVolatile(name)) && !keep.contains(name) { return nil }
+            if name == "content-encoding" { return nil }  // the body is recorded decoded
+            return HeaderField(h.name, Self.hideSecrets(h.value, options.secrets))
+        }
+        body = Self.body(response, options)
+    }
+
+    static func isVolatile(_ name: String) -> Bool {
+        name.contains("ratelimit") || name.contains("request-id") || name.contains("trace-id")
+    }
+
+    private static func body(_ response: Response, _ options: Options) -> Body? {
+        guard !response.body.isEmpty else { return nil }
+        let type = response.headers.value(of: "Content-Type").map(Drift.mediaType) ?? ""
+        guard let text = String(validating: response.body, as: UTF8.self) else {
+            return .file(response.body, ext: "bin")
+        }
+        if Drift.isJSON(type) || type.isEmpty, var json = JSONValue.parse(response.body) {
+            json = mask(json, "$", Set(options.masks.map(normalized)))
+            let inline = hideSecrets(json, options.secrets)
+            let rendered = inline.jsonText
+            if rendered.utf8.count > inlineLimit || hasPlaceholder(rendered) {
+                return .file(Data(maskSecrets(json.jsonText, options.secrets).utf8), ext: "json")
+            }
+            return .json(inline)
+        }
+        let inline = hideSecrets(text, options.secrets)
+        if inline.utf8.count > inlineLimit || hasPlaceholder(inline) {
+            return .file(Data(maskSecrets(text, options.secrets).utf8), ext: type.hasSuffix("html") ? "html" : "txt")
+        }
+        return .text(inline)
+    }
+
+    /// A side file is not expanded: secrets in it become `••••`.
+    static func maskSecrets(_ text: String, _ secrets: [(name: String, value: String)]) -> String {
+        var out = text
+        for (_, value) in secrets where out.contains(value) { out = out.replacing(value, with: Redactor.mask) }
+        return out
+    }
+
+    /// Whether expanding `text` as a sample would change it: a `{name}` placeholder in it.
+    static func hasPlaceholder(_ text: String) -> Bool {
+        !Template(text, mark: Mark(line: 0, column: 0)).placeholders.isEmpty
+    }
+
+    /// `$.items[0]` and `$['a']` as `Drift.paths` writes them: `$.items[*]`, `$.a`.
+    static func normalized(_ path: String) -> String {
+        var out = ""
+        var rest = Substring(path)
+        while let open = rest.firstIndex(of: "[") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "]") else { break }
+            let inner = rest[rest.index(after: open)..<close]
+            if inner.first == "'" || inner.first == "\"" {
+                out += Drift.segment(String(inner.dropFirst().dropLast()))
+            } else {
+                out += "[*]"
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    static func mask(_ value: JSONValue, _ path: String, _ masks: Set<String>) -> JSONValue {
+        if masks.contains(path) { return .string(maskText) }
+        switch value {
+        case .object(let members):
+            return .object(members.map { ($0.key, mask($0.value, path + Drift.segment($0.key), masks)) })
+        case .array(let items):
+            return .array(items.map { mask($0, path + "[*]", masks) })
+        default:
+            return value
+        }
+    }
+
+    static func hideSecrets(_ value: JSONValue, _ secrets: [(name: String, value: String)]) -> JSONValue {
+        switch value {
+        case .string(let s): return .string(hideSecrets(s, secrets))
+        case .object(let members): return .object(members.map { ($0.key, hideSecrets($0.value, secrets)) })
+        case .array(let items): return .array(items.map { hideSecrets($0, secrets) })
+        default: return value
+        }
+    }
+
+    /// Every secret value in `text` becomes `${NAME:-••••}`: the stub shows the real value when the
+    /// variable is set, the mask when not; the value itself is never written.
+    /// A `${` already in the text is written `$${` (a literal, not a variable).
+    static func hideSecrets(_ text: String, _ secrets: [(name: String, value: String)]) -> String {
+        var out = text.contains("${") ? text.replacing("${", with: "$${") : text
+        for (name, value) in secrets where out.contains(value) {
+            out = out.replacing(value, with: name.isEmpty ? Redactor.mask : "${\(name):-\(Redactor.mask)}")
+        }
+        return out
+    }
+}

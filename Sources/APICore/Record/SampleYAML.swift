@@ -1,0 +1,77 @@
+/// A recorded sample written as YAML lines: `status:`, `headers:` (one per name), then `json:`
+/// (pretty JSON, which is YAML flow), `body:` (a double-quoted string) or `file:`, and `masked:`.
+enum SampleYAML {
+    /// The lines of `key:` and the sample under it; `key` stands at `indent` spaces.
+    static func lines(_ sample: RecordedSample, key: String, indent: Int, file: String?) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let inner = pad + "  "
+        var out = [pad + key + ":", inner + "status: \(sample.status)"]
+        var merged: [HeaderField] = []
+        for h in sample.headers {
+            if let i = merged.firstIndex(where: { $0.name.equalsIgnoringCase(h.name) }) {
+                merged[i].value += ", " + h.value
+            } else {
+                merged.append(h)
+            }
+        }
+        if !merged.isEmpty {
+            out.append(inner + "headers:")
+            for h in merged { out.append(inner + "  " + TargetFileEditor.key(h.name) + ": " + quoted(h.value)) }
+        }
+        switch sample.body {
+        case .json(let value)?:
+            let json = pretty(value)
+            if json.count == 1 {
+                out.append(inner + "json: " + json[0])
+            } else {
+                out.append(inner + "json:")
+                out += json.map { inner + "  " + $0 }
+            }
+        case .text(let text)?:
+            out.append(inner + "body: " + quoted(text))
+        case .file?:
+            if let file { out.append(inner + "file: " + quoted(file)) }
+        case nil:
+            break
+        }
+        if !sample.masked.isEmpty {
+            out.append(inner + "masked: [" + sample.masked.map(quoted).joined(separator: ", ") + "]")
+        }
+        return out
+    }
+
+    /// A JSON string, which is also a YAML double-quoted scalar.
+    static func quoted(_ text: String) -> String {
+        var out = ""
+        Value.writeJSONString(text, into: &out)
+        return out
+    }
+
+    /// Pretty JSON (two spaces a level); short arrays of scalars stay on one line.
+    static func pretty(_ value: JSONValue) -> [String] {
+        switch value {
+        case .object(let members) where !members.isEmpty:
+            var out = ["{"]
+            for (i, m) in members.enumerated() {
+                var lines = pretty(m.value)
+                lines[0] = quoted(m.key) + ": " + lines[0]
+                if i < members.count - 1 { lines[lines.count - 1] += "," }
+                out += lines.map { "  " + $0 }
+            }
+            return out + ["}"]
+        case .array(let items) where !items.isEmpty:
+            let flat = items.allSatisfy { if case .object = $0 { return false }; if case .array = $0 { return false }; return true }
+            let one = "[" + items.map(\.jsonText).joined(separator: ", ") + "]"
+            if flat && one.count <= 80 { return [one] }
+            var out = ["["]
+            for (i, item) in items.enumerated() {
+                var lines = pretty(item)
+                if i < items.count - 1 { lines[lines.count - 1] += "," }
+                out += lines.map { "  " + $0 }
+            }
+            return out + ["]"]
+        default:
+            return [value.jsonText]
+        }
+    }
+}

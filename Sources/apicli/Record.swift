@@ -1,0 +1,102 @@
+import APICore
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension APICLI {
+    struct Record: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send targets' requests and write each response into its target file as a sample.",
+            discussion: """
+                The target file is edited in place: only the lines of the written sample change. A body \
+                over 4 KiB, or one that is not UTF-8 text, goes to samples/SERVICE.TARGET[.NAME].EXT next to \
+                the target file. Credential headers (Set-Cookie, Authorization, …) are never written; secret \
+                ${VAR} values met in the response are written as ${VAR:-••••}; volatile headers (Date, ETag, \
+                request ids, rate limits, …) are left out unless --keep-header names them.
+
+                Exit codes: 0 recorded, 1 a response was rejected by validate: (nothing written for it; \
+                --accept-any records it), 2 bad target file or name, or the edit would break the file, 3 network \
+                failure, 4 timeout, 5 a file could not be written.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The targets, as service.target.", valueName: "target"),
+                  completion: .custom(completeTargetNames))
+        var names: [String]
+
+        @OptionGroup var targets: TargetsOptions
+        @OptionGroup var environment: EnvironmentOptions
+        @OptionGroup var request: RequestOptions
+
+        @Option(help: ArgumentHelp("Write the response as this entry of samples: instead of sample:.", valueName: "name"))
+        var sample: String?
+
+        @Option(name: .customLong("mask"),
+                help: ArgumentHelp("Replace the value at this JSONPath ($.token, $.items[*].id) with \"<masked>\" (repeatable); drift skips it.",
+                                   valueName: "jsonpath"))
+        var masks: [String] = []
+
+        @Option(name: .customLong("keep-header"),
+                help: ArgumentHelp("Keep this volatile header (Date, ETag, …) in the sample (repeatable); credential headers are never kept.",
+                                   valueName: "name"))
+        var keepHeaders: [String] = []
+
+        @Flag(name: .customLong("accept-any"), help: "Record a response that validate: rejects too.")
+        var acceptAny = false
+
+        @Flag(name: .shortAndLong, help: "No line per recorded target on stderr.")
+        var quiet = false
+
+        func validate() throws {
+            for mask in masks where !mask.hasPrefix("$") {
+                throw ValidationError("--mask takes a JSONPath starting with $, like $.token, got '\(mask)'")
+            }
+            if let sample, sample.isEmpty { throw ValidationError("--sample takes a name") }
+        }
+
+        func run() async throws {
+            Terminal.setUp()
+            var console = Console.plain
+            var code: Int32 = 0
+            for name in names {
+                do throws(APIError) {
+                    let workspace = try APICLI.workspace(targets, environment, request)
+                    let call = try workspace.call(named: name)
+                    console = Console(redactor: workspace.redactor)
+                    if try await !record(call, workspace, console) { code = max(code, 1) }
+                } catch {
+                    code = max(code, console.fail(error, target: name).rawValue)
+                }
+            }
+            if code != 0 { throw ExitCode(code) }
+        }
+
+        /// Sends, then writes the sample; false when the response was rejected and not written.
+        private func record(_ call: PreparedCall, _ workspace: Workspace, _ console: Console) async throws(APIError) -> Bool {
+            let name = call.target.qualifiedName
+            let exchange = try await Exchange.perform(call.request, validation: call.endpoint.validation,
+                                                      transport: LiveTransport(), plugins: call.plugins)
+            let response = exchange.response
+            if !exchange.accepted && !acceptAny {
+                console.err("apicli: \(name): not recorded: status \(response.statusLine.dropFirst(9)) is not accepted by "
+                            + "validate: \(exchange.validation) (--accept-any records it)\n")
+                return false
+            }
+            let secrets = workspace.variables.filter { Secrets.isSecretName($0.key) && !$0.value.isEmpty }
+                .map { (name: $0.key, value: $0.value) }
+            let sent = exchange.request.headers.filter { Redactor.credentialHeaders.contains($0.name.lowercased()) }
+                .map { (name: "", value: $0.value) }
+            let recorded = RecordedSample(response, options: .init(masks: masks, keepHeaders: keepHeaders, secrets: secrets + sent))
+            let side = try Recorder.write(recorded, service: call.service, target: call.target, name: sample)
+            if !quiet {
+                let what = sample.map { "samples: \($0)" } ?? "sample:"
+                console.err("apicli: recorded \(name) (\(response.status)) as \(what) in \(call.service.file)"
+                            + (side.map { ", body in \($0)" } ?? "") + "\n")
+            }
+            return true
+        }
+    }
+}
