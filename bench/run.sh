@@ -224,6 +224,27 @@ EOF
   fi
 fi
 
+# ---------------------------------------------------------------- 3b. mock
+# `apicli mock` serving the same JSON bytes nginx serves at /hello (nginx is the ceiling).
+echo "== 3b. mock: wrk against apicli mock"
+if have wrk; then
+  m=$out/mock
+  rm -rf "$m" && mkdir -p "$m/targets"
+  printf 'service: hello\nbaseURL: http://example.invalid\ntargets:\n  hello:\n    path: /hello\n    sample: { json: { hello: world } }\n' >"$m/targets/hello.yaml"
+  "$bin" mock --targets "$m/targets" --port 0 -q >"$m/url.txt" 2>"$m/stderr.txt" &
+  mock_pid=$!
+  pids+=("$mock_pid")
+  for _ in $(seq 50); do [[ -s $m/url.txt ]] && break; sleep 0.1; done
+  mock_url=$(head -n 1 "$m/url.txt")
+  if [[ -n $mock_url ]]; then
+    mock_rps=$(wrk -t2 -c16 -d5s "$mock_url/hello" 2>/dev/null | awk '/Requests\/sec/ {print $2}')
+    row "wrk -t2 -c16 against apicli mock -q" "${mock_rps:-n/a} req/s" "" "goal >= 30,000 req/s; nginx above is the ceiling"
+  else
+    row "wrk against apicli mock" "n/a" "" "apicli mock did not start: $(head -c 200 "$m/stderr.txt")"
+  fi
+  kill "$mock_pid" 2>/dev/null
+fi
+
 # ---------------------------------------------------------------- 4. transfer
 echo "== 4. transfer: $size_mib MiB"
 # Downloads land on tmpfs when there is room: on this VM's disk, dirty-page writeback made the

@@ -38,6 +38,10 @@ struct APICLI: AsyncParsableCommand {
               3   every failure was a network failure
               4   every failure was a timeout
               5   a report file could not be written (--junit, --json)
+
+            EXIT CODES (mock): 0 stopped by SIGINT or SIGTERM, 2 bad target file, pattern or route
+            conflict, 3 the address cannot be listened on. (record): as call, and 2 when the edit would
+            break the target file; nothing is written for a rejected response (1) unless --accept-any.
             """,
         version: "0.1.0",
         subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self, Mock.self, Record.self]
