@@ -69,6 +69,7 @@ extension APICLI {
 
         func run() async throws {
             signal(SIGPIPE, SIG_IGN)
+            let events = Self.events()
             let console = Console.plain
             var (table, stamps, watched) = try loaded(console)
             let quiet = self.quiet
@@ -81,7 +82,6 @@ extension APICLI {
                 throw console.fail(error, target: nil)
             }
             console.out(server.url + "\n" + Self.summary(table, url: server.url))
-            let events = Self.events()
             for await event in events.stream {
                 switch event {
                 case .stop(let word):
@@ -150,26 +150,34 @@ extension APICLI {
             case tick
         }
 
-        /// SIGINT and SIGTERM stop; SIGHUP reloads; a tick every half second looks at the files.
+        /// SIGINT and SIGTERM stop; SIGHUP reloads; every half second the files are looked at.
+        /// The signals are caught by a plain handler that records the number, read by a timer every
+        /// 0.1 s: with `SIG_IGN` and a dispatch signal source, a signal the kernel hands to one of
+        /// SwiftNIO's threads (busy serving) would be ignored there and lost.
         static func events() -> (stream: AsyncStream<Event>, sources: [any DispatchSourceProtocol]) {
             let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
-            var sources: [any DispatchSourceProtocol] = []
-            for (number, event) in [(SIGINT, Event.stop("interrupted")), (SIGTERM, .stop("terminated")), (SIGHUP, .hangUp)] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { continuation.yield(event) }
-                source.resume()
-                sources.append(source)
+            for number in [SIGINT, SIGTERM, SIGHUP] {
+                signal(number) { caughtSignal = $0 }
             }
             let timer = DispatchSource.makeTimerSource(queue: .global())
-            timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
-            timer.setEventHandler { continuation.yield(.tick) }
+            let ticks = Locked(0)
+            timer.schedule(deadline: .now() + 0.1, repeating: 0.1)
+            timer.setEventHandler {
+                let number = caughtSignal
+                if number != 0 {
+                    caughtSignal = 0
+                    continuation.yield(number == SIGHUP ? .hangUp : .stop(number == SIGINT ? "interrupted" : "terminated"))
+                }
+                if ticks.withLock({ $0 += 1; return $0 % 5 == 0 }) { continuation.yield(.tick) }
+            }
             timer.resume()
-            sources.append(timer)
-            Self.keep = sources
-            return (stream, sources)
+            Self.keep = [timer]
+            return (stream, [timer])
         }
 
         nonisolated(unsafe) private static var keep: [any DispatchSourceProtocol] = []
     }
 }
+
+/// The last SIGINT, SIGTERM or SIGHUP `mock` caught (0: none since it was read).
+nonisolated(unsafe) private var caughtSignal: Int32 = 0

@@ -95,6 +95,11 @@ public struct MockRoute: Sendable {
         }
     }
 
+    /// Whether the path captures anything (`{name}`, `{+rest}`).
+    var hasCaptures: Bool {
+        segments.contains { if case .literal = $0 { return false } else { return true } }
+    }
+
     /// Two routes that answer exactly the same requests.
     func sameShape(as other: MockRoute) -> Bool {
         guard method == other.method, segments.count == other.segments.count else { return false }

@@ -11,6 +11,9 @@ public struct MockTable: Sendable {
     struct Entry: Sendable {
         var route: MockRoute
         var bindings: Bindings
+        /// Responses rendered once, by sample name ("" for `sample:`): for a route without captures
+        /// a text or JSON sample always renders the same (a `file:` body is read each time).
+        var rendered: [String: Response] = [:]
     }
 
     /// Most specific first.
@@ -39,8 +42,16 @@ public struct MockTable: Sendable {
                 let path = try target.path.map { t throws(APIError) in
                     try env.expand(t, in: "the path of \(target.qualifiedName)", file: service.file, unresolved: .keep)
                 } ?? ""
-                entries.append(Entry(route: MockRoute(service: service, target: target, basePath: base, path: path),
-                                     bindings: bindings))
+                var entry = Entry(route: MockRoute(service: service, target: target, basePath: base, path: path),
+                                  bindings: bindings)
+                if !entry.route.hasCaptures {
+                    for (name, sample) in target.allSamples where sample.error == nil {
+                        if case .file? = sample.body { continue }
+                        let stub = workspace.stub(sample, of: target, in: service, bindings: bindings, captures: [:])
+                        if let response = try? stub.response() { entry.rendered[name ?? ""] = response }
+                    }
+                }
+                entries.append(entry)
             } catch {
                 if case .invalidInput(let d) = error { problems += d } else { throw error }
             }
@@ -134,6 +145,11 @@ public struct MockTable: Sendable {
         let shown = pick.0 ?? "sample"
         let stub = workspace.stub(pick.1, of: target, in: entry.route.service, bindings: entry.bindings, captures: captures)
         if pick.1.error != nil { return Answer(reply: .close(delay: pick.1.delay), target: label, sample: shown) }
+        if let response = entry.rendered[pick.0 ?? ""] {
+            return Answer(reply: .response(status: response.status, headers: response.headers, body: response.body,
+                                           delay: pick.1.delay),
+                          target: label, sample: shown)
+        }
         do throws(APIError) {
             let response = try stub.response()
             return Answer(reply: .response(status: response.status, headers: response.headers, body: response.body,

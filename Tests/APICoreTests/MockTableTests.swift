@@ -1,0 +1,184 @@
+import XCTest
+@testable import APICore
+
+/// The mock's route table without a socket: matching, specificity, samples, conflicts, 404s.
+final class MockTableTests: XCTestCase {
+    private func table(_ yaml: String, prefer: [String] = [], more: [String] = []) throws -> MockTable {
+        let services = try [decodeService(yaml)] + more.enumerated().map { i, y in
+            try decodeService(y, file: "targets/more\(i).yaml", defaultName: "more\(i)")
+        }
+        let selected = services.flatMap { s in s.targets.map { (s, $0) } }
+        return try MockTable(workspace: Workspace(variables: ["HOST": "https://api.example.com/v2"]), selected: selected, prefer: prefer)
+    }
+
+    private func body(_ answer: MockTable.Answer) -> String? {
+        guard case .response(_, _, let body, _) = answer.reply else { return nil }
+        return String(decoding: body, as: UTF8.self)
+    }
+
+    private func status(_ answer: MockTable.Answer) -> Int? {
+        guard case .response(let status, _, _, _) = answer.reply else { return nil }
+        return status
+    }
+
+    static let yaml = """
+        baseURL: "${HOST}"
+        targets:
+          user:
+            path: /users/{name}
+            sample: { json: { login: "{name}" } }
+          me:
+            path: /users/me
+            sample: { body: me }
+          file:
+            path: /files/{+rest}
+            sample: { body: "{rest}" }
+          icon:
+            path: /icons/{id}.png
+            sample: { body: "icon {id}" }
+          named:
+            method: POST
+            path: /users
+            samples:
+              created: { status: 201 }
+              gone: { error: reset }
+
+        """
+
+    func testRoutesUnderTheBaseURLPathWithCapturesExpandedInTheSample() throws {
+        let t = try table(Self.yaml)
+        let a = t.answer(method: "GET", uri: "/v2/users/octo%20cat?x=1")
+        XCTAssertEqual(body(a), #"{"login":"octo cat"}"#)
+        XCTAssertEqual(a.target, "demo.user")
+        XCTAssertEqual(a.sample, "sample")
+        XCTAssertEqual(body(t.answer(method: "GET", uri: "/v2/users/me")), "me")
+        XCTAssertEqual(body(t.answer(method: "GET", uri: "/v2/files/a/b/c.txt")), "a/b/c.txt")
+        XCTAssertEqual(body(t.answer(method: "GET", uri: "/v2/icons/42.png")), "icon 42")
+        XCTAssertEqual(status(t.answer(method: "GET", uri: "/users/me")), 404, "the base path is part of the route")
+        XCTAssertEqual(body(t.answer(method: "HEAD", uri: "/v2/users/me")), "me", "HEAD falls back to GET")
+    }
+
+    func testNamedSamplesAndErrorSamples() throws {
+        let t = try table(Self.yaml)
+        XCTAssertEqual(status(t.answer(method: "POST", uri: "/v2/users")), 201, "only named samples: the first answers")
+        let gone = t.answer(method: "POST", uri: "/v2/users?apicli-sample=gone")
+        guard case .close = gone.reply else { return XCTFail("an error: sample closes the connection") }
+        XCTAssertEqual(status(t.answer(method: "POST", uri: "/v2/users", sampleHeader: "created")), 201)
+        XCTAssertEqual(status(t.answer(method: "POST", uri: "/v2/users", sampleHeader: "nope")), 400)
+    }
+
+    func testUnmatchedListsTheClosestRoutes() throws {
+        let t = try table(Self.yaml)
+        let a = t.answer(method: "GET", uri: "/v2/user/octocat")
+        XCTAssertEqual(status(a), 404)
+        XCTAssertTrue(body(a)?.hasPrefix(#"{"error":"no route for GET /v2/user/octocat","closest":[{"route":"GET /v2/users/{name}","target":"demo.user"}"#) == true,
+                      body(a) ?? "")
+    }
+
+    func testConflictsNameBothTargetsUnlessAServiceIsPreferred() throws {
+        let other = """
+            service: other
+            baseURL: http://o.example.com/v2/
+            targets:
+              person: { path: "users/{id}", sample: { body: other } }
+
+            """
+        XCTAssertThrowsError(try table(Self.yaml, more: [other])) { error in
+            guard case .invalidInput(let d) = error as? APIError else { return XCTFail("\(error)") }
+            XCTAssertEqual(d.first?.message, "route conflict: other.person and demo.user (targets/demo.yaml:4) both answer GET /v2/users/{id}")
+            XCTAssertEqual(d.first?.hint, "pick the service that answers with --service demo or --service other")
+        }
+        let t = try table(Self.yaml, prefer: ["other"], more: [other])
+        XCTAssertEqual(body(t.answer(method: "GET", uri: "/v2/users/x")), "other")
+    }
+}
+
+final class DriftShapeTests: XCTestCase {
+    private func json(_ text: String) -> JSONValue { JSONValue.parse(Data(text.utf8))! }
+
+    func testSameShapeIsNoDriftWhateverTheValues() {
+        XCTAssertEqual(Drift.compare(json(#"{"a":1,"b":[{"c":"x"}]}"#), json(#"{"b":[{"c":"y"},{"c":"z"}],"a":2}"#)), [])
+    }
+
+    func testTypesMissingAndAddedPathsOnlyAtTheTopmostDifference() {
+        let out = Drift.compare(json(#"{"a":1,"o":{"x":1,"y":2},"l":[{"p":1}],"e":[]}"#),
+                                json(#"{"a":"1","l":[{"p":null,"q":true}],"e":[{"z":1}],"n":{"deep":1}}"#))
+        XCTAssertEqual(out, ["$.a: sample has number, live has string",
+                             "$.l[*].p: sample has number, live has null",
+                             "$.o: missing live",
+                             "$.l[*].q: added live (bool)",
+                             "$.n: added live (object)"])
+    }
+
+    func testIgnoredPathsAndOddKeys() {
+        XCTAssertEqual(Drift.compare(json(#"{"t":"s","w x":1}"#), json(#"{"t":1,"w x":"1"}"#), ignored: ["$.t"]),
+                       ["$['w x']: sample has number, live has string"])
+    }
+
+    func testStatusClassAndMediaType() {
+        let sample = Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: Data("{}".utf8), duration: 0)
+        let live = Response(status: 503, headers: [HeaderField("Content-Type", "text/html; charset=utf-8")], body: Data("<p>".utf8), duration: 0)
+        XCTAssertEqual(Drift.Baseline(mode: .fail, sample: sample).differences(from: live),
+                       ["status: sample has 2xx, live has 5xx (503)", "Content-Type: sample has application/json, live has text/html"])
+    }
+}
+
+final class RecordEditTests: XCTestCase {
+    static let file = """
+        # top
+        baseURL: http://x   # comment
+        targets:
+          a:
+            path: /a
+            sample: &s { body: old }
+            # trailing comment of a
+
+          b:
+            path: /b
+            samples:
+              one: { status: 201 }
+        # end
+
+        """
+
+    private func edit(_ text: String, _ sample: RecordedSample, target: String, name: String?) throws -> String {
+        var editor = TargetFileEditor(text: text, file: "t.yaml")
+        try editor.write(sample, name: name, target: target, root: try XCTUnwrap(try YAMLParser.parse(Array(text.utf8))), sideFile: nil)
+        return editor.text
+    }
+
+    private let sample = RecordedSample(Response(status: 200, headers: [HeaderField("Content-Type", "application/json"), HeaderField("Date", "x"),
+                                                                      HeaderField("Set-Cookie", "s=1")],
+                                                 body: Data(#"{"k":[1,2],"s":"a${b}"}"#.utf8), duration: 0), options: .init())
+
+    func testReplacesTheSampleLinesOnly() throws {
+        let out = try edit(Self.file, sample, target: "a", name: nil)
+        XCTAssertEqual(out, Self.file.replacingOccurrences(of: "    sample: &s { body: old }\n", with: """
+                sample:
+                  status: 200
+                  headers:
+                    Content-Type: "application/json"
+                  json:
+                    {
+                      "k": [1, 2],
+                      "s": "a$${b}"
+                    }
+
+            """))
+    }
+
+    func testAddsNamedSamplesInsideAnExistingSamplesMapping() throws {
+        let out = try edit(Self.file, sample, target: "b", name: "two")
+        XCTAssertTrue(out.contains("      one: { status: 201 }\n      two:\n        status: 200\n"), out)
+        XCTAssertTrue(out.hasSuffix("        }\n# end\n"), out)
+        XCTAssertTrue(out.contains("      two:\n        status: 200\n        headers:\n          Content-Type: \"application/json\"\n        json:\n"), out)
+        let added = try edit(Self.file, sample, target: "a", name: "x")
+        XCTAssertTrue(added.contains("    # trailing comment of a\n    samples:\n      x:\n        status: 200\n"), added)
+    }
+
+    func testKeepsCRLFLineEndings() throws {
+        let crlf = Self.file.replacingOccurrences(of: "\n", with: "\r\n")
+        let out = try edit(crlf, sample, target: "b", name: nil)
+        XCTAssertFalse(out.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "every line ends in CRLF")
+    }
+}
