@@ -85,7 +85,7 @@ final class MockTableTests: XCTestCase {
             """
         XCTAssertThrowsError(try table(Self.yaml, more: [other])) { error in
             guard case .invalidInput(let d) = error as? APIError else { return XCTFail("\(error)") }
-            XCTAssertEqual(d.first?.message, "route conflict: other.person and demo.user (targets/demo.yaml:4) both answer GET /v2/users/{id}")
+            XCTAssertEqual(d.first?.message, "route conflict: other.person and demo.user (targets/demo.yaml:3) both answer GET /v2/users/{id}")
             XCTAssertEqual(d.first?.hint, "pick the service that answers with --service demo or --service other")
         }
         let t = try table(Self.yaml, prefer: ["other"], more: [other])

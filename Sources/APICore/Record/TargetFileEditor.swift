@@ -10,7 +10,8 @@ struct TargetFileEditor {
     private let file: String
 
     init(text: String, file: String) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Split on the byte: in a String "\r\n" is one Character, not a "\r" before a "\n".
+        var lines = text.utf8.split(separator: 10, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         if lines.last == "" { lines.removeLast() }
         self.lines = lines
         cr = lines.first?.hasSuffix("\r") == true ? "\r" : ""
