@@ -115,6 +115,19 @@ final class DriftShapeTests: XCTestCase {
                        ["$['w x']: sample has number, live has string"])
     }
 
+    func testReportsListDriftOnlyWhenCompared() {
+        var r = CheckResult(name: "s.t", service: "s", target: "t", outcome: .passed)
+        XCTAssertFalse(JSONReport.render([r]).contains("drift"))
+        r.apply(drift: ["$.a: missing live"], mode: .warn)
+        XCTAssertEqual(r.outcome, .passed)
+        XCTAssertTrue(JSONReport.render([r]).hasSuffix(#""attempts":[],"drift":["$.a: missing live"]}]}"# + "\n"))
+        XCTAssertEqual(TextReport.driftLines(r), "      drift: $.a: missing live\n")
+        r.apply(drift: ["$.a: missing live"], mode: .fail)
+        XCTAssertEqual(r.outcome, .failed)
+        XCTAssertEqual(r.messages, ["drift: $.a: missing live"])
+        XCTAssertEqual(TextReport.driftLines(r), "")
+    }
+
     func testStatusClassAndMediaType() {
         let sample = Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: Data("{}".utf8), duration: 0)
         let live = Response(status: 503, headers: [HeaderField("Content-Type", "text/html; charset=utf-8")], body: Data("<p>".utf8), duration: 0)

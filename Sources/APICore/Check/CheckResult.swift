@@ -64,8 +64,9 @@ public struct CheckResult: Sendable, Equatable {
     public var request: Request?
     /// A network failure's kind (`refused`, `dns`, `tls`, …; `NetworkFailure.kind`) when `kind` is `.network`.
     public var networkFailure: String?
-    /// `check --drift`: how the live response's shape differs from the sample's (`Drift`).
-    public var drift: [String] = []
+    /// `check --drift`: how the live response's shape differs from the sample's (`Drift`); nil
+    /// when it was not compared (no `--drift`, no sample, or no response).
+    public var drift: [String]? = nil
 
     public init(name: String, service: String, target: String, sample: String? = nil, outcome: Outcome,
                 kind: FailureKind? = nil, messages: [String] = [], failedAsExpected: Bool = false,

@@ -175,6 +175,6 @@ extension Drift {
 extension TextReport {
     /// `--drift=warn`'s differences under a check's line (in `fail` mode they are its failures).
     public static func driftLines(_ r: CheckResult) -> String {
-        r.drift.filter { !r.messages.contains("drift: " + $0) }.map { "      drift: \($0)\n" }.joined()
+        (r.drift ?? []).filter { !r.messages.contains("drift: " + $0) }.map { "      drift: \($0)\n" }.joined()
     }
 }

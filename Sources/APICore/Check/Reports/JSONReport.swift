@@ -24,6 +24,12 @@ public enum JSONReport {
     }
 
     private static func result(_ r: CheckResult) -> Value {
+        guard case .object(var members) = plainResult(r), let drift = r.drift else { return plainResult(r) }
+        members.append(member("drift", .array(drift.map(text))))
+        return .object(members)
+    }
+
+    private static func plainResult(_ r: CheckResult) -> Value {
         .object([
             member("name", text(r.name)),
             member("service", text(r.service)),
@@ -37,7 +43,6 @@ public enum JSONReport {
             member("messages", .array(r.messages.map(text))),
             member("failedAsExpected", .bool(r.failedAsExpected)),
             member("skipReason", r.skipReason.map(text) ?? .null),
-            member("drift", .array(r.drift.map(text))),
             member("request", r.request.map(request) ?? .null),
             member("attempts", .array(r.attempts.map { a in
                 .object([

@@ -52,7 +52,7 @@ public enum JUnitReport {
                          + ", \(TextReport.milliseconds(a.duration))")
         }
         if r.failedAsExpected { lines += r.messages.map { "failed as expected: \($0)" } }
-        lines += r.drift.map { "drift: \($0)" }
+        lines += (r.drift ?? []).map { "drift: \($0)" }
         return lines.joined(separator: "\n") + "\n"
     }
 
