@@ -26,15 +26,17 @@ public enum TargetFile {
     }
 
     /// Reads and decodes `path`. The service is named by `service:` or else by the file's name.
-    public static func load(_ path: String) throws(APIError) -> Service {
+    /// With `only`, just that target is decoded (the others are skipped after the YAML is parsed):
+    /// what `call` and `show` need from a file of thousands of targets.
+    public static func load(_ path: String, only: String? = nil) throws(APIError) -> Service {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read target file"))
         }
         let stem = Path.stem(Path.lastComponent(path))
-        return try decode([UInt8](data), file: path, defaultName: stem)
+        return try decode([UInt8](data), file: path, defaultName: stem, only: only)
     }
 
-    public static func decode(_ bytes: [UInt8], file: String, defaultName: String) throws(APIError) -> Service {
+    public static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil) throws(APIError) -> Service {
         let root: Node?
         do {
             root = try YAMLParser.parse(bytes)
@@ -46,6 +48,7 @@ public enum TargetFile {
                                       hint: "a target file is a mapping with baseURL: and targets:"))
         }
         var decoder = ServiceDecoder(file: file)
+        decoder.only = only
         let service = decoder.service(root, defaultName: defaultName)
         if let service, decoder.reader.diagnostics.isEmpty { return service }
         throw .invalidInput(decoder.reader.diagnostics)
@@ -72,6 +75,8 @@ struct ServiceDecoder {
     var files: [FileReference] = []
     /// The target being decoded, for `files`.
     private var currentTarget: String?
+    /// Set: decode only this target.
+    var only: String?
 
     init(file: String) {
         reader = NodeReader(file: file)
@@ -119,7 +124,7 @@ struct ServiceDecoder {
         }
         guard let targetEntries = reader.mapping(targetsNode, "targets") else { return nil }
         service.targets.reserveCapacity(targetEntries.count)
-        for e in targetEntries where !e.key.hasPrefix("x-") {
+        for e in targetEntries where !e.key.hasPrefix("x-") && (only == nil || e.key == only) {
             guard TargetFile.isName(e.key) else {
                 reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)
                 continue
