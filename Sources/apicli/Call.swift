@@ -71,13 +71,27 @@ extension APICLI {
             var console = Console.plain
             do {
                 let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts())
-                defer { console = Console(redactor: workspace.redactor) }  // secrets met while failing, too
-                let call = try workspace.call(named: target)
-                console = Console(redactor: workspace.redactor)
-                try await send(call, console)
+                console = Console(workspace)
+                let (service, target) = try workspace.find(self.target)
+                let captured = try await needs(target, service, workspace, console)
+                try await send(try workspace.call(target, in: service, captured: captured), console)
             } catch let error as APIError {
                 throw console.fail(error, target: target)
             }
+        }
+
+        /// The values the targets it `needs:` capture: they run first (on their samples with
+        /// `--stub`; each logged with -v). A dry run sends nothing: they show as {name}.
+        private func needs(_ target: Target, _ service: Service, _ workspace: Workspace,
+                           _ console: Console) async throws(APIError) -> [String: String] {
+            guard !target.needs.isEmpty else { return [:] }
+            if dryRun { return FlowRunner.unsent(target, in: service, find: workspace.find) }
+            let verbose = self.verbose
+            let flow = FlowRunner(workspace: workspace, mode: stub ? .stub : .live(LiveTransport()), plugins: { call in
+                verbose > 0 ? [LoggerPlugin(level: verbose > 1 ? .bodies : .heads, redactor: console.redactor,
+                                            validation: call.endpoint.validation, sink: { console.err($0) })] : []
+            }, find: { name throws(APIError) in try workspace.find(name) })
+            return try await flow.captured(for: target, in: service)
         }
 
         private func send(_ call: PreparedCall, _ console: Console) async throws {

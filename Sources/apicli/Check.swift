@@ -81,7 +81,7 @@ extension APICLI {
             do throws(APIError) {
                 let workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
                 items = try plan(workspace)
-                console = Console(redactor: workspace.redactor)  // every request is built: every secret known
+                console = Console(workspace)
             } catch {
                 throw console.fail(error, target: nil)
             }
@@ -105,7 +105,9 @@ extension APICLI {
                 let mine = Selection.shard(selected.map(\.1.qualifiedName), index: i, count: n)
                 selected = selected.filter { mine.contains($0.1.qualifiedName) }
             }
-            return CheckPlanner(workspace: workspace, stub: stub, includeAll: all).items(for: selected)
+            let flow = FlowRunner(workspace: workspace, mode: stub ? .stub : .live(LiveTransport()),
+                                  find: { name throws(APIError) in try workspace.find(name) })
+            return CheckPlanner(workspace: workspace, stub: stub, includeAll: all, flow: flow).items(for: selected)
         }
 
         /// Targets that cannot be built (unresolved `${VAR}`, …) fail in the report; their full

@@ -13,6 +13,8 @@ public struct CheckResult: Sendable, Equatable {
         case timeout
         /// The target could not be built: unresolved `{param}` or `${VAR}`, bad base URL.
         case invalid
+        /// A target it `needs:` failed, or a capture found nothing.
+        case dependency
     }
 
     /// One try at the request. `status` is nil when the try got no response.

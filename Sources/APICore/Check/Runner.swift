@@ -76,6 +76,10 @@ public struct CheckRunner: Sendable {
         case .skip(let reason):
             result.skipReason = reason
             return result
+        case .deferred(let make):
+            var next = item
+            next.work = await make()
+            return await execute(next)
         case .fail(let error):
             (result.outcome, result.kind, result.messages) = (.failed, Self.kind(of: error), [Self.message(error)])
             return result
@@ -135,6 +139,7 @@ public struct CheckRunner: Sendable {
         case .network: return .network
         case .timedOut: return .timeout
         case .invalidInput, .output: return .invalid
+        case .dependency: return .dependency
         }
     }
 
@@ -144,6 +149,7 @@ public struct CheckRunner: Sendable {
         case .network(let failure): return "network error: \(failure)"
         case .timedOut(let s): return "timed out after \(Judge.milliseconds(s))"
         case .output(let m): return m
+        case .dependency(let m): return "needs: \(m)"
         case .invalidInput(let diagnostics):
             guard let d = diagnostics.first else { return "invalid target" }
             let place = d.file.map { f in d.mark.map { "\(f):\($0.line):\($0.column): " } ?? "\(f): " } ?? ""

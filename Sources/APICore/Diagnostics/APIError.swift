@@ -8,6 +8,8 @@ public enum APIError: Error, Sendable, Equatable {
     case timedOut(Double)
     /// A local file could not be written (exit 5).
     case output(String)
+    /// A target this one `needs:` was not accepted, or a capture found nothing (exit 1).
+    case dependency(String)
 
     public static func invalid(_ d: Diagnostic) -> APIError { .invalidInput([d]) }
 }

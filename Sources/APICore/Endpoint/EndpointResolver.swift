@@ -70,13 +70,15 @@ public struct EndpointResolver: Sendable {
 
     /// The placeholder values a target is expanded with: its params (themselves expanded against
     /// the environment), then `-p` overrides.
-    public func bindings(for target: Target, in service: Service) throws(APIError) -> Bindings {
+    /// `captured`: values from the targets it `needs:`, between its params and `-p`.
+    public func bindings(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Bindings {
         var values: [String: String] = [:]
         let env = Bindings(environment: environment, secrets: secrets)
-        for (name, template) in target.params where overrides.params[name] == nil {
+        for (name, template) in target.params where overrides.params[name] == nil && captured[name] == nil {
             values[name] = try env.expand(template, in: "param '\(name)' of \(target.qualifiedName)",
                                           file: service.file, unresolved: .keep)
         }
+        values.merge(captured) { _, new in new }
         values.merge(overrides.params) { _, new in new }
         return Bindings(params: values, environment: environment, secrets: secrets)
     }
@@ -90,8 +92,8 @@ public struct EndpointResolver: Sendable {
                       timeout: timeout(target, service, layers, &ignored))
     }
 
-    public func endpoint(for target: Target, in service: Service) throws(APIError) -> Endpoint {
-        let bindings = try bindings(for: target, in: service)
+    public func endpoint(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Endpoint {
+        let bindings = try bindings(for: target, in: service, captured: captured)
         let layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
         let name = target.qualifiedName
         let file = service.file

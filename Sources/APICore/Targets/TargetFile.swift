@@ -10,7 +10,9 @@ public enum TargetFile {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
                                      "auth", "rules", "environments", "followRedirects"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
-                                    "sample", "samples", "expect", "check", "auth", "followRedirects"]
+                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs"]
+        /// One entry of `capture:`.
+        public static let capture = ["json", "header", "body", "secret"]
         public static let auth = ["bearer", "basic", "header", "value"]
         public static let rule = ["match", "except", "headers", "timeout", "cookies", "validate", "auth", "task",
                                   "followRedirects"]
@@ -182,6 +184,8 @@ struct ServiceDecoder {
             case "check": target.check = reader.boolean(e.value, "check")
             case "auth": target.auth = auth(e.value, what)
             case "followRedirects": target.followRedirects = reader.boolean(e.value, "followRedirects")
+            case "capture": target.captures = captures(e.value, what)
+            case "needs": target.needs = needs(e.value)
             default: break
             }
         }
