@@ -12,7 +12,9 @@ extension APICLI {
                 is judged offline; a sample with expectFailure: true passes when it fails.
 
                 Exit codes: 0 all passed, 1 a check failed, 2 bad target file or pattern, 3 every failure was \
-                a network failure, 4 every failure was a timeout, 5 a report file could not be written.
+                a network failure, 4 every failure was a timeout, 5 a report file could not be written. --fail-on-flaky: a check that passed only on a retry \
+                exits 1. --shard auto reads APICLI_SHARD=i/n, GitLab, CircleCI, Buildkite or a Kubernetes Indexed Job \
+                (JOB_COMPLETION_INDEX with APICLI_SHARD_COUNT); none set is exit 2.
                 """
         )
 
@@ -40,8 +42,11 @@ extension APICLI {
         @Flag(help: "Start nothing new after the first failure.")
         var failFast = false
 
-        @Option(help: ArgumentHelp("Run only slice i of n (1-based) of the targets sorted by name.", valueName: "i/n"))
+        @Option(help: ArgumentHelp("Run only slice i of n (1-based) of the targets sorted by name; auto: i and n from the CI engine's environment.",
+                                   valueName: "i/n|auto"))
         var shard: String?
+
+        @OptionGroup var ci: CIOptions
 
         @Option(help: ArgumentHelp("Write a JUnit XML report.", valueName: "file"))
         var junit: String?
@@ -52,8 +57,11 @@ extension APICLI {
         func validate() throws {
             if jobs < 1 { throw ValidationError("--jobs takes a number of at least 1, got \(jobs)") }
             if retries < 0 { throw ValidationError("--retries takes 0 or more, got \(retries)") }
-            if let shard, Self.parseShard(shard) == nil {
-                throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, got '\(shard)'")
+            if let shard, shard != "auto", Self.parseShard(shard) == nil {
+                throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, or auto, got '\(shard)'")
+            }
+            if !ci.shardTimings.isEmpty, shard == nil {
+                throw ValidationError("--shard-timings needs --shard")
             }
         }
 
@@ -66,8 +74,9 @@ extension APICLI {
         func run() async throws {
             Terminal.setUp()
             let items: [CheckItem]
+            let scope: CheckScope
             do {
-                items = try plan()
+                (items, scope) = try plan()
             } catch {
                 throw Terminal.fail(error, target: nil)
             }
@@ -80,19 +89,16 @@ extension APICLI {
             }
             Terminal.out(TextReport.summary(results))
             try write(JUnitReport.render, results, to: junit)
-            try write(JSONReport.render, results, to: json)
-            throw ExitCode(Self.exitCode(CheckSummary(results)))
+            try write({ JSONReport.render($0, run: scope.run) }, results, to: json)
+            try writeCIReports(results, scope)
+            throw ExitCode(Self.exitCode(CheckSummary(results), failOnFlaky: ci.failOnFlaky))
         }
 
-        private func plan() throws(APIError) -> [CheckItem] {
+        private func plan() throws(APIError) -> ([CheckItem], CheckScope) {
             let catalog = try Catalog.load(directory: targets.directory)
-            var selected = try Selection.select(catalog, patterns: patterns)
-            if let shard, let (i, n) = Self.parseShard(shard) {
-                let mine = Selection.shard(selected.map(\.1.qualifiedName), index: i, count: n)
-                selected = selected.filter { mine.contains($0.1.qualifiedName) }
-            }
+            let (selected, scope) = try scoped(try Selection.select(catalog, patterns: patterns))  // CheckCI.swift
             let resolver = EndpointResolver(environment: ProcessInfo.processInfo.environment, overrides: request.overrides)
-            return CheckPlanner(resolver: resolver, stub: stub, includeAll: all).items(for: selected)
+            return (CheckPlanner(resolver: resolver, stub: stub, includeAll: all).items(for: selected), scope)
         }
 
         /// Targets that cannot be built (unresolved `${VAR}`, …) fail in the report; their full

@@ -43,6 +43,9 @@ public struct CheckResult: Sendable, Equatable {
     public var failedAsExpected: Bool
     public var attempts: [Attempt]
     public var skipReason: String?
+    /// Passed, but only on a retry: an earlier attempt failed (a 5xx or no response). Counted
+    /// among the passed; `--fail-on-flaky` makes it fail the run.
+    public var flaky: Bool = false
 
     public init(name: String, service: String, target: String, sample: String? = nil, outcome: Outcome,
                 kind: FailureKind? = nil, messages: [String] = [], failedAsExpected: Bool = false,
@@ -69,13 +72,17 @@ public struct CheckSummary: Sendable, Equatable {
     public var passed = 0
     public var failed = 0
     public var skipped = 0
+    /// Passed on a retry (also counted in `passed`).
+    public var flaky = 0
     /// The kinds of the failed checks.
     public var failureKinds: Set<CheckResult.FailureKind> = []
 
     public init(_ results: [CheckResult]) {
         for r in results {
             switch r.outcome {
-            case .passed: passed += 1
+            case .passed:
+                passed += 1
+                if r.flaky { flaky += 1 }
             case .failed:
                 failed += 1
                 if let k = r.kind { failureKinds.insert(k) }
@@ -84,8 +91,8 @@ public struct CheckSummary: Sendable, Equatable {
         }
     }
 
-    /// `N passed, N failed`, and `, N skipped` when any were.
+    /// `N passed, N failed`, then `, N flaky` and `, N skipped` when any were.
     public var line: String {
-        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+        "\(passed) passed, \(failed) failed" + (flaky > 0 ? ", \(flaky) flaky" : "") + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 }
