@@ -24,7 +24,7 @@ final class CheckShardMergeTests: XCTestCase {
     ].map { ($0, "") })
 
     /// The environment each engine gives shard `i` (1-based) of 4.
-    static let engines: [(name: String, env: (Int) -> [String: String])] = [
+    static let engines: [(name: String, env: @Sendable (Int) -> [String: String])] = [
         ("GitLab", { ["CI_NODE_INDEX": "\($0)", "CI_NODE_TOTAL": "4"] }),
         ("CircleCI", { ["CIRCLE_NODE_INDEX": "\($0 - 1)", "CIRCLE_NODE_TOTAL": "4"] }),
         ("Buildkite", { ["BUILDKITE_PARALLEL_JOB": "\($0 - 1)", "BUILDKITE_PARALLEL_JOB_COUNT": "4"] }),

@@ -81,7 +81,7 @@ public enum HTMLReport {
         td ul{margin:0;padding-left:1.2em}
         .verdict{font-weight:bold;color:#fff;text-align:center;width:4.5em}
         .verdict.passed{background:#2e7d32}.verdict.failed{background:#c62828}
-        .verdict.flaky{background:#ef8f00}.verdict.skipped{background:#757575}
+        .verdict.flaky{background:#ef8f00}.verdict.skipped{background:#5c6bc0}
         #filters button{margin:0 .4em .6em 0;padding:.3em .8em;border:1px solid #888;background:#f4f4f4;cursor:pointer}
         #filters button.on{background:#222;color:#fff}
         tr[hidden]{display:none}
