@@ -56,6 +56,15 @@ final class CheckCISurfacesTests: XCTestCase {
                       xml)
         let (lint, output) = try CheckSupport.xmllint(junit)
         XCTAssertEqual(lint, 0, output)
+        // AND the HTML report, opened in Chromium and filtered to flaky checks, shows that one
+        let html = dir.appendingPathComponent("r.html")
+        let merged = try CLI.run(["report", "merge", json.path, "--report-html", html.path], env: env)
+        XCTAssertEqual(merged.code, 1, merged.stderr)
+        let browser = try Chromium()
+        defer { try? FileManager.default.removeItem(at: browser.profile) }
+        let dom = try browser.dumpDOM(html, fragment: "flaky")
+        XCTAssertTrue(dom.contains("<p id=\"showing\">showing 1 of 3 (flaky)</p>"), dom)
+        XCTAssertTrue(dom.contains("<tr class=\"check\" data-status=\"flaky\"><td class=\"verdict flaky\">FLAKY</td><td>f.once</td>"), dom)
 
         // AND with --fail-on-flaky a run whose only blemish is a flaky check exits 1
         let onlyFlaky = try folder(["g.yaml": "baseURL: http://127.0.0.1:9\nvalidate: success\ntargets:\n"
@@ -115,6 +124,29 @@ final class CheckCISurfacesTests: XCTestCase {
         XCTAssertFalse(plain.stdout.contains("::error"), plain.stdout)
         XCTAssertTrue(try String(contentsOf: summary, encoding: .utf8).hasSuffix("|\n\n"))
         XCTAssertEqual(try String(contentsOf: summary, encoding: .utf8).components(separatedBy: "### apicli check").count, 2)
+    }
+
+    func testNoReportHoldsASecretHeaderValue() throws {
+        // GIVEN a failed expectation on a response's Set-Cookie, whose value is a secret
+        let dir = try folder(["s.yaml": """
+            baseURL: http://127.0.0.1:9
+            targets:
+              login:
+                expect: { headers: { Set-Cookie: "~other" } }
+                sample: { headers: { Set-Cookie: "session=s3cr3t-cookie" } }
+            """])
+        let summary = dir.appendingPathComponent("summary.md")
+        let outputs = ["r.json", "r.xml", "r.html"].map { dir.appendingPathComponent($0) }
+        // WHEN every report is written, under GitHub Actions
+        let r = try CLI.run(["check", "--stub", "--targets", dir.path, "--json", outputs[0].path, "--junit", outputs[1].path,
+                             "--report-html", outputs[2].path],
+                            env: env.merging(["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path]) { _, n in n })
+        // THEN the failure is in each, the value in none
+        XCTAssertEqual(r.code, 1)
+        for text in [r.stdout, r.stderr] + (try (outputs + [summary]).map { try String(contentsOf: $0, encoding: .utf8) }) {
+            XCTAssertTrue(text.isEmpty || text.contains("value hidden"), text)
+            XCTAssertFalse(text.contains("s3cr3t"), text)
+        }
     }
 
     /// The time the text line of `target` shows (`12 ms`), as the summary shows it too.

@@ -101,7 +101,7 @@ public struct CheckRunner: Sendable {
 
     /// Flaky: passed, but an earlier attempt failed (a 5xx or no response: what is retried).
     public static func isFlaky(_ r: CheckResult) -> Bool {
-        r.outcome == .passed && r.attempts.dropLast().contains { $0.status == nil || $0.status! >= 500 }
+        r.outcome == .passed && r.attempts.dropLast().contains { ($0.status ?? 500) >= 500 }
     }
 
     /// Attempts until one is final: a response below 500, a timeout, or the retries are used up.
