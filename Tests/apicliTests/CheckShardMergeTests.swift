@@ -149,8 +149,13 @@ final class CheckShardMergeTests: XCTestCase {
         }
         let partial = try CLI.run(["report", "merge", one, "--allow-missing"], env: Self.noEngine)
         XCTAssertEqual(partial.code, 0, partial.stderr)
-        let good = try CLI.run(["report", "merge", two, one], env: Self.noEngine)
+        // AND the right set merges; under GitHub Actions its summary goes to the step summary
+        let summary = dir.appendingPathComponent("summary.md")
+        let good = try CLI.run(["report", "merge", two, one],
+                               env: Self.noEngine.merging(["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path]) { _, n in n })
         XCTAssertEqual(good.stdout, "\n3 passed, 0 failed\n")
+        XCTAssertEqual(try String(contentsOf: summary, encoding: .utf8),
+                       "### apicli check: 3 passed, 0 failed\n\nMerged from shards 1, 2 of 2.\n\nEvery check passed.\n\n")
         let notAReport = dir.appendingPathComponent("s.yaml").path
         let bad = try CLI.run(["report", "merge", notAReport], env: Self.noEngine)
         XCTAssertEqual(bad.code, 2)
