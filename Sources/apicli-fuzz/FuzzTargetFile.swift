@@ -25,14 +25,13 @@ enum FuzzOne {
             render(error, &renderer)
             return
         }
-        let resolver = EndpointResolver(environment: ["FUZZ_TOKEN": "s3cr3t", "HOME": "/nonexistent"])
+        let workspace = Workspace(variables: ["FUZZ_TOKEN": "s3cr3t", "HOME": "/nonexistent"])
         // What `validate` and `check --stub` do with samples: decode their bodies, judge them
         // against `expect:` (JSONPath, regexes, headers, status).
-        for diagnostic in SampleCheck.diagnostics(service, resolver: resolver) { _ = renderer.render(diagnostic) }
+        for diagnostic in SampleCheck.diagnostics(service, workspace: workspace) { _ = renderer.render(diagnostic) }
         for target in service.targets {
             do {
-                let endpoint = try resolver.endpoint(for: target, in: service)
-                _ = try RequestBuilder.build(endpoint)
+                _ = try workspace.call(target, in: service)
             } catch {
                 render(error, &renderer)
             }

@@ -52,7 +52,7 @@ struct APICLI: AsyncParsableCommand {
             code = exitCode(for: error).rawValue
             let message = fullMessage(for: error)
             if !message.isEmpty {
-                if code == 0 { Terminal.out(message + "\n") } else { Terminal.err(message + "\n") }
+                if code == 0 { Console.plain.out(message + "\n") } else { Console.plain.err(message + "\n") }
             }
         }
         fflush(nil)

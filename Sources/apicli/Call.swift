@@ -20,6 +20,7 @@ extension APICLI {
         var target: String
 
         @OptionGroup var targets: TargetsOptions
+        @OptionGroup var environment: EnvironmentOptions
         @OptionGroup var request: RequestOptions
         @OptionGroup var form: FormOptions
 
@@ -58,47 +59,48 @@ extension APICLI {
 
         func run() async throws {
             Terminal.setUp()
+            var console = Console.plain
             do {
-                try await call()
+                let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts())
+                defer { console = Console(redactor: workspace.redactor) }  // secrets met while failing, too
+                let call = try workspace.call(named: target)
+                console = Console(redactor: workspace.redactor)
+                try await send(call, console)
             } catch let error as APIError {
-                throw Terminal.fail(error, target: target)
+                throw console.fail(error, target: target)
             }
         }
 
-        private func call() async throws {
-            let call = try ResolvedCall(self.target, targets: targets, options: request, parts: try form.parts())
-            let (service, target, endpoint) = (call.service, call.target, call.endpoint)
+        private func send(_ call: PreparedCall, _ console: Console) async throws {
+            let (target, endpoint) = (call.target, call.endpoint)
             if dryRun {
-                Terminal.out(curl ? Curl.command(call.prepared, redactor: Terminal.redactor) : Printer.request(call.prepared, prefix: ""))
+                console.out(curl ? Curl.command(call.prepared, redactor: console.redactor)
+                                 : LogFormat.request(call.prepared, redactor: console.redactor, prefix: ""))
                 return
             }
-            if curl { Terminal.err(Curl.command(call.prepared, redactor: Terminal.redactor)) }
-            let transport: any Transport = stub
-                ? StubTransport(sample: try chosenSample(target, service),
-                                bindings: try call.resolver.bindings(for: target, in: service), file: service.file)
-                : LiveTransport()
+            if curl { console.err(Curl.command(call.prepared, redactor: console.redactor)) }
+            let transport: any Transport = stub ? try call.stub(sample: sample) : LiveTransport()
             if !stub && !endpoint.tls.verify {
-                Terminal.err("apicli: warning: TLS certificate verification is off for \(target.qualifiedName)\n")
+                console.err("apicli: warning: TLS certificate verification is off for \(target.qualifiedName)\n")
             }
-
             if verbose > 0 && stub {
-                Terminal.err("* stub: \(sample.map { "sample '\($0)'" } ?? "sample") of \(target.qualifiedName)\n")
+                console.err("* stub: \(sample.map { "sample '\($0)'" } ?? "sample") of \(target.qualifiedName)\n")
             }
-            if stub { try reportStubUploads(call.prepared) }
+            if stub { try reportStubUploads(call.prepared, console) }
             let destination = try openDestination(endpoint)
             defer { destination?.discard() }
             let exchange = try await Exchange.perform(call.request, validation: endpoint.validation, transport: transport,
-                                                      plugins: call.plugins + progress() + logger(endpoint),
+                                                      plugins: call.plugins + progress(console) + logger(endpoint, console),
                                                       destination: destination)
-            try emit(exchange)
+            try emit(exchange, console)
             if !exchange.accepted {
                 let r = exchange.response
                 let unwritten = destination.map { $0.destination == "." ? "nothing was saved" : "\($0.destination) was not written" }
-                Terminal.err("apicli: \(target.qualifiedName): rejected: status \(r.statusLine.dropFirst(9)) is not accepted by "
-                             + "validate: \(exchange.validation)\(unwritten.map { "; \($0)" } ?? "")\n")
+                console.err("apicli: \(target.qualifiedName): rejected: status \(r.statusLine.dropFirst(9)) is not accepted by "
+                            + "validate: \(exchange.validation)\(unwritten.map { "; \($0)" } ?? "")\n")
                 throw ExitCode(1)
             }
-            if let destination { try save(destination, exchange) }
+            if let destination { try save(destination, exchange, console) }
         }
 
         /// Where the body goes when not to stdout: `-o`, `--download` (named later), `task: download`.
@@ -110,58 +112,45 @@ extension APICLI {
         }
 
         /// Renames the complete, accepted body into place; says where, unless `-o` named it or `--quiet`.
-        private func save(_ file: PartialFile, _ exchange: Exchange) throws(APIError) {
+        private func save(_ file: PartialFile, _ exchange: Exchange, _ console: Console) throws(APIError) {
             let bytes = file.bytesWritten
             if download {
                 let name = DownloadName.derive(contentDisposition: exchange.response.headers.value(of: "Content-Disposition"),
                                                url: exchange.request.url)
                 try file.commit(as: name, replace: false)
-                if !quiet { Terminal.err("apicli: saved \(name) (\(bytes) bytes)\n") }
+                if !quiet { console.err("apicli: saved \(name) (\(bytes) bytes)\n") }
             } else {
                 try file.commit()
-                if output == nil && !quiet { Terminal.err("apicli: saved \(file.destination) (\(bytes) bytes)\n") }
+                if output == nil && !quiet { console.err("apicli: saved \(file.destination) (\(bytes) bytes)\n") }
             }
         }
 
         /// A stub sends nothing: the files an upload would send are checked and listed instead.
-        private func reportStubUploads(_ request: PreparedRequest) throws(APIError) {
+        private func reportStubUploads(_ request: PreparedRequest, _ console: Console) throws(APIError) {
             let files = try StubTransport.uploads(in: request)
             guard !quiet else { return }
-            for file in files { Terminal.err("apicli: stub: not sending \(file.path) (\(file.bytes) bytes)\n") }
+            for file in files { console.err("apicli: stub: not sending \(file.path) (\(file.bytes) bytes)\n") }
         }
 
         /// The progress bar, on a terminal's stderr only.
-        private func progress() -> [any Plugin] {
+        private func progress(_ console: Console) -> [any Plugin] {
             guard !quiet, isatty(STDERR_FILENO) == 1 else { return [] }
-            return [ProgressPlugin(sink: { Terminal.err($0) })]
+            return [ProgressPlugin(sink: { console.err($0) })]
         }
 
         /// `-v`/`-vv`: the core's logger, writing to stderr through the run's redactor.
-        private func logger(_ endpoint: Endpoint) -> [any Plugin] {
+        private func logger(_ endpoint: Endpoint, _ console: Console) -> [any Plugin] {
             guard verbose > 0 else { return [] }
-            return [LoggerPlugin(level: verbose > 1 ? .bodies : .heads, redactor: Terminal.redactor,
-                                 validation: endpoint.validation, sink: { Terminal.err($0) })]
-        }
-
-        private func chosenSample(_ target: Target, _ service: Service) throws(APIError) -> Sample {
-            if let found = target.sample(named: sample) { return found }
-            if let sample {
-                throw .invalid(Diagnostic(file: service.file, mark: target.mark,
-                                          message: "\(target.qualifiedName) has no sample named '\(sample)'",
-                                          hint: Suggestions.hint(for: sample, in: target.samples.map(\.name))
-                                            ?? "its samples: " + (target.samples.isEmpty ? "none" : target.samples.map(\.name).joined(separator: ", "))))
-            }
-            throw .invalid(Diagnostic(file: service.file, mark: target.mark,
-                                      message: "\(target.qualifiedName) has no sample: to answer --stub with",
-                                      hint: "add sample: { status: 200, body: … } to the target"))
+            return [LoggerPlugin(level: verbose > 1 ? .bodies : .heads, redactor: console.redactor,
+                                 validation: endpoint.validation, sink: { console.err($0) })]
         }
 
         /// `-i`'s head, and the body when it goes to stdout (a saved body is committed by `save`).
-        private func emit(_ exchange: Exchange) throws(APIError) {
+        private func emit(_ exchange: Exchange, _ console: Console) throws(APIError) {
             let response = exchange.response
-            if include { Terminal.out(Printer.responseHead(response) + "\n") }
+            if include { console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n") }
             guard response.saved == nil else { return }
-            Terminal.write(Printer.body(response.body, forTerminal: Terminal.stdoutIsTTY))
+            Terminal.write(BodyDisplay.body(response.body, forTerminal: Terminal.stdoutIsTTY))
         }
     }
 }

@@ -24,6 +24,7 @@ extension APICLI {
         var patterns: [String] = []
 
         @OptionGroup var targets: TargetsOptions
+        @OptionGroup var environment: EnvironmentOptions
         @OptionGroup var request: RequestOptions
 
         @Flag(help: "Judge every target's samples offline; nothing is sent.")
@@ -73,50 +74,66 @@ extension APICLI {
 
         func run() async throws {
             Terminal.setUp()
+            var console = Console.plain
             let items: [CheckItem]
             let scope: CheckScope
-            do {
-                (items, scope) = try plan()
+            do throws(APIError) {
+                let workspace = try APICLI.workspace(targets, environment, request)
+                (items, scope) = try plan(workspace)
+                console = Console(redactor: workspace.redactor)  // every request is built: every secret known
             } catch {
-                throw Terminal.fail(error, target: nil)
+                throw console.fail(error, target: nil)
             }
-            reportUnbuildable(items)
+            for note in scope.notes { console.err(note + "\n") }  // the shard, the rerun
+            reportUnbuildable(items, console)
+            warnUnverified(items, console)
             let width = items.map(\.name.count).max() ?? 0
             let runner = CheckRunner(options: .init(jobs: jobs, retries: retries, failFast: failFast),
                                      transport: LiveTransport())
             let results = await runner.run(items) { _, result in
-                Terminal.out(TextReport.line(result, nameWidth: width))
-            }
-            Terminal.out(TextReport.summary(results))
-            try write(JUnitReport.render, results, to: junit)
-            try write({ JSONReport.render($0, run: scope.run) }, results, to: json)
-            try writeCIReports(results, scope)
+                console.out(TextReport.line(result, nameWidth: width))
+            }.map { $0.redacted(by: console.redactor) }
+            console.out(TextReport.summary(results))
+            try write(JUnitReport.render, results, to: junit, console)
+            try write({ JSONReport.render($0, run: scope.run) }, results, to: json, console)
+            try writeCIReports(results, scope, console)
             throw ExitCode(Self.exitCode(CheckSummary(results), failOnFlaky: ci.failOnFlaky))
         }
 
-        private func plan() throws(APIError) -> ([CheckItem], CheckScope) {
-            let catalog = try Catalog.load(directory: targets.directory)
-            let (selected, scope) = try scoped(try Selection.select(catalog, patterns: patterns))  // CheckCI.swift
-            let resolver = EndpointResolver(environment: ProcessInfo.processInfo.environment, overrides: request.overrides)
-            return (CheckPlanner(resolver: resolver, stub: stub, includeAll: all).items(for: selected), scope)
+        private func plan(_ workspace: Workspace) throws(APIError) -> ([CheckItem], CheckScope) {
+            let (selected, scope) = try scoped(try Selection.select(try workspace.catalog(), patterns: patterns))  // CheckCI.swift
+            return (CheckPlanner(workspace: workspace, stub: stub, includeAll: all).items(for: selected), scope)
         }
 
         /// Targets that cannot be built (unresolved `${VAR}`, …) fail in the report; their full
         /// diagnostics, with the source line, go to stderr first.
-        private func reportUnbuildable(_ items: [CheckItem]) {
+        private func reportUnbuildable(_ items: [CheckItem], _ console: Console) {
             var renderer = DiagnosticRenderer()
             for item in items {
                 guard case .fail(let error) = item.work, case .invalidInput(let diagnostics) = error else { continue }
-                for d in diagnostics { Terminal.err(renderer.render(d)) }
+                for d in diagnostics { console.err(renderer.render(d)) }
             }
         }
 
-        private func write(_ render: ([CheckResult]) -> String, _ results: [CheckResult], to path: String?) throws {
+        /// One warning for the run when `--insecure` or a service's `tls: { verify: false }` turns
+        /// certificate verification off for a request that is sent (as `call` warns).
+        private func warnUnverified(_ items: [CheckItem], _ console: Console) {
+            let unverified = items.filter { item in
+                guard case let .send(request, _, _, stub, _) = item.work else { return false }
+                return stub == nil && !request.tls.verify
+            }
+            guard let first = unverified.first else { return }
+            let more = unverified.count > 1 ? " and \(unverified.count - 1) more" : ""
+            console.err("apicli: warning: TLS certificate verification is off for \(first.name)\(more)\n")
+        }
+
+        private func write(_ render: ([CheckResult]) -> String, _ results: [CheckResult], to path: String?,
+                           _ console: Console) throws {
             guard let path else { return }
             do {
                 try OutputFile.write(Data(render(results).utf8), to: path)
             } catch {
-                throw Terminal.fail(error, target: nil)
+                throw console.fail(error, target: nil)
             }
         }
 

@@ -25,6 +25,8 @@ struct CIOptions: ParsableArguments {
 struct CheckScope {
     var run: RunInfo
     var locations: [String: SourceLocation] = [:]
+    /// Lines for stderr: where the shard came from, what a rerun reruns.
+    var notes: [String] = []
 }
 
 extension APICLI.Check {
@@ -32,12 +34,13 @@ extension APICLI.Check {
     /// shard (`--shard i/n` or `auto`, balanced by `--shard-timings`).
     func scoped(_ selected: [(Service, Target)]) throws(APIError) -> ([(Service, Target)], CheckScope) {
         var selected = selected
+        var notes: [String] = []
         if let file = ci.rerunFailed {
             let report = try JSONReportReader.read(file: file)
             let failed = Set(report.failedTargets)
             selected = selected.filter { failed.contains($0.1.qualifiedName) }
-            Terminal.err(failed.isEmpty ? "rerun: nothing failed in \(file)\n"
-                         : "rerun: \(selected.count) target\(selected.count == 1 ? "" : "s") that failed in \(file)\n")
+            notes.append(failed.isEmpty ? "rerun: nothing failed in \(file)"
+                         : "rerun: \(selected.count) target\(selected.count == 1 ? "" : "s") that failed in \(file)")
         }
         let names = selected.map(\.1.qualifiedName)
         var chosen: Shard?
@@ -45,7 +48,7 @@ extension APICLI.Check {
             chosen = shard == "auto" ? try ShardEngine.detect(ProcessInfo.processInfo.environment)
                                      : Shard.parse(shard, source: "--shard")
         }
-        var scope = CheckScope(run: RunInfo(selected: names, stub: stub, all: all, shard: chosen))
+        var scope = CheckScope(run: RunInfo(selected: names, stub: stub, all: all, shard: chosen), notes: notes)
         if let chosen {
             var timings: [String: Double]?
             if !ci.shardTimings.isEmpty {
@@ -55,8 +58,8 @@ extension APICLI.Check {
             }
             let shardOf = ShardAssignment.assign(names, count: chosen.count, timings: timings)
             selected = selected.filter { shardOf[$0.1.qualifiedName] == chosen.index }
-            Terminal.err("shard \(chosen.index)/\(chosen.count) from \(chosen.source): \(selected.count) of \(names.count) targets"
-                         + (timings == nil ? "" : ", balanced by time") + "\n")
+            scope.notes.append("shard \(chosen.index)/\(chosen.count) from \(chosen.source): \(selected.count) of \(names.count) targets"
+                               + (timings == nil ? "" : ", balanced by time"))
         }
         for (service, target) in selected {
             scope.locations[target.qualifiedName] = SourceLocation(file: service.file, line: target.mark.line)
@@ -65,22 +68,22 @@ extension APICLI.Check {
     }
 
     /// The reports beyond text, JUnit and JSON: HTML, and GitHub Actions' annotations and step summary.
-    func writeCIReports(_ results: [CheckResult], _ scope: CheckScope) throws {
+    func writeCIReports(_ results: [CheckResult], _ scope: CheckScope, _ console: Console) throws {
         if let path = ci.reportHTML {
             do {
                 try OutputFile.write(Data(HTMLReport.render(results, run: scope.run).utf8), to: path)
             } catch {
-                throw Terminal.fail(error, target: nil)
+                throw console.fail(error, target: nil)
             }
         }
         let environment = ProcessInfo.processInfo.environment
         guard environment["GITHUB_ACTIONS"] == "true" else { return }
-        Terminal.out(GitHubReport.annotations(results, locations: scope.locations, workspace: environment["GITHUB_WORKSPACE"]))
+        console.out(GitHubReport.annotations(results, locations: scope.locations, workspace: environment["GITHUB_WORKSPACE"]))
         if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
             do {
                 try OutputFile.append(Data(GitHubReport.summary(results, run: scope.run).utf8), to: path)
             } catch {
-                throw Terminal.fail(error, target: nil)
+                throw console.fail(error, target: nil)
             }
         }
     }

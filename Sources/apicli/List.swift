@@ -19,11 +19,12 @@ extension APICLI {
 
         func run() throws {
             Terminal.setUp()
+            let console = Console.plain
             let catalog: Catalog
-            do {
-                catalog = try Catalog.load(directory: targets.directory)
+            do throws(APIError) {
+                catalog = try APICLI.workspace(targets).catalog()
             } catch {
-                throw Terminal.fail(error, target: nil)
+                throw console.fail(error, target: nil)
             }
             let rows = catalog.services.flatMap { service in
                 service.targets.map { target in
@@ -42,7 +43,7 @@ extension APICLI {
                     if let doc = row.3 { members.append(.init(key: "doc", value: .text(doc))) }
                     return .object(members)
                 }
-                Terminal.out(Value.array(items).jsonText + "\n")
+                console.out(Value.array(items).jsonText + "\n")
                 return
             }
             let nameWidth = rows.map(\.0.count).max() ?? 0
@@ -59,7 +60,7 @@ extension APICLI {
                 }
                 text += "\n"
             }
-            Terminal.out(text)
+            console.out(text)
         }
     }
 }

@@ -2,7 +2,7 @@ import APICore
 import ArgumentParser
 import Foundation
 
-/// Where the target files are.
+/// Where the target files are: every command that reads targets.
 struct TargetsOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Folder of target files (default: $APICLI_TARGETS, else ./targets).",
                                             valueName: "dir"),
@@ -11,6 +11,34 @@ struct TargetsOptions: ParsableArguments {
 
     var directory: String {
         targets ?? ProcessInfo.processInfo.environment["APICLI_TARGETS"] ?? "targets"
+    }
+}
+
+/// `--env` and `--env-file`: which `environments:` entry and which KEY=VALUE files apply.
+struct EnvironmentOptions: ParsableArguments {
+    @Option(name: .customLong("env"),
+            help: ArgumentHelp("Use this entry of environments: (apicli.yaml or the service file); default $APICLI_ENV.",
+                               valueName: "name"))
+    var environmentName: String?
+
+    @Option(name: .customLong("env-file"),
+            help: ArgumentHelp("Load KEY=VALUE lines before ${VAR} expansion (repeatable; targets/.env is read when present); the process environment wins.",
+                               valueName: "file"))
+    var envFiles: [String] = []
+}
+
+/// The workspace a command works in: the one factory of APICore, built from the option groups
+/// the command has (a command without request options gets none).
+extension APICLI {
+    /// The option groups a command does not have are nil (a group made outside parsing cannot be read).
+    static func workspace(_ targets: TargetsOptions, _ environment: EnvironmentOptions? = nil,
+                          _ request: RequestOptions? = nil, parts: [FormPart] = []) throws(APIError) -> Workspace {
+        var overrides = request?.overrides ?? EndpointResolver.Overrides()
+    overrides.parts = parts
+    let options = Workspace.Options(directory: targets.directory, environmentName: environment?.environmentName,
+                                    envFiles: environment?.envFiles ?? [], overrides: overrides,
+                                    showSecrets: request?.showSecrets ?? false)
+    return try Workspace(options, process: ProcessInfo.processInfo.environment)
     }
 }
 
@@ -39,16 +67,6 @@ struct RequestOptions: ParsableArguments {
 
     @Flag(help: "Do not verify the server's certificate (a warning is printed).")
     var insecure = false
-
-    @Option(name: .customLong("env"),
-            help: ArgumentHelp("Use this entry of environments: (apicli.yaml or the service file); default $APICLI_ENV.",
-                               valueName: "name"))
-    var environmentName: String?
-
-    @Option(name: .customLong("env-file"),
-            help: ArgumentHelp("Load KEY=VALUE lines before ${VAR} expansion (repeatable; targets/.env is read when present); the process environment wins.",
-                               valueName: "file"))
-    var envFiles: [String] = []
 
     @Flag(name: .customLong("show-secrets"),
           help: "Print credentials and values of secret ${VAR}s (TOKEN, SECRET, PASSWORD, KEY) instead of ••••.")
@@ -85,38 +103,6 @@ struct RequestOptions: ParsableArguments {
         return .init(params: values, headers: fields, baseURL: baseURL, timeout: timeout,
                      tls: TLSOptions(caFile: cacert, verify: !insecure))
     }
-}
-
-/// A target found, resolved and built into the request it sends.
-struct ResolvedCall {
-    var service: Service
-    var target: Target
-    var resolver: EndpointResolver
-    var endpoint: Endpoint
-    /// Before the plugins' `prepare` (the transport gets it through `Exchange.perform`).
-    var request: PreparedRequest
-    var plugins: [any Plugin]
-
-    /// Resolves the target and points `Terminal.redactor` at its secrets. `parts` come from `-F`.
-    init(_ name: String, targets: TargetsOptions, options: RequestOptions, parts: [FormPart] = []) throws(APIError) {
-        (service, target) = try Catalog.find(name, in: targets.directory)
-        var overrides = options.overrides
-        overrides.parts = parts
-        let process = ProcessInfo.processInfo.environment
-        let variables = try EnvFile.environment(directory: targets.directory, files: options.envFiles, process: process)
-        let environmentName = options.environmentName ?? process["APICLI_ENV"].flatMap { $0.isEmpty ? nil : $0 }
-        resolver = EndpointResolver(environment: variables, overrides: overrides,
-                                    project: try Project.load(directory: targets.directory),
-                                    environmentName: environmentName)
-        let secrets = resolver.secrets
-        defer { Terminal.redactor = options.showSecrets ? .off : Redactor(secrets: secrets.values) }
-        endpoint = try resolver.endpoint(for: target, in: service)
-        request = try RequestBuilder.build(endpoint)
-        plugins = endpoint.plugins
-    }
-
-    /// The request as it would be sent: after the plugins' `prepare` (auth).
-    var prepared: PreparedRequest { plugins.prepare(request) }
 }
 
 /// Completes `service.target` names from the target files (honours --targets on the line).

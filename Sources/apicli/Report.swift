@@ -53,10 +53,10 @@ extension APICLI.Report {
                 for file in reports { loaded.append(try JSONReportReader.read(file: file)) }
                 merged = try ReportMerge.merge(loaded, allowMissing: allowMissing)
             } catch {
-                throw Terminal.fail(error, target: nil)
+                throw Console.plain.fail(error, target: nil)
             }
             let results = merged.results
-            Terminal.out(TextReport.summary(results))
+            Console.plain.out(TextReport.summary(results))
             try write(JUnitReport.render(results), to: junit)
             try write(JSONReport.render(results, run: merged.run), to: json)
             try write(HTMLReport.render(results, run: merged.run), to: reportHTML)
@@ -65,7 +65,7 @@ extension APICLI.Report {
                 do {
                     try OutputFile.append(Data(GitHubReport.summary(results, run: merged.run).utf8), to: path)
                 } catch {
-                    throw Terminal.fail(error, target: nil)
+                    throw Console.plain.fail(error, target: nil)
                 }
             }
             throw ExitCode(APICLI.Check.exitCode(CheckSummary(results), failOnFlaky: failOnFlaky))
@@ -76,7 +76,7 @@ extension APICLI.Report {
             do {
                 try OutputFile.write(Data(text.utf8), to: path)
             } catch {
-                throw Terminal.fail(error, target: nil)
+                throw Console.plain.fail(error, target: nil)
             }
         }
     }

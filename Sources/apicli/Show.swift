@@ -6,39 +6,46 @@ extension APICLI {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a target's resolved endpoint: URL, method, headers, body, timeout, validation, samples.",
-            discussion: "Nothing is sent. Credentials in headers are shown as ••••."
+            discussion: """
+                Nothing is sent. Credentials in headers are shown as ••••. The last lines say which layer \
+                (apicli.yaml, an environment, a rule) set what.
+                """
         )
 
         @Argument(help: "The target, as service.target.", completion: .custom(completeTargetNames))
         var target: String
 
         @OptionGroup var targets: TargetsOptions
+        @OptionGroup var environment: EnvironmentOptions
         @OptionGroup var request: RequestOptions
         @OptionGroup var form: FormOptions
 
         func run() throws {
             Terminal.setUp()
-            do {
-                let call = try ResolvedCall(target, targets: targets, options: request, parts: try form.parts())
-                Terminal.out(render(call.target, call.service, call.endpoint, call.prepared))
+            var console = Console.plain
+            do throws(APIError) {
+                let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts())
+                defer { console = Console(redactor: workspace.redactor) }  // secrets met while failing, too
+                let call = try workspace.call(named: target)
+                console = Console(redactor: workspace.redactor)
+                console.out(render(call, console.redactor))
             } catch {
-                throw Terminal.fail(error, target: self.target)
+                throw console.fail(error, target: self.target)
             }
         }
 
-        private func render(_ target: Target, _ service: Service, _ endpoint: Endpoint, _ request: PreparedRequest) -> String {
-            var text = "\(target.qualifiedName)  (\(service.file):\(target.mark.line))\n"
+        private func render(_ call: PreparedCall, _ redactor: Redactor) -> String {
+            let (target, endpoint) = (call.target, call.endpoint)
+            var text = "\(target.qualifiedName)  (\(call.service.file):\(target.mark.line))\n"
             if let doc = target.doc { text += "\(doc)\n" }
-            text += "\n" + Printer.request(request, prefix: "")
+            text += "\n" + LogFormat.request(call.prepared, redactor: redactor, prefix: "")
             text += "\ntimeout   \(Terminal.format(seconds: endpoint.timeout))\n"
             text += "validate  \(endpoint.validation)\n"
             if let download = endpoint.download { text += "download  \(download)\n" }
-            var samples: [String] = []
-            if let s = target.sample { samples.append("sample " + describe(s)) }
-            samples += target.samples.map { "\($0.name) " + describe($0.sample) }
+            let samples = call.target.allSamples.map { ($0.name ?? "sample") + " " + describe($0.sample) }
             text += "samples   " + (samples.isEmpty ? "none" : samples.joined(separator: ", ")) + "\n"
             if !endpoint.cookies { text += "cookies   off\n" }
-            if !endpoint.notes.isEmpty { text += "\n" + endpoint.notes.map { $0 + "\n" }.joined() }
+            if !endpoint.origins.isEmpty { text += "\n" + endpoint.origins.map { $0.description + "\n" }.joined() }
             return text
         }
 

@@ -7,8 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Everything the executable writes goes through here: stdout, stderr, and the failure lines that
-/// pick the exit code.
+/// The bytes the executable writes, and the signals it handles. Text goes through a `Console`.
 enum Terminal {
     static var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
 
@@ -36,34 +35,6 @@ enum Terminal {
         }
     }
 
-    /// Hides secrets in every line `out` and `err` write; set once the call's endpoint is resolved
-    /// (`--show-secrets` turns it off). Bodies written with `write` are the response's own bytes.
-    nonisolated(unsafe) static var redactor = Redactor(secrets: [])
-
-    static func out(_ text: String) { write(Data(redactor.text(text).utf8)) }
-    static func err(_ text: String) { write(Data(redactor.text(text).utf8), to: STDERR_FILENO) }
-
-    /// Prints the failure and returns the documented exit code to throw.
-    static func fail(_ error: APIError, target: String?) -> ExitCode {
-        let who = target.map { "\($0): " } ?? ""
-        switch error {
-        case .invalidInput(let diagnostics):
-            var renderer = DiagnosticRenderer()
-            for d in diagnostics { err(renderer.render(d)) }
-            if diagnostics.count > 1 { err("\(diagnostics.count) errors\n") }
-            return ExitCode(2)
-        case .network(let message):
-            err("apicli: \(who)network error: \(message)\n")
-            return ExitCode(3)
-        case .timedOut(let seconds):
-            err("apicli: \(who)timed out after \(format(seconds: seconds))\n")
-            return ExitCode(4)
-        case .output(let message):
-            err("apicli: \(who)\(message)\n")
-            return ExitCode(5)
-        }
-    }
-
     static func format(seconds: Double) -> String { LogFormat.seconds(seconds) }
 
     /// SIGPIPE is ignored (a closed pipe is EPIPE, handled in `write`). SIGINT (Ctrl-C) ends the
@@ -87,4 +58,37 @@ enum Terminal {
     }
 
     nonisolated(unsafe) private static var interrupts: [DispatchSourceSignal] = []
+}
+
+/// Text for stdout and stderr, with the secrets of the command's workspace hidden by its
+/// redactor (passed in: `--show-secrets` gives `.off`), and the failure lines that pick the exit code.
+struct Console {
+    var redactor: Redactor
+
+    /// Before a workspace exists (bad arguments, an unreadable project file): nothing to hide yet.
+    static let plain = Console(redactor: Redactor(secrets: []))
+
+    func out(_ text: String) { Terminal.write(Data(redactor.text(text).utf8)) }
+    func err(_ text: String) { Terminal.write(Data(redactor.text(text).utf8), to: STDERR_FILENO) }
+
+    /// Prints the failure and returns the documented exit code to throw.
+    func fail(_ error: APIError, target: String?) -> ExitCode {
+        let who = target.map { "\($0): " } ?? ""
+        switch error {
+        case .invalidInput(let diagnostics):
+            var renderer = DiagnosticRenderer()
+            for d in diagnostics { err(renderer.render(d)) }
+            if diagnostics.count > 1 { err("\(diagnostics.count) errors\n") }
+            return ExitCode(2)
+        case .network(let failure):
+            err("apicli: \(who)network error: \(failure)\n")
+            return ExitCode(3)
+        case .timedOut(let seconds):
+            err("apicli: \(who)timed out after \(Terminal.format(seconds: seconds))\n")
+            return ExitCode(4)
+        case .output(let message):
+            err("apicli: \(who)\(message)\n")
+            return ExitCode(5)
+        }
+    }
 }

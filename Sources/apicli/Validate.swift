@@ -6,7 +6,12 @@ extension APICLI {
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Load and type-check target files, and judge every sample against its target's expectations.",
-            discussion: "Prints every problem as file:line:col with the source line. Exit codes: 0 no problems, 2 problems."
+            discussion: """
+                Samples are judged as `check --stub` judges them: with the validate: and timeout the project file, \
+                the environment (--env) and the rules give each target. Nothing is expanded that a request needs \
+                at run time, so unset secrets are not errors here. Prints every problem as file:line:col with the \
+                source line. Exit codes: 0 no problems, 2 problems.
+                """
         )
 
         @Argument(help: ArgumentHelp("Target files (default: every file of the targets folder).", valueName: "file"),
@@ -14,28 +19,37 @@ extension APICLI {
         var files: [String] = []
 
         @OptionGroup var targets: TargetsOptions
+        @OptionGroup var environment: EnvironmentOptions
 
         func run() throws {
             Terminal.setUp()
-            var problems: [Diagnostic] = []
-            var services: [Service] = []
+            let console = Console.plain
+            let workspace: Workspace
             let paths: [String]
-            do {
+            do throws(APIError) {
+                workspace = try APICLI.workspace(targets, environment)
                 paths = files.isEmpty ? try Catalog.files(in: targets.directory) : files
             } catch {
-                throw Terminal.fail(error, target: nil)
+                throw console.fail(error, target: nil)
             }
-            (services, problems) = Catalog.loadAll(files: paths)  // each file read once
-            let count = paths.count
-            let catalog = Catalog(services: services)
-            let resolver = EndpointResolver(environment: ProcessInfo.processInfo.environment)
-            for service in catalog.services {
-                problems += SampleCheck.diagnostics(service, resolver: resolver)
+            var (services, problems) = Catalog.loadAll(files: paths)  // each file read once
+            for service in services {
+                problems += FileCheck.missing(in: service)
+                problems += SampleCheck.diagnostics(service, workspace: workspace)
             }
-            if !problems.isEmpty { throw Terminal.fail(.invalidInput(problems), target: nil) }
-            let targetCount = catalog.services.reduce(0) { $0 + $1.targets.count }
-            let sampleCount = catalog.services.flatMap(\.targets).reduce(0) { $0 + ($1.sample == nil ? 0 : 1) + $1.samples.count }
-            Terminal.out("ok: \(plural(count, "file")), \(plural(targetCount, "target")), \(plural(sampleCount, "sample"))\n")
+            if !problems.isEmpty { throw console.fail(.invalidInput(Self.unique(problems)), target: nil) }
+            let targetCount = services.reduce(0) { $0 + $1.targets.count }
+            let sampleCount = services.flatMap(\.targets).reduce(0) { $0 + $1.allSamples.count }
+            console.out("ok: \(plural(paths.count, "file")), \(plural(targetCount, "target")), \(plural(sampleCount, "sample"))\n")
+        }
+
+        /// One diagnostic per place: a missing sample file is found by the file check and by the stub.
+        static func unique(_ problems: [Diagnostic]) -> [Diagnostic] {
+            var seen = Set<String>()
+            return problems.filter { d in
+                guard let file = d.file, let mark = d.mark else { return true }
+                return seen.insert("\(file):\(mark.line):\(mark.column)").inserted
+            }
         }
 
         private func plural(_ n: Int, _ word: String) -> String {

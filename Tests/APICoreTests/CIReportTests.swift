@@ -16,11 +16,15 @@ final class CIReportTests: XCTestCase {
 
     func testTheJSONReportReadsBackAsWritten() throws {
         // GIVEN results of shard 2 of 3 of a suite
-        let results = [result("a.x", .passed, attempts: [503, nil, 200], flaky: true),
+        var results = [result("a.x", .passed, attempts: [503, nil, 200], flaky: true),
                        result("a.y", .failed, messages: ["status 404, expected 200", "\"quoted\" ü\n"]),
                        result("b.z", .skipped, attempts: [])]
         let run = RunInfo(selected: ["a.w", "a.x", "a.y", "b.z"], stub: false, all: false,
                           shard: Shard(index: 2, count: 3, source: "GitLab (CI_NODE_INDEX=2, CI_NODE_TOTAL=3)"))
+        results[1].request = CheckResult.Request(method: "GET", url: "http://h/x?q=1", headers: [HeaderField("Authorization", "••••")],
+                                                 timeout: 2.5)
+        results[1].kind = .network
+        results[1].networkFailure = "refused"
         // WHEN written and read back
         let loaded = try JSONReportReader.read(Data(JSONReport.render(results, run: run).utf8), file: "r.json")
         // THEN every field survives, and the positions are those in the whole selection

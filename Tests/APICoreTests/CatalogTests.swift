@@ -100,7 +100,7 @@ final class CatalogTests: XCTestCase {
     func testMissingFolderIsAnErrorWithAHint() {
         // GIVEN a folder that does not exist, and a path that is a file
         let missing = expectAPIError { () throws(APIError) in try Catalog.load(directory: "/nonexistent-dir/targets") }
-        let file = Fixtures.path("github.yaml")
+        let file = Fixtures.path("catalog/github.yaml")
         let notAFolder = expectAPIError { () throws(APIError) in try Catalog.files(in: file) }
         // THEN both say there is no targets folder and how to name one
         let hint = "run from the folder that holds targets/, or pass --targets DIR (or set APICLI_TARGETS)"

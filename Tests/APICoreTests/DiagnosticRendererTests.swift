@@ -80,7 +80,7 @@ final class DiagnosticRendererTests: XCTestCase {
 
     func testHintComesAfterNotesAndTheGutterFitsTheLineNumber() {
         // GIVEN a diagnostic on line 13 of the contract file, with a note on line 8 and a hint
-        let path = Fixtures.path("github.yaml")
+        let path = Fixtures.path("catalog/github.yaml")
         let d = Diagnostic(file: path, mark: at(13, 13), message: "something about the body", hint: "fix it",
                            notes: [Diagnostic.Note(message: "see the path", mark: at(8, 11))])
         // WHEN rendered
@@ -100,7 +100,7 @@ final class DiagnosticRendererTests: XCTestCase {
 
     func testDiagnosticsWithoutAPositionOrSource() {
         // GIVEN diagnostics with no mark, no file, a file that cannot be read, and a line past the end
-        let path = Fixtures.path("github.yaml")
+        let path = Fixtures.path("catalog/github.yaml")
         let noMark = Diagnostic(file: path, mark: nil, message: "cannot read target file")
         let noFile = Diagnostic(file: nil, mark: nil, message: "unknown target 'x'", hint: "`apicli list` shows every target")
         let unreadable = Diagnostic(file: "/nonexistent-dir/x.yaml", mark: at(3, 4), message: "gone")

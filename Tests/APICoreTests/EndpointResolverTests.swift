@@ -65,11 +65,12 @@ final class EndpointResolverTests: XCTestCase {
         func url(_ name: String) throws -> String {
             try resolve(yaml, "user", overrides: .init(params: ["name": name])).url
         }
-        // THEN each value stays one segment; sub-delimiters, ':' and '@' are kept
+        // THEN each value stays one segment: RFC 6570's simple expansion encodes every reserved
+        // character, sub-delimiters, ':' and '@' included
         XCTAssertEqual(try url("a b/c"), "https://api.test/users/a%20b%2Fc")
         XCTAssertEqual(try url("müller?x#y"), "https://api.test/users/m%C3%BCller%3Fx%23y")
         XCTAssertEqual(try url("100%"), "https://api.test/users/100%25")
-        XCTAssertEqual(try url("a+b:c@d!$&'()*,;="), "https://api.test/users/a+b:c@d!$&'()*,;=")
+        XCTAssertEqual(try url("a+b:c@d!$&'()*,;="), "https://api.test/users/a%2Bb%3Ac%40d%21%24%26%27%28%29%2A%2C%3B%3D")
     }
 
     func testLiteralPathKeepsSlashesAndEscapesAndEncodesSpaces() throws {

@@ -78,7 +78,7 @@ final class PluginTests: XCTestCase {
             XCTFail("expected a network error")
         } catch {
             // THEN the plugin saw the failure and the caller gets it
-            XCTAssertEqual(error, .network("offline"))
+            XCTAssertEqual(error, .network(.stubbed("offline")))
         }
         XCTAssertEqual(log.all, ["A.prepare", "A.willSend 2", "A.didReceive 0", "A.process"])
     }

@@ -80,7 +80,7 @@ final class RulesTests: XCTestCase {
     }
 
     func testNotesSayWhichRuleSetWhat() throws {
-        XCTAssertEqual(try resolve("uploadB", env: "staging").notes, [
+        XCTAssertEqual(try resolve("uploadB", env: "staging").origins.map(\.description), [
             "baseURL  from environment 'staging' of apicli.yaml",
             "header APP_NAME  from apicli.yaml",
             "header X-Level  from rule \"upload?\" (targets/demo.yaml:9)",
@@ -89,7 +89,7 @@ final class RulesTests: XCTestCase {
             "timeout  from rule \"upload*\" (targets/demo.yaml:4)",
             "cookies off  from rule \"upload*\" (targets/demo.yaml:4)",
         ])
-        XCTAssertEqual(try resolve("legacyPut").notes.suffix(3), [
+        XCTAssertEqual(try resolve("legacyPut").origins.map(\.description).suffix(3), [
             "task encoding form  from rule \"legacy*\" (targets/demo.yaml:7)",
             "task arrays noBrackets  from rule \"legacy*\" (targets/demo.yaml:7)",
             "timeout  from apicli.yaml",
@@ -139,7 +139,7 @@ final class RulesTests: XCTestCase {
         // THEN the project's applies where nothing nearer speaks, and the rule's none wins over it
         let a = try resolver.endpoint(for: try service.requireTarget("a"), in: service)
         XCTAssertEqual(a.credential, .bearer("t"))
-        XCTAssertEqual(a.notes, ["auth  from apicli.yaml"])
+        XCTAssertEqual(a.origins.map(\.description), ["auth  from apicli.yaml"])
         XCTAssertNil(try resolver.endpoint(for: try service.requireTarget("uploadB"), in: service).credential)
     }
 

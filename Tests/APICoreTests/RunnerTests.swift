@@ -69,14 +69,14 @@ final class RunnerTests: XCTestCase {
 
     func testRetriesNetworkFailuresAnd5xxButNot4xx() async {
         let transport = ScriptedTransport([
-            "/flaky": [.status(503, delay: 0, headers: [HeaderField("Retry-After", "0")]), .fail(.network("reset")), .status(200, delay: 0, headers: [])],
+            "/flaky": [.status(503, delay: 0, headers: [HeaderField("Retry-After", "0")]), .fail(.network(.reset(host: "h"))), .status(200, delay: 0, headers: [])],
             "/missing": [.status(404, delay: 0, headers: [])],
             "/down": [.status(500, delay: 0, headers: [])],
         ])
         let runner = CheckRunner(options: .init(retries: 2, backoff: 0.01), transport: transport)
         let results = await runner.run([item("flaky"), item("missing"), item("down")]) { _, _ in }
         XCTAssertEqual(results[0].attempts.map(\.status), [503, nil, 200])
-        XCTAssertEqual(results[0].attempts.map(\.error), [nil, "network error: reset", nil])
+        XCTAssertEqual(results[0].attempts.map(\.error), [nil, "network error: the connection to h was lost", nil])
         XCTAssertEqual(results[0].outcome, .passed)
         XCTAssertEqual(results[1].attempts.count, 1)
         XCTAssertEqual(results[1].messages, ["status 404 is not accepted by validate: success (200-299)"])
@@ -85,7 +85,7 @@ final class RunnerTests: XCTestCase {
     }
 
     func testTimeoutsAreNotRetriedAndKeepTheirKind() async {
-        let transport = ScriptedTransport(["/t": [.fail(.timedOut(0.5))], "/n": [.fail(.network("refused"))]])
+        let transport = ScriptedTransport(["/t": [.fail(.timedOut(0.5))], "/n": [.fail(.network(.refused(host: "h")))]])
         let runner = CheckRunner(options: .init(retries: 3, backoff: 0), transport: transport)
         let results = await runner.run([item("t"), item("n")]) { _, _ in }
         XCTAssertEqual(results.map(\.kind), [.timeout, .network])
@@ -113,7 +113,7 @@ final class RunnerTests: XCTestCase {
                   gone: { status: 404, expectFailure: true }
                   wrong: { status: 200, expectFailure: true }
             """)
-        let planner = CheckPlanner(resolver: EndpointResolver(environment: [:]), stub: true, includeAll: false)
+        let planner = CheckPlanner(workspace: Workspace(variables: [:]), stub: true, includeAll: false)
         let items = planner.items(for: service.targets.map { (service, $0) })
         let results = await CheckRunner(options: .init(), transport: ScriptedTransport([:])).run(items) { _, _ in }
         XCTAssertEqual(results.map(\.name), ["demo.t", "demo.t[gone]", "demo.t[wrong]"])
@@ -133,7 +133,7 @@ final class RunnerTests: XCTestCase {
             """)
         let pairs = service.targets.map { (service, $0) }
         func reasons(all: Bool) -> [String?] {
-            CheckPlanner(resolver: EndpointResolver(environment: [:]), stub: false, includeAll: all).items(for: pairs).map {
+            CheckPlanner(workspace: Workspace(variables: [:]), stub: false, includeAll: all).items(for: pairs).map {
                 if case .skip(let r) = $0.work { return r }
                 return nil
             }

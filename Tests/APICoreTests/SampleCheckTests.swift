@@ -19,7 +19,7 @@ final class SampleCheckTests: XCTestCase {
                 sample: { status: 500 }
             """)
         // WHEN judged offline
-        let d = SampleCheck.diagnostics(service, resolver: EndpointResolver(environment: [:]))
+        let d = SampleCheck.diagnostics(service, workspace: Workspace(variables: [:]))
         // THEN each disagreement is a diagnostic at its sample
         XCTAssertEqual(d.map { "\($0.mark!.line):\($0.mark!.column) \($0.message)" }, [
             "8:13 sample 'slow' of demo.t fails its expectations: took 2000 ms, maxTime is 1000 ms",

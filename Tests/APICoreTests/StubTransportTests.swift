@@ -26,7 +26,7 @@ final class StubTransportTests: XCTestCase {
     }
 
     private func contractSample(_ target: String, _ name: String? = nil) throws -> Sample {
-        let service = try TargetFile.load(Fixtures.path("github.yaml"))
+        let service = try TargetFile.load(Fixtures.path("catalog/github.yaml"))
         return try XCTUnwrap(service.requireTarget(target).sample(named: name))
     }
 
@@ -121,7 +121,7 @@ final class StubTransportTests: XCTestCase {
         // WHEN sent
         let error = await sendError(sample)
         // THEN it fails as the network would, with the sample's message
-        XCTAssertEqual(error, .network("The Internet connection appears to be offline."))
+        XCTAssertEqual(error, .network(.stubbed("The Internet connection appears to be offline.")))
     }
 
     func testDelayIsHonoured() async throws {
@@ -171,7 +171,7 @@ final class StubTransportTests: XCTestCase {
         let start = Date()
         let error = await sendError(sample)
         // THEN it fails after the delay
-        XCTAssertEqual(error, .network("connection reset"))
+        XCTAssertEqual(error, .network(.stubbed("connection reset")))
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.19)
     }
 }

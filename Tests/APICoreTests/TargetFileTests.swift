@@ -42,7 +42,7 @@ final class TargetFileTests: XCTestCase {
 
     func testContractFileDecodesServiceDefaults() throws {
         // GIVEN the contract's github.yaml
-        let path = Fixtures.path("github.yaml")
+        let path = Fixtures.path("catalog/github.yaml")
         // WHEN loaded
         let service = try TargetFile.load(path)
         // THEN the service carries its name, file, base URL, headers, timeout and validation
@@ -60,7 +60,7 @@ final class TargetFileTests: XCTestCase {
 
     func testContractZenHasItsPathMethodAndTextSample() throws {
         // GIVEN the contract file
-        let service = try TargetFile.load(Fixtures.path("github.yaml"))
+        let service = try TargetFile.load(Fixtures.path("catalog/github.yaml"))
         // WHEN reading zen
         let zen = try service.requireTarget("zen")
         // THEN its fields are as written, with marks
@@ -85,7 +85,7 @@ final class TargetFileTests: XCTestCase {
 
     func testContractUserProfileHasParamsAndNamedSamples() throws {
         // GIVEN the contract file
-        let service = try TargetFile.load(Fixtures.path("github.yaml"))
+        let service = try TargetFile.load(Fixtures.path("catalog/github.yaml"))
         // WHEN reading userProfile
         let user = try service.requireTarget("userProfile")
         // THEN the method defaults to GET, params keep their order, samples their names and forms
@@ -117,7 +117,7 @@ final class TargetFileTests: XCTestCase {
 
     func testContractSearchAndCreateIssueTasks() throws {
         // GIVEN the contract file
-        let service = try TargetFile.load(Fixtures.path("github.yaml"))
+        let service = try TargetFile.load(Fixtures.path("catalog/github.yaml"))
         // WHEN reading the two targets with tasks
         let search = try service.requireTarget("search")
         let create = try service.requireTarget("createIssue")
@@ -343,7 +343,8 @@ final class TargetFileTests: XCTestCase {
         let found = decodeDiagnostics("baseURL: https://api.test\ntargets:\n  zen: { frobnicate: 1 }\n")
         // THEN the hint lists what is allowed
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(3, 10), message: "unknown key 'frobnicate' in target 'zen'",
-                                          hint: "known keys: path, method, doc, params, task, headers, timeout, validate, sample, samples, expect, check, auth")])
+                                          hint: "known keys: path, method, doc, params, task, headers, timeout, validate, sample, samples, expect, check, auth"
+                                            + "; a key for shared blocks or anchors (&name) starts with x-: x-frobnicate")])
     }
 
     func testUnknownTopLevelKeyIsMatchedCaseInsensitively() {
@@ -536,8 +537,9 @@ final class TargetFileTests: XCTestCase {
         // THEN it is rejected like any other second body (otherwise the request builder silently
         // replaces the declared JSON body with the form)
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(5, 29),
-                                          message: "task has more than one body: parameters (encoding: url) go in the body of a POST request",
-                                          hint: "set encoding: query to send them in the URL, or merge them into the body")])
+                                          message: "task has more than one body: json and parameters (encoding: url)",
+                                          hint: "a request carries one body; combine query: with one of json:, form:, body:, "
+                                            + "multipart:, upload:, or set encoding: query to send parameters in the URL")])
     }
 
     func testURLEncodedParametersOnAGETWithABodyAreAQuery() throws {
@@ -564,22 +566,24 @@ final class TargetFileTests: XCTestCase {
             """)
         // THEN each is reported at its second body key
         XCTAssertEqual(found, [
-            Diagnostic(file: inlineFile, mark: at(4, 25),
-                       message: "the sample of target 'zen' has body and json; it takes one of body:, json:, file:, error:"),
-            Diagnostic(file: inlineFile, mark: at(6, 27),
-                       message: "sample 'broken' of target 'zen' has json and error; it takes one of body:, json:, file:, error:"),
+            Diagnostic(file: inlineFile, mark: at(4, 25), message: "the sample of target 'zen' has more than one body: body and json",
+                       hint: "a sample takes one of body:, json:, file:, error:"),
+            Diagnostic(file: inlineFile, mark: at(6, 27), message: "sample 'broken' of target 'zen' has more than one body: json and error",
+                       hint: "a sample takes one of body:, json:, file:, error:"),
         ])
     }
 
-    func testMissingSampleFileAndBodyFile() {
+    func testMissingSampleFileAndBodyFile() throws {
         // GIVEN files that do not exist next to the target file
-        let found = decodeDiagnostics("""
+        let service = try decodeService("""
             baseURL: https://api.test
             targets:
               t:
                 sample: { file: missing.json }
                 task: { body: { file: data.bin } }
             """, file: "/nonexistent-dir/demo.yaml")
+        // WHEN the files are checked (loading does not: a missing file fails only its target)
+        let found = FileCheck.missing(in: service)
         // THEN both name the file and where it was looked for
         let hint = "paths are relative to the folder of the target file"
         XCTAssertEqual(found, [
@@ -700,8 +704,8 @@ final class TargetFileTests: XCTestCase {
             Diagnostic(file: path, mark: at(7, 13), message: "method 'G E T' is not an HTTP method token",
                        hint: "use GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or another RFC 9110 token"),
             Diagnostic(file: path, mark: at(9, 23), message: "sample status must be a whole number from 100 to 599, not '999'"),
-            Diagnostic(file: path, mark: at(9, 37),
-                       message: "the sample of target 'b' has body and json; it takes one of body:, json:, file:, error:"),
+            Diagnostic(file: path, mark: at(9, 37), message: "the sample of target 'b' has more than one body: body and json",
+                       hint: "a sample takes one of body:, json:, file:, error:"),
         ])
     }
 }

@@ -104,7 +104,7 @@ final class TransportContractTests: XCTestCase {
                 _ = try await send("GET", "/get")
                 XCTFail("expected a network error from \(name)")
             } catch let error as APIError {
-                XCTAssertEqual(error, .network("cannot connect to 127.0.0.1:9 (connection refused)"), name)
+                XCTAssertEqual(error, .network(.refused(host: "127.0.0.1:9")), name)
             }
         }
     }

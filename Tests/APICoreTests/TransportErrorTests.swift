@@ -15,14 +15,14 @@ final class TransportErrorTests: XCTestCase {
         // GIVEN the common URLSession failures for a request to 127.0.0.1:8080
         func describe(_ code: URLError.Code) -> APIError { URLSessionTransport.describe(URLError(code), request) }
         // THEN each reads as a sentence about that host
-        XCTAssertEqual(describe(.cannotConnectToHost), .network("cannot connect to 127.0.0.1:8080 (connection refused)"))
-        XCTAssertEqual(describe(.cannotFindHost), .network("cannot resolve host 127.0.0.1:8080"))
-        XCTAssertEqual(describe(.dnsLookupFailed), .network("cannot resolve host 127.0.0.1:8080"))
-        XCTAssertEqual(describe(.networkConnectionLost), .network("the connection to 127.0.0.1:8080 was lost"))
-        XCTAssertEqual(describe(.notConnectedToInternet), .network("not connected to a network"))
-        XCTAssertEqual(describe(.badServerResponse), .network("127.0.0.1:8080 sent a malformed response"))
-        XCTAssertEqual(describe(.httpTooManyRedirects), .network("too many redirects from 127.0.0.1:8080"))
-        XCTAssertEqual(describe(.cancelled), .network("the request to 127.0.0.1:8080 was cancelled"))
+        XCTAssertEqual(describe(.cannotConnectToHost), .network(.refused(host: "127.0.0.1:8080")))
+        XCTAssertEqual(describe(.cannotFindHost), .network(.dns(host: "127.0.0.1:8080")))
+        XCTAssertEqual(describe(.dnsLookupFailed), .network(.dns(host: "127.0.0.1:8080")))
+        XCTAssertEqual(describe(.networkConnectionLost), .network(.reset(host: "127.0.0.1:8080")))
+        XCTAssertEqual(describe(.notConnectedToInternet), .network(.offline))
+        XCTAssertEqual(describe(.badServerResponse), .network(.malformedResponse(host: "127.0.0.1:8080", detail: nil)))
+        XCTAssertEqual(describe(.httpTooManyRedirects), .network(.tooManyRedirects(host: "127.0.0.1:8080")))
+        XCTAssertEqual(describe(.cancelled), .network(.cancelled(host: "127.0.0.1:8080")))
     }
 
     func testURLTimeoutBecomesTimedOutWithTheRequestsTimeout() {
@@ -36,7 +36,7 @@ final class TransportErrorTests: XCTestCase {
         let plain = PreparedRequest(url: URL(string: "https://api.test/x")!, method: "GET", headers: [], body: nil, timeout: 1)
         // THEN only the host is named
         XCTAssertEqual(URLSessionTransport.describe(URLError(.cannotConnectToHost), plain),
-                       .network("cannot connect to api.test (connection refused)"))
+                       .network(.refused(host: "api.test")))
     }
 
     func testStatusLines() {

@@ -43,30 +43,12 @@ enum CheckSupport {
 
 /// scripts/flaky-server.py on a free 127.0.0.1 port, for the life of one test.
 final class FlakyServer {
-    let url: String
-    private let process: Process
+    private let server: TestServer
+    var url: String { server.url }
 
     init() throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", CLI.root.appendingPathComponent("scripts/flaky-server.py").path, "--lifetime", "60"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while let byte = try pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line += byte
-        }
-        url = String(decoding: line, as: UTF8.self)
-        guard url.hasPrefix("http://127.0.0.1:") else {
-            process.terminate()
-            throw XCTSkip("the flaky test server did not start (python3 missing?)")
-        }
+        server = try TestServer("flaky-server.py", ["--lifetime", "60"])
     }
 
-    func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-    }
+    func stop() { server.stop() }
 }

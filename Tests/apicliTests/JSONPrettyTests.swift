@@ -31,7 +31,7 @@ final class JSONPrettyTests: XCTestCase {
     }
 
     func testBodyForTerminalAddsAFinalNewlineToText() {
-        XCTAssertEqual(Printer.body(Data("hi".utf8), forTerminal: true), Data("hi\n".utf8))
-        XCTAssertEqual(Printer.body(Data("hi".utf8), forTerminal: false), Data("hi".utf8))
+        XCTAssertEqual(BodyDisplay.body(Data("hi".utf8), forTerminal: true), Data("hi\n".utf8))
+        XCTAssertEqual(BodyDisplay.body(Data("hi".utf8), forTerminal: false), Data("hi".utf8))
     }
 }

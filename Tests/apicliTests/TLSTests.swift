@@ -4,8 +4,8 @@ import XCTest
 /// Certificate trust against a local HTTPS server whose certificate the test makes (openssl):
 /// rejected by default, trusted with --cacert or `tls: { cacert: }`, accepted with --insecure.
 final class TLSTests: XCTestCase {
-    nonisolated(unsafe) static var server: Process?
-    nonisolated(unsafe) static var port = 0
+    nonisolated(unsafe) static var server: TestServer?
+    static var port: Int { server?.port ?? 0 }
     nonisolated(unsafe) static var dir: URL?
 
     /// openssl, run in `dir`.
@@ -28,17 +28,9 @@ final class TLSTests: XCTestCase {
                         "-addext", "subjectAltName=IP:127.0.0.1"]
             try openssl(cert + ["-keyout", "key.pem", "-out", "cert.pem"], in: folder)
             try openssl(cert + ["-keyout", "other-key.pem", "-out", "other.pem"], in: folder)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", CLI.root.appendingPathComponent("scripts/faultserver.py").path, "--lifetime", "300",
-                                 "--certfile", folder.appendingPathComponent("cert.pem").path,
-                                 "--keyfile", folder.appendingPathComponent("key.pem").path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            server = process
-            port = Int(String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            server = try TestServer("faultserver.py", ["--lifetime", "300",
+                                                       "--certfile", folder.appendingPathComponent("cert.pem").path,
+                                                       "--keyfile", folder.appendingPathComponent("key.pem").path])
             try Data("""
                 baseURL: https://127.0.0.1:\(port)
                 targets:
@@ -52,13 +44,11 @@ final class TLSTests: XCTestCase {
                   ok: { path: /ok }
                 """.utf8).write(to: folder.appendingPathComponent("pinned.yaml"))
         } catch {
-            port = 0
         }
     }
 
     override class func tearDown() {
-        server?.terminate()
-        server?.waitUntilExit()
+        server?.stop()
         if let dir { try? FileManager.default.removeItem(at: dir) }
     }
 

@@ -5,7 +5,7 @@ import XCTest
 /// of 256 MiB downloads and uploads, Ctrl-C, a cut connection and a timeout mid-download (no
 /// partial file, no clobbered file), and the progress bar (terminal only, not with --quiet).
 final class TransferLimitsTests: XCTestCase {
-    nonisolated(unsafe) static var server: Process?
+    nonisolated(unsafe) static var server: TestServer?
     nonisolated(unsafe) static var url = ""
     nonisolated(unsafe) static var files: URL!
     /// Big enough that holding it in memory would show: four times the memory budget.
@@ -30,25 +30,12 @@ final class TransferLimitsTests: XCTestCase {
             try? handle.truncate(atOffset: UInt64(bigSize))
             try? handle.close()
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", CLI.root.appendingPathComponent("scripts/transfer-server.py").path,
-                             "--root", files.path, "--lifetime", "600"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return }
-        server = process
-        var line = Data()
-        while let byte = try? pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line += byte
-        }
-        url = String(decoding: line, as: UTF8.self)
+        server = try? TestServer("transfer-server.py", ["--root", files.path, "--lifetime", "600"])
+        url = server?.url ?? ""
     }
 
     override class func tearDown() {
-        server?.terminate()
-        server?.waitUntilExit()
+        server?.stop()
         try? FileManager.default.removeItem(at: files)
     }
 
@@ -203,7 +190,7 @@ final class TransferLimitsTests: XCTestCase {
         let r = try CLI.run(["call", "big.cut", "--targets", targets, "-o", out.path], cwd: dir)
         XCTAssertEqual(r.code, 3)
         let host = Self.url.replacingOccurrences(of: "http://", with: "")
-        XCTAssertEqual(r.stderr, "apicli: big.cut: network error: \(host) closed the connection before the body was complete\n")
+        XCTAssertEqual(r.stderr, "apicli: big.cut: network error: \(host) closed the connection before the body was complete (received 500000 of 1000000 bytes)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.path))
         XCTAssertEqual(try leftovers(), [])
     }

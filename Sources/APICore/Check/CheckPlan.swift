@@ -15,16 +15,17 @@ public struct CheckItem: Sendable {
     public var work: Work
 }
 
-/// Turns selected targets into check items, building each request the way `apicli call` does.
+/// Turns selected targets into check items; each request comes from the workspace, built as
+/// `apicli call` builds it (project file, environment, rules, auth, command-line overrides).
 public struct CheckPlanner: Sendable {
-    public var resolver: EndpointResolver
+    public var workspace: Workspace
     /// `--stub`: one item per sample (the default `sample:` and every entry of `samples:`).
     public var stub: Bool
     /// `--all`: include targets with `check: false` and unsafe methods.
     public var includeAll: Bool
 
-    public init(resolver: EndpointResolver, stub: Bool, includeAll: Bool) {
-        self.resolver = resolver
+    public init(workspace: Workspace, stub: Bool, includeAll: Bool) {
+        self.workspace = workspace
         self.stub = stub
         self.includeAll = includeAll
     }
@@ -53,9 +54,9 @@ public struct CheckPlanner: Sendable {
             return item
         }
         do {
-            let endpoint = try resolver.endpoint(for: target, in: service)
-            let request = endpoint.plugins.prepare(try RequestBuilder.build(endpoint))  // auth, as `call` sends it
-            item.work = .send(request, validation: endpoint.validation, expect: target.expect, stub: nil, expectFailure: false)
+            let call = try workspace.call(target, in: service)
+            item.work = .send(call.prepared, validation: call.endpoint.validation, expect: target.expect, stub: nil,
+                              expectFailure: false)
         } catch {
             item.work = .fail(error)
         }
@@ -64,23 +65,20 @@ public struct CheckPlanner: Sendable {
 
     /// With `--stub` every target is judged, whatever its method: nothing is sent.
     private func stubItems(_ target: Target, _ service: Service) -> [CheckItem] {
-        var samples: [(String?, Sample)] = target.sample.map { [(nil, $0)] } ?? []
-        samples += target.samples.map { ($0.name, $0.sample) }
+        let samples = target.allSamples
         if samples.isEmpty {
             return [CheckItem(name: target.qualifiedName, service: service.name, target: target.name, sample: nil,
                               work: .skip("no sample to judge"))]
         }
+        let call = Result { () throws(APIError) in try workspace.call(target, in: service) }
         return samples.map { name, sample in
             var item = CheckItem(name: target.qualifiedName + (name.map { "[\($0)]" } ?? ""), service: service.name,
                                  target: target.name, sample: name, work: .skip(""))
-            do throws(APIError) {
-                let endpoint = try resolver.endpoint(for: target, in: service)
-                let request = endpoint.plugins.prepare(try RequestBuilder.build(endpoint))  // auth, as `call` sends it
-                let transport = StubTransport(sample: sample, bindings: try resolver.bindings(for: target, in: service),
-                                              file: service.file)
-                item.work = .send(request, validation: endpoint.validation, expect: target.expect, stub: transport,
-                                  expectFailure: sample.expectFailure)
-            } catch {
+            switch call {
+            case .success(let call):
+                item.work = .send(call.prepared, validation: call.endpoint.validation, expect: target.expect,
+                                  stub: call.stub(sample), expectFailure: sample.expectFailure)
+            case .failure(let error):
                 item.work = .fail(error)
             }
             return item

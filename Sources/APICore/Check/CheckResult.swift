@@ -29,6 +29,23 @@ public struct CheckResult: Sendable, Equatable {
         }
     }
 
+    /// The request a check sent (or, with `--stub`, would have sent): what the JSON report shows.
+    public struct Request: Sendable, Equatable {
+        public var method: String
+        public var url: String
+        /// After the plugins' `prepare` (auth included).
+        public var headers: [HeaderField]
+        /// Seconds.
+        public var timeout: Double
+
+        public init(_ request: PreparedRequest) {
+            method = request.method
+            url = request.url.absoluteString
+            headers = request.headers
+            timeout = request.timeout
+        }
+    }
+
     /// `service.target`, or `service.target[sample]` for a named sample under `--stub`.
     public var name: String
     public var service: String
@@ -43,6 +60,10 @@ public struct CheckResult: Sendable, Equatable {
     public var failedAsExpected: Bool
     public var attempts: [Attempt]
     public var skipReason: String?
+    /// Nil for a skipped check or a target that could not be built.
+    public var request: Request?
+    /// A network failure's kind (`refused`, `dns`, `tls`, …; `NetworkFailure.kind`) when `kind` is `.network`.
+    public var networkFailure: String?
     /// Passed, but only on a retry: an earlier attempt failed (a 5xx or no response). Counted
     /// among the passed; `--fail-on-flaky` makes it fail the run.
     public var flaky: Bool = false
@@ -60,6 +81,21 @@ public struct CheckResult: Sendable, Equatable {
         self.failedAsExpected = failedAsExpected
         self.attempts = attempts
         self.skipReason = skipReason
+    }
+
+    /// The result with every secret in its messages hidden, for reports.
+    public func redacted(by redactor: Redactor) -> CheckResult {
+        var out = self
+        out.messages = messages.map(redactor.text)
+        out.skipReason = skipReason.map(redactor.text)
+        out.request?.url = redactor.url(request?.url ?? "")
+        out.request?.headers = request?.headers.map(redactor.header) ?? []
+        out.attempts = attempts.map { a in
+            var a = a
+            a.error = a.error.map(redactor.text)
+            return a
+        }
+        return out
     }
 
     /// The last attempt's status and time.

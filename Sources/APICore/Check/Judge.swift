@@ -3,9 +3,6 @@ import Foundation
 /// Judges one response: a pure function from what the target expects to the failed expectations,
 /// in the order they are declared (status, headers, json, body, maxTime). Empty means it passed.
 public enum Judge {
-    /// Header values never shown in messages (they are credentials).
-    public static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
-
     /// Without `expect:` (or without its `status:`), `validation` judges the status.
     public static func failures(_ expect: Expectations?, validation: Validation, response: Response) -> [String] {
         var out: [String] = []
@@ -30,7 +27,7 @@ public enum Judge {
         guard let actual = headers.value(of: e.name) else { return "header \(e.name) is missing" }
         let ok = e.contains ? actual.lowercased().contains(e.value.lowercased()) : actual == e.value
         if ok { return nil }
-        if secretHeaders.contains(e.name.lowercased()) {
+        if Redactor.credentialHeaders.contains(e.name.lowercased()) {
             return "header \(e.name) does not match (value hidden)"
         }
         return "header \(e.name) is \"\(actual)\", expected " + (e.contains ? "it to contain \"\(e.value)\"" : "\"\(e.value)\"")

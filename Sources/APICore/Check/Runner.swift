@@ -75,25 +75,13 @@ public struct CheckRunner: Sendable {
             (result.outcome, result.kind, result.messages) = (.failed, Self.kind(of: error), [Self.message(error)])
             return result
         case let .send(request, validation, expect, stub, expectFailure):
-            let (response, error, attempts) = await send(request, stub: stub)
+            let (last, attempts) = await send(request, stub: stub)
+            let verdict = Verdict.judge(last, expect: expect, validation: validation, expectFailure: expectFailure)
+            result.request = CheckResult.Request(request)
+            if case .failure(.network(let failure)) = last { result.networkFailure = failure.kind }
             result.attempts = attempts
-            var failures: [String]
-            if let response {
-                failures = Judge.failures(expect, validation: validation, response: response)
-                result.kind = failures.isEmpty ? nil : .expectation
-            } else {
-                failures = [error.map(Self.message) ?? "no response"]
-                result.kind = error.map(Self.kind) ?? .network
-            }
-            result.messages = failures
-            if expectFailure {
-                result.failedAsExpected = !failures.isEmpty
-                result.outcome = failures.isEmpty ? .failed : .passed
-                result.kind = failures.isEmpty ? .expectation : nil
-                if failures.isEmpty { result.messages = ["expectFailure: true, but the sample passed its expectations"] }
-            } else {
-                result.outcome = failures.isEmpty ? .passed : .failed
-            }
+            result.outcome = verdict.passed ? .passed : .failed
+            (result.kind, result.messages, result.failedAsExpected) = (verdict.kind, verdict.messages, verdict.failedAsExpected)
             result.flaky = Self.isFlaky(result)
             return result
         }
@@ -106,28 +94,28 @@ public struct CheckRunner: Sendable {
 
     /// Attempts until one is final: a response below 500, a timeout, or the retries are used up.
     private func send(_ request: PreparedRequest, stub: StubTransport?)
-        async -> (Response?, APIError?, [CheckResult.Attempt]) {
+        async -> (Result<Response, APIError>, [CheckResult.Attempt]) {
         var attempts: [CheckResult.Attempt] = []
         let tries = stub == nil ? max(options.retries, 0) + 1 : 1
-        for n in 0..<tries {
+        var n = 0
+        while true {
             let start = DispatchTime.now()
             var retryAfter: Double?
             do {
-                let exchange = try await perform(request, stub: stub)
-                let r = exchange.response
+                let r = try await perform(request, stub: stub).response
                 attempts.append(.init(status: r.status, duration: r.duration, error: nil))
-                if r.status < 500 || n == tries - 1 { return (r, nil, attempts) }
+                if r.status < 500 || n == tries - 1 { return (.success(r), attempts) }
                 retryAfter = r.headers.value(of: "Retry-After").flatMap { Self.retryAfter($0, now: Date()) }
             } catch {
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
                 attempts.append(.init(status: nil, duration: seconds, error: Self.message(error)))
-                if n == tries - 1 { return (nil, error, attempts) }
-                if case .timedOut = error { return (nil, error, attempts) }
+                if n == tries - 1 { return (.failure(error), attempts) }
+                if case .timedOut = error { return (.failure(error), attempts) }
             }
             let wait = min(retryAfter ?? options.backoff * pow(2, Double(n)), options.maxWait)
             if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+            n += 1
         }
-        return (nil, nil, attempts)
     }
 
     private func perform(_ request: PreparedRequest, stub: StubTransport?) async throws(APIError) -> Exchange {
@@ -158,7 +146,7 @@ public struct CheckRunner: Sendable {
     /// One line for an error (the first diagnostic of a target-file problem, with its place).
     public static func message(_ error: APIError) -> String {
         switch error {
-        case .network(let m): return "network error: \(m)"
+        case .network(let failure): return "network error: \(failure)"
         case .timedOut(let s): return "timed out after \(Judge.milliseconds(s))"
         case .output(let m): return m
         case .invalidInput(let diagnostics):

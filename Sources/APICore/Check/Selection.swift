@@ -1,5 +1,3 @@
-import Foundation
-
 /// Which targets `apicli check` runs: services by name, `service.target` globs, and a shard.
 public enum Selection {
     /// Every target when `patterns` is empty; otherwise those a pattern names (`github`,
@@ -22,9 +20,10 @@ public enum Selection {
         return all.filter { chosen.contains($0.1.qualifiedName) }
     }
 
+    /// A bare name is a service; anything else a `Glob` over `service.target`.
     static func matches(_ pattern: String, service: String, target: String) -> Bool {
-        if !pattern.contains(".") && !pattern.contains("*") && !pattern.contains("?") { return pattern == service }
-        return fnmatch(pattern, target, 0) == 0
+        if !pattern.contains("."), !Glob.isPattern(pattern) { return pattern == service }
+        return Glob.matches(pattern, target)
     }
 
     /// Shard `index` of `count` (1-based): the names at positions index-1, index-1+count, … of the

@@ -29,17 +29,3 @@ public struct Diagnostic: Error, Sendable, Equatable {
                   notes: error.note.map { [Note(message: $0.message, mark: $0.mark)] } ?? [])
     }
 }
-
-/// Every failure the core reports; the executable maps each case to a documented exit code.
-public enum APIError: Error, Sendable, Equatable {
-    /// Bad target files, unknown targets, unresolved placeholders or variables (exit 2).
-    case invalidInput([Diagnostic])
-    /// The request did not get a response: refused, DNS, TLS, reset (exit 3).
-    case network(String)
-    /// No response within the timeout, in seconds (exit 4).
-    case timedOut(Double)
-    /// A local file could not be written (exit 5).
-    case output(String)
-
-    public static func invalid(_ d: Diagnostic) -> APIError { .invalidInput([d]) }
-}

@@ -22,14 +22,51 @@ public struct Endpoint: Sendable {
     public var secrets: [String] = []
     /// `httpShouldHandleCookies`; a rule's `cookies: false` turns it off.
     public var cookies: Bool = true
-    /// Which rule or environment set what, for `apicli show`.
-    public var notes: [String] = []
+    /// Which layer below the target (apicli.yaml, an environment, a rule) set what, for `apicli show`.
+    public var origins: [Origin] = []
     /// `task: { download: }`, expanded: where a call saves the body (relative to the working directory).
     public var download: String? = nil
 
     /// The plugins every exchange of this endpoint needs: its auth, if any.
     public var plugins: [any Plugin] {
         credential.map { [AuthPlugin($0)] } ?? []
+    }
+}
+
+/// One field of an endpoint and the layer that set it: `header X-Team  from apicli.yaml`.
+public struct Origin: Sendable, Equatable, CustomStringConvertible {
+    public enum Field: Sendable, Equatable {
+        case baseURL
+        case header(String)
+        case timeout
+        case validation
+        case auth
+        case cookies(Bool)
+        /// A rule's `task:` encoding, as `encoding form`.
+        case task(String)
+    }
+
+    public var field: Field
+    /// `apicli.yaml`, `environment 'staging'`, `rule "upload*" (targets/api.yaml:12)`.
+    public var source: String
+
+    public init(_ field: Field, from source: String) {
+        self.field = field
+        self.source = source
+    }
+
+    public var description: String {
+        let name: String
+        switch field {
+        case .baseURL: name = "baseURL"
+        case .header(let header): name = "header \(header)"
+        case .timeout: name = "timeout"
+        case .validation: name = "validate"
+        case .auth: name = "auth"
+        case .cookies(let on): name = "cookies \(on ? "on" : "off")"
+        case .task(let what): name = "task \(what)"
+        }
+        return "\(name)  from \(source)"
     }
 }
 

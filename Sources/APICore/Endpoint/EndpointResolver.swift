@@ -1,5 +1,12 @@
 import Foundation
 
+/// How a target's response is judged and how long it may take.
+public struct Policy: Sendable, Equatable {
+    public var validation: Validation
+    /// Seconds.
+    public var timeout: Double
+}
+
 /// Turns a `Target` into an `Endpoint`: merges the project file, environments, service defaults,
 /// rules, the target's own fields and command-line overrides, and expands `{params}` and
 /// `${VARS}`. Precedence, lowest first: apicli.yaml → service → rules → target → command line.
@@ -66,63 +73,74 @@ public struct EndpointResolver: Sendable {
         return Bindings(params: values, environment: environment, secrets: secrets)
     }
 
+    /// The validation and timeout of a target, from the same layers as `endpoint(for:in:)` but
+    /// without expanding anything: what `validate` judges samples with when secrets are not set.
+    public func policy(for target: Target, in service: Service) throws(APIError) -> Policy {
+        let layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
+        var ignored: [Origin] = []
+        return Policy(validation: validation(target, service, layers, &ignored),
+                      timeout: timeout(target, service, layers, &ignored))
+    }
+
     public func endpoint(for target: Target, in service: Service) throws(APIError) -> Endpoint {
         let bindings = try bindings(for: target, in: service)
         let layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
         let name = target.qualifiedName
         let file = service.file
-        var notes: [String] = []
+        var origins: [Origin] = []
 
-        let base = try baseURL(service, layers, bindings, name, &notes)
+        let base = try baseURL(service, layers, bindings, name, &origins)
         var path = ""
         if let template = target.path {
             path = URLBuilder.encodePath(
-                try bindings.expand(template, in: "the path of \(name)", file: file, encode: URLBuilder.encodeSegment))
+                try bindings.expand(template, in: "the path of \(name)", file: file, encode: URLBuilder.encodeSegment,
+                                    encodeReserved: URLBuilder.encodeReserved))
         }
 
         var headers: [HeaderField] = []
-        var origins: [String: String] = [:]
+        var headerSources: [String: String] = [:]
         for h in layers.headers(service: service) + target.headers.map({ .init(value: $0, origin: nil, file: file) }) {
             let header = h.value
-            headers.set(header.name, try bindings.expand(header.value, in: "header '\(header.name)' of \(name)", file: h.file))
-            origins[header.name.lowercased()] = h.origin
+            headers.set(header.name, try headerValue(header.value, bindings, in: "header '\(header.name)' of \(name)", file: h.file))
+            headerSources[header.name.lowercased()] = h.origin
         }
         for header in overrides.headers {
+            try Self.checkHeaderValue(header.value, in: "header '\(header.name)' of \(name) (from -H)", comesFrom: [], file: nil, mark: nil)
             headers.set(header.name, header.value)
-            origins[header.name.lowercased()] = nil
+            headerSources[header.name.lowercased()] = nil
         }
-        notes += headers.compactMap { h in origins[h.name.lowercased()].map { "header \(h.name)  from \($0)" } }
+        origins += headers.compactMap { h in headerSources[h.name.lowercased()].map { Origin(.header(h.name), from: $0) } }
 
-        var task = try expand(patched(target.task, layers, &notes), bindings, name, file)
+        var task = try expand(patched(target.task, layers, &origins), bindings, name, file)
         try addParts(to: &task, target, file)
         var endpoint = Endpoint(name: name, url: URLBuilder.join(base: base, path: path), method: target.method,
                                 headers: headers, task: task,
-                                timeout: timeout(target, service, layers, &notes),
-                                validation: validation(target, service, layers, &notes), file: file)
-        let auth = auth(target, service, layers, &notes)
+                                timeout: timeout(target, service, layers, &origins),
+                                validation: validation(target, service, layers, &origins), file: file)
+        let auth = auth(target, service, layers, &origins)
         endpoint.credential = try credential(auth?.value, bindings, name, auth?.file ?? file)
         if let (cookies, rule) = layers.lastRule(\.cookies) {
             endpoint.cookies = cookies
-            notes.append("cookies \(cookies ? "on" : "off")  from \(rule.label)")
+            origins.append(Origin(.cookies(cookies), from: rule.label))
         }
         endpoint.tls = (service.tls ?? TLSOptions()).overridden(by: overrides.tls)
         if let download = task.download {
             endpoint.download = try bindings.expand(download, in: "the download path of \(name)", file: file)
         }
         endpoint.secrets = bindings.secrets.values
-        endpoint.notes = notes
+        endpoint.origins = origins
         return endpoint
     }
 
     private func baseURL(_ service: Service, _ layers: Layers, _ bindings: Bindings, _ name: String,
-                         _ notes: inout [String]) throws(APIError) -> String {
+                         _ origins: inout [Origin]) throws(APIError) -> String {
         let variable = Self.baseURLVariable(for: service.name)
         var template = service.baseURL
         var templateFile = service.file
         var origin = ""
         if let env = layers.baseURL(service: service) {
             (template, templateFile) = (env.value, env.file)
-            notes.append("baseURL  from \(env.origin ?? "")")
+            origins.append(Origin(.baseURL, from: env.origin ?? ""))
         }
         let base: String
         if let url = overrides.baseURL {
@@ -141,24 +159,24 @@ public struct EndpointResolver: Sendable {
         return base
     }
 
-    private func timeout(_ target: Target, _ service: Service, _ layers: Layers, _ notes: inout [String]) -> Double {
+    private func timeout(_ target: Target, _ service: Service, _ layers: Layers, _ origins: inout [Origin]) -> Double {
         if let t = overrides.timeout ?? target.timeout { return t }
         if let (t, rule) = layers.lastRule(\.timeout) {
-            notes.append("timeout  from \(rule.label)")
+            origins.append(Origin(.timeout, from: rule.label))
             return t
         }
         if let t = service.timeout { return t }
         if let t = project.timeout {
-            notes.append("timeout  from apicli.yaml")
+            origins.append(Origin(.timeout, from: "apicli.yaml"))
             return t
         }
         return Service.defaultTimeout
     }
 
-    private func validation(_ target: Target, _ service: Service, _ layers: Layers, _ notes: inout [String]) -> Validation {
+    private func validation(_ target: Target, _ service: Service, _ layers: Layers, _ origins: inout [Origin]) -> Validation {
         if let v = target.validation { return v }
         if let (v, rule) = layers.lastRule(\.validation) {
-            notes.append("validate  from \(rule.label)")
+            origins.append(Origin(.validation, from: rule.label))
             return v
         }
         return service.validation ?? project.validation ?? .none
@@ -166,23 +184,23 @@ public struct EndpointResolver: Sendable {
 
     /// The `auth:` that applies and the file that declares it.
     private func auth(_ target: Target, _ service: Service, _ layers: Layers,
-                      _ notes: inout [String]) -> Layers.Sourced<Auth>? {
+                      _ origins: inout [Origin]) -> Layers.Sourced<Auth>? {
         if let a = target.auth { return .init(value: a, file: service.file) }
         if let (a, rule) = layers.lastRule(\.auth) {
-            notes.append("auth  from \(rule.label)")
+            origins.append(Origin(.auth, from: rule.label))
             return .init(value: a, file: rule.file)
         }
         if let a = service.auth { return .init(value: a, file: service.file) }
         guard let a = project.auth else { return nil }
-        notes.append("auth  from apicli.yaml")
+        origins.append(Origin(.auth, from: "apicli.yaml"))
         return .init(value: a, file: project.file ?? service.file)
     }
 
     /// The rules' `task:` encodings, for the fields the target does not declare itself.
-    private func patched(_ task: RequestTask, _ layers: Layers, _ notes: inout [String]) -> RequestTask {
+    private func patched(_ task: RequestTask, _ layers: Layers, _ origins: inout [Origin]) -> RequestTask {
         var out = task
         for rule in layers.rules {
-            notes += rule.task?.apply(to: &out).map { "task \($0)  from \(rule.label)" } ?? []
+            origins += rule.task?.apply(to: &out).map { Origin(.task($0), from: rule.label) } ?? []
         }
         return out
     }
@@ -192,13 +210,30 @@ public struct EndpointResolver: Sendable {
         switch auth {
         case nil, .none?: return nil
         case .bearer(let token)?:
-            return .bearer(try bindings.expand(token, in: "the bearer token of \(name)", file: file))
+            return .bearer(try headerValue(token, bindings, in: "the bearer token of \(name)", file: file))
         case .basic(let user, let password)?:
             return .basic(user: try bindings.expand(user, in: "the basic user of \(name)", file: file),
                           password: try bindings.expand(password, in: "the basic password of \(name)", file: file))
         case .header(let header, let value)?:
-            return .header(name: header, value: try bindings.expand(value, in: "auth header '\(header)' of \(name)", file: file))
+            return .header(name: header, value: try headerValue(value, bindings, in: "auth header '\(header)' of \(name)", file: file))
         }
+    }
+
+    /// Expands a header value; one that would break the request head (a line break or another
+    /// control character, from a `{param}` or `${VAR}`) is bad input, reported before anything is sent.
+    private func headerValue(_ template: Template, _ bindings: Bindings, in place: String, file: String) throws(APIError) -> String {
+        let value = try bindings.expand(template, in: place, file: file)
+        try Self.checkHeaderValue(value, in: place, comesFrom: template.references, file: file, mark: template.mark)
+        return value
+    }
+
+    static func checkHeaderValue(_ value: String, in place: String, comesFrom references: [String], file: String?,
+                                 mark: Mark?) throws(APIError) {
+        guard let bad = value.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else { return }
+        let what = bad == "\n" || bad == "\r" ? "a line break" : "a control character (U+\(String(format: "%04X", bad.value)))"
+        let source = references.isEmpty ? "" : " (from " + references.joined(separator: ", ") + ")"
+        throw .invalid(Diagnostic(file: file, mark: mark, message: "the value of \(place) holds \(what)\(source)",
+                                  hint: "a header value is one line of text: fix the value of the parameter or variable"))
     }
 
     private func expand(_ task: RequestTask, _ bindings: Bindings, _ name: String, _ file: String) throws(APIError) -> RequestTask {

@@ -41,21 +41,15 @@ public enum RequestBuilder {
         var body = task.body
 
         if let parameters = task.parameters {
-            switch task.encoding {
-            case .query: query = merge(query, parameters)
-            case .form: body = .form(parameters)
-            case .json: body = .json(parameters)
-            case .url:
-                // Moya's methodDependent: the query for methods without a body.
-                if queryMethods.contains(endpoint.method) {
-                    query = merge(query, parameters)
-                } else if body == nil {
-                    body = .form(parameters)
-                } else {
-                    throw .invalid(Diagnostic(file: endpoint.file, mark: nil,
-                                              message: "\(endpoint.name) has a body and parameters (encoding: url) that go in the body",
-                                              hint: "set encoding: query to send the parameters in the URL"))
-                }
+            if !task.parametersInBody(method: endpoint.method) {
+                query = merge(query, parameters)
+            } else if body == nil {
+                body = task.encoding == .json ? .json(parameters) : .form(parameters)
+            } else {
+                // Only a rule's `task: { encoding: }` can get here: the decoder rejects a second body.
+                throw .invalid(Diagnostic(file: endpoint.file, mark: nil,
+                                          message: "\(endpoint.name) has a body and parameters (encoding: \(task.encoding.rawValue)) that go in the body",
+                                          hint: "set encoding: query to send the parameters in the URL"))
             }
         }
 

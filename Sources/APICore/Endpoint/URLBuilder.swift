@@ -33,12 +33,18 @@ public enum URLBuilder {
         return set
     }
 
-    /// What a path segment keeps: unreserved characters, the sub-delimiters, ':' and '@'.
-    static let segmentAllowed = unreserved(plus: "!$&'()*+,;=:@")
-
-    /// A placeholder value that lands in a path: one segment, so '/' and '%' are encoded too.
+    /// RFC 6570's simple expansion (`{name}` in a path): the value is one segment. Everything but
+    /// the unreserved characters is percent-encoded — '/', '?', '#' and '%' included — and a value
+    /// that is exactly `.` or `..` has its dots encoded, so a value can never walk the path.
     public static func encodeSegment(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? value
+        if value == "." || value == ".." { return String(repeating: "%2E", count: value.count) }
+        return value.addingPercentEncoding(withAllowedCharacters: unreserved(plus: "")) ?? value
+    }
+
+    /// RFC 6570's reserved expansion (`{+name}`): '/' and the other reserved characters, and
+    /// existing %-escapes, stay; the rest is encoded as in a literal path.
+    public static func encodeReserved(_ value: String) -> String {
+        encodePath(value)
     }
 
     static let pathAllowed = unreserved(plus: "!$&'()*+,;=:@/%")

@@ -27,8 +27,8 @@ public final class PartialFile: @unchecked Sendable {
     /// Folders `create` made (deepest last), removed again by `discard` when empty.
     private var createdFolders: [String]
 
-    nonisolated(unsafe) private static var live: [ObjectIdentifier: PartialFile] = [:]
-    private static let registry = NSLock()
+    /// Every file still open, for `discardAll`.
+    private static let live = Locked<[ObjectIdentifier: PartialFile]>([:])
 
     /// `create(inFolder:)`: `destination` is a folder, the name comes at `commit(as:)`.
     private let isFolder: Bool
@@ -77,9 +77,7 @@ public final class PartialFile: @unchecked Sendable {
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let file = PartialFile(destination: destination, temporaryPath: path, fd: fd, inPlace: inPlace, isFolder: isFolder,
                                createdFolders: created)
-        registry.lock()
-        live[ObjectIdentifier(file)] = file
-        registry.unlock()
+        live.withLock { $0[ObjectIdentifier(file)] = file }
         return file
     }
 
@@ -120,7 +118,7 @@ public final class PartialFile: @unchecked Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {
         lock.lock()
         defer { lock.unlock() }
-        guard isOpen else { throw .network("the transfer to \(destination) was stopped") }
+        guard isOpen else { throw .network(.other("the transfer to \(destination) was stopped")) }
         guard OutputFile.writeAll(bytes, to: fd) else { throw OutputFile.failure(destination) }
         written += Int64(bytes.count)
     }
@@ -140,7 +138,7 @@ public final class PartialFile: @unchecked Sendable {
     public func commit(as name: String? = nil, replace: Bool = true) throws(APIError) {
         lock.lock()
         defer { lock.unlock() }
-        guard isOpen else { throw .network("the transfer to \(destination) was stopped") }
+        guard isOpen else { throw .network(.other("the transfer to \(destination) was stopped")) }
         let folder = isFolder ? destination : (destination as NSString).deletingLastPathComponent
         let target = name.map { folder == "." || folder.isEmpty ? $0 : (folder as NSString).appendingPathComponent($0) }
             ?? destination
@@ -185,10 +183,7 @@ public final class PartialFile: @unchecked Sendable {
 
     /// Every partial file still open: Ctrl-C calls this before the program ends.
     public static func discardAll() {
-        registry.lock()
-        let files = Array(live.values)
-        registry.unlock()
-        for file in files { file.discard() }
+        for file in live.current.values { file.discard() }
     }
 
     /// Called with `lock` held.
@@ -198,9 +193,7 @@ public final class PartialFile: @unchecked Sendable {
         isOpen = false
         if removeTemporary { unlink(temporaryPath) }
         if removeFolders { for folder in createdFolders.reversed() { rmdir(folder) } }
-        Self.registry.lock()
-        Self.live[ObjectIdentifier(self)] = nil
-        Self.registry.unlock()
+        Self.live.withLock { $0[ObjectIdentifier(self)] = nil }
     }
 
     /// Special destinations: the kept body, copied into the existing file a chunk at a time.

@@ -11,7 +11,7 @@ public struct ProgressPlugin: Plugin {
     public var interval: Double
     public var clock: @Sendable () -> Double
     public var sink: @Sendable (String) -> Void
-    private let state = State()
+    private let state = Locked(State())
 
     public init(delay: Double = 1, interval: Double = 0.1, clock: @escaping @Sendable () -> Double = ProgressPlugin.now,
                 sink: @escaping @Sendable (String) -> Void) {
@@ -25,17 +25,19 @@ public struct ProgressPlugin: Plugin {
     public static let now: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     public func willSend(_ request: PreparedRequest) {
-        state.begin(at: clock())
+        let now = clock()
+        state.withLock { $0 = State(start: now) }
     }
 
     public func progress(_ progress: TransferProgress, for request: PreparedRequest) {
-        if let line = state.update(progress, at: clock(), delay: delay, interval: interval) {
+        let now = clock()
+        if let line = state.withLock({ $0.update(progress, at: now, delay: delay, interval: interval) }) {
             sink("\r" + line + "\u{1B}[K")
         }
     }
 
     public func didReceive(_ result: Result<Response, APIError>, for request: PreparedRequest) {
-        if state.end() { sink("\r\u{1B}[K") }
+        if state.withLock({ $0.end() }) { sink("\r\u{1B}[K") }
     }
 
     /// `↓ 45.2 MiB / 200.0 MiB  22% [====>               ]  38.1 MiB/s  ETA 0:04`; without a
@@ -74,24 +76,15 @@ public struct ProgressPlugin: Plugin {
         return h > 0 ? "\(h):\(two(m)):\(two(r))" : "\(m):\(two(r))"
     }
 
-    /// What has been drawn, shared by the hooks (called from any thread).
-    private final class State: @unchecked Sendable {
-        private let lock = NSLock()
-        private var start = 0.0
-        private var lastDraw = -Double.infinity
-        private var drawn = false
-        private var firstByte: [TransferProgress.Direction: Double] = [:]
-
-        func begin(at now: Double) {
-            lock.lock()
-            defer { lock.unlock() }
-            (start, lastDraw, drawn, firstByte) = (now, -.infinity, false, [:])
-        }
+    /// What has been drawn, shared by the hooks (called from any thread, behind a lock).
+    private struct State {
+        var start = 0.0
+        var lastDraw = -Double.infinity
+        var drawn = false
+        var firstByte: [TransferProgress.Direction: Double] = [:]
 
         /// The line to draw now, if any.
-        func update(_ p: TransferProgress, at now: Double, delay: Double, interval: Double) -> String? {
-            lock.lock()
-            defer { lock.unlock() }
+        mutating func update(_ p: TransferProgress, at now: Double, delay: Double, interval: Double) -> String? {
             let since = firstByte[p.direction] ?? now
             firstByte[p.direction] = since
             let complete = p.total.map { p.bytes >= $0 } ?? false
@@ -102,9 +95,7 @@ public struct ProgressPlugin: Plugin {
         }
 
         /// Whether a line is on screen (to erase).
-        func end() -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
+        mutating func end() -> Bool {
             defer { drawn = false }
             return drawn
         }

@@ -7,21 +7,6 @@ extension TargetFile.Keys {
     public static let comparison = ComparisonOperator.allCases.map(\.rawValue) + ["exists"]
 }
 
-extension NodeReader {
-    /// `true` or `false` (YAML's core schema spellings), not quoted.
-    mutating func boolean(_ node: Node, _ what: String) -> Bool? {
-        if case .scalar(let s) = node.content, s.isPlain {
-            switch s.value {
-            case "true", "True", "TRUE": return true
-            case "false", "False", "FALSE": return false
-            default: break
-            }
-        }
-        error("\(what) must be true or false, not \(node.scalarText.map { "'\($0)'" } ?? node.kindName)", at: node.mark)
-        return nil
-    }
-}
-
 /// The `expect:` block of a target (see `Expectations`).
 extension ServiceDecoder {
     mutating func expectations(_ node: Node, _ what: String) -> Expectations? {

@@ -38,6 +38,7 @@ struct NodeReader {
                 if key.hasPrefix("x-") { continue }
                 let hint = Suggestions.hint(for: key, in: known)
                     ?? "known keys: " + known.joined(separator: ", ")
+                        + "; a key for shared blocks or anchors (&name) starts with x-: x-\(key)"
                 error("unknown key '\(key)' in \(what)", at: pair.key.mark, hint: hint)
                 continue
             }
@@ -57,6 +58,22 @@ struct NodeReader {
             return nil
         }
         return Template(s.value, mark: node.mark)
+    }
+
+    /// YAML 1.2's core schema spellings of true and false: the only ones apicli reads.
+    static func boolean(_ text: String) -> Bool? {
+        switch text {
+        case "true", "True", "TRUE": return true
+        case "false", "False", "FALSE": return false
+        default: return nil
+        }
+    }
+
+    /// `true` or `false`, not quoted.
+    mutating func boolean(_ node: Node, _ what: String) -> Bool? {
+        if case .scalar(let s) = node.content, s.isPlain, let b = Self.boolean(s.value) { return b }
+        error("\(what) must be true or false, not \(node.scalarText.map { "'\($0)'" } ?? node.kindName)", at: node.mark)
+        return nil
     }
 
     /// A whole number in `range`.
@@ -106,11 +123,7 @@ struct NodeReader {
         case .scalar(let s):
             if !s.isPlain || node.tag == Node.strTag { return .string(Template(s.value, mark: node.mark)) }
             if node.isNull { return .null }
-            switch s.value {
-            case "true", "True", "TRUE": return .bool(true)
-            case "false", "False", "FALSE": return .bool(false)
-            default: break
-            }
+            if let b = Self.boolean(s.value) { return .bool(b) }
             if let number = Self.jsonNumber(s.value) { return .number(number) }
             return .string(Template(s.value, mark: node.mark))
         case .sequence(let items):

@@ -2,7 +2,7 @@
 /// targets its `match:` glob names, minus `except:`; it sits between the service's defaults and the
 /// target's own fields, and later rules win over earlier ones.
 public struct Rule: Sendable {
-    /// Glob over target names (`service.target` in apicli.yaml): `*` any run, `?` one character.
+    /// A `Glob` over target names (`service.target` in apicli.yaml).
     public var match: String
     public var except: [String]
     /// `adding(newHTTPHeaderFields:)`.
@@ -53,22 +53,5 @@ public struct TaskPatch: Sendable {
         if let v = bools, free("bools") { task.bools = v; set.append("bools \(v.rawValue)") }
         if let v = contentType, free("contentType") { task.contentType = v; set.append("contentType \(v.text)") }
         return set
-    }
-}
-
-public enum Glob {
-    /// `*` matches any run of characters (also empty), `?` one character; the rest literally.
-    public static func matches(_ pattern: String, _ text: String) -> Bool {
-        matches(Array(pattern), 0, Array(text), 0)
-    }
-
-    private static func matches(_ p: [Character], _ i: Int, _ t: [Character], _ j: Int) -> Bool {
-        if i == p.count { return j == t.count }
-        if p[i] == "*" {
-            for k in j...t.count where matches(p, i + 1, t, k) { return true }
-            return false
-        }
-        guard j < t.count, p[i] == "?" || p[i] == t[j] else { return false }
-        return matches(p, i + 1, t, j + 1)
     }
 }

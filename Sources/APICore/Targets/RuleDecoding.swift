@@ -20,7 +20,7 @@ extension ServiceDecoder {
             case "except": rule.except = names(e.value, "except")
             case "headers": rule.headers = headers(e.value, "the headers of a rule") ?? []
             case "timeout": rule.timeout = reader.duration(e.value, "timeout", allowZero: false)
-            case "cookies": rule.cookies = bool(e.value, "cookies")
+            case "cookies": rule.cookies = reader.boolean(e.value, "cookies")
             case "validate": rule.validation = validation(e.value)
             case "auth": rule.auth = auth(e.value, "a rule")
             case "task": rule.task = taskPatch(e.value)
@@ -38,17 +38,6 @@ extension ServiceDecoder {
     private mutating func names(_ node: Node, _ what: String) -> [String] {
         if let items = node.items { return items.compactMap { reader.text($0, what)?.text } }
         return reader.text(node, what).map { [$0.text] } ?? []
-    }
-
-    mutating func bool(_ node: Node, _ what: String) -> Bool? {
-        guard let t = reader.text(node, what) else { return nil }
-        switch t.text {
-        case "true", "True", "TRUE": return true
-        case "false", "False", "FALSE": return false
-        default:
-            reader.error("\(what) must be true or false, not '\(t.text)'", at: node.mark)
-            return nil
-        }
     }
 
     private mutating func taskPatch(_ node: Node) -> TaskPatch? {

@@ -17,6 +17,8 @@ public struct Service: Sendable {
     /// `rules:`, in order.
     public var rules: [Rule] = []
     public var environments: [Environment] = []
+    /// Every file the service file names (bodies, uploads, parts, sample bodies, a CA file).
+    public var files: [FileReference] = []
 
     public static let defaultTimeout = 60.0
 

@@ -63,6 +63,10 @@ public enum TargetFile {
 struct ServiceDecoder {
     var reader: NodeReader
     let folder: String
+    /// Every file the service names, in order (`Service.files`).
+    var files: [FileReference] = []
+    /// The target being decoded, for `files`.
+    private var currentTarget: String?
 
     init(file: String) {
         reader = NodeReader(file: file)
@@ -116,6 +120,7 @@ struct ServiceDecoder {
             }
             if let target = target(e.key, e.value, service: name, mark: e.keyMark) { service.targets.append(target) }
         }
+        service.files = files
         return service
     }
 
@@ -134,14 +139,8 @@ struct ServiceDecoder {
         var options = TLSOptions()
         for e in entries {
             switch e.key {
-            case "cacert": options.caFile = existingFile(e.value, "tls cacert")
-            default:
-                guard let t = reader.text(e.value, "tls verify") else { continue }
-                switch t.text {
-                case "true": options.verify = true
-                case "false": options.verify = false
-                default: reader.error("tls verify must be true or false, not '\(t.text)'", at: e.value.mark)
-                }
+            case "cacert": options.caFile = fileReference(e.value, "tls cacert", use: .tls)
+            default: options.verify = reader.boolean(e.value, "tls verify") ?? options.verify
             }
         }
         return options
@@ -149,16 +148,20 @@ struct ServiceDecoder {
 
     private mutating func target(_ name: String, _ node: Node, service: String, mark: Mark) -> Target? {
         let what = "target '\(name)'"
+        currentTarget = name
+        defer { currentTarget = nil }
         guard let entries = reader.mapping(node, what, known: TargetFile.Keys.target) else { return nil }
         var target = Target(name: name, service: service, mark: mark, doc: nil, path: nil, method: "GET", params: [],
                             task: RequestTask(), headers: [], timeout: nil, validation: nil, sample: nil, samples: [])
+        // The method first: where a task's parameters go depends on it.
+        if let node = entries.first(where: { $0.key == "method" })?.value { target.method = method(node) ?? target.method }
         for e in entries {
             switch e.key {
             case "path": target.path = path(e.value)
-            case "method": target.method = method(e.value) ?? target.method
+            case "method": break
             case "doc": target.doc = reader.text(e.value, "doc")?.text
             case "params": target.params = params(e.value)
-            case "task": target.task = task(e.value) ?? target.task
+            case "task": target.task = task(e.value, method: target.method) ?? target.task
             case "headers": target.headers = headers(e.value, "the headers of \(what)") ?? []
             case "timeout": target.timeout = reader.duration(e.value, "timeout", allowZero: false)
             case "validate": target.validation = validation(e.value)
@@ -169,13 +172,6 @@ struct ServiceDecoder {
             case "auth": target.auth = auth(e.value, what)
             default: break
             }
-        }
-        if target.task.parameters != nil, target.task.body != nil, target.task.encoding == .url,
-           !RequestBuilder.queryMethods.contains(target.method),
-           let taskNode = entries.first(where: { $0.key == "task" })?.value,
-           let mark = taskNode.pairs?.first(where: { $0.key.scalarText == "parameters" })?.key.mark {
-            reader.error("task has more than one body: parameters (encoding: url) go in the body of a \(target.method) request",
-                         at: mark, hint: "set encoding: query to send them in the URL, or merge them into the body")
         }
         if RequestBuilder.bodylessMethods.contains(target.method),
            let taskNode = entries.first(where: { $0.key == "task" })?.value,
@@ -254,16 +250,12 @@ struct ServiceDecoder {
         }
     }
 
-    /// A path relative to the target file's folder, which must name an existing file.
-    mutating func existingFile(_ node: Node, _ what: String) -> String? {
+    /// A path relative to the target file's folder. Whether the file exists is checked when it
+    /// is used (`FileCheck`), so a missing file fails only the target that names it.
+    mutating func fileReference(_ node: Node, _ what: String, use: FileReference.Use) -> String? {
         guard let t = reader.text(node, what) else { return nil }
         let path = t.text.hasPrefix("/") ? t.text : (folder as NSString).appendingPathComponent(t.text)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            reader.error("\(what) '\(t.text)' does not exist (looked for \(path))", at: node.mark,
-                         hint: "paths are relative to the folder of the target file")
-            return nil
-        }
+        files.append(FileReference(what: what, written: t.text, path: path, mark: node.mark, use: use, target: currentTarget))
         return path
     }
 }

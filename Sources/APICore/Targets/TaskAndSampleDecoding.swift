@@ -1,6 +1,7 @@
 /// `task:` and `sample:` blocks of a target.
 extension ServiceDecoder {
-    mutating func task(_ node: Node) -> RequestTask? {
+    /// `method`: where `parameters:` go (a body for POST with `encoding: url`).
+    mutating func task(_ node: Node, method: String) -> RequestTask? {
         guard let entries = reader.mapping(node, "task", known: TargetFile.Keys.task) else { return nil }
         var task = RequestTask()
         task.declared = Set(entries.map(\.key))
@@ -22,7 +23,7 @@ extension ServiceDecoder {
                 task.body = multipart(e.value).map { .multipart($0) }
                 bodyKeys.append((e.key, e.keyMark))
             case "upload":
-                task.body = existingFile(e.value, "upload file").map { .upload($0, mark: e.value.mark) }
+                task.body = fileReference(e.value, "upload file", use: .request).map { .upload($0, mark: e.value.mark) }
                 bodyKeys.append((e.key, e.keyMark))
             case "download":
                 task.download = downloadPath(e.value)
@@ -39,20 +40,24 @@ extension ServiceDecoder {
             default: break
             }
         }
-        if task.parameters != nil, task.encoding == .form || task.encoding == .json,
+        if task.parameters != nil, task.parametersInBody(method: method),
            let mark = entries.first(where: { $0.key == "parameters" })?.keyMark {
             bodyKeys.append(("parameters (encoding: \(task.encoding.rawValue))", mark))
         }
-        if bodyKeys.count > 1 {
-            let names = bodyKeys.map(\.0).joined(separator: " and ")
-            reader.error("task has more than one body: \(names)", at: bodyKeys[1].1,
-                         hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:")
-        }
+        oneBody(bodyKeys, "task has more than one body",
+                hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:"
+                    + (task.encoding == .url && task.parameters != nil ? ", or set encoding: query to send parameters in the URL" : ""))
         if case .multipart? = task.body, let mark = entries.first(where: { $0.key == "contentType" })?.keyMark {
             reader.error("a multipart task sets its own Content-Type (with the boundary)", at: mark,
                          hint: "remove contentType:; a part's type goes in the part: { name: …, file: …, type: image/png }")
         }
         return task
+    }
+
+    /// The one-body rule of tasks and samples: a second body key is an error at its place.
+    private mutating func oneBody(_ keys: [(String, Mark)], _ message: String, hint: String) {
+        guard keys.count > 1 else { return }
+        reader.error("\(message): \(keys.map(\.0).joined(separator: " and "))", at: keys[1].1, hint: hint)
     }
 
     /// `multipart:` — a list of `{ name, value }` and `{ name, file, filename?, type? }` parts.
@@ -89,7 +94,7 @@ extension ServiceDecoder {
                 if let t = reader.text(e.value, "part value") { content = .value(t) } else { ok = false }
             case "file":
                 contentKeys.append((e.key, e.keyMark))
-                if let path = existingFile(e.value, "part file") { content = .file(path) } else { ok = false }
+                if let path = fileReference(e.value, "part file", use: .request) { content = .file(path) } else { ok = false }
             case "filename": filename = reader.text(e.value, "part filename")?.text
             case "type":
                 type = reader.text(e.value, "part type")?.text
@@ -144,7 +149,7 @@ extension ServiceDecoder {
                 reader.error("body mapping needs file:", at: node.mark, hint: "write body: { file: path/to/file }")
                 return nil
             }
-            return existingFile(fileNode, "body file").map { .file($0, mark: fileNode.mark) }
+            return fileReference(fileNode, "body file", use: .request).map { .file($0, mark: fileNode.mark) }
         }
         return reader.text(node, "body").map { .text($0) }
     }
@@ -166,7 +171,7 @@ extension ServiceDecoder {
                 sample.body = reader.value(e.value, "sample json").map { .json($0) }
                 bodyKeys.append((e.key, e.keyMark))
             case "file":
-                sample.body = existingFile(e.value, "sample file").map { .file($0, mark: e.value.mark) }
+                sample.body = fileReference(e.value, "sample file", use: .sample).map { .file($0, mark: e.value.mark) }
                 bodyKeys.append((e.key, e.keyMark))
             case "error":
                 sample.error = reader.text(e.value, "sample error")?.text
@@ -178,10 +183,7 @@ extension ServiceDecoder {
             default: break
             }
         }
-        if bodyKeys.count > 1 {
-            reader.error("\(what) has \(bodyKeys.map(\.0).joined(separator: " and ")); it takes one of body:, json:, file:, error:",
-                         at: bodyKeys[1].1)
-        }
+        oneBody(bodyKeys, "\(what) has more than one body", hint: "a sample takes one of body:, json:, file:, error:")
         return sample
     }
 

@@ -9,21 +9,21 @@ enum Deadline {
 
     static func race<T: Sendable>(_ seconds: Double, onTimeout: @escaping @Sendable () -> Void = {},
                                   _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        let gate = ResumeOnce()
-        let box = TaskBox()
+        let gate = Locked(false)
+        let box = Locked<Task<Void, Never>?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-                box.task = Task {
+                box.set(Task {
                     do {
                         let value = try await work()
                         if gate.claim() { continuation.resume(returning: value) }
                     } catch {
                         if gate.claim() { continuation.resume(throwing: error) }
                     }
-                }
+                })
                 timers.asyncAfter(deadline: .now() + seconds) {
                     guard gate.claim() else { return }
-                    box.task?.cancel()
+                    box.current?.cancel()
                     onTimeout()
                     continuation.resume(throwing: APIError.timedOut(seconds))
                 }
@@ -32,33 +32,9 @@ enum Deadline {
             // Not here, under the cancelled task's lock: cancelling a URLSession task from a
             // cancellation handler can deadlock FoundationNetworking.
             timers.async {
-                box.task?.cancel()
+                box.current?.cancel()
                 onTimeout()
             }
         }
-    }
-}
-
-/// A flag that is claimed once, from any thread.
-final class ResumeOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed = false
-
-    func claim() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if claimed { return false }
-        claimed = true
-        return true
-    }
-}
-
-/// The task doing the work, for cancellation (set once, before the timer can fire).
-private final class TaskBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _task: Task<Void, Never>?
-    var task: Task<Void, Never>? {
-        get { lock.lock(); defer { lock.unlock() }; return _task }
-        set { lock.lock(); _task = newValue; lock.unlock() }
     }
 }

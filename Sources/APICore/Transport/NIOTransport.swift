@@ -16,24 +16,28 @@ public struct NIOTransport: Transport {
     /// One client per TLS setting, kept for the life of the process: its connection pool is
     /// shared by every request with that setting, and it is never torn down mid-run (an
     /// HTTPClient must be shut down before it is released).
-    nonisolated(unsafe) private static var clients: [TLSOptions: HTTPClient] = [:]
-    private static let lock = NSLock()
+    private static let clients = Locked<[TLSOptions: HTTPClient]>([:])
 
     public init(tls: TLSOptions) throws(APIError) {
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
-        if let client = Self.clients[tls] {
-            self.client = client
-            return
+        let result = Self.clients.withLock { clients -> Result<HTTPClient, APIError> in
+            if let client = clients[tls] { return .success(client) }
+            return Result { () throws(APIError) in
+                let client = try Self.makeClient(tls)
+                clients[tls] = client
+                return client
+            }
         }
-        var configuration = HTTPClient.Configuration(tlsConfiguration: try Self.configuration(tls),
+        client = try result.get()
+    }
+
+    private static func makeClient(_ tls: TLSOptions) throws(APIError) -> HTTPClient {
+        var configuration = HTTPClient.Configuration(tlsConfiguration: try configuration(tls),
                                                      redirectConfiguration: .follow(max: 10, allowCycles: false),
                                                      decompression: .enabled(limit: .none))
         // A refused connection is an answer (exit 3), as with URLSession; the pool would retry
         // it until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        Self.clients[tls] = client
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     private static func configuration(_ tls: TLSOptions) throws(APIError) -> TLSConfiguration {
@@ -71,11 +75,11 @@ public struct NIOTransport: Transport {
         case nil: break
         }
         let start = DispatchTime.now()
-        let holder = CancelHolder()
+        let holder = Canceller()
+        let collector = ResponseCollector(destination: transfer.destination, progress: transfer.progress)
         do {
             let outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
                                                   headers: headers, body: body)
-            let collector = ResponseCollector(destination: transfer.destination, progress: transfer.progress)
             let received = try await Deadline.race(request.timeout, onTimeout: { holder.cancel() }) { [client] in
                 let task = client.execute(request: outgoing, delegate: collector,
                                           deadline: .now() + .seconds(Int64(request.timeout.rounded(.up)) + 1))
@@ -91,7 +95,7 @@ public struct NIOTransport: Transport {
         } catch let error as APIError {
             throw error
         } catch {
-            throw Self.describe(error, request)
+            throw Self.describe(error, request, received: collector.counts)
         }
     }
 
@@ -124,42 +128,37 @@ public struct NIOTransport: Transport {
         }
     }
 
-    static func describe(_ error: Error, _ request: PreparedRequest) -> APIError {
-        let host = request.url.host.map { h in request.url.port.map { "\(h):\($0)" } ?? h } ?? request.url.absoluteString
+    /// async-http-client's and NIO's errors as failures. `received`: the body bytes that came
+    /// before the fault, and the length the head announced, for a body cut short.
+    static func describe(_ error: Error, _ request: PreparedRequest, received: (bytes: Int64, expected: Int64?)? = nil)
+        -> APIError {
+        let host = URLSessionTransport.host(request)
         let text = String(describing: error)
         if let e = error as? HTTPClientError {
             switch e {
             case .deadlineExceeded, .readTimeout, .connectTimeout: return .timedOut(request.timeout)
-            case .redirectLimitReached, .redirectCycleDetected: return .network("too many redirects from \(host)")
-            case .remoteConnectionClosed: return .network("the connection to \(host) was lost")
+            case .redirectLimitReached, .redirectCycleDetected: return .network(.tooManyRedirects(host: host))
+            case .remoteConnectionClosed: return .network(.reset(host: host))
             default: break
             }
         }
-        // The same words as URLSessionTransport for the same faults (FaultTests runs both).
         if let e = error as? HTTPParserError {
             switch e {
             case .invalidEOFState:
-                return .network("\(host) closed the connection before the body was complete")
-            case .headerOverflow: return .network("the response head from \(host) is too large")
-            case .closedConnection: return .network("the connection to \(host) was lost")
-            case .invalidConstant, .invalidVersion, .invalidStatus, .unknown:
-                return .network("\(host) sent a malformed status line")
-            default: return .network("\(host) sent a malformed response (\(e))")
+                return .network(.truncated(host: host, expected: received?.expected, received: received?.bytes))
+            case .headerOverflow: return .network(.headTooLarge(host: host))
+            case .closedConnection: return .network(.reset(host: host))
+            case .invalidConstant, .invalidVersion, .invalidStatus, .unknown: return .network(.malformedStatusLine(host: host))
+            default: return .network(.malformedResponse(host: host, detail: "\(e)"))
             }
         }
-        if error is NIOHTTPDecompression.DecompressionError {
-            return .network("\(host) sent a compressed body that does not decode")
-        }
-        if let e = error as? IOError, e.errnoCode == ECONNRESET || e.errnoCode == EPIPE {
-            return .network("the connection to \(host) was lost")
-        }
+        if error is NIOHTTPDecompression.DecompressionError { return .network(.undecodable(host: host)) }
+        if let e = error as? IOError, e.errnoCode == ECONNRESET || e.errnoCode == EPIPE { return .network(.reset(host: host)) }
         if error is NIOSSLError || error is BoringSSLError || text.contains("CERTIFICATE_VERIFY_FAILED") {
-            return .network("TLS handshake with \(host) failed: \(tlsProblem(text))")
+            return .network(.tls(host: host, reason: tlsProblem(text)))
         }
-        if text.contains("connection refused") || text.contains("Connection refused") {
-            return .network("cannot connect to \(host) (connection refused)")
-        }
-        return .network("\(text) (\(host))")
+        if text.contains("connection refused") || text.contains("Connection refused") { return .network(.refused(host: host)) }
+        return .network(.other("\(text) (\(host))"))
     }
 
     /// BoringSSL's reason, in words.
@@ -206,6 +205,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         guard let destination else {
             var part = buffer
             body.writeBuffer(&part)
+            received += Int64(buffer.readableBytes)
             return task.eventLoop.makeSucceededVoidFuture()
         }
         // Parts arrive a few KiB at a time; a thread-pool hop per part capped a 1 GiB download at
@@ -224,6 +224,9 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         }
     }
 
+    /// The body bytes received so far and the length the head announced (read after the task ended).
+    var counts: (bytes: Int64, expected: Int64?) { (received, total) }
+
     /// The most a download holds in memory before writing it out.
     static let flushSize = 1 << 20
     private var pending = ByteBuffer()
@@ -240,25 +243,24 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 }
 
-/// Cancels the running request from the deadline (set once the request starts).
-private final class CancelHolder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var action: (@Sendable () -> Void)?
-    private var cancelled = false
+/// Cancels the running request from the deadline, also when the deadline fires before the
+/// request has started (then it is cancelled as soon as it starts).
+private struct Canceller: Sendable {
+    private let state = Locked<(action: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
 
     func set(_ cancel: @escaping @Sendable () -> Void) {
-        lock.lock()
-        action = cancel
-        let now = cancelled
-        lock.unlock()
+        let now = state.withLock { s in
+            s.action = cancel
+            return s.cancelled
+        }
         if now { cancel() }
     }
 
     func cancel() {
-        lock.lock()
-        cancelled = true
-        let action = self.action
-        lock.unlock()
+        let action = state.withLock { s in
+            s.cancelled = true
+            return s.action
+        }
         action?()
     }
 }

@@ -25,10 +25,9 @@ public struct StubTransport: Transport {
         let start = DispatchTime.now()
         let wait = min(sample.delay, request.timeout)
         if wait > 0 {
-            do { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) } catch { throw .network("the request was cancelled") }
+            do { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) } catch { throw .network(.other("the request was cancelled")) }
         }
-        if sample.delay > request.timeout { throw .timedOut(request.timeout) }
-        if let error = sample.error { throw .network(error) }
+        if let failure = failure(timeout: request.timeout) { throw failure }
         var response: Response
         if let destination = transfer.destination {
             response = try self.response(into: destination)
@@ -37,6 +36,25 @@ public struct StubTransport: Transport {
         }
         response.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return response
+    }
+
+    /// What the sample stands for instead of a response, for a request with `timeout`: a delay
+    /// beyond it is a timeout (as a live server that slow would be), `error:` a network failure.
+    public func failure(timeout: Double) -> APIError? {
+        if sample.delay > timeout { return .timedOut(timeout) }
+        if let error = sample.error { return .network(.stubbed(error)) }
+        return nil
+    }
+
+    /// The answer without waiting the delay (`validate`): the failure, or the response with the
+    /// delay as its duration.
+    public func answer(timeout: Double) -> Result<Response, APIError> {
+        if let failure = failure(timeout: timeout) { return .failure(failure) }
+        return Result { () throws(APIError) in
+            var response = try self.response()
+            response.duration = sample.delay
+            return response
+        }
     }
 
     /// The files a request would upload, with their sizes, in body order: what a stub reports

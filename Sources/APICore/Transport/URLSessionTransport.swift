@@ -66,7 +66,7 @@ public struct URLSessionTransport: Transport {
             let (data, response) = try await exchange(urlRequest, upload: upload, on: request.cookies ? session : cookieless,
                                                       deadline: request.timeout)
             if let failure = stream?.failure { throw failure }
-            guard let http = response as? HTTPURLResponse else { throw APIError.network("the response is not HTTP") }
+            guard let http = response as? HTTPURLResponse else { throw APIError.network(.malformedResponse(host: Self.host(request), detail: "not HTTP")) }
             let headers = http.allHeaderFields.compactMap { key, value -> HeaderField? in
                 guard let name = key as? String else { return nil }
                 return HeaderField(name, "\(value)")
@@ -79,7 +79,7 @@ public struct URLSessionTransport: Transport {
             if let failure = stream?.failure { throw failure }
             throw Self.describe(error, request)
         } catch {
-            throw .network(error.localizedDescription)
+            throw .network(.other(error.localizedDescription))
         }
     }
 
@@ -87,8 +87,8 @@ public struct URLSessionTransport: Transport {
     /// With `upload`, an upload task sends that file as the body.
     private func exchange(_ urlRequest: URLRequest, upload: URL?, on session: URLSession,
                           deadline seconds: Double) async throws -> (Data, URLResponse) {
-        let holder = DataTaskHolder()
-        return try await Deadline.race(seconds, onTimeout: { holder.task?.cancel() }) {
+        let holder = Locked<URLSessionTask?>(nil)
+        return try await Deadline.race(seconds, onTimeout: { holder.current?.cancel() }) {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), Error>) in
                 let done: @Sendable (Data?, URLResponse?, Error?) -> Void = { data, response, error in
                     if let error {
@@ -101,52 +101,47 @@ public struct URLSessionTransport: Transport {
                 }
                 let task = upload.map { session.uploadTask(with: urlRequest, fromFile: $0, completionHandler: done) }
                     ?? session.dataTask(with: urlRequest, completionHandler: done)
-                holder.task = task
+                holder.set(task)
                 task.resume()
             }
         }
     }
 
-    /// libcurl's texts, reworded where they mislead (an oversized head is "Out of memory" there).
-    static func libcurlProblem(_ text: String, host: String) -> String? {
+    /// `name:port` as the request's URL names it.
+    static func host(_ request: PreparedRequest) -> String {
+        request.url.host.map { h in request.url.port.map { "\(h):\($0)" } ?? h } ?? request.url.absoluteString
+    }
+
+    /// libcurl's texts as failures, where its words mislead (an oversized head is "Out of memory" there).
+    static func libcurlFailure(_ text: String, host: String) -> NetworkFailure? {
         if text.contains("SSL certificate problem") {
-            return "TLS handshake with \(host) failed: \(text.replacingOccurrences(of: "SSL certificate problem: ", with: "")); "
-                + "trust its CA with --cacert FILE, or skip verification with --insecure"
+            return .tls(host: host, reason: text.replacingOccurrences(of: "SSL certificate problem: ", with: "")
+                + "; trust its CA with --cacert FILE, or skip verification with --insecure")
         }
-        if text.contains("Out of memory") { return "the response head from \(host) is too large" }
-        if text.contains("HTTP/0.9") { return "\(host) sent a malformed status line" }
-        if text.contains("content unencoding") { return "\(host) sent a compressed body that does not decode (\(text))" }
-        if text.hasPrefix("transfer closed with") { return "\(host) closed the connection before the body was complete (\(text))" }
+        if text.contains("Out of memory") { return .headTooLarge(host: host) }
+        if text.contains("HTTP/0.9") { return .malformedStatusLine(host: host) }
+        if text.contains("content unencoding") { return .undecodable(host: host) }
+        if text.hasPrefix("transfer closed with") { return .truncated(host: host, expected: nil, received: nil) }
         return nil
     }
 
     static func describe(_ error: URLError, _ request: PreparedRequest) -> APIError {
-        let host = request.url.host.map { h in request.url.port.map { "\(h):\($0)" } ?? h } ?? request.url.absoluteString
+        let host = host(request)
         switch error.code {
         case .timedOut: return .timedOut(request.timeout)
-        case .cannotConnectToHost: return .network("cannot connect to \(host) (connection refused)")
-        case .cannotFindHost, .dnsLookupFailed: return .network("cannot resolve host \(host)")
-        case .networkConnectionLost: return .network("the connection to \(host) was lost")
-        case .notConnectedToInternet: return .network("not connected to a network")
+        case .cannotConnectToHost: return .network(.refused(host: host))
+        case .cannotFindHost, .dnsLookupFailed: return .network(.dns(host: host))
+        case .networkConnectionLost: return .network(.reset(host: host))
+        case .notConnectedToInternet: return .network(.offline)
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
              .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            return .network("TLS handshake with \(host) failed: \(error.localizedDescription)")
-        case .badServerResponse: return .network("\(host) sent a malformed response")
-        case .httpTooManyRedirects, .redirectToNonExistentLocation: return .network("too many redirects from \(host)")
-        case .cancelled: return .network("the request to \(host) was cancelled")
-        default: return .network(libcurlProblem(error.localizedDescription, host: host)
-            ?? "\(error.localizedDescription) (\(host), URLError \(error.code.rawValue))")
+            return .network(.tls(host: host, reason: error.localizedDescription))
+        case .badServerResponse: return .network(.malformedResponse(host: host, detail: nil))
+        case .httpTooManyRedirects, .redirectToNonExistentLocation: return .network(.tooManyRedirects(host: host))
+        case .cancelled: return .network(.cancelled(host: host))
+        default: return .network(libcurlFailure(error.localizedDescription, host: host)
+            ?? .other("\(error.localizedDescription) (\(host), URLError \(error.code.rawValue))"))
         }
-    }
-}
-
-/// The task, for cancelling it from the deadline.
-private final class DataTaskHolder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _task: URLSessionTask?
-    var task: URLSessionTask? {
-        get { lock.lock(); defer { lock.unlock() }; return _task }
-        set { lock.lock(); _task = newValue; lock.unlock() }
     }
 }
 

@@ -54,11 +54,13 @@ public enum JSONReport {
             member("sample", r.sample.map(text) ?? .null),
             member("outcome", text(r.outcome.rawValue)),
             member("kind", r.kind.map { text($0.rawValue) } ?? .null),
+            member("networkFailure", r.networkFailure.map(text) ?? .null),
             member("status", r.status.map { .number(String($0)) } ?? .null),
             member("time", r.duration.map(seconds) ?? .null),
             member("messages", .array(r.messages.map(text))),
             member("failedAsExpected", .bool(r.failedAsExpected)),
             member("skipReason", r.skipReason.map(text) ?? .null),
+            member("request", r.request.map(request) ?? .null),
             member("attempts", .array(r.attempts.map { a in
                 .object([
                     member("status", a.status.map { .number(String($0)) } ?? .null),
@@ -68,6 +70,15 @@ public enum JSONReport {
             })),
             member("flaky", .bool(r.flaky)),
             member("position", position.map { .number(String($0)) } ?? .null),
+        ])
+    }
+
+    private static func request(_ r: CheckResult.Request) -> Value {
+        .object([
+            member("method", text(r.method)),
+            member("url", text(r.url)),
+            member("headers", .array(r.headers.map { h in .object([member("name", text(h.name)), member("value", text(h.value))]) })),
+            member("timeout", .number(LogFormat.number(r.timeout))),
         ])
     }
 

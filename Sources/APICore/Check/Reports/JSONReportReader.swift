@@ -91,10 +91,28 @@ public enum JSONReportReader {
                                 error: a["error"] as? String)
         }
         r.flaky = o["flaky"] as? Bool ?? false
+        r.networkFailure = o["networkFailure"] as? String
+        if let q = o["request"] as? [String: Any], let method = q["method"] as? String, let url = q["url"] as? String {
+            let headers = (q["headers"] as? [[String: Any]] ?? []).compactMap { h in
+                (h["name"] as? String).map { HeaderField($0, h["value"] as? String ?? "") }
+            }
+            r.request = CheckResult.Request(method: method, url: url, headers: headers,
+                                            timeout: (q["timeout"] as? NSNumber)?.doubleValue ?? 0)
+        }
         return r
     }
 
     static func problem(_ file: String, _ message: String) -> APIError {
         .invalidInput([Diagnostic(file: file, mark: nil, message: message)])
+    }
+}
+
+extension CheckResult.Request {
+    /// A request as a JSON report shows it (its header values already hidden where secret).
+    init(method: String, url: String, headers: [HeaderField], timeout: Double) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
     }
 }

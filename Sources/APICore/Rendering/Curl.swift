@@ -10,7 +10,7 @@ public enum Curl {
         } else if r.method != "GET" || r.body != nil {
             args += ["-X", quote(r.method)]
         }
-        args.append(quote(redactor.text(r.url.absoluteString)))
+        args.append(quote(redactor.url(r.url.absoluteString)))
         for header in r.headers {
             // curl -F writes its own boundary.
             if case .multipart(let body)? = r.body, header.name.lowercased() == "content-type",

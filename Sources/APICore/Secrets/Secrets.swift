@@ -3,12 +3,11 @@ import Foundation
 /// The values of `${VAR}`s whose names mark them as secret (TOKEN, SECRET, PASSWORD, KEY, in any
 /// case), recorded by `Bindings.expand` so every output can print them as `••••`. A reference
 /// type: copies of `Bindings` share one collection.
-public final class Secrets: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected: [String] = []
+public final class Secrets: Sendable {
+    private let collected: Locked<[String]>
 
     public init(_ values: [String] = []) {
-        collected = values.filter { !$0.isEmpty }
+        collected = Locked(values.filter { !$0.isEmpty })
     }
 
     /// Whether a variable named `name` holds a secret.
@@ -19,15 +18,9 @@ public final class Secrets: @unchecked Sendable {
 
     public func record(_ value: String) {
         guard !value.isEmpty else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        if !collected.contains(value) { collected.append(value) }
+        collected.withLock { if !$0.contains(value) { $0.append(value) } }
     }
 
     /// Every recorded value, in the order first seen.
-    public var values: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return collected
-    }
+    public var values: [String] { collected.current }
 }

@@ -5,7 +5,7 @@ import Foundation
 public enum LogFormat {
     /// `> GET url`, the headers, and a text body (binary and large bodies as a size).
     public static func request(_ r: PreparedRequest, redactor: Redactor, prefix: String = "> ") -> String {
-        var lines = ["\(prefix)\(r.method) \(redactor.text(r.url.absoluteString))"]
+        var lines = ["\(prefix)\(r.method) \(redactor.url(r.url.absoluteString))"]
         lines += r.headers.map { prefix + line(redactor.header($0)) }
         var text = lines.joined(separator: "\n") + "\n"
         switch r.body {

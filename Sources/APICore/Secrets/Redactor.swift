@@ -44,6 +44,20 @@ public struct Redactor: Sendable {
         return HeaderField(field.name, isCredential(field.name) ? Self.mask : text(field.value))
     }
 
+    /// A URL as it may be shown: every secret value hidden, and the value of every query parameter
+    /// whose name marks a credential (`api_key`, `token`, a credential header's name) too.
+    public func url(_ url: String) -> String {
+        let shown = text(url)
+        guard enabled, let q = shown.firstIndex(of: "?") else { return shown }
+        let pairs = shown[shown.index(after: q)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
+            let name = String(pair[..<eq])
+            let decoded = name.removingPercentEncoding ?? name
+            return Secrets.isSecretName(decoded) || isCredential(decoded) ? name + "=" + Self.mask : String(pair)
+        }
+        return shown[...q] + pairs.joined(separator: "&")
+    }
+
     /// `text` with every secret value replaced by `••••`.
     public func text(_ text: String) -> String {
         guard enabled, !secrets.isEmpty else { return text }

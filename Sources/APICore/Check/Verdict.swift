@@ -1,0 +1,35 @@
+/// What `check` (live or `--stub`) and `validate` conclude from one exchange: passed or failed,
+/// why, and of which kind. A pure function of the result and what the target expects.
+public struct Verdict: Sendable, Equatable {
+    public var passed: Bool
+    /// Why it failed (nil when it passed): the exit code of `check` depends on it.
+    public var kind: CheckResult.FailureKind?
+    /// The failed expectations or the error; for a sample with `expectFailure: true` that failed
+    /// as it should, the failures it was expected to have.
+    public var messages: [String]
+    /// A sample with `expectFailure: true` that failed, as it should.
+    public var failedAsExpected: Bool
+
+    /// Judges `result` by `expect:` (else `validation`). With `expectFailure`, failing is passing.
+    public static func judge(_ result: Result<Response, APIError>, expect: Expectations?, validation: Validation,
+                             expectFailure: Bool = false) -> Verdict {
+        var failures: [String]
+        var kind: CheckResult.FailureKind?
+        switch result {
+        case .success(let response):
+            failures = Judge.failures(expect, validation: validation, response: response)
+            kind = failures.isEmpty ? nil : .expectation
+        case .failure(let error):
+            failures = [CheckRunner.message(error)]
+            kind = CheckRunner.kind(of: error)
+        }
+        guard expectFailure else {
+            return Verdict(passed: failures.isEmpty, kind: kind, messages: failures, failedAsExpected: false)
+        }
+        if failures.isEmpty {
+            return Verdict(passed: false, kind: .expectation,
+                           messages: ["expectFailure: true, but the sample passed its expectations"], failedAsExpected: false)
+        }
+        return Verdict(passed: true, kind: nil, messages: failures, failedAsExpected: true)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// The one factory every command goes through: a targets folder, the command-line options and the
+/// process environment in; services, targets and the request each target sends out. It loads the
+/// project file (`apicli.yaml`), the `.env` files and the environment selection once, and builds
+/// every endpoint with the same resolver, so a feature added to the pipeline reaches `call`,
+/// `show`, `check`, `check --stub`, `validate` and `list` at once. Commands never assemble a
+/// resolver, a builder or a redactor themselves.
+public struct Workspace: Sendable {
+    /// What the command line says about the workspace and the requests built in it.
+    public struct Options: Sendable {
+        /// `--targets`, else `$APICLI_TARGETS`, else `targets`.
+        public var directory: String
+        /// `--env`; nil: `$APICLI_ENV` (when set and not empty).
+        public var environmentName: String?
+        /// `--env-file` (repeatable), read after `targets/.env`.
+        public var envFiles: [String]
+        /// `-p`, `-H`, `--base-url`, `--timeout`, `--cacert`, `--insecure`, `-F`.
+        public var overrides: EndpointResolver.Overrides
+        /// `--show-secrets`: the redactor shows everything.
+        public var showSecrets: Bool
+
+        public init(directory: String, environmentName: String? = nil, envFiles: [String] = [],
+                    overrides: EndpointResolver.Overrides = .init(), showSecrets: Bool = false) {
+            self.directory = directory
+            self.environmentName = environmentName
+            self.envFiles = envFiles
+            self.overrides = overrides
+            self.showSecrets = showSecrets
+        }
+    }
+
+    public let options: Options
+    /// `.env`, the `--env-file`s, then the process environment (which wins).
+    public let variables: [String: String]
+    public let project: Project
+    private let resolver: EndpointResolver
+
+    /// Reads the project file and the env files; a problem in either is an error (exit 2).
+    public init(_ options: Options, process: [String: String]) throws(APIError) {
+        let variables = try EnvFile.environment(directory: options.directory, files: options.envFiles, process: process)
+        var options = options
+        options.environmentName = options.environmentName ?? process["APICLI_ENV"].flatMap { $0.isEmpty ? nil : $0 }
+        self.init(options, variables: variables, project: try Project.load(directory: options.directory))
+    }
+
+    /// A workspace from what is already in memory (the fuzzer, tests): no file is read.
+    public init(_ options: Options = Options(directory: "."), variables: [String: String], project: Project = Project()) {
+        self.options = options
+        self.variables = variables
+        self.project = project
+        resolver = EndpointResolver(environment: variables, overrides: options.overrides, project: project,
+                                    environmentName: options.environmentName)
+    }
+
+    /// The environment chosen by `--env` or `APICLI_ENV`.
+    public var environmentName: String? { resolver.environmentName }
+
+    // MARK: Targets
+
+    /// Every service of the folder; the problems of every file together.
+    public func catalog() throws(APIError) -> Catalog {
+        try Catalog.load(directory: options.directory)
+    }
+
+    /// `service.target`, reading only its service's file when that file is named after it.
+    public func find(_ name: String) throws(APIError) -> (Service, Target) {
+        try Catalog.find(name, in: options.directory)
+    }
+
+    // MARK: Requests
+
+    /// The request `target` sends, with everything a command needs around it.
+    public func call(_ target: Target, in service: Service) throws(APIError) -> PreparedCall {
+        try FileCheck.requestFiles(of: target, in: service)
+        let endpoint = try resolver.endpoint(for: target, in: service)
+        let request = try RequestBuilder.build(endpoint)
+        return PreparedCall(service: service, target: target, endpoint: endpoint, request: request,
+                            bindings: try resolver.bindings(for: target, in: service))
+    }
+
+    /// `call(_:in:)` for `service.target`.
+    public func call(named name: String) throws(APIError) -> PreparedCall {
+        let (service, target) = try find(name)
+        return try call(target, in: service)
+    }
+
+    /// The validation and timeout of a target, from the same layers as its request, without
+    /// expanding anything (so `validate` works without the secrets a request needs).
+    public func policy(for target: Target, in service: Service) throws(APIError) -> Policy {
+        try resolver.policy(for: target, in: service)
+    }
+
+    /// The placeholder values of a target (params, then `-p`): what samples expand with.
+    public func bindings(for target: Target, in service: Service) throws(APIError) -> Bindings {
+        try resolver.bindings(for: target, in: service)
+    }
+
+    /// Hides every secret value expanded so far (call it after building the requests to print);
+    /// shows everything with `--show-secrets`.
+    public var redactor: Redactor {
+        options.showSecrets ? .off : Redactor(secrets: resolver.secrets.values)
+    }
+}
+
+/// One target built into the request it sends: what `call`, `show`, `check` and `validate` share.
+public struct PreparedCall: Sendable {
+    public var service: Service
+    public var target: Target
+    public var endpoint: Endpoint
+    /// Before the plugins' `prepare` (the transport gets it through `Exchange.perform`).
+    public var request: PreparedRequest
+    /// What the target's samples expand with.
+    public var bindings: Bindings
+
+    /// The endpoint's plugins (auth).
+    public var plugins: [any Plugin] { endpoint.plugins }
+
+    /// The request as it will be sent: after the plugins' `prepare`.
+    public var prepared: PreparedRequest { plugins.prepare(request) }
+
+    /// The stub transport answering with sample `name` (nil: `sample:`); an unknown name or a
+    /// target without samples is an error at the target.
+    public func stub(sample name: String?) throws(APIError) -> StubTransport {
+        StubTransport(sample: try sample(named: name), bindings: bindings, file: service.file)
+    }
+
+    public func stub(_ sample: Sample) -> StubTransport {
+        StubTransport(sample: sample, bindings: bindings, file: service.file)
+    }
+
+    private func sample(named name: String?) throws(APIError) -> Sample {
+        if let found = target.sample(named: name) { return found }
+        let names = target.samples.map(\.name)
+        if let name {
+            throw .invalid(Diagnostic(file: service.file, mark: target.mark,
+                                      message: "\(target.qualifiedName) has no sample named '\(name)'",
+                                      hint: Suggestions.hint(for: name, in: names)
+                                        ?? "its samples: " + (names.isEmpty ? "none" : names.joined(separator: ", "))))
+        }
+        throw .invalid(Diagnostic(file: service.file, mark: target.mark,
+                                  message: "\(target.qualifiedName) has no sample: to answer --stub with",
+                                  hint: "add sample: { status: 200, body: … } to the target"))
+    }
+}

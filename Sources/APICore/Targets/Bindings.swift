@@ -1,0 +1,87 @@
+/// What templates expand against: placeholder values and environment variables.
+public struct Bindings: Sendable {
+    public var params: [String: String]
+    public var environment: [String: String]
+    /// Values that came from variables named like a secret, collected as templates expand.
+    /// Shared by every copy of these bindings.
+    public var secrets: Secrets
+
+    public init(params: [String: String] = [:], environment: [String: String] = [:], secrets: Secrets = Secrets()) {
+        self.params = params
+        self.environment = environment
+        self.secrets = secrets
+    }
+
+    public enum Unresolved: Sendable {
+        /// An unknown `{name}` is an error (URLs, headers, structured bodies).
+        case fail
+        /// An unknown `{name}` stays as written (raw text bodies, where braces are common).
+        case keep
+    }
+
+    /// Expands `template` in one pass, so expanded text is never expanded again.
+    /// `$${` writes a literal `${`. `encode` transforms `{name}` values and `encodeReserved`
+    /// `{+name}` values (percent-encoding in paths: RFC 6570's simple and reserved expansion);
+    /// environment values go in as they are. `place` names where the template stands, for messages.
+    public func expand(_ template: Template, in place: String, file: String?, unresolved: Unresolved = .fail,
+                       encode: (String) -> String = { $0 },
+                       encodeReserved: (String) -> String = { $0 }) throws(APIError) -> String {
+        if template.isLiteral && !template.text.contains("$") { return template.text }
+        let text = template.text
+        var out = ""
+        var i = text.startIndex
+        while i < text.endIndex {
+            let c = text[i]
+            let rest = text[i...]
+            if rest.hasPrefix("$${") {
+                out += "${"
+                i = text.index(i, offsetBy: 3)
+            } else if rest.hasPrefix("${") {
+                guard let close = rest.firstIndex(of: "}") else {
+                    throw .invalid(Diagnostic(file: file, mark: template.mark,
+                                              message: "unterminated '${' in \(place)", hint: "write ${NAME} or ${NAME:-default}"))
+                }
+                out += try variable(String(text[text.index(i, offsetBy: 2)..<close]), template, place, file)
+                i = text.index(after: close)
+            } else if c == "{", let (name, reserved, end) = Template.placeholder(in: text, at: i) {
+                if let value = params[name] {
+                    out += reserved ? encodeReserved(value) : encode(value)
+                } else if unresolved == .keep {
+                    out += text[i..<end]
+                } else {
+                    throw .invalid(Diagnostic(file: file, mark: template.mark,
+                                              message: "no value for placeholder {\(name)} in \(place)",
+                                              hint: "add '\(name)' to the target's params: or pass -p \(name)=VALUE"))
+                }
+                i = end
+            } else {
+                out.append(c)
+                i = text.index(after: i)
+            }
+        }
+        return out
+    }
+
+    private func variable(_ body: String, _ template: Template, _ place: String, _ file: String?) throws(APIError) -> String {
+        let name: Substring
+        var fallback: Substring?
+        if let range = body.range(of: ":-") {
+            name = body[..<range.lowerBound]
+            fallback = body[range.upperBound...]
+        } else {
+            name = body[...]
+        }
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+            throw .invalid(Diagnostic(file: file, mark: template.mark,
+                                      message: "'${\(body)}' in \(place) is not a variable reference",
+                                      hint: "names are letters, digits and '_': ${NAME} or ${NAME:-default}; write $${ for a literal '${'"))
+        }
+        if let value = environment[String(name)] ?? fallback.map(String.init) {
+            if Secrets.isSecretName(name) { secrets.record(value) }
+            return value
+        }
+        throw .invalid(Diagnostic(file: file, mark: template.mark,
+                                  message: "environment variable \(name) is not set (used in \(place))",
+                                  hint: "export \(name)=…, or give a default: ${\(name):-value}"))
+    }
+}
