@@ -12,9 +12,12 @@ extension APICLI {
                 is judged offline; a sample with expectFailure: true passes when it fails.
 
                 Exit codes: 0 all passed, 1 a check failed, 2 bad target file or pattern, 3 every failure was \
-                a network failure, 4 every failure was a timeout, 5 a report file could not be written. --fail-on-flaky: a check that passed only on a retry \
-                exits 1. --shard auto reads APICLI_SHARD=i/n, GitLab, CircleCI, Buildkite or a Kubernetes Indexed Job \
-                (JOB_COMPLETION_INDEX with APICLI_SHARD_COUNT); none set is exit 2.
+                a network failure, 4 every failure was a timeout, 5 a report file could not be written. \
+                --fail-on-flaky: a check that passed only on a retry exits 1.
+
+                --shard auto reads APICLI_SHARD=i/n, or GitLab's, CircleCI's, Buildkite's or a Kubernetes \
+                Indexed Job's variables (JOB_COMPLETION_INDEX, with APICLI_SHARD_COUNT); none set is exit 2. \
+                Merge the shards' --json reports with `apicli report merge`.
                 """
         )
 
