@@ -92,6 +92,25 @@ final class ShardingTests: XCTestCase {
         XCTAssertEqual(shardOf, ["b.new1": 1, "b.new2": 2, "a.big": 1, "a.mid": 2, "a.small": 2])
     }
 
+    func testTargetsThatGoTogetherShareAShardWithAndWithoutTimings() {
+        // GIVEN a flow (login → profile → logout) and another pair, among other targets
+        let names = (0..<20).map { String(format: "s.t%02d", $0) } + ["s.login", "s.profile", "s.logout", "s.a", "s.b"]
+        let together = [["s.login", "s.profile"], ["s.profile", "s.logout"], ["s.a", "s.b", "s.gone"]]
+        var timings = Dictionary(uniqueKeysWithValues: names.map { ($0, 1.0) })
+        timings["s.profile"] = 8
+        for t in [nil, timings] {
+            // WHEN dealt onto 4 shards
+            let shardOf = ShardAssignment.assign(names, count: 4, timings: t, together: together)
+            // THEN each group is in one shard, and every name in some shard
+            XCTAssertEqual(Set(["s.login", "s.profile", "s.logout"].map { shardOf[$0] }).count, 1, "\(String(describing: t))")
+            XCTAssertEqual(shardOf["s.a"], shardOf["s.b"])
+            XCTAssertEqual(Set(shardOf.keys), Set(names))
+        }
+        // AND without groups the assignment is the plain one
+        XCTAssertEqual(ShardAssignment.assign(names, count: 4, timings: timings, together: []),
+                       ShardAssignment.assign(names, count: 4, timings: timings))
+    }
+
     // MARK: suite identity
 
     func testSuiteIdentityIgnoresOrderButNotTargetsOrMode() {
