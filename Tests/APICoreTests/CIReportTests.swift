@@ -50,6 +50,25 @@ final class CIReportTests: XCTestCase {
         XCTAssertEqual(merged.run.suite, SuiteIdentity(names: names, stub: true, all: false))
     }
 
+    func testShardsDealtOutDifferentlyDoNotMergeAsComplete() throws {
+        // GIVEN shard 1 of 2 dealt by a timing file, shard 2 of 2 by position
+        let names = ["s.a", "s.b", "s.c", "s.d"]
+        func shard(_ i: Int, _ timings: [String: Double]?) throws -> LoadedReport {
+            let shardOf = ShardAssignment.assign(names, count: 2, timings: timings)
+            let mine = names.filter { shardOf[$0] == i }.map { result($0, .passed) }
+            let run = RunInfo(selected: names, stub: false, all: false, shard: Shard(index: i, count: 2, source: "--shard"))
+            return try JSONReportReader.read(Data(JSONReport.render(mine, run: run).utf8), file: "r\(i).json")
+        }
+        let one = try shard(1, ["s.a": 10, "s.b": 1, "s.c": 1, "s.d": 1])  // a alone: b, c, d fill shard 2
+        let two = try shard(2, nil)  // b, d
+        // WHEN merged THEN refused: c is in neither
+        let error = expectAPIError { () throws(APIError) in try ReportMerge.merge([one, two]) }
+        XCTAssertEqual(error.map { diagnostics(of: $0).map(\.message) }, [
+            "the shards hold 3 of the suite's 4 targets: were they dealt out differently (other --shard-timings files)? "
+                + "(--allow-missing merges what is there)",
+        ])
+    }
+
     func testGitHubWorkflowCommandEscaping() {
         let r = result("a.y", .failed, messages: ["50% of a\r\nb", "c"])
         let text = GitHubReport.annotations([r, result("a.ok", .passed)],

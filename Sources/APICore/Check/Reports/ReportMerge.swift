@@ -8,7 +8,8 @@ public enum ReportMerge {
 
     /// Refuses reports without a suite (written by an older apicli), of different suites (other
     /// targets, or another mode: `--stub`, `--all`), of different shard counts, the same shard
-    /// twice, or results of one check in two reports; and, unless `allowMissing`, an incomplete set.
+    /// twice, or results of one check in two reports; and, unless `allowMissing`, an incomplete set
+    /// (a shard missing, or shards that together do not hold every target of the suite).
     public static func merge(_ reports: [LoadedReport], allowMissing: Bool = false) throws(APIError) -> Merged {
         guard let first = reports.first else { throw problem(nil, "no reports to merge") }
         var infos: [RunInfo] = []
@@ -41,6 +42,13 @@ public enum ReportMerge {
                 }
                 seen[result.name] = report.file
                 rows.append((position ?? Int.max, n, i, result))
+            }
+        }
+        if !allowMissing {
+            let targets = Set(rows.map { $0.result.service + "." + $0.result.target }).count
+            if targets != suite.targets {
+                throw problem(nil, "the shards hold \(targets) of the suite's \(suite.targets) targets: were they dealt out "
+                              + "differently (other --shard-timings files)? (--allow-missing merges what is there)")
             }
         }
         rows.sort { ($0.position, $0.report, $0.index) < ($1.position, $1.report, $1.index) }
