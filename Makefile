@@ -22,6 +22,8 @@ HTTPBIN    := scripts/httpbin.sh
 # `make test` runs its own httpbin in its own run dir, so it never touches one
 # a human started with `make httpbin-start` (which lives in .run/).
 TEST_RUN_DIR := .run/test
+# The build with the URLSessionTransport trait (FoundationNetworking, libcurl) has its own folder.
+URLSESSION_BUILD := .build-urlsession
 
 # Python packages for the local httpbin. header-map needs gunicorn >= 22.
 HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
@@ -30,7 +32,7 @@ HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: help deps release-deps bench-deps bench venv build release test run install uninstall clean distclean \
+.PHONY: help deps bench-deps test-urlsession bench venv build release test run install uninstall clean distclean \
         httpbin-start httpbin-stop httpbin-status fuzz fuzz-build
 
 help:
@@ -38,9 +40,11 @@ help:
 	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium (apt) if missing"
 	@echo "  venv           create .venv with httpbin + gunicorn (for live tests)"
 	@echo "  build          swift build (debug)"
-	@echo "  release        swift build -c release --static-swift-stdlib (needs libcurl4-openssl-dev: release-deps)"
+	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
-	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), stop it"
+	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), then the URLSession"
+	@echo "                 transport's contract tests (trait URLSessionTransport, .build-urlsession), stop it"
+	@echo "  test-urlsession  only the URLSession transport's contract tests"
 	@echo "  run            offline demo: swift run apicli call github.zen --stub"
 	@echo "  install        release build, install apicli into \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=$(PREFIX))"
 	@echo "  uninstall      remove \$$(DESTDIR)\$$(PREFIX)/bin/apicli"
@@ -87,21 +91,15 @@ $(VENV_STAMP):
 build:
 	$(SWIFT) build
 
-# The Swift runtime linked statically: about a third faster start-up (see README, Benchmarks).
-# FoundationNetworking then links libcurl from its development package.
-release-deps:
-	@if ! pkg-config --exists libcurl 2>/dev/null; then \
-	  echo "release-deps: installing libcurl4-openssl-dev"; \
-	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends libcurl4-openssl-dev pkg-config; \
-	fi
-
-release: deps release-deps
+# The Swift runtime linked statically: a faster start-up (see README, Benchmarks). Nothing links
+# libcurl: on Linux the live transport is async-http-client (the URLSessionTransport trait is opt-in).
+release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product apicli
 
 # Benchmark tools: Debian (hyperfine, nginx, wrk, GNU time) and PyPI (httpie, tavern) in
 # bench/out/venv, apart from the test venv. A tool that cannot be installed makes its rows n/a.
 BENCH_APT := hyperfine nginx-light wrk time
-bench-deps: deps release-deps
+bench-deps: deps
 	@missing=""; \
 	for t in hyperfine:hyperfine nginx:nginx-light wrk:wrk; do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || [ -x /usr/sbin/$${t%%:*} ] || missing="$$missing $${t#*:}"; done; \
@@ -151,7 +149,16 @@ test: deps venv
 	export APICLI_TEST_HTTPBIN="$$url" APICLI_REQUIRE_LIVE=1; \
 	export NO_PROXY="127.0.0.1,localhost$${NO_PROXY:+,$$NO_PROXY}" no_proxy="127.0.0.1,localhost$${no_proxy:+,$$no_proxy}"; \
 	rc=0; $(SWIFT) test --disable-swift-testing $(SWIFT_TEST_FLAGS) || rc=$$?; \
+	if [ $$rc -eq 0 ] && [ -z "$(SWIFT_TEST_FLAGS)" ]; then \
+	  echo "test: the URLSession transport (trait URLSessionTransport) against the transport contract tests"; \
+	  $(SWIFT) test --disable-swift-testing --traits URLSessionTransport --scratch-path $(URLSESSION_BUILD) \
+	    --filter 'TransportContractTests|TransferContractTests|TransportErrorTests' || rc=$$?; \
+	fi; \
 	exit $$rc
+
+# `make test-urlsession`: only the URLSession transport's contract tests (its own build folder).
+test-urlsession: deps venv
+	@$(MAKE) --no-print-directory test SWIFT_TEST_FLAGS="--traits URLSessionTransport --scratch-path $(URLSESSION_BUILD) --filter 'TransportContractTests|TransferContractTests|TransportErrorTests'"
 
 run:
 	$(SWIFT) run apicli call github.zen --stub
@@ -176,7 +183,7 @@ clean:
 	-@$(HTTPBIN) stop >/dev/null 2>&1
 	-@APICLI_RUN_DIR=$(TEST_RUN_DIR) $(HTTPBIN) stop >/dev/null 2>&1
 	-$(SWIFT) package clean
-	rm -rf .build .build-fuzz .run
+	rm -rf .build .build-fuzz $(URLSESSION_BUILD) .run
 
 distclean: clean
 	rm -rf $(VENV)

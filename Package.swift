@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -8,9 +8,16 @@ let package = Package(
         .executable(name: "apicli", targets: ["apicli"]),
         .library(name: "APICore", targets: ["APICore"]),
     ],
+    // On Linux the live transport is async-http-client alone (no libcurl). This trait builds the
+    // URLSession transport there too (FoundationNetworking, libcurl) and sends plain calls through
+    // it, as on Apple platforms; `make test` builds and runs the transport contract tests with it.
+    traits: [
+        .trait(name: "URLSessionTransport",
+               description: "On Linux, also build the URLSession transport (FoundationNetworking, libcurl) and use it for plain calls"),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // TLS options (--cacert, --insecure) that URLSession on Linux cannot honour.
+        // The live transport (SwiftNIO, BoringSSL): HTTP/1.1 and HTTP/2, TLS options, streaming.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [

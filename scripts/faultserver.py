@@ -15,9 +15,13 @@ Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each pat
     /redirect-loop   302 to itself, forever
     /huge-header     a 100 MB header line (stops when the client hangs up)
     /bad-gzip        Content-Encoding: gzip over bytes that do not inflate
+    /gzip-bomb       Content-Encoding: gzip, 64 KiB that inflate to 64 MiB of zeros
+    CONNECT h:p      as a proxy: a tunnel to h:p (logged with its Proxy-Authorization)
+    /proxy-log       the tunnels opened so far, as JSON: [{"target": "h:p", "authorization": …}]
     /flaky/N/KEY     503 with Retry-After: 0 for the first N requests per KEY, then 200
 """
 import argparse
+import gzip
 import socket
 import ssl
 import struct
@@ -91,6 +95,18 @@ def handle(conn):
         body = b"this is not gzip at all" * 10
         send(conn, head("200 OK", [("Content-Encoding", "gzip"), ("Content-Type", "application/json"),
                                    ("Content-Length", str(len(body))), ("Connection", "close")], body))
+    elif path == "/gzip-bomb":
+        body = gzip.compress(b"\0" * (64 << 20), compresslevel=9)
+        send(conn, head("200 OK", [("Content-Encoding", "gzip"), ("Content-Type", "application/octet-stream"),
+                                   ("Content-Length", str(len(body))), ("Connection", "close")], body))
+    elif request.startswith(b"CONNECT "):
+        tunnel(conn, request)
+    elif path == "/proxy-log":
+        import json
+        with flaky_lock:
+            body = json.dumps(proxy_log).encode()
+        send(conn, head("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                                   ("Connection", "close")], body))
     elif path.startswith("/flaky/"):
         parts = path.split("/")
         failures, key = int(parts[2]), "/".join(parts[3:])
@@ -105,6 +121,50 @@ def handle(conn):
                                        ("Connection", "close")], body))
     else:
         send(conn, head("404 Not Found", [("Content-Length", "0"), ("Connection", "close")]))
+
+
+proxy_log = []
+
+
+def tunnel(conn, request):
+    """A CONNECT proxy (what async-http-client speaks to any proxy): log the target and the
+    Proxy-Authorization, connect, answer 200, then copy bytes both ways."""
+    lines = request.split(b"\r\n")
+    target = lines[0].split(b" ")[1].decode()
+    auth = [l.split(b":", 1)[1].strip().decode() for l in lines if l.lower().startswith(b"proxy-authorization:")]
+    with flaky_lock:
+        proxy_log.append({"target": target, "authorization": auth[0] if auth else None})
+    host, port = target.rsplit(":", 1)
+    try:
+        upstream = socket.create_connection((host, int(port)), timeout=10)
+    except OSError:
+        send(conn, head("502 Bad Gateway", [("Content-Length", "0")]))
+        return
+    send(conn, b"HTTP/1.1 200 Connection Established\r\n\r\n")
+
+    def pump(a, b):
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s_ in (a, b):
+                try:
+                    s_.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    conn.settimeout(30)
+    upstream.settimeout(30)
+    t = threading.Thread(target=pump, args=(upstream, conn), daemon=True)
+    t.start()
+    pump(conn, upstream)
+    t.join(30)
+    upstream.close()
 
 
 def serve(conn, context):

@@ -89,9 +89,18 @@ extension APICLI {
             if stub { try reportStubUploads(call.prepared, console) }
             let destination = try openDestination(endpoint)
             defer { destination?.discard() }
+            // Not to a terminal (where JSON is re-indented whole) and not with -vv (which shows a
+            // rejected body on stderr), the body streams to stdout as it comes, in flat memory;
+            // -i's head goes first.
+            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 ? StandardOutput() : nil
+            let include = self.include
             let exchange = try await Exchange.perform(call.request, validation: endpoint.validation, transport: transport,
                                                       plugins: call.plugins + progress(console) + logger(endpoint, console),
-                                                      destination: destination)
+                                                      destination: destination, stream: stream, head: { response in
+                                                          if include, stream != nil {
+                                                              console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n")
+                                                          }
+                                                      })
             try emit(exchange, console)
             if !exchange.accepted {
                 let r = exchange.response
@@ -148,8 +157,8 @@ extension APICLI {
         /// `-i`'s head, and the body when it goes to stdout (a saved body is committed by `save`).
         private func emit(_ exchange: Exchange, _ console: Console) throws(APIError) {
             let response = exchange.response
-            if include { console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n") }
-            guard response.saved == nil else { return }
+            if include && !response.streamed { console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n") }
+            guard response.saved == nil, !response.streamed else { return }
             Terminal.write(BodyDisplay.body(response.body, forTerminal: Terminal.stdoutIsTTY))
         }
     }

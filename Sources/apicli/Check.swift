@@ -52,6 +52,11 @@ extension APICLI {
 
         @OptionGroup var ci: CIOptions
 
+        @Option(name: .customLong("max-body"),
+                help: ArgumentHelp("The most bytes of a response body held to judge it (default 64 MiB); a larger body fails the check.",
+                                   valueName: "bytes"))
+        var maxBody: Int64?
+
         @Option(help: ArgumentHelp("Write a JUnit XML report.", valueName: "file"))
         var junit: String?
 
@@ -60,6 +65,7 @@ extension APICLI {
 
         func validate() throws {
             if jobs < 1 { throw ValidationError("--jobs takes a number of at least 1, got \(jobs)") }
+            if let maxBody, maxBody < 1 { throw ValidationError("--max-body takes a number of bytes of at least 1, got \(maxBody)") }
             if retries < 0 { throw ValidationError("--retries takes 0 or more, got \(retries)") }
             if let shard, shard != "auto", Self.parseShard(shard) == nil {
                 throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, or auto, got '\(shard)'")
@@ -81,7 +87,7 @@ extension APICLI {
             let items: [CheckItem]
             let scope: CheckScope
             do throws(APIError) {
-                let workspace = try APICLI.workspace(targets, environment, request)
+                let workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
                 (items, scope) = try plan(workspace)
                 console = Console(redactor: workspace.redactor)  // every request is built: every secret known
             } catch {

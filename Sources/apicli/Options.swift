@@ -27,18 +27,20 @@ struct EnvironmentOptions: ParsableArguments {
     var envFiles: [String] = []
 }
 
-/// The workspace a command works in: the one factory of APICore, built from the option groups
-/// the command has (a command without request options gets none).
 extension APICLI {
-    /// The option groups a command does not have are nil (a group made outside parsing cannot be read).
+    /// The workspace a command works in: the one factory of APICore, built from the option groups
+    /// the command has. The groups a command does not have are nil (a group made outside parsing
+    /// cannot be read).
     static func workspace(_ targets: TargetsOptions, _ environment: EnvironmentOptions? = nil,
-                          _ request: RequestOptions? = nil, parts: [FormPart] = []) throws(APIError) -> Workspace {
+                          _ request: RequestOptions? = nil, parts: [FormPart] = [],
+                          maxBody: Int64? = nil) throws(APIError) -> Workspace {
         var overrides = request?.overrides ?? EndpointResolver.Overrides()
-    overrides.parts = parts
-    let options = Workspace.Options(directory: targets.directory, environmentName: environment?.environmentName,
-                                    envFiles: environment?.envFiles ?? [], overrides: overrides,
-                                    showSecrets: request?.showSecrets ?? false)
-    return try Workspace(options, process: ProcessInfo.processInfo.environment)
+        overrides.parts = parts
+        overrides.maxBody = maxBody
+        let options = Workspace.Options(directory: targets.directory, environmentName: environment?.environmentName,
+                                        envFiles: environment?.envFiles ?? [], overrides: overrides,
+                                        showSecrets: request?.showSecrets ?? false)
+        return try Workspace(options, process: ProcessInfo.processInfo.environment)
     }
 }
 
@@ -67,6 +69,9 @@ struct RequestOptions: ParsableArguments {
 
     @Flag(help: "Do not verify the server's certificate (a warning is printed).")
     var insecure = false
+
+    @Flag(name: .customLong("no-follow"), help: "Do not follow redirects: a 3xx is the response (as followRedirects: false).")
+    var noFollow = false
 
     @Flag(name: .customLong("show-secrets"),
           help: "Print credentials and values of secret ${VAR}s (TOKEN, SECRET, PASSWORD, KEY) instead of ••••.")
@@ -100,8 +105,10 @@ struct RequestOptions: ParsableArguments {
             return HeaderField(String(h[..<colon]).trimmingCharacters(in: .whitespaces),
                                String(h[h.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
         }
-        return .init(params: values, headers: fields, baseURL: baseURL, timeout: timeout,
-                     tls: TLSOptions(caFile: cacert, verify: !insecure))
+        var overrides = EndpointResolver.Overrides(params: values, headers: fields, baseURL: baseURL, timeout: timeout,
+                                                   tls: TLSOptions(caFile: cacert, verify: !insecure))
+        if noFollow { overrides.followRedirects = false }
+        return overrides
     }
 }
 

@@ -343,7 +343,8 @@ final class TargetFileTests: XCTestCase {
         let found = decodeDiagnostics("baseURL: https://api.test\ntargets:\n  zen: { frobnicate: 1 }\n")
         // THEN the hint lists what is allowed
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(3, 10), message: "unknown key 'frobnicate' in target 'zen'",
-                                          hint: "known keys: path, method, doc, params, task, headers, timeout, validate, sample, samples, expect, check, auth"
+                                          hint: "known keys: path, method, doc, params, task, headers, timeout, validate, sample, samples, expect, check, auth, "
+                                            + "followRedirects"
                                             + "; a key for shared blocks or anchors (&name) starts with x-: x-frobnicate")])
     }
 

@@ -3,8 +3,9 @@ import XCTest
 
 /// `apicli call` and `apicli check` against a server that misbehaves on purpose
 /// (scripts/faultserver.py, loopback only): each fault ends in the documented exit code, one clear
-/// line, within the timeout, and no output file — through both transports: URLSession (the default)
-/// and async-http-client (what `--insecure`, `--cacert` and `tls:` select), which say the same words.
+/// line, within the timeout, and no output file — through the live transport (async-http-client on
+/// Linux), plain and with `--insecure` (which adds its warning line). The URLSession transport's
+/// words are the same `NetworkFailure` descriptions (TransportErrorTests, under its trait).
 final class FaultTests: XCTestCase {
     nonisolated(unsafe) static var server: TestServer?
     static var port: Int { server?.port ?? 0 }
@@ -41,9 +42,9 @@ final class FaultTests: XCTestCase {
         try? FileManager.default.removeItem(at: dir)
     }
 
-    /// The two live transports: the default, and async-http-client (selected by a TLS option; on a
-    /// plain-http URL `--insecure` changes nothing but the transport and a warning line).
-    static let transports: [(name: String, args: [String])] = [("URLSession", []), ("async-http-client", ["--insecure"])]
+    /// Plain, and with `--insecure` (on a plain-http URL it changes nothing but a warning line; on
+    /// Apple platforms and with the URLSessionTransport trait it also picks async-http-client).
+    static let transports: [(name: String, args: [String])] = [("default", []), ("--insecure", ["--insecure"])]
 
     static func warning(_ args: [String], _ target: String) -> String {
         args.isEmpty ? "" : "apicli: warning: TLS certificate verification is off for \(target)\n"
@@ -64,9 +65,9 @@ final class FaultTests: XCTestCase {
         ("badGzip", 3, "network error: HOST sent a compressed body that does not decode", nil),
     ]
 
-    static func line(_ fault: (name: String, code: Int32, line: String, detail: String?), transport args: [String]) -> String {
+    static func line(_ fault: (name: String, code: Int32, line: String, detail: String?)) -> String {
         let text = fault.line.replacingOccurrences(of: "HOST", with: "127.0.0.1:\(port)")
-        guard !args.isEmpty, let detail = fault.detail else { return text }
+        guard let detail = fault.detail else { return text }
         return "\(text) (\(detail))"
     }
 
@@ -78,7 +79,7 @@ final class FaultTests: XCTestCase {
                 let context = "\(target) via \(transport.name)"
                 XCTAssertEqual(r.code, fault.code, "\(context): \(r.stderr)")
                 XCTAssertEqual(r.stderr, Self.warning(transport.args, target)
-                               + "apicli: \(target): \(Self.line(fault, transport: transport.args))\n", context)
+                               + "apicli: \(target): \(Self.line(fault))\n", context)
                 XCTAssertLessThan(r.seconds, 10, context)
             }
         }
@@ -92,7 +93,7 @@ final class FaultTests: XCTestCase {
             let target = "fault.\(fault.name)"
             let r = try CLI.run(["call", target, "--targets", dir.path, "-o", output.path], timeout: 20)
             XCTAssertEqual(r.code, fault.code, "\(target): \(r.stderr)")
-            XCTAssertEqual(r.stderr, "apicli: \(target): \(Self.line(fault, transport: ["--insecure"]))\n", target)
+            XCTAssertEqual(r.stderr, "apicli: \(target): \(Self.line(fault))\n", target)
             XCTAssertLessThan(r.seconds, 10, target)
             XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "\(target) left \(output.path)")
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "fault.yaml" }
@@ -132,7 +133,7 @@ final class FaultTests: XCTestCase {
             let lines = CheckSupport.normalized(r.stdout).split(separator: "\n").map(String.init)
             XCTAssertTrue(lines.contains("PASS fault.ok 200 T ms"), "\(context): \(r.stdout)")
             for fault in Self.faults {
-                let message = fault.code == 4 ? "timed out after T ms" : Self.line(fault, transport: transport.args)  // 2000 ms, normalized
+                let message = fault.code == 4 ? "timed out after T ms" : Self.line(fault)  // 2000 ms, normalized
                 XCTAssertTrue(lines.contains("FAIL fault.\(fault.name) --- T ms \(message)"),
                               "\(context): no line for \(fault.name) in\n\(r.stdout)")
             }

@@ -64,7 +64,7 @@ final class TransferLimitsTests: XCTestCase {
     }
 
     /// Runs apicli under scripts/peak-rss.py; returns the result and the peak RSS in KiB.
-    private func measured(_ args: [String]) throws -> (CLI.Result, Int) {
+    private func measured(_ args: [String], stdout: FileHandle? = nil) throws -> (CLI.Result, Int) {
         let rss = dir.appendingPathComponent("rss.txt")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -72,11 +72,12 @@ final class TransferLimitsTests: XCTestCase {
                              CLI.binary.path] + args + ["--targets", targets]
         process.currentDirectoryURL = dir
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
+        process.standardOutput = stdout ?? out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         let start = Date()
         try process.run()
+        if stdout != nil { try out.fileHandleForWriting.close() }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -108,6 +109,20 @@ final class TransferLimitsTests: XCTestCase {
     }
 
     // MARK: Memory
+
+    func testABodyOf256MiBToStdoutStreamsUnder64MiB() throws {
+        // WHEN the body goes to stdout (a file here, as in `apicli call big.get > file`)
+        let out = dir.appendingPathComponent("stdout.bin")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: out)
+        let (r, kib) = try measured(["call", "big.get"], stdout: handle)
+        try handle.close()
+        // THEN it streams through in flat memory, byte for byte
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertLessThan(kib, Self.peakBudgetKiB, "peak RSS \(kib) KiB for a 256 MiB body to stdout")
+        print("peak RSS, 256 MiB body to stdout: \(kib) KiB in \(String(format: "%.2f", r.seconds)) s")
+        XCTAssertEqual(try sha256(out.path), try sha256(Self.files.appendingPathComponent("big.bin").path))
+    }
 
     func testDownloadOf256MiBStaysUnder64MiB() throws {
         let out = dir.appendingPathComponent("big.out")

@@ -18,6 +18,10 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
     /// A gzip or deflate body that does not decode.
     case undecodable(host: String)
     case cancelled(host: String)
+    /// More body than `maxBody` to hold in memory.
+    case bodyTooLarge(host: String, limit: Int64)
+    /// A compressed body that inflates beyond `ratio` times its size (a decompression bomb).
+    case inflatesTooMuch(host: String, ratio: Int)
     case offline
     /// A sample's `error:` (what a stub answers instead of a response).
     case stubbed(String)
@@ -37,6 +41,8 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
         case .malformedStatusLine, .malformedResponse: return "malformed"
         case .undecodable: return "undecodable"
         case .cancelled: return "cancelled"
+        case .bodyTooLarge: return "bodyTooLarge"
+        case .inflatesTooMuch: return "inflatesTooMuch"
         case .offline: return "offline"
         case .stubbed: return "stubbed"
         case .other: return "other"
@@ -58,6 +64,10 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
         case .malformedResponse(let host, let detail): return "\(host) sent a malformed response" + (detail.map { " (\($0))" } ?? "")
         case .undecodable(let host): return "\(host) sent a compressed body that does not decode"
         case .cancelled(let host): return "the request to \(host) was cancelled"
+        case .bodyTooLarge(let host, let limit):
+            return "the response from \(host) is larger than \(limit) bytes (--max-body)"
+        case .inflatesTooMuch(let host, let ratio):
+            return "the response from \(host) inflates beyond \(ratio) times its compressed size"
         case .offline: return "not connected to a network"
         case .stubbed(let text), .other(let text): return text
         }

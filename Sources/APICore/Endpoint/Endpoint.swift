@@ -22,6 +22,10 @@ public struct Endpoint: Sendable {
     public var secrets: [String] = []
     /// `httpShouldHandleCookies`; a rule's `cookies: false` turns it off.
     public var cookies: Bool = true
+    /// `followRedirects:` (service, rule, target) or `--no-follow`: false returns a 3xx as it is.
+    public var followRedirects: Bool = true
+    /// The most body bytes held in memory (`check --max-body`).
+    public var maxBody: Int64 = PreparedRequest.defaultMaxBody
     /// Which layer below the target (apicli.yaml, an environment, a rule) set what, for `apicli show`.
     public var origins: [Origin] = []
     /// `task: { download: }`, expanded: where a call saves the body (relative to the working directory).

@@ -25,6 +25,10 @@ public struct EndpointResolver: Sendable {
         /// `-F name=value` / `-F name=@file`: multipart parts that replace the declared parts of
         /// the same name (at the first one's place) or are added after them. Values are literal.
         public var parts: [FormPart]
+        /// `--no-follow`: false.
+        public var followRedirects: Bool?
+        /// `check --max-body`: the most body bytes held in memory.
+        public var maxBody: Int64?
 
         public init(params: [String: String] = [:], headers: [HeaderField] = [], baseURL: String? = nil,
                     timeout: Double? = nil, tls: TLSOptions = TLSOptions(), parts: [FormPart] = []) {
@@ -123,6 +127,9 @@ public struct EndpointResolver: Sendable {
             endpoint.cookies = cookies
             origins.append(Origin(.cookies(cookies), from: rule.label))
         }
+        endpoint.followRedirects = overrides.followRedirects ?? target.followRedirects
+            ?? layers.lastRule(\.followRedirects)?.0 ?? service.followRedirects ?? true
+        endpoint.maxBody = overrides.maxBody ?? PreparedRequest.defaultMaxBody
         endpoint.tls = (service.tls ?? TLSOptions()).overridden(by: overrides.tls)
         if let download = task.download {
             endpoint.download = try bindings.expand(download, in: "the download path of \(name)", file: file)

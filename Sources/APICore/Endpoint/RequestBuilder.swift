@@ -1,27 +1,5 @@
 import Foundation
 
-/// The request as it goes on the wire, in a form every part can print: the transports, `-v`,
-/// `show`. Header order is kept (URLRequest would lose it).
-public struct PreparedRequest: Sendable {
-    public enum Body: Sendable, Equatable {
-        case data(Data)
-        /// Sent from the file (absolute path), streamed.
-        case file(String)
-        /// `multipart/form-data`; its files are streamed.
-        case multipart(MultipartBody)
-    }
-
-    public var url: URL
-    public var method: String
-    public var headers: [HeaderField]
-    public var body: Body?
-    public var timeout: Double
-    /// Certificate trust; the default is the system's trust store.
-    public var tls: TLSOptions = TLSOptions()
-    /// URLSession's `httpShouldHandleCookies`.
-    public var cookies: Bool = true
-}
-
 /// `Endpoint` → `PreparedRequest`: applies the task's encodings and the default Content-Type.
 /// No network; every task form's exact result is testable.
 public enum RequestBuilder {
@@ -100,7 +78,8 @@ public enum RequestBuilder {
             headers.append(HeaderField("Content-Type", type))
         }
         return PreparedRequest(url: url, method: endpoint.method, headers: headers, body: payload,
-                               timeout: endpoint.timeout, tls: endpoint.tls, cookies: endpoint.cookies)
+                               timeout: endpoint.timeout, tls: endpoint.tls, cookies: endpoint.cookies,
+                               followRedirects: endpoint.followRedirects, maxBody: endpoint.maxBody)
     }
 
     static func part(_ p: FormPart) -> MultipartBody.Part {

@@ -15,7 +15,7 @@ import Darwin
 /// over: their body is kept in a temporary file elsewhere and copied in place at `commit`.
 /// Writes are serialised; after `discard` they throw, so a transport still streaming a cancelled
 /// transfer stops.
-public final class PartialFile: @unchecked Sendable {
+public final class PartialFile: BodySink, @unchecked Sendable {
     /// As the user named it.
     public let destination: String
     public let temporaryPath: String
@@ -105,14 +105,6 @@ public final class PartialFile: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return written
-    }
-
-    public func write(_ data: Data) throws(APIError) {
-        let result = data.withUnsafeBytes { raw -> Result<Void, APIError> in
-            do throws(APIError) { try self.write(raw) } catch { return .failure(error) }
-            return .success(())
-        }
-        try result.get()
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {

@@ -24,6 +24,7 @@ public struct AuthPlugin: Plugin {
         var out = request
         let field = header
         if out.headers.value(of: field.name) == nil { out.headers.append(field) }
+        out.authHeader = field.name
         return out
     }
 }

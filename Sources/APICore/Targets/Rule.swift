@@ -11,6 +11,8 @@ public struct Rule: Sendable {
     public var timeout: Double?
     /// `httpShouldHandleCookies`.
     public var cookies: Bool?
+    /// `followRedirects:` — false returns a 3xx as it is.
+    public var followRedirects: Bool?
     public var validation: Validation?
     public var auth: Auth?
     /// `replacing(task:)`: how parameters encode; fields the target declares itself win.

@@ -21,6 +21,7 @@ extension ServiceDecoder {
             case "headers": rule.headers = headers(e.value, "the headers of a rule") ?? []
             case "timeout": rule.timeout = reader.duration(e.value, "timeout", allowZero: false)
             case "cookies": rule.cookies = reader.boolean(e.value, "cookies")
+            case "followRedirects": rule.followRedirects = reader.boolean(e.value, "followRedirects")
             case "validate": rule.validation = validation(e.value)
             case "auth": rule.auth = auth(e.value, "a rule")
             case "task": rule.task = taskPatch(e.value)

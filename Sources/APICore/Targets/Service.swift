@@ -17,6 +17,8 @@ public struct Service: Sendable {
     /// `rules:`, in order.
     public var rules: [Rule] = []
     public var environments: [Environment] = []
+    /// `followRedirects:`; nil: true.
+    public var followRedirects: Bool? = nil
     /// Every file the service file names (bodies, uploads, parts, sample bodies, a CA file).
     public var files: [FileReference] = []
 

@@ -26,6 +26,8 @@ public struct Target: Sendable {
     public var check: Bool? = nil
     /// `auth:`; `.none` turns off the service's or a rule's.
     public var auth: Auth? = nil
+    /// `followRedirects:`; nil: the rule's, the service's, else true.
+    public var followRedirects: Bool? = nil
 
     /// `service.target`, the name users type.
     public var qualifiedName: String { "\(service).\(name)" }

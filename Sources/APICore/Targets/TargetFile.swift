@@ -4,11 +4,12 @@ import Foundation
 public enum TargetFile {
     public enum Keys {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
-                                     "auth", "rules", "environments"]
+                                     "auth", "rules", "environments", "followRedirects"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
-                                    "sample", "samples", "expect", "check", "auth"]
+                                    "sample", "samples", "expect", "check", "auth", "followRedirects"]
         public static let auth = ["bearer", "basic", "header", "value"]
-        public static let rule = ["match", "except", "headers", "timeout", "cookies", "validate", "auth", "task"]
+        public static let rule = ["match", "except", "headers", "timeout", "cookies", "validate", "auth", "task",
+                                  "followRedirects"]
         public static let ruleTask = ["encoding", "arrays", "bools", "contentType"]
         public static let environment = ["baseURL", "headers"]
         /// `apicli.yaml`, the project file: defaults for every service.
@@ -94,6 +95,7 @@ struct ServiceDecoder {
             case "targets": targetsNode = e.value
             case "tls": service.tls = tls(e.value)
             case "auth": service.auth = auth(e.value, "the service")
+            case "followRedirects": service.followRedirects = reader.boolean(e.value, "followRedirects")
             case "rules": service.rules = rules(e.value)
             case "environments": service.environments = environments(e.value)
             default: break  // doc
@@ -170,6 +172,7 @@ struct ServiceDecoder {
             case "expect": target.expect = expectations(e.value, what)
             case "check": target.check = reader.boolean(e.value, "check")
             case "auth": target.auth = auth(e.value, what)
+            case "followRedirects": target.followRedirects = reader.boolean(e.value, "followRedirects")
             default: break
             }
         }

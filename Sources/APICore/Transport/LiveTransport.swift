@@ -1,13 +1,13 @@
-/// The transport for live calls. A request goes through URLSession unless it needs what
-/// URLSession on Linux cannot do:
-/// - TLS options (an extra CA, no verification);
-/// - streaming: a body from files (upload, multipart) or a body into a file (download).
-///   FoundationNetworking queues every received chunk for its delegate without back-pressure,
-///   so a download outruns the disk into memory; and it can stream a request body only with
-///   chunked encoding. async-http-client streams both ways in flat memory, with a Content-Length.
-/// Those go through async-http-client (one cached client per TLS setting). Both behave the same.
+/// The transport for live calls. On Linux it is async-http-client for everything (`NIOTransport`:
+/// no libcurl is linked). On Apple platforms — and on Linux when built with the package trait
+/// `URLSessionTransport` (`swift build --traits URLSessionTransport`), which keeps that transport
+/// compiling and tested — URLSession serves plain calls, and async-http-client what URLSession
+/// cannot do: TLS options, and streamed bodies both ways.
 public struct LiveTransport: Transport {
+    private let nio = NIOTransport()
+    #if !os(Linux) || URLSessionTransport
     private let session = URLSessionTransport()
+    #endif
 
     public init() {}
 
@@ -16,12 +16,16 @@ public struct LiveTransport: Transport {
     }
 
     public func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
-        if Self.usesURLSession(request, transfer) { return try await session.send(request) }
-        return try await NIOTransport(tls: request.tls).send(request, transfer: transfer)
+        #if !os(Linux) || URLSessionTransport
+        if Self.usesURLSession(request, transfer) { return try await session.send(request, transfer: transfer) }
+        #endif
+        return try await nio.send(request, transfer: transfer)
     }
 
+    #if !os(Linux) || URLSessionTransport
     /// Whether URLSession serves this exchange (else async-http-client).
     public static func usesURLSession(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
         request.tls.isDefault && transfer.destination == nil && request.body?.isStreamed != true
     }
+    #endif
 }

@@ -6,66 +6,75 @@ import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
-/// Live requests through async-http-client (SwiftNIO, BoringSSL), for what URLSession on Linux
-/// cannot do: trust an extra CA file or skip verification. Behaviour and errors match
-/// `URLSessionTransport`: redirects followed (at most 10, no cycles), gzip/deflate decoded,
-/// a deadline for the whole exchange.
+/// Live requests through async-http-client (SwiftNIO, BoringSSL): the one live transport on Linux
+/// (no libcurl). Redirects are followed here, not by the client, so that no credential crosses to
+/// another origin (`Redirect`); cookies live in the run's `CookieJar`; the proxy comes from the
+/// environment (`ProxySettings`); gzip/deflate is decoded as a stream with a ratio limit; HTTP/2 is
+/// used over TLS when the server offers it; one deadline bounds the whole exchange, redirects included.
 public struct NIOTransport: Transport {
-    private let client: HTTPClient
+    private let tls: TLSOptions
+    private let proxies: ProxySettings
+    private let jar: CookieJar
 
-    /// One client per TLS setting, kept for the life of the process: its connection pool is
-    /// shared by every request with that setting, and it is never torn down mid-run (an
-    /// HTTPClient must be shut down before it is released).
-    private static let clients = Locked<[TLSOptions: HTTPClient]>([:])
-
-    public init(tls: TLSOptions) throws(APIError) {
-        let result = Self.clients.withLock { clients -> Result<HTTPClient, APIError> in
-            if let client = clients[tls] { return .success(client) }
-            return Result { () throws(APIError) in
-                let client = try Self.makeClient(tls)
-                clients[tls] = client
-                return client
-            }
-        }
-        client = try result.get()
-    }
-
-    private static func makeClient(_ tls: TLSOptions) throws(APIError) -> HTTPClient {
-        var configuration = HTTPClient.Configuration(tlsConfiguration: try configuration(tls),
-                                                     redirectConfiguration: .follow(max: 10, allowCycles: false),
-                                                     decompression: .enabled(limit: .none))
-        // A refused connection is an answer (exit 3), as with URLSession; the pool would retry
-        // it until the deadline.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }
-
-    private static func configuration(_ tls: TLSOptions) throws(APIError) -> TLSConfiguration {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        if let caFile = tls.caFile {
-            do {
-                configuration.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(caFile))]
-            } catch {
-                throw .invalid(Diagnostic(file: nil, mark: nil, message: "cannot read CA certificates from \(caFile): \(error)",
-                                          hint: "pass a PEM file with one or more certificates"))
-            }
-        }
-        if !tls.verify { configuration.certificateVerification = .none }
-        return configuration
+    /// `tls` and `proxies` for every request this value sends; the request's own TLS options (from
+    /// its endpoint) win when they ask for more than the default.
+    public init(tls: TLSOptions = TLSOptions(), proxies: ProxySettings = .environment, cookies: CookieJar = .run) {
+        self.tls = tls
+        self.proxies = proxies
+        self.jar = cookies
     }
 
     public func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         try await send(request, transfer: Transfer())
     }
 
-    /// Request bodies from files are streamed from disk with a Content-Length; with a
-    /// destination, the response body is streamed into it. async-http-client's delegate API gives
-    /// back-pressure both ways (its next read waits for the previous chunk's write to disk; the next
-    /// chunk of a file is read only when the previous one is on its way), so memory stays flat
-    /// whatever the size. File reads and writes run on NIO's thread pool, off the event loops.
+    /// Request bodies from files are streamed from disk with a Content-Length; with a destination
+    /// or a stream, the response body is streamed into it. async-http-client's delegate API gives
+    /// back-pressure both ways (its next read waits for the previous chunk's write; the next chunk
+    /// of a file is read only when the previous one is on its way), so memory stays flat whatever
+    /// the size. File reads and writes run on NIO's thread pool, off the event loops.
     public func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+        let start = DispatchTime.now()
+        let holder = Canceller()
+        let last = Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>((request, (0, nil)))
+        do {
+            var response = try await Deadline.race(request.timeout, onTimeout: { holder.cancel() }) {
+                try await follow(request, transfer: transfer, holder: holder, last: last)
+            }
+            response.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            return response
+        } catch let error as APIError {
+            throw error
+        } catch {
+            let (hop, counts) = last.current
+            throw Self.describe(error, hop, received: counts)
+        }
+    }
+
+    /// One hop after another until a response that is not a redirect to follow.
+    private func follow(_ request: PreparedRequest, transfer: Transfer, holder: Canceller,
+                        last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>) async throws -> Response {
+        var hop = request
+        for _ in 0...Redirect.limit {
+            last.set((hop, (0, nil)))
+            let (received, next) = try await exchange(hop, transfer: transfer, holder: holder, last: last)
+            guard let next else { return received }
+            hop = next
+        }
+        throw APIError.network(.tooManyRedirects(host: request.hostAndPort))
+    }
+
+    /// One request and its response; the next hop's request when the response is a redirect to follow.
+    private func exchange(_ request: PreparedRequest, transfer: Transfer, holder: Canceller,
+                          last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>)
+        async throws -> (Response, PreparedRequest?) {
+        let client = try ClientPool.client(tls: tls.isDefault ? request.tls : tls.overridden(by: request.tls),
+                                           proxy: proxies.server(for: request.url))
         var headers = HTTPHeaders()
         for header in request.headers { headers.add(name: header.name, value: header.value) }
+        if request.cookies, let cookies = jar.header(for: request.url) {
+            headers.replaceOrAdd(name: "Cookie", value: headers.first(name: "Cookie").map { $0 + "; " + cookies } ?? cookies)
+        }
         var body: HTTPClient.Body?
         switch request.body {
         case .data(let data)?: body = .bytes(data)
@@ -74,29 +83,35 @@ public struct NIOTransport: Transport {
             body = .stream(contentLength: sized.length, Self.upload(sized, on: client.eventLoopGroup, progress: transfer.progress))
         case nil: break
         }
-        let start = DispatchTime.now()
-        let holder = Canceller()
-        let collector = ResponseCollector(destination: transfer.destination, progress: transfer.progress)
+        let collector = ResponseCollector(request: request, transfer: transfer)
+        let outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
+                                              headers: headers, body: body)
+        let task = client.execute(request: outgoing, delegate: collector,
+                                  deadline: .now() + .seconds(Int64(request.timeout.rounded(.up)) + 1))
+        holder.set { task.cancel() }
+        let received: ResponseCollector.Received
         do {
-            let outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
-                                                  headers: headers, body: body)
-            let received = try await Deadline.race(request.timeout, onTimeout: { holder.cancel() }) { [client] in
-                let task = client.execute(request: outgoing, delegate: collector,
-                                          deadline: .now() + .seconds(Int64(request.timeout.rounded(.up)) + 1))
-                holder.set { task.cancel() }
-                return try await task.futureResult.get()
-            }
-            let fields = received.headers.map { HeaderField($0.name, $0.value) }
-                .sorted { $0.name.lowercased() < $1.name.lowercased() }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-            var response = Response(status: received.status, headers: fields, body: received.body, duration: seconds)
-            response.saved = transfer.destination
-            return response
-        } catch let error as APIError {
-            throw error
+            received = try await task.futureResult.get()
         } catch {
-            throw Self.describe(error, request, received: collector.counts)
+            last.withLock { $0.counts = collector.counts }
+            throw error
         }
+        if request.cookies { jar.store(received.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
+        var response = Response(status: received.status, headers: Self.fields(received.headers), body: received.body, duration: 0)
+        response.httpVersion = received.version
+        if received.follows {
+            return (response, Redirect.next(status: received.status, location: received.headers.first(name: "Location"), after: request))
+        }
+        response.saved = transfer.destination
+        response.streamed = transfer.stream != nil
+        return (response, nil)
+    }
+
+    /// Response headers sorted by name (stable: repeated fields keep their order), on every
+    /// platform alike (URLSession does not keep wire order).
+    static func fields(_ headers: HTTPHeaders) -> [HeaderField] {
+        headers.map { HeaderField($0.name, $0.value) }.enumerated()
+            .sorted { ($0.element.name.lowercased(), $0.offset) < ($1.element.name.lowercased(), $1.offset) }.map(\.element)
     }
 
     /// Bytes per read from an upload's files.
@@ -132,16 +147,16 @@ public struct NIOTransport: Transport {
     /// before the fault, and the length the head announced, for a body cut short.
     static func describe(_ error: Error, _ request: PreparedRequest, received: (bytes: Int64, expected: Int64?)? = nil)
         -> APIError {
-        let host = URLSessionTransport.host(request)
+        let host = request.hostAndPort
         let text = String(describing: error)
         if let e = error as? HTTPClientError {
             switch e {
             case .deadlineExceeded, .readTimeout, .connectTimeout: return .timedOut(request.timeout)
-            case .redirectLimitReached, .redirectCycleDetected: return .network(.tooManyRedirects(host: host))
             case .remoteConnectionClosed: return .network(.reset(host: host))
             default: break
             }
         }
+        if let e = error as? ResponseCollector.BodyTooLarge { return .network(.bodyTooLarge(host: host, limit: e.limit)) }
         if let e = error as? HTTPParserError {
             switch e {
             case .invalidEOFState:
@@ -152,12 +167,18 @@ public struct NIOTransport: Transport {
             default: return .network(.malformedResponse(host: host, detail: "\(e)"))
             }
         }
-        if error is NIOHTTPDecompression.DecompressionError { return .network(.undecodable(host: host)) }
+        if let e = error as? NIOHTTPDecompression.DecompressionError {
+            if case .limit = e { return .network(.inflatesTooMuch(host: host, ratio: ClientPool.inflationRatio)) }
+            return .network(.undecodable(host: host))
+        }
         if let e = error as? IOError, e.errnoCode == ECONNRESET || e.errnoCode == EPIPE { return .network(.reset(host: host)) }
         if error is NIOSSLError || error is BoringSSLError || text.contains("CERTIFICATE_VERIFY_FAILED") {
             return .network(.tls(host: host, reason: tlsProblem(text)))
         }
         if text.contains("connection refused") || text.contains("Connection refused") { return .network(.refused(host: host)) }
+        if text.contains("NXDOMAIN") || text.contains("could not resolve") || text.contains("lookup failed") {
+            return .network(.dns(host: host))
+        }
         return .network(.other("\(text) (\(host))"))
     }
 
@@ -172,74 +193,101 @@ public struct NIOTransport: Transport {
     }
 }
 
-/// The response as async-http-client hands it over: the head, then the body in memory or, for a
-/// download, written to the destination (on the thread pool; the next chunk is read from the
-/// connection only when this write is done). Its callbacks come one at a time, in order.
+/// The response as async-http-client hands it over: the head, then the body — in memory (at most
+/// `maxBody` bytes), written to the destination or stream (on the thread pool; the next chunk is
+/// read from the connection only when this write is done), or dropped when the response is a
+/// redirect that will be followed. Its callbacks come one at a time, in order.
 final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     struct Received: Sendable {
         var status: Int
         var headers: HTTPHeaders
         var body: Data
+        var version: String
+        /// A redirect that will be followed: its body was dropped.
+        var follows: Bool
     }
 
-    private let destination: PartialFile?
-    private let progress: @Sendable (TransferProgress) -> Void
+    struct BodyTooLarge: Error {
+        var limit: Int64
+    }
+
+    private let request: PreparedRequest
+    private let transfer: Transfer
     private var head: HTTPResponseHead?
+    private var follows = false
     private var body = ByteBuffer()
     private var received: Int64 = 0
     private var total: Int64?
 
-    init(destination: PartialFile?, progress: @escaping @Sendable (TransferProgress) -> Void) {
-        self.destination = destination
-        self.progress = progress
+    init(request: PreparedRequest, transfer: Transfer) {
+        self.request = request
+        self.transfer = transfer
     }
+
+    /// Where the body goes when it is not kept in memory.
+    private var sink: (any BodySink)? { transfer.destination ?? transfer.stream }
 
     func didReceiveHead(task: HTTPClient.Task<Received>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         self.head = head
+        let status = Int(head.status.code)
+        follows = Redirect.next(status: status, location: head.headers.first(name: "Location"), after: request) != nil
+        guard !follows else { return task.eventLoop.makeSucceededVoidFuture() }
         total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
-        if destination != nil { progress(TransferProgress(.download, bytes: 0, total: total)) }
+        if sink != nil { transfer.progress(TransferProgress(.download, bytes: 0, total: total)) }
+        transfer.head(APICore.Response(status: status, headers: NIOTransport.fields(head.headers), body: Data(), duration: 0,
+                               httpVersion: Self.version(head.version)))
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Received>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        guard let destination else {
+        guard !follows else { return task.eventLoop.makeSucceededVoidFuture() }
+        received += Int64(buffer.readableBytes)
+        guard let sink else {
+            guard received <= request.maxBody else { return task.eventLoop.makeFailedFuture(BodyTooLarge(limit: request.maxBody)) }
             var part = buffer
             body.writeBuffer(&part)
-            received += Int64(buffer.readableBytes)
             return task.eventLoop.makeSucceededVoidFuture()
         }
         // Parts arrive a few KiB at a time; a thread-pool hop per part capped a 1 GiB download at
-        // about 200 MB/s. Gather up to `flushSize` in memory, then write it (and report progress) while reading waits.
+        // about 200 MB/s. Gather up to `flushSize` in memory, then write it (and report progress)
+        // while reading waits. A stream (stdout) is written part by part, so output is not held back.
         var part = buffer
         pending.writeBuffer(&part)
-        received += Int64(buffer.readableBytes)
         let bytes = received
-        guard pending.readableBytes >= Self.flushSize else { return task.eventLoop.makeSucceededVoidFuture() }
+        guard pending.readableBytes >= (transfer.destination == nil ? 1 : Self.flushSize) else {
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
         let chunk = pending
         pending = ByteBuffer()
         return NIOThreadPool.singleton.runIfActive(eventLoop: task.eventLoop) {
-            try chunk.withUnsafeReadableBytes { raw in try destination.write(raw) }
+            try chunk.withUnsafeReadableBytes { raw in try sink.write(raw) }
         }.map {
-            self.progress(TransferProgress(.download, bytes: bytes, total: self.total))
+            self.transfer.progress(TransferProgress(.download, bytes: bytes, total: self.total))
         }
     }
-
-    /// The body bytes received so far and the length the head announced (read after the task ended).
-    var counts: (bytes: Int64, expected: Int64?) { (received, total) }
 
     /// The most a download holds in memory before writing it out.
     static let flushSize = 1 << 20
     private var pending = ByteBuffer()
 
+    /// The body bytes received so far and the length the head announced (read after the task ended).
+    var counts: (bytes: Int64, expected: Int64?) { (received, total) }
+
     func didFinishRequest(task: HTTPClient.Task<Received>) throws -> Received {
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
-        if let destination, pending.readableBytes > 0 {
+        if let sink, !follows, pending.readableBytes > 0 {
             // The last (at most 1 MiB) part, written here: the request is over, nothing waits on the loop.
-            try pending.withUnsafeReadableBytes { raw in try destination.write(raw) }
+            try pending.withUnsafeReadableBytes { raw in try sink.write(raw) }
             pending.clear()
-            progress(TransferProgress(.download, bytes: received, total: total))
+            transfer.progress(TransferProgress(.download, bytes: received, total: total))
         }
-        return Received(status: Int(head.status.code), headers: head.headers, body: Data(body.readableBytesView))
+        return Received(status: Int(head.status.code), headers: head.headers, body: Data(body.readableBytesView),
+                        version: Self.version(head.version), follows: follows)
+    }
+
+    /// `HTTP/1.1`, `HTTP/2`.
+    static func version(_ v: HTTPVersion) -> String {
+        v.minor == 0 && v.major >= 2 ? "HTTP/\(v.major)" : "HTTP/\(v.major).\(v.minor)"
     }
 }
 

@@ -12,12 +12,30 @@ public protocol Transport: Sendable {
 extension Transport {
     public func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         var response = try await send(request)
-        if let destination = transfer.destination {
-            try destination.write(response.body)
+        transfer.head(response)
+        if let sink = transfer.destination ?? transfer.stream {
+            try sink.write(response.body)
             response.body = Data()
-            response.saved = destination
+            response.saved = transfer.destination
+            response.streamed = transfer.stream != nil
         }
         return response
+    }
+}
+
+/// Where a response body goes when it is not held in memory: a file being downloaded
+/// (`PartialFile`), standard output. Writes come one at a time, from any thread.
+public protocol BodySink: AnyObject, Sendable {
+    func write(_ bytes: UnsafeRawBufferPointer) throws(APIError)
+}
+
+extension BodySink {
+    public func write(_ data: Data) throws(APIError) {
+        let result = data.withUnsafeBytes { raw -> Result<Void, APIError> in
+            do throws(APIError) { try self.write(raw) } catch { return .failure(error) }
+            return .success(())
+        }
+        try result.get()
     }
 }
 
@@ -25,12 +43,20 @@ extension Transport {
 public struct Transfer: Sendable {
     /// Set: the body is streamed into this file (a download); the response's `body` stays empty.
     public var destination: PartialFile?
+    /// Set (and no destination): the body is streamed here as it comes (stdout), in flat memory.
+    public var stream: (any BodySink)?
     /// Called as bytes go out and come in, from any thread.
     public var progress: @Sendable (TransferProgress) -> Void
+    /// Called once with the final response's status and headers (no body), before its body moves.
+    public var head: @Sendable (Response) -> Void
 
-    public init(destination: PartialFile? = nil, progress: @escaping @Sendable (TransferProgress) -> Void = { _ in }) {
+    public init(destination: PartialFile? = nil, stream: (any BodySink)? = nil,
+                progress: @escaping @Sendable (TransferProgress) -> Void = { _ in },
+                head: @escaping @Sendable (Response) -> Void = { _ in }) {
         self.destination = destination
+        self.stream = stream
         self.progress = progress
+        self.head = head
     }
 }
 
@@ -65,18 +91,23 @@ public struct Response: Sendable {
     public var duration: Double
     /// Set when the body was streamed into a file (a download): `body` is empty then.
     public var saved: PartialFile?
+    /// The body went to `Transfer.stream` as it came: `body` is empty.
+    public var streamed = false
+    /// `HTTP/1.1`, `HTTP/2`: what the server spoke.
+    public var httpVersion: String
 
-    public init(status: Int, headers: [HeaderField], body: Data, duration: Double) {
+    public init(status: Int, headers: [HeaderField], body: Data, duration: Double, httpVersion: String = "HTTP/1.1") {
         self.status = status
         self.headers = headers
         self.body = body
         self.duration = duration
+        self.httpVersion = httpVersion
     }
 
-    /// `HTTP/1.1 404 Not Found`.
+    /// `HTTP/1.1 404 Not Found`, `HTTP/2 200 OK`.
     public var statusLine: String {
         let reason = HTTPStatus.reason(status)
-        return "HTTP/1.1 \(status)" + (reason.isEmpty ? "" : " \(reason)")
+        return "\(httpVersion) \(status)" + (reason.isEmpty ? "" : " \(reason)")
     }
 }
 

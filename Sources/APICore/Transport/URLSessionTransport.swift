@@ -1,3 +1,4 @@
+#if !os(Linux) || URLSessionTransport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -66,7 +67,7 @@ public struct URLSessionTransport: Transport {
             let (data, response) = try await exchange(urlRequest, upload: upload, on: request.cookies ? session : cookieless,
                                                       deadline: request.timeout)
             if let failure = stream?.failure { throw failure }
-            guard let http = response as? HTTPURLResponse else { throw APIError.network(.malformedResponse(host: Self.host(request), detail: "not HTTP")) }
+            guard let http = response as? HTTPURLResponse else { throw APIError.network(.malformedResponse(host: request.hostAndPort, detail: "not HTTP")) }
             let headers = http.allHeaderFields.compactMap { key, value -> HeaderField? in
                 guard let name = key as? String else { return nil }
                 return HeaderField(name, "\(value)")
@@ -107,11 +108,6 @@ public struct URLSessionTransport: Transport {
         }
     }
 
-    /// `name:port` as the request's URL names it.
-    static func host(_ request: PreparedRequest) -> String {
-        request.url.host.map { h in request.url.port.map { "\(h):\($0)" } ?? h } ?? request.url.absoluteString
-    }
-
     /// libcurl's texts as failures, where its words mislead (an oversized head is "Out of memory" there).
     static func libcurlFailure(_ text: String, host: String) -> NetworkFailure? {
         if text.contains("SSL certificate problem") {
@@ -126,7 +122,7 @@ public struct URLSessionTransport: Transport {
     }
 
     static func describe(_ error: URLError, _ request: PreparedRequest) -> APIError {
-        let host = host(request)
+        let host = request.hostAndPort
         switch error.code {
         case .timedOut: return .timedOut(request.timeout)
         case .cannotConnectToHost: return .network(.refused(host: host))
@@ -209,3 +205,4 @@ final class PiecesInputStream: InputStream, @unchecked Sendable {
     override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
                             length len: UnsafeMutablePointer<Int>) -> Bool { false }
 }
+#endif

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The request as it goes on the wire, in a form every part can print: the transports, `-v`,
+/// `show`. Header order is kept (URLRequest would lose it).
+public struct PreparedRequest: Sendable {
+    public enum Body: Sendable, Equatable {
+        case data(Data)
+        /// Sent from the file (absolute path), streamed.
+        case file(String)
+        /// `multipart/form-data`; its files are streamed.
+        case multipart(MultipartBody)
+    }
+
+    public var url: URL
+    public var method: String
+    public var headers: [HeaderField]
+    public var body: Body?
+    public var timeout: Double
+    /// Certificate trust; the default is the system's trust store.
+    public var tls: TLSOptions = TLSOptions()
+    /// Cookies of the run's jar sent and stored (a rule's `cookies: false` turns it off).
+    public var cookies: Bool = true
+    /// `followRedirects:` / `--no-follow`: false returns a 3xx as it is.
+    public var followRedirects: Bool = true
+    /// The header `auth:` adds (set by `AuthPlugin`): never sent to another origin after a redirect.
+    public var authHeader: String? = nil
+    /// The most body bytes kept in memory (`check --max-body`); a larger body fails the exchange.
+    /// Bodies streamed to a file or to stdout are not held, so not limited.
+    public var maxBody: Int64 = PreparedRequest.defaultMaxBody
+
+    /// 64 MiB.
+    public static let defaultMaxBody: Int64 = 64 << 20
+
+    /// `host:port` as the URL names it, for messages.
+    public var hostAndPort: String {
+        url.host.map { h in url.port.map { "\(h):\($0)" } ?? h } ?? url.absoluteString
+    }
+}
