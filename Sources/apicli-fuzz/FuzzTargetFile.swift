@@ -80,14 +80,13 @@ struct FuzzMain {
     static func replay(_ arguments: ArraySlice<String>) {
         var count = 0
         for argument in arguments {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+            guard Path.exists(argument) else {
                 FileHandle.standardError.write(Data("apicli-fuzz: no such file: \(argument)\n".utf8))
                 exit(2)
             }
-            let files = isDirectory.boolValue
+            let files = Path.isDirectory(argument)
                 ? ((try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []).sorted()
-                    .map { (argument as NSString).appendingPathComponent($0) }
+                    .map { Path.join(argument, $0) }
                 : [argument]
             for file in files {
                 guard let data = FileManager.default.contents(atPath: file) else { continue }

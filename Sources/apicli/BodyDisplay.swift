@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a response body looks on stdout: pretty JSON on a terminal, the exact bytes otherwise.
 enum BodyDisplay {

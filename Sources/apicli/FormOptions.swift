@@ -1,6 +1,10 @@
 import APICore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `-F`: multipart parts from the command line (`call`, `show`).
 struct FormOptions: ParsableArguments {

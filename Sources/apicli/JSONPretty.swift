@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Re-indents JSON text for a terminal without parsing it into objects: key order, number text
 /// and escapes stay exactly as received. Returns nil when the text is not a single JSON value, so

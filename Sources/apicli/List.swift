@@ -1,6 +1,10 @@
 import APICore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension APICLI {
     struct List: ParsableCommand {
@@ -51,10 +55,10 @@ extension APICLI {
             let urlWidth = rows.map(\.2.count).max() ?? 0
             var text = ""
             for row in rows {
-                text += row.0.padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0)
-                text += row.1.padding(toLength: methodWidth + 2, withPad: " ", startingAt: 0)
+                text += row.0.padded(to: nameWidth + 2)
+                text += row.1.padded(to: methodWidth + 2)
                 if let doc = row.3 {
-                    text += row.2.padding(toLength: urlWidth + 2, withPad: " ", startingAt: 0) + doc
+                    text += row.2.padded(to: urlWidth + 2) + doc
                 } else {
                     text += row.2
                 }

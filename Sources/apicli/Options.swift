@@ -1,6 +1,10 @@
 import APICore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where the target files are: every command that reads targets.
 struct TargetsOptions: ParsableArguments {
@@ -78,7 +82,7 @@ struct RequestOptions: ParsableArguments {
     var showSecrets = false
 
     func validate() throws {
-        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+        if let cacert, !Path.isReadable(cacert) {
             throw ValidationError("--cacert: cannot read '\(cacert)'")
         }
         for p in params where !p.contains("=") || p.hasPrefix("=") {
@@ -102,8 +106,8 @@ struct RequestOptions: ParsableArguments {
         }
         let fields = headers.map { h -> HeaderField in
             let colon = h.firstIndex(of: ":")!
-            return HeaderField(String(h[..<colon]).trimmingCharacters(in: .whitespaces),
-                               String(h[h.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            return HeaderField(String(h[..<colon]).trimmingSpaces(),
+                               String(h[h.index(after: colon)...]).trimmingSpaces())
         }
         var overrides = EndpointResolver.Overrides(params: values, headers: fields, baseURL: baseURL, timeout: timeout,
                                                    tls: TLSOptions(caFile: cacert, verify: !insecure))

@@ -1,6 +1,11 @@
+import Dispatch
 import APICore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,14 +22,14 @@ enum Terminal {
             guard var p = raw.baseAddress else { return }
             var left = raw.count
             while left > 0 {
-                let n = Foundation.write(fd, p, left)
+                let n = POSIX.write(fd, p, left)
                 if n < 0 {
                     if errno == EINTR { continue }
                     if errno == EPIPE { _exit(0) }
                     // stdout is gone or full: say so on stderr (best effort) and leave with exit 5.
                     if fd == STDOUT_FILENO {
                         let message = "apicli: cannot write to standard output: \(String(cString: strerror(errno)))\n"
-                        _ = message.withCString { Foundation.write(STDERR_FILENO, $0, strlen($0)) }
+                        _ = message.withCString { POSIX.write(STDERR_FILENO, $0, strlen($0)) }
                         _exit(5)
                     }
                     return
@@ -49,7 +54,7 @@ enum Terminal {
             source.setEventHandler {
                 PartialFile.discardAll()
                 let message = "\napicli: \(word)\n"
-                _ = message.withCString { Foundation.write(STDERR_FILENO, $0, strlen($0)) }
+                _ = message.withCString { POSIX.write(STDERR_FILENO, $0, strlen($0)) }
                 _exit(128 + number)
             }
             source.resume()

@@ -84,6 +84,6 @@ public enum ComparisonOperator: String, Sendable, CaseIterable {
 /// `body: { contains: "Moya" }` or `body: { matches: "^\\{" }`.
 public enum BodyExpectation: Sendable, Equatable {
     case contains(String)
-    /// A regular expression (NSRegularExpression syntax), checked when the file is read.
+    /// A regular expression (Swift Regex syntax, PCRE-like), checked when the file is read.
     case matches(String)
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSONPath subset `expect: json:` understands: `$`, `.name`, `['name']`, `[0]`, `[-1]` (from
 /// the end), `[*]` (every element: the rest of the path is applied to each, results collected in an

@@ -1,8 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
-/// A parsed JSON response body (Foundation's JSONSerialization underneath), in a shape that
-/// compares cleanly: booleans are not numbers; object members are sorted by key (JSONSerialization
-/// does not keep their order) and compared regardless of order.
+/// A parsed JSON response body (`JSONParser`), in a shape that compares cleanly: booleans are not
+/// numbers; object members are sorted by key (a repeated key keeps its last value) and compared
+/// regardless of order.
 public indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -11,23 +15,9 @@ public indirect enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
-    /// nil when `data` is not JSON.
+    /// nil when `data` is not JSON (one value, any type, white space around it allowed).
     public static func parse(_ data: Data) -> JSONValue? {
-        guard let any = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
-        return JSONValue(any)
-    }
-
-    init(_ any: Any) {
-        switch any {
-        case is NSNull: self = .null
-        case let n as NSNumber:
-            // JSONSerialization's booleans are NSNumbers whose type is 'c'; `is Bool` is true for 0 and 1 too.
-            self = String(cString: n.objCType) == "c" ? .bool(n.boolValue) : .number(n.doubleValue)
-        case let s as String: self = .string(s)
-        case let a as [Any]: self = .array(a.map(JSONValue.init))
-        case let d as [String: Any]: self = .object(d.sorted { $0.key < $1.key }.map { ($0.key, JSONValue($0.value)) })
-        default: self = .string("\(any)")
-        }
+        JSONParser.parse(data)
     }
 
     /// A YAML value from a target file, for comparing with a response.

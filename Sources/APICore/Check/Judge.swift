@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Judges one response: a pure function from what the target expects to the failed expectations,
 /// in the order they are declared (status, headers, json, body, maxTime). Empty means it passed.
@@ -87,9 +91,13 @@ public enum Judge {
         case .contains(let needle):
             return text.contains(needle) ? nil : "body does not contain \"\(needle)\""
         case .matches(let pattern):
-            guard let regex = try? NSRegularExpression(pattern: pattern) else { return "body: invalid regex /\(pattern)/" }
-            let found = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-            return found ? nil : "body does not match /\(pattern)/"
+            switch BoundedRegex.firstMatch(pattern, in: text) {
+            case .found: return nil
+            case .notFound: return "body does not match /\(pattern)/"
+            case .invalid: return "body: invalid regex /\(pattern)/"
+            case .tooSlow(let seconds):
+                return "body: /\(pattern)/ gave no answer within \(Int(seconds)) s (catastrophic backtracking?)"
+            }
         }
     }
 

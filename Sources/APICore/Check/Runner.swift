@@ -1,4 +1,9 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs check items concurrently — at most `jobs` in flight — and hands each result to `emit` in
 /// item order as soon as it and every result before it are done.
@@ -112,7 +117,7 @@ public struct CheckRunner: Sendable {
                 if n == tries - 1 { return (.failure(error), attempts) }
                 if case .timedOut = error { return (.failure(error), attempts) }
             }
-            let wait = min(retryAfter ?? options.backoff * pow(2, Double(n)), options.maxWait)
+            let wait = min(retryAfter ?? options.backoff * Double(1 << min(n, 30)), options.maxWait)
             if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
             n += 1
         }
@@ -125,14 +130,10 @@ public struct CheckRunner: Sendable {
 
     /// `Retry-After` as seconds from `now`: delta-seconds (`120`) or an HTTP-date; nil when unreadable.
     public static func retryAfter(_ value: String, now: Date) -> Double? {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingSpaces()
         if let seconds = Double(text), seconds >= 0, seconds.isFinite { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        guard let date = formatter.date(from: text) else { return nil }
-        return max(0, date.timeIntervalSince(now))
+        guard let date = HTTPDate.parse(text) else { return nil }
+        return max(0, date - now.timeIntervalSince1970)
     }
 
     static func kind(of error: APIError) -> CheckResult.FailureKind {

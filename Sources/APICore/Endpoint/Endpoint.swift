@@ -88,7 +88,7 @@ public struct HeaderField: Sendable, Equatable {
 extension Array where Element == HeaderField {
     /// Sets `name` (case-insensitively) to `value`: replaces the existing field in place, or appends.
     public mutating func set(_ name: String, _ value: String) {
-        if let i = firstIndex(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+        if let i = firstIndex(where: { $0.name.equalsIgnoringCase(name) }) {
             self[i] = HeaderField(name, value)
         } else {
             append(HeaderField(name, value))
@@ -96,6 +96,6 @@ extension Array where Element == HeaderField {
     }
 
     public func value(of name: String) -> String? {
-        first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        first { $0.name.equalsIgnoringCase(name) }?.value
     }
 }

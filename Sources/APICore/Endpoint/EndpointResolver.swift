@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a target's response is judged and how long it may take.
 public struct Policy: Sendable, Equatable {
@@ -237,7 +241,9 @@ public struct EndpointResolver: Sendable {
     static func checkHeaderValue(_ value: String, in place: String, comesFrom references: [String], file: String?,
                                  mark: Mark?) throws(APIError) {
         guard let bad = value.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else { return }
-        let what = bad == "\n" || bad == "\r" ? "a line break" : "a control character (U+\(String(format: "%04X", bad.value)))"
+        let hex = String(bad.value, radix: 16, uppercase: true)
+        let what = bad == "\n" || bad == "\r" ? "a line break"
+            : "a control character (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))"
         let source = references.isEmpty ? "" : " (from " + references.joined(separator: ", ") + ")"
         throw .invalid(Diagnostic(file: file, mark: mark, message: "the value of \(place) holds \(what)\(source)",
                                   hint: "a header value is one line of text: fix the value of the parameter or variable"))

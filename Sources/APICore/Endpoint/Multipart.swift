@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `multipart/form-data` body (RFC 7578) as data: its parts, in order, and the boundary that
 /// separates them. Files are named, never read here: the transports stream them from disk.
@@ -28,7 +32,7 @@ public struct MultipartBody: Sendable, Equatable {
         /// The filename that goes on the wire, if any.
         public var effectiveFilename: String? {
             if let filename { return filename }
-            if case .file(let path) = content { return (path as NSString).lastPathComponent }
+            if case .file(let path) = content { return Path.lastComponent(path) }
             return nil
         }
 
@@ -87,13 +91,22 @@ public struct MultipartBody: Sendable, Equatable {
 
     /// A name or filename inside quotes, as browsers write it (WHATWG): `"` → %22, CR → %0D, LF → %0A.
     static func quoted(_ s: String) -> String {
-        s.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        mapScalars(s) { c in c == "\"" ? "%22" : c == "\r" ? "%0D" : c == "\n" ? "%0A" : nil }
     }
 
     /// A header value without line breaks.
     static func headerSafe(_ s: String) -> String {
-        s.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        mapScalars(s) { c in c == "\r" || c == "\n" ? " " : nil }
+    }
+
+    /// `s` with each scalar `replacement` names replaced (scalars, not characters: CR LF is one
+    /// Character but two scalars).
+    private static func mapScalars(_ s: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            if let r = replacement(c) { out += r } else { out.unicodeScalars.append(c) }
+        }
+        return out
     }
 }
 
@@ -138,6 +151,6 @@ public enum MediaType {
 
     /// The type for a file name's extension (any case); `application/octet-stream` when unknown.
     public static func forPath(_ path: String) -> String {
-        byExtension[(path as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
+        byExtension[Path.pathExtension(path)] ?? "application/octet-stream"
     }
 }

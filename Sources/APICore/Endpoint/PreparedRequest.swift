@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The request as it goes on the wire, in a form every part can print: the transports, `-v`,
 /// `show`. Header order is kept (URLRequest would lose it).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `Endpoint` → `PreparedRequest`: applies the task's encodings and the default Content-Type.
 /// No network; every task form's exact result is testable.

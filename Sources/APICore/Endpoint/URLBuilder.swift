@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Joining base URLs and paths, and percent-encoding, as Moya and Alamofire do it.
 public enum URLBuilder {
@@ -26,19 +30,12 @@ public enum URLBuilder {
         return nil
     }
 
-    /// RFC 3986 unreserved characters, plus `extra`.
-    static func unreserved(plus extra: String) -> CharacterSet {
-        var set = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        set.insert(charactersIn: extra)
-        return set
-    }
-
     /// RFC 6570's simple expansion (`{name}` in a path): the value is one segment. Everything but
     /// the unreserved characters is percent-encoded — '/', '?', '#' and '%' included — and a value
     /// that is exactly `.` or `..` has its dots encoded, so a value can never walk the path.
     public static func encodeSegment(_ value: String) -> String {
         if value == "." || value == ".." { return String(repeating: "%2E", count: value.count) }
-        return value.addingPercentEncoding(withAllowedCharacters: unreserved(plus: "")) ?? value
+        return value.percentEncoded(keeping: .unreserved)
     }
 
     /// RFC 6570's reserved expansion (`{+name}`): '/' and the other reserved characters, and
@@ -47,18 +44,18 @@ public enum URLBuilder {
         encodePath(value)
     }
 
-    static let pathAllowed = unreserved(plus: "!$&'()*+,;=:@/%")
+    static let pathAllowed = Text.ByteSet.unreserved.union("!$&'()*+,;=:@/%")
 
     /// A literal path from a target file: '/' and existing %-escapes stay, spaces and the like are encoded.
     public static func encodePath(_ path: String) -> String {
-        path.addingPercentEncoding(withAllowedCharacters: pathAllowed) ?? path
+        path.percentEncoded(keeping: pathAllowed)
     }
 
     /// Alamofire's query escaping: RFC 3986 query characters minus the general and sub-delimiters,
     /// so keys like `k[]` arrive as `k%5B%5D` and values may hold '&' and '='.
-    static let queryAllowed = unreserved(plus: "/?")
+    static let queryAllowed = Text.ByteSet.unreserved.union("/?")
 
     public static func escapeQuery(_ s: String) -> String {
-        s.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? s
+        s.percentEncoded(keeping: queryAllowed)
     }
 }

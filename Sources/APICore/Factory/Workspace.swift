@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one factory every command goes through: a targets folder, the command-line options and the
 /// process environment in; services, targets and the request each target sends out. It loads the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The cookies of one run, as a browser session keeps them: `Set-Cookie` from any response (a
 /// redirect's included) is sent back to the host it came from (or its `Domain=`), on matching
@@ -53,7 +57,7 @@ public final class CookieJar: Sendable {
     }
 
     static func parse(_ line: String, host: String, path: String, now: Double) -> Cookie? {
-        let fields = line.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let fields = line.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
         guard let first = fields.first, let eq = first.firstIndex(of: "="), eq != first.startIndex else { return nil }
         let folder = path.split(separator: "/").dropLast().joined(separator: "/")
         var cookie = Cookie(name: String(first[..<eq]), value: String(first[first.index(after: eq)...]), domain: host,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The proxy a request goes through, from the environment as curl reads it: `http_proxy` for http
 /// URLs, `https_proxy` for https ones (upper-case names too; lower-case wins), none for a host that
@@ -31,7 +35,7 @@ public struct ProxySettings: Sendable, Equatable {
         }
         http = value("http_proxy").flatMap(Self.server)
         https = value("https_proxy").flatMap(Self.server)
-        noProxy = (value("no_proxy") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        noProxy = (value("no_proxy") ?? "").split(separator: ",").map { $0.trimmingSpaces().lowercased() }
             .filter { !$0.isEmpty }
     }
 
@@ -39,7 +43,7 @@ public struct ProxySettings: Sendable, Equatable {
     static func server(_ text: String) -> Server? {
         let full = text.contains("://") ? text : "http://" + text
         guard let c = URLComponents(string: full), let host = c.host, !host.isEmpty else { return nil }
-        let credentials = c.user.map { user in (user.removingPercentEncoding ?? user) + ":" + ((c.password ?? "").removingPercentEncoding ?? "") }
+        let credentials = c.user.map { user in (user.removingPercentEscapes() ?? user) + ":" + ((c.password ?? "").removingPercentEscapes() ?? "") }
         return Server(host: host, port: c.port ?? (c.scheme == "https" ? 443 : 1080), credentials: credentials)
     }
 

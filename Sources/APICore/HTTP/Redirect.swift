@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Following a redirect as `curl -L` and browsers do, with one rule more than URLSession: no
 /// credential crosses to another origin. A pure function of the response and the request, so the

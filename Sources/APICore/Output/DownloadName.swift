@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The file name `--download` saves to: from the response's `Content-Disposition` (`filename*`,
 /// RFC 6266/8187, then `filename`), else the last segment of the URL's path, else `download`.
@@ -12,14 +16,14 @@ public enum DownloadName {
             if let plain = params["filename"], let name = sanitize(plain) { return name }
         }
         let last = url.path.split(separator: "/").last.map(String.init) ?? ""
-        return sanitize(last.removingPercentEncoding ?? last) ?? "download"
+        return sanitize(last.removingPercentEscapes() ?? last) ?? "download"
     }
 
     /// A plain file name, or nil when nothing usable is left.
     static func sanitize(_ raw: String) -> String? {
         var name = raw.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         name = String(name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
-        name = name.trimmingCharacters(in: .whitespaces)
+        name = name.trimmingSpaces()
         while name.hasPrefix(".") { name.removeFirst() }
         return name.isEmpty ? nil : name
     }
@@ -52,9 +56,9 @@ public enum DownloadName {
                 while i < header.endIndex, header[i] != ";" { i = header.index(after: i) }
             } else {
                 while i < header.endIndex, header[i] != ";" { value.append(header[i]); i = header.index(after: i) }
-                value = value.trimmingCharacters(in: .whitespaces)
+                value = value.trimmingSpaces()
             }
-            out[name.trimmingCharacters(in: .whitespaces).lowercased()] = value
+            out[name.trimmingSpaces().lowercased()] = value
         }
         return out
     }
@@ -65,7 +69,7 @@ public enum DownloadName {
         guard parts.count == 3 else { return nil }
         let charset = parts[0].lowercased()
         let encoded = String(parts[2])
-        if charset == "utf-8" { return encoded.removingPercentEncoding }
+        if charset == "utf-8" { return encoded.removingPercentEscapes() }
         guard charset == "iso-8859-1" else { return nil }
         var bytes: [UInt8] = []
         var it = encoded.utf8.makeIterator()

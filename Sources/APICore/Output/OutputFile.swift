@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,7 +25,7 @@ public enum OutputFile {
         guard var p = raw.baseAddress else { return true }
         var left = raw.count
         while left > 0 {
-            let n = Foundation.write(fd, p, left)
+            let n = POSIX.write(fd, p, left)
             if n < 0 {
                 if errno == EINTR { continue }
                 return false

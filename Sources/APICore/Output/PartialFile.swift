@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,7 +24,7 @@ public final class PartialFile: BodySink, @unchecked Sendable {
     public let destination: String
     public let temporaryPath: String
     private let inPlace: Bool
-    private let lock = NSLock()
+    private let lock = Mutex()
     private var fd: Int32
     private var isOpen = true
     private var written: Int64 = 0
@@ -52,11 +56,11 @@ public final class PartialFile: BodySink, @unchecked Sendable {
             throw OutputFile.failure(destination)
         }
         let special = lstat(destination, &info) == 0 && info.st_mode & S_IFMT != S_IFREG
-        let named = (destination as NSString).deletingLastPathComponent
+        let named = Path.parent(destination)
         var created: [String] = []
         if createFolders, !special, !named.isEmpty { created = try makeFolders(named, for: destination) }
         do throws(APIError) {
-            return try openTemporary(destination, in: special ? NSTemporaryDirectory() : (named.isEmpty ? "." : named),
+            return try openTemporary(destination, in: special ? Path.temporaryDirectory : (named.isEmpty ? "." : named),
                             inPlace: special, isFolder: false, created: created)
         } catch {
             for folder in created.reversed() { rmdir(folder) }
@@ -86,7 +90,7 @@ public final class PartialFile: BodySink, @unchecked Sendable {
         var current = folder
         while !current.isEmpty, current != "/", access(current, F_OK) != 0 {
             missing.append(current)
-            current = (current as NSString).deletingLastPathComponent
+            current = Path.parent(current)
         }
         var made: [String] = []
         for path in missing.reversed() {
@@ -131,8 +135,8 @@ public final class PartialFile: BodySink, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard isOpen else { throw .network(.other("the transfer to \(destination) was stopped")) }
-        let folder = isFolder ? destination : (destination as NSString).deletingLastPathComponent
-        let target = name.map { folder == "." || folder.isEmpty ? $0 : (folder as NSString).appendingPathComponent($0) }
+        let folder = isFolder ? destination : Path.parent(destination)
+        let target = name.map { folder == "." || folder.isEmpty ? $0 : Path.join(folder, $0) }
             ?? destination
         do throws(APIError) {
             if inPlace {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Adds the endpoint's credentials in `prepare` (Moya's AccessTokenPlugin and CredentialsPlugin).
 /// A header the command line set with the same name wins: it is not replaced.

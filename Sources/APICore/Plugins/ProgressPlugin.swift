@@ -1,4 +1,9 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A one-line progress bar for transfers that take a while: Moya's NetworkActivityPlugin
 /// (began/ended) turned into something a terminal user sees. Nothing is drawn during the first
@@ -65,7 +70,7 @@ public struct ProgressPlugin: Plugin {
             value /= 1024
             unit += 1
         }
-        return String(format: "%.1f", value) + " " + units[unit]
+        return Text.fixed(value, 1) + " " + units[unit]
     }
 
     /// `0:04`, `12:30`, `1:02:03`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A runnable curl command for a prepared request, every argument quoted for a POSIX shell.
 /// `-L` because apicli follows redirects too. Secrets are hidden unless the redactor is off.
@@ -44,7 +48,7 @@ public enum Curl {
     /// A value inside a curl `-F` spec: double-quoted when it holds `;`, `,` or `"`.
     static func formParameter(_ s: String) -> String {
         guard s.contains(where: { ";,\"".contains($0) }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return "\"" + s.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 
     /// `'text'`, with each `'` written as `'\''`. Plain words stay bare.
@@ -52,6 +56,6 @@ public enum Curl {
         let safe = !text.isEmpty && text.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:=@%+,".unicodeScalars.contains($0))
         }
-        return safe ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        return safe ? text : "'" + text.replacing("'", with: #"'\''"#) + "'"
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Text renderings of requests and responses, with credentials hidden by a `Redactor`: what `-v`,
 /// `-i` and `show` print. Text only; the caller decides where it goes.
@@ -30,7 +34,7 @@ public enum LogFormat {
 
     /// `, 1234 bytes`, or nothing when the file cannot be read.
     static func sizeNote(_ path: String) -> String {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let size = Path.size(path)
         return size.map { ", \($0) bytes" } ?? ""
     }
 
@@ -72,6 +76,6 @@ public enum LogFormat {
     /// `850 ms`, `2 s`, `1.50 s`.
     public static func seconds(_ seconds: Double) -> String {
         if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.2f s", seconds)
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : Text.fixed(seconds, 2) + " s"
     }
 }

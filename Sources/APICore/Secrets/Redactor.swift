@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Hides credentials in anything printed: the values of credential headers, and every value that
 /// came from a secret `${VAR}` (as written, percent-encoded in a URL or form body, escaped in JSON).
@@ -52,7 +56,7 @@ public struct Redactor: Sendable {
         let pairs = shown[shown.index(after: q)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<eq])
-            let decoded = name.removingPercentEncoding ?? name
+            let decoded = name.removingPercentEscapes() ?? name
             return Secrets.isSecretName(decoded) || isCredential(decoded) ? name + "=" + Self.mask : String(pair)
         }
         return shown[...q] + pairs.joined(separator: "&")
@@ -63,7 +67,7 @@ public struct Redactor: Sendable {
         guard enabled, !secrets.isEmpty else { return text }
         var out = text
         for secret in secrets where out.contains(secret) {
-            out = out.replacingOccurrences(of: secret, with: Self.mask)
+            out = out.replacing(secret, with: Self.mask)
         }
         return out
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The values of `${VAR}`s whose names mark them as secret (TOKEN, SECRET, PASSWORD, KEY, in any
 /// case), recorded by `Bindings.expand` so every output can print them as `••••`. A reference

@@ -1,8 +1,12 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A value that many threads share, behind a lock: the one lock type of apicli.
 public final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let mutex = Mutex()
     private var value: Value
 
     public init(_ value: Value) {
@@ -11,8 +15,8 @@ public final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value while holding the lock.
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body(&value)
     }
 
@@ -30,4 +34,21 @@ extension Locked where Value == Bool {
             return !claimed
         }
     }
+}
+
+/// A pthread mutex (NSLock is Foundation's, which this module does not import). Not recursive.
+public final class Mutex: @unchecked Sendable {
+    private let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    public init() {
+        pthread_mutex_init(handle, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(handle)
+        handle.deallocate()
+    }
+
+    public func lock() { pthread_mutex_lock(handle) }
+    public func unlock() { pthread_mutex_unlock(handle) }
 }

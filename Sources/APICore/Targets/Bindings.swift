@@ -65,7 +65,7 @@ public struct Bindings: Sendable {
     private func variable(_ body: String, _ template: Template, _ place: String, _ file: String?) throws(APIError) -> String {
         let name: Substring
         var fallback: Substring?
-        if let range = body.range(of: ":-") {
+        if let range = body.firstRange(of: ":-") {
             name = body[..<range.lowerBound]
             fallback = body[range.upperBound...]
         } else {

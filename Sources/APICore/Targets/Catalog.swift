@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every service of a targets folder, and lookup of `service.target` names.
 public struct Catalog: Sendable {
@@ -11,8 +15,7 @@ public struct Catalog: Sendable {
     /// Files that hold services: `*.yaml` and `*.yml`, sorted by name; not the project file
     /// (`apicli.yaml`) nor hidden files.
     public static func files(in directory: String) throws(APIError) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard Path.isDirectory(directory) else {
             throw .invalid(Diagnostic(file: nil, mark: nil, message: "no targets folder at '\(directory)'",
                                       hint: "run from the folder that holds targets/, or pass --targets DIR (or set APICLI_TARGETS)"))
         }
@@ -20,7 +23,7 @@ public struct Catalog: Sendable {
         return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
             .filter { !$0.hasPrefix(".") && !Project.fileNames.contains($0) }
             .sorted()
-            .map { (directory as NSString).appendingPathComponent($0) }
+            .map { Path.join(directory, $0) }
     }
 
     /// Loads every file of `directory`. Problems of all files are reported together.
@@ -59,15 +62,24 @@ public struct Catalog: Sendable {
     }
 
     /// Finds `service.target`. Reads `<service>.yaml` alone when that file defines the service, so
-    /// one broken or huge unrelated file does not slow or block a call; otherwise reads the folder.
+    /// one broken or huge unrelated file does not slow or block a call, and decodes only that
+    /// target of it (a mistake in another target of the file does not block this one; `validate`
+    /// reports it); otherwise reads the folder.
     public static func find(_ name: String, in directory: String) throws(APIError) -> (Service, Target) {
         let serviceName = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
         for ext in ["yaml", "yml"] {
-            let file = (directory as NSString).appendingPathComponent("\(serviceName).\(ext)")
+            let file = Path.join(directory, "\(serviceName).\(ext)")
             guard TargetFile.isName(serviceName), serviceName != "apicli",
                   FileManager.default.fileExists(atPath: file) else { continue }
-            let service = try TargetFile.load(file)
-            if service.name == serviceName { return try Catalog(services: [service]).lookup(name) }
+            let targetName = name.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init)
+            let service = try TargetFile.load(file, only: targetName)
+            if service.name == serviceName {
+                // Not there: load the whole file, for the did-you-mean of the unknown name.
+                if let targetName, service.target(named: targetName) == nil {
+                    return try Catalog(services: [try TargetFile.load(file)]).lookup(name)
+                }
+                return try Catalog(services: [service]).lookup(name)
+            }
         }
         return try load(directory: directory).lookup(name)
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `.env` files: `KEY=VALUE` lines loaded before `${VAR}` expansion. Blank lines and `#` comments
 /// are skipped, `export ` is allowed in front, and a value in matching single or double quotes
@@ -15,16 +19,16 @@ public enum EnvFile {
         var values: [String: String] = [:]
         var problems: [Diagnostic] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = raw.trimmingCharacters(in: .whitespaces)
+            var line = raw.trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("export ") { line = String(line.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
-            guard let eq = line.firstIndex(of: "="), case let name = line[..<eq].trimmingCharacters(in: .whitespaces),
+            if line.hasPrefix("export ") { line = String(line.dropFirst(7)).trimmingSpaces() }
+            guard let eq = line.firstIndex(of: "="), case let name = line[..<eq].trimmingSpaces(),
                   !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
                 problems.append(Diagnostic(file: file, mark: Mark(line: index + 1, column: 1),
                                            message: "expected NAME=value", hint: "names are letters, digits and '_'"))
                 continue
             }
-            values[name] = unquote(line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+            values[name] = unquote(line[line.index(after: eq)...].trimmingSpaces())
         }
         if !problems.isEmpty { throw .invalidInput(problems) }
         return values
@@ -41,7 +45,7 @@ public enum EnvFile {
     public static func environment(directory: String, files: [String],
                                    process: [String: String]) throws(APIError) -> [String: String] {
         var merged: [String: String] = [:]
-        let local = (directory as NSString).appendingPathComponent(".env")
+        let local = Path.join(directory, ".env")
         if FileManager.default.fileExists(atPath: local) { merged = try load(local) }
         for file in files { merged.merge(try load(file)) { _, new in new } }
         merged.merge(process) { _, new in new }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension TargetFile.Keys {
     public static let expect = ["status", "headers", "json", "body", "maxTime"]
@@ -109,7 +113,7 @@ extension ServiceDecoder {
         guard let t = reader.text(e.value, "expect body \(e.key)") else { return nil }
         if e.key == "contains" { return .contains(t.text) }
         do {
-            _ = try NSRegularExpression(pattern: t.text)
+            _ = try Regex(t.text)
         } catch {
             reader.error("expect body matches: '\(t.text)' is not a valid regular expression", at: e.value.mark)
             return nil

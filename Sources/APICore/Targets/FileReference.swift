@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A file a target file names: a body, an upload, a multipart part, a sample body, a CA file.
 /// Paths resolve against the target file's folder when the file is loaded; whether the file exists
@@ -31,8 +35,7 @@ public enum FileCheck {
     /// A diagnostic for each file of `references` that is not an existing regular file or folder-less path.
     public static func missing(_ references: [FileReference], file: String) -> [Diagnostic] {
         references.compactMap { ref in
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: ref.path, isDirectory: &isDirectory), !isDirectory.boolValue { return nil }
+            if Path.exists(ref.path), !Path.isDirectory(ref.path) { return nil }
             return Diagnostic(file: file, mark: ref.mark, message: "\(ref.what) '\(ref.written)' does not exist (looked for \(ref.path))",
                               hint: "paths are relative to the folder of the target file")
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Typed reads from YAML nodes that never stop at the first problem: each read that fails records a
 /// diagnostic with the node's mark and returns nil, so one run reports every problem of a file.
@@ -161,7 +165,7 @@ struct NodeReader {
         let negative = s.hasPrefix("-")
         if negative { s.removeFirst() }
         if s.hasPrefix(".") { s = "0" + s }
-        s = s.replacingOccurrences(of: ".e", with: ".0e").replacingOccurrences(of: ".E", with: ".0E")
+        s = s.replacing(".e", with: ".0e").replacing(".E", with: ".0E")
         if s.hasSuffix(".") { s += "0" }
         return (negative ? "-" : "") + s
     }

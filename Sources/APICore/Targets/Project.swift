@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `targets/apicli.yaml`, the project file: defaults, rules and environments for every service.
 /// It is not a service; `Catalog` skips it.
@@ -19,7 +23,7 @@ public struct Project: Sendable {
     /// The project file of `directory`, or an empty project when there is none.
     public static func load(directory: String) throws(APIError) -> Project {
         for name in fileNames {
-            let path = (directory as NSString).appendingPathComponent(name)
+            let path = Path.join(directory, name)
             guard let data = FileManager.default.contents(atPath: path) else { continue }
             return try decode([UInt8](data), file: path)
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes one target file into a `Service`, or into every problem the file has.
 public enum TargetFile {
@@ -22,15 +26,17 @@ public enum TargetFile {
     }
 
     /// Reads and decodes `path`. The service is named by `service:` or else by the file's name.
-    public static func load(_ path: String) throws(APIError) -> Service {
+    /// With `only`, just that target is decoded (the others are skipped after the YAML is parsed):
+    /// what `call` and `show` need from a file of thousands of targets.
+    public static func load(_ path: String, only: String? = nil) throws(APIError) -> Service {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read target file"))
         }
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return try decode([UInt8](data), file: path, defaultName: stem)
+        let stem = Path.stem(Path.lastComponent(path))
+        return try decode([UInt8](data), file: path, defaultName: stem, only: only)
     }
 
-    public static func decode(_ bytes: [UInt8], file: String, defaultName: String) throws(APIError) -> Service {
+    public static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil) throws(APIError) -> Service {
         let root: Node?
         do {
             root = try YAMLParser.parse(bytes)
@@ -42,6 +48,7 @@ public enum TargetFile {
                                       hint: "a target file is a mapping with baseURL: and targets:"))
         }
         var decoder = ServiceDecoder(file: file)
+        decoder.only = only
         let service = decoder.service(root, defaultName: defaultName)
         if let service, decoder.reader.diagnostics.isEmpty { return service }
         throw .invalidInput(decoder.reader.diagnostics)
@@ -54,10 +61,10 @@ public enum TargetFile {
 
     /// RFC 9110 token characters (methods, header names).
     static func isToken(_ s: String) -> Bool {
-        !s.isEmpty && s.unicodeScalars.allSatisfy { c in
-            c.isASCII && (CharacterSet.alphanumerics.contains(c) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(c))
-        }
+        !s.isEmpty && s.utf8.allSatisfy(tokenCharacters.contains)
     }
+
+    static let tokenCharacters = Text.ByteSet.unreserved.union("!#$%&'*+^`|")
 }
 
 /// The structure of a target file, on top of `NodeReader`'s typed reads.
@@ -68,10 +75,12 @@ struct ServiceDecoder {
     var files: [FileReference] = []
     /// The target being decoded, for `files`.
     private var currentTarget: String?
+    /// Set: decode only this target.
+    var only: String?
 
     init(file: String) {
         reader = NodeReader(file: file)
-        folder = (file as NSString).deletingLastPathComponent
+        folder = Path.parent(file)
     }
 
     var file: String { reader.file }
@@ -115,7 +124,7 @@ struct ServiceDecoder {
         }
         guard let targetEntries = reader.mapping(targetsNode, "targets") else { return nil }
         service.targets.reserveCapacity(targetEntries.count)
-        for e in targetEntries where !e.key.hasPrefix("x-") {
+        for e in targetEntries where !e.key.hasPrefix("x-") && (only == nil || e.key == only) {
             guard TargetFile.isName(e.key) else {
                 reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)
                 continue
@@ -257,7 +266,7 @@ struct ServiceDecoder {
     /// is used (`FileCheck`), so a missing file fails only the target that names it.
     mutating func fileReference(_ node: Node, _ what: String, use: FileReference.Use) -> String? {
         guard let t = reader.text(node, what) else { return nil }
-        let path = t.text.hasPrefix("/") ? t.text : (folder as NSString).appendingPathComponent(t.text)
+        let path = t.text.hasPrefix("/") ? t.text : Path.join(folder, t.text)
         files.append(FileReference(what: what, written: t.text, path: path, mark: node.mark, use: use, target: currentTarget))
         return path
     }

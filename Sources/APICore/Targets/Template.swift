@@ -14,10 +14,10 @@ public struct Template: Sendable, Equatable {
     public var references: [String] {
         var out: [String] = []
         var rest = text[...]
-        while let open = rest.range(of: "${") {
+        while let open = rest.firstRange(of: "${") {
             guard let close = rest[open.upperBound...].firstIndex(of: "}") else { break }
             let body = rest[open.upperBound..<close]
-            out.append("${" + (body.range(of: ":-").map { String(body[..<$0.lowerBound]) } ?? String(body)) + "}")
+            out.append("${" + (body.firstRange(of: ":-").map { String(body[..<$0.lowerBound]) } ?? String(body)) + "}")
             rest = rest[rest.index(after: close)...]
         }
         return placeholders.map { "{\($0)}" } + out

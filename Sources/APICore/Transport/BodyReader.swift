@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -113,7 +117,7 @@ public final class BodyReader: @unchecked Sendable {
         }
         var done = 0
         while done < buffer.count {
-            let n = Foundation.read(fd, buffer.baseAddress! + done, buffer.count - done)
+            let n = POSIX.read(fd, buffer.baseAddress! + done, buffer.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SizedBody.unreadable(path)

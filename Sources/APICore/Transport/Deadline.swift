@@ -1,4 +1,9 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Bounds a whole exchange (curl's --max-time): `work` runs in its own task, a Dispatch timer (not
 /// Swift's cooperative pool, which a busy transport can starve) ends the wait, and whichever side

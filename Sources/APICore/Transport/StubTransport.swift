@@ -1,4 +1,9 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Answers with a target's sample instead of the network: Moya's stubbing as a transport.
 /// It waits the sample's `delay` (but never past the request's timeout, which then fires as a

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Sends a prepared request and returns the response. Live and stubbed calls go through the same
 /// protocol, so everything after it (validation, output, exit codes) behaves the same.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--json FILE`: the machine-readable report. The schema (README, "JSON report") is stable:
 /// fields may be added, never renamed or removed. Times are seconds.
@@ -84,5 +88,5 @@ public enum JSONReport {
 
     private static func member(_ key: String, _ value: Value) -> Value.Member { .init(key: key, value: value) }
     private static func text(_ s: String) -> Value { .string(Template(s, mark: Mark(line: 0, column: 0))) }
-    private static func seconds(_ s: Double) -> Value { .number(String(format: "%.3f", s)) }
+    private static func seconds(_ s: Double) -> Value { .number(Text.fixed(s, 3)) }
 }

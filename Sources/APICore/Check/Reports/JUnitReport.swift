@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--junit FILE`: JUnit XML as Jenkins and GitLab read it (Tests/junit-10.xsd). One `testsuite`
 /// per service, one `testcase` per check; a failure's message is its first failed expectation and
@@ -68,7 +72,7 @@ public enum JUnitReport {
         results.reduce(0) { $0 + ($1.duration ?? 0) }
     }
 
-    private static func seconds(_ s: Double) -> String { String(format: "%.3f", s) }
+    private static func seconds(_ s: Double) -> String { Text.fixed(s, 3) }
 
     /// XML text and attribute escaping; control characters XML 1.0 cannot hold become U+FFFD.
     static func escape(_ s: String) -> String {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The terminal report: one line per check as it completes, then the summary.
 ///
@@ -7,7 +11,7 @@ import Foundation
 ///     SKIP  httpbin.post           POST is not checked unless the target says check: true (or --all)
 public enum TextReport {
     public static func line(_ r: CheckResult, nameWidth: Int) -> String {
-        let name = r.name.padding(toLength: max(nameWidth, r.name.count), withPad: " ", startingAt: 0)
+        let name = r.name.padded(to: max(nameWidth, r.name.count))
         if r.outcome == .skipped { return "SKIP  \(name)  \(r.skipReason ?? "")\n" }
         let tag = r.outcome == .passed ? "PASS" : "FAIL"
         let status = r.status.map(String.init) ?? "---"

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// File paths as text and what is at them, without NSString or FileManager's ObjCBool.
+public enum Path {
+    /// `a` and `b` joined with one `/` (`b` alone when `a` is empty).
+    public static func join(_ a: String, _ b: String) -> String {
+        if a.isEmpty { return b }
+        if b.hasPrefix("/") { return a.hasSuffix("/") ? String(a.dropLast()) + b : a + b }
+        return a.hasSuffix("/") ? a + b : a + "/" + b
+    }
+
+    /// The last component: `targets/api.yaml` → `api.yaml`.
+    public static func lastComponent(_ path: String) -> String {
+        var p = Substring(path)
+        while p.count > 1, p.hasSuffix("/") { p = p.dropLast() }
+        return p.lastIndex(of: "/").map { String(p[p.index(after: $0)...]) } ?? String(p)
+    }
+
+    /// The folder part: `targets/api.yaml` → `targets`, `api.yaml` → ``, `/api.yaml` → `/`.
+    public static func parent(_ path: String) -> String {
+        var p = Substring(path)
+        while p.count > 1, p.hasSuffix("/") { p = p.dropLast() }
+        guard let slash = p.lastIndex(of: "/") else { return "" }
+        return slash == p.startIndex ? "/" : String(p[..<slash])
+    }
+
+    /// Without its extension: `api.yaml` → `api`.
+    public static func stem(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// The extension, lower-cased, without the dot (`png`), or ``.
+    public static func pathExtension(_ name: String) -> String {
+        let last = lastComponent(name)
+        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return "" }
+        return last[last.index(after: dot)...].lowercased()
+    }
+
+    public static func isDirectory(_ path: String) -> Bool { kind(path) == S_IFDIR }
+    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+    /// The size in bytes of what is at `path`, or nil.
+    public static func size(_ path: String) -> Int64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+    }
+    public static func isRegularFile(_ path: String) -> Bool { kind(path) == S_IFREG }
+    public static func exists(_ path: String) -> Bool { kind(path) != nil }
+
+    private static func kind(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT
+    }
+
+    /// `$TMPDIR`, else `/tmp`.
+    public static var temporaryDirectory: String {
+        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+}
+
+/// `read` and `write` of the C library, named apart from methods called `read` and `write`.
+public enum POSIX {
+    public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(fd, buffer, count)
+        #else
+        Darwin.write(fd, buffer, count)
+        #endif
+    }
+
+    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(fd, buffer, count)
+        #else
+        Darwin.read(fd, buffer, count)
+        #endif
+    }
+}
