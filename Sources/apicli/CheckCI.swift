@@ -1,6 +1,10 @@
 import APICore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `apicli check` at CI scale: shards from the CI engine, balanced by time, reruns of failures,
 /// flaky checks, and the reports CI systems show.

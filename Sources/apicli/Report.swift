@@ -1,6 +1,10 @@
 import APICore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension APICLI {
     struct Report: ParsableCommand {

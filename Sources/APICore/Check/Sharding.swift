@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One slice of a suite split across machines: `index` of `count`, 1-based.
 public struct Shard: Sendable, Equatable {
@@ -67,7 +71,7 @@ public enum ShardEngine {
     }
 
     private static func value(_ name: String, _ environment: [String: String]) -> String? {
-        guard let v = environment[name]?.trimmingCharacters(in: .whitespaces), !v.isEmpty else { return nil }
+        guard let v = environment[name]?.trimmingSpaces(), !v.isEmpty else { return nil }
         return v
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a target is declared: its file (as the catalog names it) and line.
 public struct SourceLocation: Sendable, Equatable {
@@ -64,23 +68,32 @@ public enum GitHubReport {
         a.status.map { "status \($0)" } ?? a.error ?? "no response"
     }
 
+    /// `file` relative to the workspace when it is inside it (an absolute path, or `./x`), as is otherwise.
     static func relative(_ file: String, to workspace: String?) -> String {
-        guard let workspace, !workspace.isEmpty else { return file }
+        var path = file
+        while path.hasPrefix("./") { path.removeFirst(2) }
+        guard let workspace, !workspace.isEmpty else { return path }
         let root = workspace.hasSuffix("/") ? workspace : workspace + "/"
-        let absolute = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
-        let clean = (absolute as NSString).standardizingPath
-        return clean.hasPrefix(root) ? String(clean.dropFirst(root.count)) : file
+        return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
     }
 
     /// Workflow-command escaping (as @actions/core does): the message…
     static func data(_ s: String) -> String {
-        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        var out = ""
+        for c in s.unicodeScalars {
+            switch c {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 
     /// …and a property value, where `:` and `,` are separators too.
     static func property(_ s: String) -> String {
-        data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        data(s).replacing(":", with: "%3A").replacing(",", with: "%2C")
     }
 
     /// A Markdown table cell: no HTML, no pipes, no line breaks, no emphasis or code by accident.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--report-html FILE`: one self-contained page — no external script, style, font or image, and
 /// a Content-Security-Policy that forbids loading any — with one row per check (its failed

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A JSON report read back (`--json FILE` of an earlier run): for `report merge`,
 /// `--shard-timings` and `--rerun-failed`.
@@ -41,16 +50,17 @@ public enum JSONReportReader {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw problem(file, "cannot read the report: \(error.localizedDescription)")
+            throw problem(file, "cannot read the report (\(String(cString: strerror(errno))))")
         }
         return try read(data, file: file)
     }
 
     public static func read(_ data: Data, file: String) throws(APIError) -> LoadedReport {
-        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        guard let parsed = JSONValue.parse(data), case .object = parsed else {
             throw problem(file, "not a JSON report of apicli check (not a JSON object)")
         }
-        guard root["version"] as? Int == JSONReport.schemaVersion, let list = root["results"] as? [[String: Any]] else {
+        let root = Field(parsed)
+        guard root["version"].int == JSONReport.schemaVersion, let list = root["results"].array else {
             throw problem(file, "not a JSON report of apicli check (version \(JSONReport.schemaVersion) with results expected)")
         }
         var results: [CheckResult] = []
@@ -58,16 +68,17 @@ public enum JSONReportReader {
         for (i, item) in list.enumerated() {
             guard let r = result(item) else { throw problem(file, "result \(i + 1) is incomplete or malformed") }
             results.append(r)
-            positions.append(item["position"] as? Int)
+            positions.append(item["position"].int)
         }
         var report = LoadedReport(file: file, results: results, run: nil, positions: positions)
-        if let suite = root["suite"] as? [String: Any], let digest = suite["digest"] as? String,
-           let targets = suite["targets"] as? Int {
+        if let digest = root["suite"]["digest"].string, let targets = root["suite"]["targets"].int {
             var run = RunInfo(suite: SuiteIdentity(digest: digest, targets: targets))
-            if let s = root["shard"] as? [String: Any], let i = s["index"] as? Int, let n = s["count"] as? Int {
-                run.shard = Shard(index: i, count: n, source: s["source"] as? String ?? "")
+            let s = root["shard"]
+            if let i = s["index"].int, let n = s["count"].int {
+                run.shard = Shard(index: i, count: n, source: s["source"].string ?? "")
             }
-            if let m = root["merged"] as? [String: Any], let n = m["count"] as? Int, let shards = m["shards"] as? [Int] {
+            let m = root["merged"]
+            if let n = m["count"].int, let shards = m["shards"].array?.compactMap(\.int) {
                 run.merged = (n, shards)
             }
             for (r, p) in zip(results, positions) {
@@ -78,32 +89,50 @@ public enum JSONReportReader {
         return report
     }
 
-    private static func result(_ o: [String: Any]) -> CheckResult? {
-        guard let name = o["name"] as? String, let service = o["service"] as? String, let target = o["target"] as? String,
-              let outcome = (o["outcome"] as? String).flatMap(CheckResult.Outcome.init(rawValue:)) else { return nil }
-        var r = CheckResult(name: name, service: service, target: target, sample: o["sample"] as? String, outcome: outcome,
-                            kind: (o["kind"] as? String).flatMap(CheckResult.FailureKind.init(rawValue:)),
-                            messages: o["messages"] as? [String] ?? [],
-                            failedAsExpected: o["failedAsExpected"] as? Bool ?? false,
-                            skipReason: o["skipReason"] as? String)
-        r.attempts = (o["attempts"] as? [[String: Any]] ?? []).map { a in
-            CheckResult.Attempt(status: a["status"] as? Int, duration: (a["time"] as? NSNumber)?.doubleValue ?? 0,
-                                error: a["error"] as? String)
+    private static func result(_ o: Field) -> CheckResult? {
+        guard let name = o["name"].string, let service = o["service"].string, let target = o["target"].string,
+              let outcome = o["outcome"].string.flatMap(CheckResult.Outcome.init(rawValue:)) else { return nil }
+        var r = CheckResult(name: name, service: service, target: target, sample: o["sample"].string, outcome: outcome,
+                            kind: o["kind"].string.flatMap(CheckResult.FailureKind.init(rawValue:)),
+                            messages: o["messages"].array?.compactMap(\.string) ?? [],
+                            failedAsExpected: o["failedAsExpected"].bool ?? false,
+                            skipReason: o["skipReason"].string)
+        r.attempts = (o["attempts"].array ?? []).map { a in
+            CheckResult.Attempt(status: a["status"].int, duration: a["time"].double ?? 0, error: a["error"].string)
         }
-        r.flaky = o["flaky"] as? Bool ?? false
-        r.networkFailure = o["networkFailure"] as? String
-        if let q = o["request"] as? [String: Any], let method = q["method"] as? String, let url = q["url"] as? String {
-            let headers = (q["headers"] as? [[String: Any]] ?? []).compactMap { h in
-                (h["name"] as? String).map { HeaderField($0, h["value"] as? String ?? "") }
-            }
-            r.request = CheckResult.Request(method: method, url: url, headers: headers,
-                                            timeout: (q["timeout"] as? NSNumber)?.doubleValue ?? 0)
+        r.flaky = o["flaky"].bool ?? false
+        r.networkFailure = o["networkFailure"].string
+        let q = o["request"]
+        if let method = q["method"].string, let url = q["url"].string {
+            let headers = (q["headers"].array ?? []).compactMap { h in h["name"].string.map { HeaderField($0, h["value"].string ?? "") } }
+            r.request = CheckResult.Request(method: method, url: url, headers: headers, timeout: q["timeout"].double ?? 0)
         }
         return r
     }
 
     static func problem(_ file: String, _ message: String) -> APIError {
         .invalidInput([Diagnostic(file: file, mark: nil, message: message)])
+    }
+
+    /// A place in the parsed report: a member or element that may be missing or of another type.
+    struct Field {
+        var value: JSONValue?
+
+        init(_ value: JSONValue?) { self.value = value }
+
+        subscript(key: String) -> Field {
+            guard case .object(let members)? = value else { return Field(nil) }
+            return Field(members.last { $0.key == key }?.value)
+        }
+
+        var string: String? { if case .string(let s)? = value { return s } else { return nil } }
+        var double: Double? { if case .number(let d)? = value { return d } else { return nil } }
+        var bool: Bool? { if case .bool(let b)? = value { return b } else { return nil } }
+        var int: Int? {
+            guard let d = double, d == d.rounded(), abs(d) < 9e15 else { return nil }
+            return Int(d)
+        }
+        var array: [Field]? { if case .array(let items)? = value { return items.map(Field.init) } else { return nil } }
     }
 }
 
