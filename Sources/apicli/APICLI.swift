@@ -37,10 +37,13 @@ struct APICLI: AsyncParsableCommand {
               2   bad target file or pattern, or a target that cannot be built
               3   every failure was a network failure
               4   every failure was a timeout
-              5   a report file could not be written (--junit, --json)
+              5   a report file could not be written (--junit, --json, --report-html, $GITHUB_STEP_SUMMARY)
+              --fail-on-flaky makes a check that passed only on a retry exit 1; --shard auto without a
+              shard in the environment, or an unreadable --rerun-failed/--shard-timings report, is 2.
+              `report merge` exits as check would over the merged results, 2 when it refuses the reports.
             """,
         version: "0.1.0",
-        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self]
+        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self, Report.self]
     )
 
     /// Parses, runs, and leaves with `_exit`: once the output is flushed there is nothing left to

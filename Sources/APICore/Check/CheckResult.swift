@@ -66,6 +66,9 @@ public struct CheckResult: Sendable, Equatable {
     public var request: Request?
     /// A network failure's kind (`refused`, `dns`, `tls`, …; `NetworkFailure.kind`) when `kind` is `.network`.
     public var networkFailure: String?
+    /// Passed, but only on a retry: an earlier attempt failed (a 5xx or no response). Counted
+    /// among the passed; `--fail-on-flaky` makes it fail the run.
+    public var flaky: Bool = false
 
     public init(name: String, service: String, target: String, sample: String? = nil, outcome: Outcome,
                 kind: FailureKind? = nil, messages: [String] = [], failedAsExpected: Bool = false,
@@ -107,13 +110,17 @@ public struct CheckSummary: Sendable, Equatable {
     public var passed = 0
     public var failed = 0
     public var skipped = 0
+    /// Passed on a retry (also counted in `passed`).
+    public var flaky = 0
     /// The kinds of the failed checks.
     public var failureKinds: Set<CheckResult.FailureKind> = []
 
     public init(_ results: [CheckResult]) {
         for r in results {
             switch r.outcome {
-            case .passed: passed += 1
+            case .passed:
+                passed += 1
+                if r.flaky { flaky += 1 }
             case .failed:
                 failed += 1
                 if let k = r.kind { failureKinds.insert(k) }
@@ -122,8 +129,8 @@ public struct CheckSummary: Sendable, Equatable {
         }
     }
 
-    /// `N passed, N failed`, and `, N skipped` when any were.
+    /// `N passed, N failed`, then `, N flaky` and `, N skipped` when any were.
     public var line: String {
-        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+        "\(passed) passed, \(failed) failed" + (flaky > 0 ? ", \(flaky) flaky" : "") + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 }

@@ -91,8 +91,14 @@ public struct CheckRunner: Sendable {
             result.attempts = attempts
             result.outcome = verdict.passed ? .passed : .failed
             (result.kind, result.messages, result.failedAsExpected) = (verdict.kind, verdict.messages, verdict.failedAsExpected)
+            result.flaky = Self.isFlaky(result)
             return result
         }
+    }
+
+    /// Flaky: passed, but an earlier attempt failed (a 5xx or no response: what is retried).
+    public static func isFlaky(_ r: CheckResult) -> Bool {
+        r.outcome == .passed && r.attempts.dropLast().contains { ($0.status ?? 500) >= 500 }
     }
 
     /// Attempts until one is final: a response below 500, a timeout, or the retries are used up.
