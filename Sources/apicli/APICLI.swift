@@ -40,7 +40,7 @@ struct APICLI: AsyncParsableCommand {
               5   a report file could not be written (--junit, --json)
             """,
         version: "0.1.0",
-        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self]
+        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self, Import.self]
     )
 
     /// Parses, runs, and leaves with `_exit`: once the output is flushed there is nothing left to
