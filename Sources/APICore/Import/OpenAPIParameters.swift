@@ -59,7 +59,8 @@ extension OpenAPIMapper {
     /// A required parameter as a pair; an optional one as a comment showing the same pair.
     private func entry(_ p: Parameter, _ value: YAMLOut) -> YAMLOut.Entry {
         if p.required { return .pair(p.name, value) }
-        return .comment(YAMLScalar.key(p.name) + ": " + YAMLWriter.flow(value) + "   # optional")
+        let about = p.node["description"]?.text.map { ": " + ImportText.oneLine($0) } ?? ""
+        return .comment(YAMLScalar.key(p.name) + ": " + YAMLWriter.flow(value) + "   # optional" + about)
     }
 
     /// A scalar for a `{placeholder}` default (collections as their flow text).
