@@ -18,6 +18,7 @@ struct CurlMapper {
         var query = url.query
         if request.get { query += request.data.flatMap(CurlURL.pairs) }
         body(&t, headers: &headers)
+        authorization(&t, headers: &headers)
         if !query.isEmpty { t.task.insert(contentsOf: queryEntries(query, &t), at: 0) }
         t.headers = headerEntries(headers)
         t.timeout = request.maxTime.flatMap(NodeReader.jsonNumber)
@@ -55,6 +56,23 @@ struct CurlMapper {
         } else if let token = request.bearer {
             t.auth = .map([.pair("bearer", .string(ImportText.literal(token)))])
         }
+    }
+
+    /// An `Authorization: Basic …` or `Bearer …` header becomes `auth:` (as apicli's own `auth:` prints it).
+    private func authorization(_ t: inout TargetDraft, headers: inout [(name: String, value: String)]) {
+        guard request.user == nil, request.bearer == nil,
+              let i = headers.lastIndex(where: { $0.name.lowercased() == "authorization" }) else { return }
+        let value = headers[i].value
+        if value.hasPrefix("Bearer "), !value.dropFirst(7).contains(" ") {
+            t.auth = .map([.pair("bearer", .string(ImportText.literal(String(value.dropFirst(7)))))])
+        } else if value.hasPrefix("Basic "), let data = Data(base64Encoded: String(value.dropFirst(6))),
+                  let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":") {
+            t.auth = .map([.pair("basic", .map([.pair("user", .string(ImportText.literal(String(pair[..<colon])))),
+                                                 .pair("password", .string(ImportText.literal(String(pair[pair.index(after: colon)...]))))]))])
+        } else {
+            return
+        }
+        headers.removeAll { $0.name.lowercased() == "authorization" }
     }
 
     /// Repeated keys become lists: `k[]=a&k[]=b` → `k[]`… no: `k: [a, b]` as apicli writes them

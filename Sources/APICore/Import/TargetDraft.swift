@@ -35,7 +35,7 @@ public struct TargetDraft: Sendable, Equatable {
         Self.add("expect", expect, to: &e)
         if let sample { e.append(.pair("sample", sample)) }
         Self.add("samples", samples, to: &e)
-        return .map(e)
+        return .blockMap(e)
     }
 
     static func add(_ key: String, _ entries: [YAMLOut.Entry], to e: inout [YAMLOut.Entry]) {
@@ -70,7 +70,7 @@ public struct ServiceDraft: Sendable, Equatable {
         e += authNotes.map { .comment($0) }
         if let auth { e.append(.pair("auth", auth)) }
         TargetDraft.add("environments", environments, to: &e)
-        e.append(.pair("targets", .map(targets.map { .pair($0.name, $0.yaml) })))
+        e.append(.pair("targets", .blockMap(targets.map { .pair($0.name, $0.yaml) })))
         return .map(e)
     }
 

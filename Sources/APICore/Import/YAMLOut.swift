@@ -7,6 +7,8 @@ public indirect enum YAMLOut: Sendable, Equatable {
     case string(String)
     case list([YAMLOut])
     case map([Entry])
+    /// A mapping always written as an indented block, never in flow style (a file's targets).
+    case blockMap([Entry])
 
     public enum Entry: Sendable, Equatable {
         case pair(String, YAMLOut)
@@ -16,8 +18,16 @@ public indirect enum YAMLOut: Sendable, Equatable {
 
     /// The pairs of a mapping (comments left out), or nil for other values.
     public var pairs: [(String, YAMLOut)]? {
-        guard case .map(let entries) = self else { return nil }
+        guard let entries = self.entries else { return nil }
         return entries.compactMap { if case .pair(let k, let v) = $0 { return (k, v) } else { return nil } }
+    }
+
+    /// The entries of a mapping, in either style.
+    public var entries: [Entry]? {
+        switch self {
+        case .map(let e), .blockMap(let e): return e
+        default: return nil
+        }
     }
 
     /// The value of `key` in a mapping.
@@ -57,7 +67,7 @@ public indirect enum YAMLOut: Sendable, Equatable {
         case .bool(let b): return b ? "true" : "false"
         case .number(let n): return n
         case .string(let s): return s
-        case .list, .map: return nil
+        case .list, .map, .blockMap: return nil
         }
     }
 }

@@ -16,7 +16,7 @@ public enum YAMLWriter {
     static func block(_ value: YAMLOut, indent: Int, into out: inout String) {
         let pad = String(repeating: " ", count: indent)
         switch value {
-        case .map(let entries):
+        case .map(let entries), .blockMap(let entries):
             for entry in entries {
                 switch entry {
                 case .comment(let text): out += comment(text, indent: indent)
@@ -34,7 +34,7 @@ public enum YAMLWriter {
     private static func member(_ lead: String, _ v: YAMLOut, indent: Int, into out: inout String) {
         if let flow = flowIfShort(v, startColumn: lead.count + 1) {
             out += lead + " " + flow + "\n"
-            if case .map(let entries) = v {  // comments of a mapping with no pairs
+            if let entries = v.entries {  // comments of a mapping with no pairs
                 for case .comment(let text) in entries { out += comment(text, indent: indent + 2) }
             }
             return
@@ -58,6 +58,7 @@ public enum YAMLWriter {
     /// The value in flow style when it is a scalar, empty, or short and free of comments.
     private static func flowIfShort(_ v: YAMLOut, startColumn: Int) -> String? {
         switch v {
+        case .blockMap: return nil
         case .map(let entries):
             if entries.allSatisfy({ if case .comment = $0 { return true } else { return false } }) { return "{}" }
         case .list(let items) where items.isEmpty: return "[]"
@@ -72,7 +73,7 @@ public enum YAMLWriter {
     /// Whether a comment stands anywhere inside `v` (flow style cannot hold one).
     static func hasComments(_ v: YAMLOut) -> Bool {
         switch v {
-        case .map(let entries):
+        case .map(let entries), .blockMap(let entries):
             return entries.contains {
                 switch $0 {
                 case .comment: return true
@@ -91,7 +92,7 @@ public enum YAMLWriter {
         case .bool(let b): return b ? "true" : "false"
         case .number(let n): return n
         case .string(let s): return YAMLScalar.string(s, flow: false)
-        case .list, .map: return flow(v)
+        case .list, .map, .blockMap: return flow(v)
         }
     }
 
@@ -100,7 +101,7 @@ public enum YAMLWriter {
         switch v {
         case .string(let s): return YAMLScalar.string(s, flow: true)
         case .list(let items): return "[" + items.map(flow).joined(separator: ", ") + "]"
-        case .map(let entries):
+        case .map(let entries), .blockMap(let entries):
             let pairs = entries.compactMap { e -> String? in
                 guard case .pair(let k, let value) = e else { return nil }
                 return YAMLScalar.key(k) + ": " + flow(value)
