@@ -7,10 +7,23 @@ enum YAMLScalar {
         isPlainSafe(s, flow: flow) ? s : quoted(s)
     }
 
+    /// `"…"` with `"` and `\\` escaped, and every character YAML does not allow printed raw
+    /// (controls, DEL, C1, line and paragraph separators, BOM) as an escape.
     static func quoted(_ s: String) -> String {
-        var out = ""
-        Value.writeJSONString(s, into: &out)
-        return out
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where c.value < 0x20 || (0x7f...0x9f).contains(c.value) || [0x2028, 0x2029, 0xfeff].contains(c.value):
+                out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out + "\""
     }
 
     /// Words YAML 1.1 or the core schema may read as something other than text.

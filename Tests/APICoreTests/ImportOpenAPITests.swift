@@ -1,0 +1,59 @@
+import XCTest
+@testable import APICore
+
+/// The OpenAPI model's edges: `$ref` cycles and dead ends, recursion in schemas, names.
+final class ImportOpenAPITests: XCTestCase {
+    private func run(_ files: [String: String], main: String = "spec.yaml") throws(APIError) -> OpenAPIImport.Result {
+        try OpenAPIImport.run(spec: main, options: .init()) { (path: String) throws(APIError) -> [UInt8] in
+            guard let text = files[path] else { throw .invalid(Diagnostic(file: nil, mark: nil, message: "no such file")) }
+            return Array(text.utf8)
+        }
+    }
+
+    func testRefCyclesAndDeadEndsAreWarningsWithTheirPlace() throws {
+        // GIVEN references that loop, point nowhere, or name a missing file
+        let result = try run(["spec.yaml": """
+            openapi: 3.0.0
+            info: { title: T }
+            paths:
+              /a:
+                get:
+                  parameters:
+                    - $ref: "#/components/parameters/Loop"
+                    - $ref: "#/components/parameters/Missing"
+                    - $ref: "other.yaml#/P"
+                  responses:
+                    '200':
+                      description: ok
+                      content: { application/json: { schema: { $ref: "#/components/schemas/Self" } } }
+            components:
+              parameters:
+                Loop: { $ref: "#/components/parameters/Loop2" }
+                Loop2: { $ref: "#/components/parameters/Loop" }
+              schemas:
+                Self:
+                  type: object
+                  required: [me, n]
+                  properties: { me: { $ref: "#/components/schemas/Self" }, n: { type: integer } }
+
+            """])
+        XCTAssertEqual(result.warnings.map(\.description), [
+            "spec.yaml:1:1: warning: no servers: baseURL is http://localhost; set it, or pass --base-url when calling",
+            "spec.yaml:17:12: warning: $ref '#/components/parameters/Loop' refers back to itself",
+            "spec.yaml:8:11: warning: $ref '#/components/parameters/Missing' points at nothing in spec.yaml",
+            "spec.yaml:9:11: warning: $ref 'other.yaml#/P': cannot read other.yaml: no such file",
+            "spec.yaml:13:40: warning: an example lacks the required field 'me'; it is not expected",
+        ])
+        // THEN the recursive schema's sample stops instead of recursing
+        XCTAssertEqual(result.draft.targets[0].sample, .map([.pair("json", .map([.pair("n", .number("0"))]))]))
+    }
+
+    func testNames() {
+        XCTAssertEqual(ImportNames.lowerCamel("list-pets_by ID"), "listPetsByID")
+        XCTAssertEqual(ImportNames.fromRoute("GET", "/pets/{petId}/toys"), "getPetsByPetIdToys")
+        XCTAssertEqual(ImportNames.service("Swagger Petstore (v2)"), "swagger-petstore-v2")
+        XCTAssertEqual(ImportNames.placeholder("1st id"), "_1st_id")
+        var taken: Set<String> = ["a"]
+        XCTAssertEqual(ImportNames.unique("a", &taken), "a2")
+    }
+}
