@@ -31,16 +31,33 @@ enum YAMLScalar {
         "null", "true", "false", "yes", "no", "on", "off", "y", "n", "~",
     ]
 
+    /// One pass over the bytes (this runs for every string of a large import).
     private static func isPlainSafe(_ s: String, flow: Bool) -> Bool {
-        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return false }
-        guard first.isASCII, first.properties.isAlphabetic || first == "_" || first == "/" else { return false }
-        guard last != " ", !reserved.contains(s.lowercased()) else { return false }
-        if s.contains(": ") || s.contains(" #") || s.hasSuffix(":") { return false }
-        for c in s.unicodeScalars {
-            guard c.isASCII, c.value >= 0x20, c.value < 0x7f else { return false }
-            if "\"'`\\|>!&*%@".unicodeScalars.contains(c) { return false }
-            if flow && ",[]{}:#".unicodeScalars.contains(c) { return false }
+        let bytes = s.utf8
+        guard let first = bytes.first, let last = bytes.last else { return false }
+        guard isLetter(first) || first == UInt8(ascii: "_") || first == UInt8(ascii: "/") else { return false }
+        guard last != UInt8(ascii: " "), last != UInt8(ascii: ":") else { return false }
+        var previous: UInt8 = 0
+        for b in bytes {
+            guard b >= 0x20, b < 0x7f, !never[Int(b)], !(flow && flowIndicator[Int(b)]) else { return false }
+            if previous == UInt8(ascii: ":") && b == UInt8(ascii: " ") { return false }
+            if previous == UInt8(ascii: " ") && b == UInt8(ascii: "#") { return false }
+            previous = b
         }
-        return true
+        return bytes.count > 5 || !reserved.contains(s.lowercased())
     }
+
+    private static func isLetter(_ b: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)
+    }
+
+    private static func table(_ chars: String) -> [Bool] {
+        var t = [Bool](repeating: false, count: 128)
+        for b in chars.utf8 { t[Int(b)] = true }
+        return t
+    }
+
+    /// Bytes that never stand in a plain scalar here; in flow context, the flow indicators too.
+    private static let never = table("\"'`\\|>!&*%@")
+    private static let flowIndicator = table(",[]{}:#")
 }

@@ -66,8 +66,34 @@ public enum YAMLWriter {
         default: return inline(v)
         }
         if hasComments(v) { return nil }
-        let text = flow(v)
-        return startColumn + text.count <= width ? text : nil
+        var text = ""
+        return flow(v, into: &text, limit: width - startColumn) ? text : nil
+    }
+
+    /// Writes `v` in flow style into `out`; false as soon as `out` grows past `limit` characters
+    /// (so a large value is not rendered whole just to learn it is too long for one line).
+    private static func flow(_ v: YAMLOut, into out: inout String, limit: Int) -> Bool {
+        switch v {
+        case .list(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += ", " }
+                guard flow(item, into: &out, limit: limit) else { return false }
+            }
+            out += "]"
+        case .map(let entries), .blockMap(let entries):
+            var first = true
+            for case .pair(let k, let value) in entries {
+                out += first ? "{ " : ", "
+                first = false
+                out += YAMLScalar.key(k) + ": "
+                guard out.utf8.count <= limit, flow(value, into: &out, limit: limit) else { return false }
+            }
+            out += first ? "{}" : " }"
+        default:
+            out += flow(v)
+        }
+        return out.utf8.count <= limit
     }
 
     /// Whether a comment stands anywhere inside `v` (flow style cannot hold one).
