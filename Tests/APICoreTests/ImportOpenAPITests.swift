@@ -48,6 +48,27 @@ final class ImportOpenAPITests: XCTestCase {
         XCTAssertEqual(result.draft.targets[0].sample, .map([.pair("json", .map([.pair("n", .number("0"))]))]))
     }
 
+    func testUndeclaredPlaceholdersGetValuesAndWarnings() throws {
+        // GIVEN a server variable and a path placeholder that the description never declares
+        let result = try run(["spec.yaml": """
+            openapi: 3.0.0
+            info: { title: Edge }
+            servers: [{ url: "https://{tenant}.edge.example.com" }]
+            paths:
+              /a/{id}:
+                get:
+                  responses: { '200': { description: ok } }
+
+            """])
+        // THEN both still work (a variable, a default) and say so
+        XCTAssertEqual(result.draft.baseURL, "https://${EDGE_TENANT}.edge.example.com")
+        XCTAssertEqual(result.draft.targets[0].params, [.pair("id", .string("id"))])
+        XCTAssertEqual(result.warnings.map(\.description), [
+            "spec.yaml:3:11: warning: server variable {tenant} is not declared; it is written as ${EDGE_TENANT}",
+            "spec.yaml:7:7: warning: path /a/{id} has {id} but no path parameter 'id'; its default is written as id",
+        ])
+    }
+
     func testNames() {
         XCTAssertEqual(ImportNames.lowerCamel("list-pets_by ID"), "listPetsByID")
         XCTAssertEqual(ImportNames.fromRoute("GET", "/pets/{petId}/toys"), "getPetsByPetIdToys")

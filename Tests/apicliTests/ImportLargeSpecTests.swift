@@ -10,11 +10,12 @@ final class ImportLargeSpecTests: XCTestCase {
         for i in 0..<paths {
             s += """
                   /resources\(i)/{id}:
+                    parameters:
+                      - { name: id, in: path, required: true, schema: { type: integer, example: \(i) } }
                     get:
                       operationId: getResource\(i)
                       summary: Resource \(i)
                       parameters:
-                        - { name: id, in: path, required: true, schema: { type: integer, example: \(i) } }
                         - { name: fields, in: query, required: true, schema: { type: string, enum: [all, some] } }
                         - { name: limit, in: query, schema: { type: integer, default: 10 } }
                       responses:

@@ -11,7 +11,7 @@ extension OpenAPIMapper {
             t.doc = summary
         }
         if op["deprecated"]?.bool == true { t.notes.append("Deprecated in the description.") }
-        t.path = apply(parameters(op, item: item), path: path, to: &t)
+        t.path = apply(parameters(op, item: item), path: path, item: op, to: &t)
         applyBody(op, to: &t)
         let auth = operationAuth(op)
         t.auth = auth.auth

@@ -25,7 +25,7 @@ extension OpenAPIMapper {
 
     /// Fills `params:`, `task: query` and `headers:`, and returns the path with its placeholders renamed
     /// where a parameter's name is not a valid placeholder.
-    func apply(_ params: [Parameter], path: String, to t: inout TargetDraft) -> String {
+    func apply(_ params: [Parameter], path: String, item: SpecNode, to t: inout TargetDraft) -> String {
         var path = path
         var query: [YAMLOut.Entry] = []
         var listInQuery = false
@@ -48,6 +48,11 @@ extension OpenAPIMapper {
             default:
                 warn(p.node, "\(p.location) parameter '\(p.name)' is not imported; send it with -H")
             }
+        }
+        for name in Template(path, mark: Mark(line: 1, column: 1)).placeholders
+        where !t.params.contains(where: { if case .pair(name, _) = $0 { return true } else { return false } }) {
+            warn(item, "path \(path) has {\(name)} but no path parameter '\(name)'; its default is written as \(name)")
+            t.params.append(.pair(name, .string(name)))
         }
         if !query.isEmpty { t.task.append(.pair("query", .map(query))) }
         if listInQuery { t.task.append(.pair("arrays", .string("noBrackets"))) }
