@@ -78,7 +78,7 @@ enum ImportText {
 
     /// A string value that goes through template expansion: a literal `${` is written `$${`.
     static func literal(_ s: String) -> String {
-        s.replacingOccurrences(of: "${", with: "$${")
+        s.utf8.contains(UInt8(ascii: "$")) ? s.replacingOccurrences(of: "${", with: "$${") : s
     }
 
     /// Every string of `value` escaped for template expansion.

@@ -7,6 +7,8 @@ struct SchemaSample {
     /// Schemas (by their `$ref`) being sampled right now, the recursion guard.
     private var active: Set<String> = []
     private var depth = 0
+    /// Samples of `$ref`'d schemas taken outside any recursion (the same whoever asks again).
+    private var cache: [String: YAMLOut] = [:]
     static let maxDepth = 12
 
     init(loader: SpecLoader) {
@@ -15,12 +17,17 @@ struct SchemaSample {
 
     /// A sample of `schema`, or nil when there is nothing to say (a cycle, an unreadable `$ref`).
     mutating func value(_ schema: SpecNode) -> YAMLOut? {
-        var guardKey: String?
-        if let ref = schema.ref {
-            let key = SpecLoader.key(ref, from: schema.file)
-            if active.contains(key) || depth >= Self.maxDepth { return nil }
-            guardKey = key
-        }
+        guard let ref = schema.ref else { return sample(schema) }
+        let key = SpecLoader.key(ref, from: schema.file)
+        if active.contains(key) || depth >= Self.maxDepth { return nil }
+        guard active.isEmpty, depth == 0 else { return sample(schema, guardKey: key) }
+        if let hit = cache[key] { return hit }
+        let v = sample(schema, guardKey: key)
+        if v != nil { cache[key] = v }  // a failure is looked up (and reported) again where it recurs
+        return v
+    }
+
+    private mutating func sample(_ schema: SpecNode, guardKey: String? = nil) -> YAMLOut? {
         guard let s = loader.resolve(schema) else { return nil }
         if let key = guardKey { active.insert(key) }
         depth += 1
