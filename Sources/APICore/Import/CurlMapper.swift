@@ -75,8 +75,8 @@ struct CurlMapper {
         headers.removeAll { $0.name.lowercased() == "authorization" }
     }
 
-    /// Repeated keys become lists: `k[]=a&k[]=b` → `k[]`… no: `k: [a, b]` as apicli writes them
-    /// (brackets), `k=a&k=b` → the same list with `arrays: noBrackets`.
+    /// Repeated keys become lists: `k[]=a&k[]=b` → `k: [a, b]` (brackets, apicli's default), and
+    /// `k=a&k=b` → the same list with `arrays: noBrackets`.
     private mutating func queryEntries(_ pairs: [(String, String)], _ t: inout TargetDraft) -> [YAMLOut.Entry] {
         var order: [String] = []
         var values: [String: [String]] = [:]

@@ -98,10 +98,7 @@ extension CurlParser {
             else { field.append(c) }
         }
         fields.append(field)
-        return fields.map { f in
-            guard let eq = f.firstIndex(of: "=") else { return f }
-            return String(f[...eq]) + f[f.index(after: eq)...]
-        }
+        return fields
     }
 
     func absolute(_ path: String) -> String {
