@@ -108,9 +108,8 @@ final class ImportOpenAPICLITests: XCTestCase {
             \(spec):41:11: warning: cookie parameter 'session' is not imported; send it with -H
             \(spec):44:11: warning: header parameter 'Accept' is not imported: OpenAPI ignores it (content types and auth have their own keys)
             \(spec):89:15: warning: an example lacks the required field 'createdAt'; it is not expected
-            \(spec):170:18: warning: security scheme 'apiKeyQuery' (apiKey in query) has no auth: form; send it with -H or task: query
             \(spec):135:13: warning: no text example for the application/octet-stream body; the target sends an empty body
-            apicli: wrote targets/everything.yaml (8 targets, 6 warnings)
+            apicli: wrote targets/everything.yaml (8 targets, 5 warnings)
 
             """)
         let text = try String(contentsOf: dir.appendingPathComponent("targets/everything.yaml"), encoding: .utf8)
@@ -131,7 +130,7 @@ final class ImportOpenAPICLITests: XCTestCase {
             "    task: { multipart: [{ name: caption, value: my photo }, { name: photo, value: \"\" }] }\n",
             "    # Part 'photo' is a file: send it with -F photo=@PATH.\n",
             "    sample: { headers: { Content-Type: text/plain }, body: stored }\n",
-            "    task: { body: remember the milk }\n    check: false\n    expect: { status: \"2xx\" }\n",
+            "    task: { query: { api_key: \"${EVERYTHING_API_API_KEY}\" }, body: remember the milk }\n    auth: none\n    check: false\n",
             "    task: { body: \"\", contentType: application/octet-stream }\n",
             "    auth: none\n",
             "    sample: { json: { label: string, children: [] } }\n",  // recursion stops
@@ -140,7 +139,8 @@ final class ImportOpenAPICLITests: XCTestCase {
         ] {
             XCTAssertTrue(text.contains(expected), "missing:\n\(expected)\nin:\n\(text)")
         }
-        let env = ["EVERYTHING_API_TOKEN": "t", "EVERYTHING_API_USER": "u", "EVERYTHING_API_PASSWORD": "p"]
+        let env = ["EVERYTHING_API_TOKEN": "t", "EVERYTHING_API_USER": "u", "EVERYTHING_API_PASSWORD": "p",
+                   "EVERYTHING_API_API_KEY": "k"]
         try assertUsable(dir.appendingPathComponent("targets"), service: "everything-api",
                          targets: ["getItem", "deleteItemsByItemId", "createItem", "uploadPhoto", "postNotes",
                                    "putNotes", "getTree", "getShapesById"], env: env)

@@ -9,6 +9,8 @@ final class OpenAPIMapper {
     var sampler: SchemaSample
     /// The service-level security scheme's name, when `security:` names one we could map.
     var serviceScheme: String?
+    /// The service's API key when it travels in the query.
+    var serviceQuery: YAMLOut.Entry?
 
     init(loader: SpecLoader, root: SpecNode, service: String) {
         self.loader = loader
@@ -34,7 +36,10 @@ final class OpenAPIMapper {
             let version = root["info"]?["version"]?.text.map { " \($0)" } ?? ""
             draft.doc = ImportText.oneLine(title + version)
         }
-        (draft.auth, draft.authNotes, serviceScheme) = serviceAuth()
+        if let auth = serviceAuth() {
+            draft.auth = auth.auth
+            draft.authNotes = auth.notes
+        }
         for key in ["webhooks"] where root[key] != nil {
             warn(root[key]!, "\(key) are not imported (apicli calls APIs; it does not receive calls)")
         }

@@ -16,6 +16,7 @@ extension OpenAPIMapper {
         let auth = operationAuth(op)
         t.auth = auth.auth
         t.notes += auth.notes
+        if let key = auth.query { Self.addQuery(key, to: &t) }
         if !["GET", "HEAD", "OPTIONS"].contains(method) { t.check = false }
         applyResponses(op, method: method, to: &t)
         for key in ["callbacks", "servers"] {
@@ -26,6 +27,16 @@ extension OpenAPIMapper {
             t.task.removeAll(where: Self.isMultipart)
         }
         return t
+    }
+
+    /// Adds a pair to `task: query`, making the query when there is none.
+    static func addQuery(_ entry: YAMLOut.Entry, to t: inout TargetDraft) {
+        if let i = t.task.firstIndex(where: { if case .pair("query", _) = $0 { return true } else { return false } }),
+           case .pair(_, let query) = t.task[i], let entries = query.entries {
+            t.task[i] = .pair("query", .map(entries + [entry]))
+        } else {
+            t.task.insert(.pair("query", .map([entry])), at: 0)
+        }
     }
 
     private static func isMultipart(_ e: YAMLOut.Entry) -> Bool {
