@@ -53,6 +53,7 @@ final class ImportOpenAPICLITests: XCTestCase {
             expect: { status: 200, headers: { Content-Type: "~json" } }
             sample: { json: [{ id: 0, name: string }] }
             samples: { default: { status: 500, json: { code: 500, message: boom }, expectFailure: true } }
+
           createPets:
             doc: Create a pet
             method: POST
@@ -61,6 +62,7 @@ final class ImportOpenAPICLITests: XCTestCase {
             check: false
             expect: { status: 201 }
             sample: { status: 201 }
+
           showPetById:
             doc: Info for a specific pet
             path: /pets/{petId}
@@ -73,6 +75,7 @@ final class ImportOpenAPICLITests: XCTestCase {
             samples:
               dog: { json: { id: 43, name: Rex } }
               notFound: { status: 404, json: { code: 404, message: no such pet }, expectFailure: true }
+
           getStoreInventory:
             doc: Returns pet inventories by status
             path: /store/inventory

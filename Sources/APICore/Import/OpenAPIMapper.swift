@@ -57,10 +57,10 @@ final class OpenAPIMapper {
         for (path, _, rawItem) in paths.entries where path.hasPrefix("/") {
             guard let item = loader.resolve(rawItem) else { continue }
             if let servers = item["servers"] { warn(servers, "servers of path \(path) are not imported; the service's baseURL applies") }
-            for (key, keyMark, op) in item.entries {
+            for (key, _, op) in item.entries {
                 guard let method = Self.methods[key] else { continue }
                 guard tags.isEmpty || Self.tags(of: op).contains(where: tags.contains) else { continue }
-                out.append(target(method: method, path: path, op: op, item: item, mark: keyMark, taken: &taken))
+                out.append(target(method: method, path: path, op: op, item: item, taken: &taken))
             }
         }
         return out

@@ -2,7 +2,7 @@
 /// summary, then parameters, body, security and responses. Methods that change data get
 /// `check: false`, so `apicli check` never creates data by accident.
 extension OpenAPIMapper {
-    func target(method: String, path: String, op: SpecNode, item: SpecNode, mark: Mark,
+    func target(method: String, path: String, op: SpecNode, item: SpecNode,
                 taken: inout Set<String>) -> TargetDraft {
         let base = op["operationId"]?.text.flatMap(ImportNames.lowerCamel) ?? ImportNames.fromRoute(method, path)
         var t = TargetDraft(name: ImportNames.unique(base, &taken))

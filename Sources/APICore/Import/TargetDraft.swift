@@ -70,7 +70,12 @@ public struct ServiceDraft: Sendable, Equatable {
         e += authNotes.map { .comment($0) }
         if let auth { e.append(.pair("auth", auth)) }
         TargetDraft.add("environments", environments, to: &e)
-        e.append(.pair("targets", .blockMap(targets.map { .pair($0.name, $0.yaml) })))
+        var list: [YAMLOut.Entry] = []
+        for t in targets {
+            if !list.isEmpty { list.append(.blank) }
+            list.append(.pair(t.name, t.yaml))
+        }
+        e.append(.pair("targets", .blockMap(list)))
         return .map(e)
     }
 

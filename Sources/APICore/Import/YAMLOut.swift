@@ -14,6 +14,8 @@ public indirect enum YAMLOut: Sendable, Equatable {
         case pair(String, YAMLOut)
         /// A `# text` line, written where it stands among the pairs.
         case comment(String)
+        /// An empty line (between the targets of a file); only in block mappings.
+        case blank
     }
 
     /// The pairs of a mapping (comments left out), or nil for other values.

@@ -20,6 +20,7 @@ public enum YAMLWriter {
             for entry in entries {
                 switch entry {
                 case .comment(let text): out += comment(text, indent: indent)
+                case .blank: out += "\n"
                 case .pair(let key, let v): member(pad + YAMLScalar.key(key) + ":", v, indent: indent, into: &out)
                 }
             }
@@ -60,7 +61,7 @@ public enum YAMLWriter {
         switch v {
         case .blockMap: return nil
         case .map(let entries):
-            if entries.allSatisfy({ if case .comment = $0 { return true } else { return false } }) { return "{}" }
+            if entries.allSatisfy({ if case .pair = $0 { return false } else { return true } }) { return "{}" }
         case .list(let items) where items.isEmpty: return "[]"
         case .list: break
         default: return inline(v)
@@ -102,7 +103,7 @@ public enum YAMLWriter {
         case .map(let entries), .blockMap(let entries):
             return entries.contains {
                 switch $0 {
-                case .comment: return true
+                case .comment, .blank: return true
                 case .pair(_, let value): return hasComments(value)
                 }
             }
