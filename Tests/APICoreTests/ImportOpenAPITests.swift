@@ -69,6 +69,18 @@ final class ImportOpenAPITests: XCTestCase {
         ])
     }
 
+    func testJSONAsLibyamlReadsIt() throws {
+        // GIVEN JSON written compactly (no space after ':'), with escapes, and indented with tabs
+        let compact = #"{"openapi":"3.1.0","info":{"title":"x"},"servers":[{"url":"https:\/\/x.example.com"}],"paths":{"/a":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"example":{"a":1e3,"b":[true,null],"c":"\u00e9"}}}}}}}}}"#
+        let tabs = "{\n\t\"openapi\": \"3.0.0\",\n\t\"info\": {\n\t\t\"title\": \"tabs\"\n\t},\n\t\"paths\": {\n\t\t\"/a\": {\"get\": {\"responses\": {}}}\n\t}\n}\n"
+        // THEN both import, numbers kept as written and strings unescaped
+        let c = try run(["spec.yaml": compact])
+        XCTAssertEqual(c.draft.baseURL, "https://x.example.com")
+        XCTAssertEqual(c.draft.targets[0].sample, .map([.pair("json", .map([
+            .pair("a", .number("1e3")), .pair("b", .list([.bool(true), .null])), .pair("c", .string("é"))]))]))
+        XCTAssertEqual(try run(["spec.yaml": tabs]).draft.targets.map(\.name), ["getA"])
+    }
+
     func testNames() {
         XCTAssertEqual(ImportNames.lowerCamel("list-pets_by ID"), "listPetsByID")
         XCTAssertEqual(ImportNames.fromRoute("GET", "/pets/{petId}/toys"), "getPetsByPetIdToys")
