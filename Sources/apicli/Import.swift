@@ -1,6 +1,15 @@
 import APICore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension APICLI {
     struct Import: ParsableCommand {
@@ -20,7 +29,7 @@ enum ImportIO {
     /// A file's bytes, or exit 2 naming it.
     static func read(_ path: String) throws(APIError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
+            let reason = Path.exists(path) ? "it cannot be read" : "no such file"
             throw .invalid(Diagnostic(file: nil, mark: nil, message: "cannot read \(path): \(reason)"))
         }
         return [UInt8](data)
@@ -33,22 +42,41 @@ enum ImportIO {
             Terminal.write(Data(text.utf8))
             return
         }
-        if !force, FileManager.default.fileExists(atPath: path) {
+        if !force, Path.exists(path) {
             throw .output("\(path) already exists; pass --force to replace it")
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw .output("cannot create folder \(folder): \(error.localizedDescription)")
+        let folder = Path.parent(path)
+        if !folder.isEmpty, !Path.exists(folder) {
+            guard makeFolders(folder) else {
+                throw .output("cannot create folder \(folder): \(String(cString: strerror(errno)))")
             }
         }
         try OutputFile.write(Data(text.utf8), to: path)
     }
 
+    /// `mkdir -p`: the folder and every missing parent.
+    private static func makeFolders(_ path: String) -> Bool {
+        if Path.isDirectory(path) { return true }
+        let parent = Path.parent(path)
+        if !parent.isEmpty, parent != path, !makeFolders(parent) { return false }
+        return mkdir(path, 0o777) == 0 || errno == EEXIST
+    }
+
+    /// All of standard input, as text.
+    static func standardInput() -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { POSIX.read(STDIN_FILENO, $0.baseAddress!, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += buffer[..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func warn(_ warnings: [ImportWarning]) {
-        for w in warnings { Terminal.err("\(w)\n") }
+        for w in warnings { Console.plain.err("\(w)\n") }
     }
 }
 
@@ -84,19 +112,19 @@ extension APICLI.Import {
 
         func run() throws {
             Terminal.setUp()
-            let tagList = tags?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+            let tagList = tags?.split(separator: ",").map { $0.trimmingSpaces() } ?? []
             do throws(APIError) {
                 let result = try OpenAPIImport.run(spec: spec, options: .init(service: service, tags: tagList),
                                                    read: ImportIO.read)
                 ImportIO.warn(result.warnings)
-                let path = output ?? (targets.directory as NSString).appendingPathComponent("\(result.draft.service).yaml")
+                let path = output ?? Path.join(targets.directory, "\(result.draft.service).yaml")
                 try ImportIO.write(result.draft.text, to: path, force: force)
                 if path != "-" {
                     let n = result.draft.targets.count
-                    Terminal.err("apicli: wrote \(path) (\(n) target\(n == 1 ? "" : "s"), \(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s"))\n")
+                    Console.plain.err("apicli: wrote \(path) (\(n) target\(n == 1 ? "" : "s"), \(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s"))\n")
                 }
             } catch {
-                throw Terminal.fail(error, target: nil)
+                throw Console.plain.fail(error, target: nil)
             }
         }
     }
@@ -127,7 +155,7 @@ extension APICLI.Import {
 
         func run() throws {
             Terminal.setUp()
-            let text = command ?? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            let text = command ?? ImportIO.standardInput()
             do throws(APIError) {
                 if let name, !CurlImport.isName(name) {
                     throw .invalid(Diagnostic(file: nil, mark: nil, message: "target name '\(name)' may only hold letters, digits, '_' and '-'"))
@@ -136,17 +164,17 @@ extension APICLI.Import {
                                                                      cwd: FileManager.default.currentDirectoryPath))
                 ImportIO.warn(result.warnings)
                 guard let to else {
-                    Terminal.out(result.draft.text)
+                    Console.plain.out(result.draft.text)
                     return
                 }
                 let old = String(decoding: try ImportIO.read(to), as: UTF8.self)
                 let new = try TargetAppend.append(result.draft.targets[0], base: result.draft.baseURL, to: old, file: to)
-                let stem = ((to as NSString).lastPathComponent as NSString).deletingPathExtension
+                let stem = Path.stem(Path.lastComponent(to))
                 _ = try TargetFile.decode(Array(new.utf8), file: to, defaultName: stem)  // never write a file that does not load
                 try ImportIO.write(new, to: to, force: true)
-                Terminal.err("apicli: added \(result.draft.targets[0].name) to \(to)\n")
+                Console.plain.err("apicli: added \(result.draft.targets[0].name) to \(to)\n")
             } catch {
-                throw Terminal.fail(error, target: nil)
+                throw Console.plain.fail(error, target: nil)
             }
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// curl's body options → `task:`. `--json` or JSON data → `json:`; form data (curl's default
 /// content type) → `form:`; other data → `body:`; `-F` → `multipart:`; `-T` → `upload:`;
@@ -40,9 +44,9 @@ extension CurlMapper {
     /// JSON text as data, read by the YAML layer (JSON is YAML flow syntax), so key order and
     /// numbers stay as written. Only objects and arrays count.
     static func json(_ text: String) -> YAMLOut? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         guard trimmed.hasPrefix("{") || trimmed.hasPrefix("["),
-              (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])) != nil,
+              JSONParser.parse(Data(trimmed.utf8)) != nil,
               let node = try? YAMLParser.parse(Array(trimmed.utf8)) else { return nil }
         return YAMLOut(node)
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// `apicli import curl`: a curl command → a target (in a service file of its own, or appended to
 /// one). The inverse of `apicli call --curl`: method, URL (base URL, path, `task: query`), headers,
 /// bodies (`json:` when the data is JSON, `form:` for form data, `body:` otherwise), `-F` parts,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `CurlRequest` → a service draft with one target.
 struct CurlMapper {
@@ -23,7 +27,7 @@ struct CurlMapper {
         t.headers = headerEntries(headers)
         t.timeout = request.maxTime.flatMap(NodeReader.jsonNumber)
         auth(&t, url: url)
-        t.name = name ?? ImportNames.fromRoute(t.method, url.path.removingPercentEncoding ?? url.path)
+        t.name = name ?? ImportNames.fromRoute(t.method, url.path.removingPercentEscapes() ?? url.path)
         var draft = ServiceDraft(service: service ?? url.serviceName, baseURL: url.base)
         draft.header = ["Imported by apicli import curl."]
         draft.tls = tls()
@@ -66,7 +70,7 @@ struct CurlMapper {
         if value.hasPrefix("Bearer "), !value.dropFirst(7).contains(" ") {
             t.auth = .map([.pair("bearer", .string(ImportText.literal(String(value.dropFirst(7)))))])
         } else if value.hasPrefix("Basic "), let data = Data(base64Encoded: String(value.dropFirst(6))),
-                  let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":") {
+                  let pair = String(validating: [UInt8](data), as: UTF8.self), let colon = pair.firstIndex(of: ":") {
             t.auth = .map([.pair("basic", .map([.pair("user", .string(ImportText.literal(String(pair[..<colon])))),
                                                  .pair("password", .string(ImportText.literal(String(pair[pair.index(after: colon)...]))))]))])
         } else {

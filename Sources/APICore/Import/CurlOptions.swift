@@ -1,5 +1,3 @@
-import Foundation
-
 /// The curl options with a value that map onto a target.
 extension CurlParser {
     static let valueOptions: Set<String> = [
@@ -42,8 +40,8 @@ extension CurlParser {
             }
             return
         }
-        let name = value[..<colon].trimmingCharacters(in: .whitespaces)
-        let v = value[value.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let name = value[..<colon].trimmingSpaces()
+        let v = value[value.index(after: colon)...].trimmingSpaces()
         if v.isEmpty {
             warnings.append("-H '\(name):' removes a header curl would send; it is not imported")
         } else {
@@ -61,8 +59,8 @@ extension CurlParser {
 
     /// `name=value` → `name=percent-encoded value`; a bare value is encoded whole.
     static func urlencoded(_ value: String) -> String {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        func encode(_ s: Substring) -> String { s.addingPercentEncoding(withAllowedCharacters: allowed) ?? String(s) }
+        let allowed = Text.ByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        func encode(_ s: Substring) -> String { s.percentEncoded(keeping: allowed) }
         if let eq = value.firstIndex(of: "=") {
             let name = value[..<eq]
             return (name.isEmpty ? "" : name + "=") + encode(value[value.index(after: eq)...])
@@ -102,6 +100,6 @@ extension CurlParser {
     }
 
     func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (cwd as NSString).appendingPathComponent(path)
+        path.hasPrefix("/") ? path : Path.join(cwd, path)
     }
 }

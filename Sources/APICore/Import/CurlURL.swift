@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A curl URL split as a target file holds it: base URL (scheme, host, port), path, query pairs.
 struct CurlURL {
@@ -28,8 +32,8 @@ struct CurlURL {
         query.split(separator: "&").map { item in
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func decode(_ s: Substring) -> String {
-                let spaced = s.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
+                let spaced = String(s).replacing("+", with: " ")
+                return spaced.removingPercentEscapes() ?? spaced
             }
             return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
         }

@@ -77,13 +77,13 @@ final class OpenAPIMapper {
 /// Text from a spec made fit for a one-line key.
 enum ImportText {
     static func oneLine(_ s: String) -> String {
-        s.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        s.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// A string value that goes through template expansion: a literal `${` is written `$${`.
     static func literal(_ s: String) -> String {
-        s.utf8.contains(UInt8(ascii: "$")) ? s.replacingOccurrences(of: "${", with: "$${") : s
+        s.utf8.contains(UInt8(ascii: "$")) ? s.replacing("${", with: "$${") : s
     }
 
     /// Every string of `value` escaped for template expansion.

@@ -34,7 +34,7 @@ extension OpenAPIMapper {
             switch p.location {
             case "path":
                 let placeholder = ImportNames.placeholder(p.name)
-                if placeholder != p.name { path = path.replacingOccurrences(of: "{\(p.name)}", with: "{\(placeholder)}") }
+                if placeholder != p.name { path = path.replacing("{\(p.name)}", with: "{\(placeholder)}") }
                 t.params.append(.pair(placeholder, Self.scalar(value)))
             case "query":
                 if case .list = value { listInQuery = true }

@@ -17,12 +17,12 @@ extension OpenAPIMapper {
             for (name, _, variable) in s["variables"]?.entries ?? [] {
                 let value = variable["default"]?.text ?? ""
                 let env = variablePrefix + "_" + ImportNames.variable(name)
-                url = url.replacingOccurrences(of: "{\(name)}", with: "${\(env):-\(value)}")
+                url = url.replacing("{\(name)}", with: "${\(env):-\(value)}")
             }
             for name in Template(url, mark: s.mark).placeholders {
                 let env = variablePrefix + "_" + ImportNames.variable(name)
                 warn(s, "server variable {\(name)} is not declared; it is written as ${\(env)}")
-                url = url.replacingOccurrences(of: "{\(name)}", with: "${\(env)}")
+                url = url.replacing("{\(name)}", with: "${\(env)}")
             }
             if !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
                 warn(s, "server url '\(url)' is not absolute; it is written as http://localhost\(url.hasPrefix("/") ? "" : "/")\(url)")

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads OpenAPI descriptions (YAML or JSON, both through libyaml: JSON is YAML flow syntax) and
 /// resolves `$ref`s: local (`#/components/schemas/Pet`) and to other files relative to the
 /// referring one (`common.yaml#/Error`). Files and resolved pointers are read once.
@@ -59,8 +57,7 @@ final class SpecLoader {
     static func relative(_ path: String, to file: String) -> String {
         if path.isEmpty { return file }
         if path.hasPrefix("/") { return path }
-        let folder = (file as NSString).deletingLastPathComponent
-        return folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+        return Path.join(Path.parent(file), path)
     }
 
     private func lookUp(_ ref: String, key: String, from n: SpecNode) -> SpecNode? {
@@ -94,9 +91,9 @@ final class SpecLoader {
     /// A JSON pointer (RFC 6901: `/a/b~1c`, `~0` for `~`, percent-encoding) from `root`.
     static func follow(pointer: String, in root: SpecNode) -> SpecNode? {
         var node = root
-        let decoded = pointer.removingPercentEncoding ?? pointer
+        let decoded = pointer.removingPercentEscapes() ?? pointer
         for raw in decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            let token = String(raw).replacing("~1", with: "/").replacing("~0", with: "~")
             if let next = node[token] {
                 node = next
             } else if let i = Int(token), node.items.indices.contains(i) {
