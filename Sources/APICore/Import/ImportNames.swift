@@ -2,19 +2,25 @@
 enum ImportNames {
     /// `list-pets`, `List pets`, `list_pets` → `listPets`; nil when nothing usable remains.
     static func lowerCamel(_ text: String) -> String? {
-        let words = text.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
-        guard !words.isEmpty else { return nil }
-        var out = ""
-        for (i, word) in words.enumerated() {
-            let w = String(word)
-            if i == 0 {
-                out += w.prefix(1).lowercased() + w.dropFirst()
-            } else {
-                out += w.prefix(1).uppercased() + w.dropFirst()
+        var out: [UInt8] = []
+        var startOfWord = true
+        for b in text.utf8 {
+            guard isAlphanumeric(b) else {
+                startOfWord = true
+                continue
             }
+            if startOfWord, isLetter(b) {
+                out.append(out.isEmpty ? b | 0x20 : b & ~0x20)  // ASCII lower / upper case
+            } else {
+                out.append(b)
+            }
+            startOfWord = false
         }
-        return out
+        return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
     }
+
+    static func isLetter(_ b: UInt8) -> Bool { (65...90).contains(b) || (97...122).contains(b) }
+    static func isAlphanumeric(_ b: UInt8) -> Bool { isLetter(b) || (48...57).contains(b) }
 
     /// A target name from the method and path when there is no `operationId`:
     /// `GET /pets/{petId}/toys` → `getPetsByPetIdToys`.
