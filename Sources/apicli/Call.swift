@@ -115,15 +115,19 @@ extension APICLI {
             // Not to a terminal (where JSON is re-indented whole) and not with -vv (which shows a
             // rejected body on stderr), the body streams to stdout as it comes, in flat memory;
             // -i's head goes first.
-            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 ? StandardOutput() : nil
+            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 && target.until == nil
+                ? StandardOutput() : nil
             let include = self.include
-            let exchange = try await Exchange.perform(call.request, validation: endpoint.validation, transport: transport,
-                                                      plugins: call.plugins + progress(console) + logger(endpoint, console),
-                                                      destination: destination, stream: stream, head: { response in
-                                                          if include, stream != nil {
-                                                              console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n")
-                                                          }
-                                                      })
+            let plugins = call.plugins + progress(console) + logger(endpoint, console)
+            let once = { (destination: PartialFile?) async throws(APIError) -> Exchange in
+                try await Exchange.perform(call.request, validation: endpoint.validation, transport: transport, plugins: plugins,
+                                           destination: destination, stream: stream, head: { response in
+                                               if include, stream != nil {
+                                                   console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n")
+                                               }
+                                           })
+            }
+            let exchange = try await poll(target, call, destination: destination, once)
             try emit(exchange, console)
             if !exchange.accepted {
                 let r = exchange.response
@@ -133,6 +137,31 @@ extension APICLI {
                 throw ExitCode(1)
             }
             if let destination { try save(destination, exchange, console) }
+        }
+
+        /// One exchange, or with `until:` as many as it takes (each in memory; the last one that
+        /// meets the condition is written to the destination). With `--stub` the sample is the
+        /// only answer: it meets the condition or the call fails.
+        private func poll(_ target: Target, _ call: PreparedCall, destination: PartialFile?,
+                          _ once: (PartialFile?) async throws(APIError) -> Exchange) async throws(APIError) -> Exchange {
+            guard let until = target.until else { return try await once(destination) }
+            var exchange: Exchange
+            if stub {
+                exchange = try await once(nil)
+                if let unmet = Judge.failures(until.expect, validation: .none, response: exchange.response).first {
+                    throw .stopped("\(target.qualifiedName): the sample does not meet until: \(unmet)")
+                }
+            } else {
+                exchange = try await Polling.run(until, target: target.qualifiedName) { () async throws(APIError) in
+                    try await once(nil)
+                }.0.get()
+            }
+            if let destination {
+                try destination.write(exchange.response.body)
+                exchange.response.body = Data()
+                exchange.response.saved = destination
+            }
+            return exchange
         }
 
         /// Where the body goes when not to stdout: `-o`, `--download` (named later), `task: download`.

@@ -108,6 +108,9 @@ struct Console: Sendable {
         case .dependency(let message):
             err("apicli: \(who)needs: \(message)\n")
             return ExitCode(1)
+        case .stopped(let message):
+            err("apicli: \(message)\n")
+            return ExitCode(1)
         }
     }
 }

@@ -173,4 +173,71 @@ final class FlowTests: XCTestCase {
             "    hint: a target cannot need itself, directly or through others",
         ])
     }
+
+    // MARK: until:
+
+    func jobs() throws -> URL {
+        let folder = dir.appendingPathComponent("jobs")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try """
+            baseURL: \(counter.url)
+            targets:
+              done:
+                path: /job/3/\(key)
+                until: { expect: { json: { "$.state": done } }, failIf: { json: { "$.state": failed } }, every: 100ms, within: 10s }
+                sample: { json: { state: done } }
+              doneToo:
+                path: /job/3/\(key)-check
+                until: { expect: { json: { "$.state": done } }, failIf: { json: { "$.state": failed } }, every: 100ms, within: 10s }
+                sample: { json: { state: done } }
+              failing:
+                path: /job-fail/1/\(key)
+                until: { expect: { json: { "$.state": done } }, failIf: { json: { "$.state": failed } }, every: 100ms, within: 10s }
+                sample: { json: { state: running } }
+              slow:
+                path: /job/1000/\(key)
+                until: { expect: { json: { "$.state": done } }, every: 200ms, within: 1s }
+            """.write(to: folder.appendingPathComponent("job.yaml"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    func testUntilPollsUntilTheConditionHolds() throws {
+        let folder = try jobs()
+        let r = try CLI.run(["call", "job.done", "-v", "--targets", folder.path])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stdout, #"{"state": "done", "polls": 4}"#)
+        XCTAssertEqual(r.stderr.components(separatedBy: "> GET ").count - 1, 4, r.stderr)
+        // AND check reports every attempt
+        let json = dir.appendingPathComponent("job.json")
+        let check = try CLI.run(["check", "job.doneToo", "--targets", folder.path, "--json", json.path])
+        XCTAssertEqual(check.code, 0, check.stdout)
+        XCTAssertTrue(check.stdout.contains("(4 attempts)"), check.stdout)
+        XCTAssertEqual((CheckSupport.results(try CheckSupport.report(json)).first?["attempts"] as? [Any])?.count, 4)
+    }
+
+    func testFailIfStopsAtOnceAndWithinEndsInATimeout() throws {
+        let folder = try jobs()
+        let failing = try CLI.run(["call", "job.failing", "--targets", folder.path])
+        XCTAssertEqual(failing.code, 1)
+        XCTAssertEqual(failing.stderr, "apicli: job.failing: failIf: holds after 2 attempts "
+                       + "(until: still waits for: $.state is \"failed\", expected \"done\")\n")
+        let slow = try CLI.run(["call", "job.slow", "--targets", folder.path])
+        XCTAssertEqual(slow.code, 4, slow.stderr)
+        XCTAssertEqual(slow.stderr, "apicli: job.slow: timed out after 1 s\n")
+        XCTAssertLessThan(slow.seconds, 3)
+    }
+
+    func testUntilOnSamplesAndItsMistakes() throws {
+        let folder = try jobs()
+        XCTAssertEqual(try CLI.run(["call", "job.done", "--stub", "--targets", folder.path]).code, 0)
+        let stub = try CLI.run(["call", "job.failing", "--stub", "--targets", folder.path])
+        XCTAssertEqual(stub.code, 1)
+        XCTAssertEqual(stub.stderr, "apicli: job.failing: the sample does not meet until: $.state is \"running\", expected \"done\"\n")
+        try "baseURL: https://api.test\ntargets:\n  j: { until: { every: 1s } }\n"
+            .write(to: folder.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["validate", "--targets", folder.path, folder.appendingPathComponent("bad.yaml").path])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("bad.yaml:3:15: error: until: needs expect: and within: (expect: is the condition "
+                                        + "that ends the polling, within: how long it may take in all)"), r.stderr)
+    }
 }

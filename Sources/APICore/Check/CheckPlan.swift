@@ -15,6 +15,8 @@ public struct CheckItem: Sendable {
     public var target: String
     public var sample: String?
     public var work: Work
+    /// `until:`: the request is repeated until its response meets the condition.
+    public var until: Until? = nil
 }
 
 /// Turns selected targets into check items; each request comes from the workspace, built as
@@ -58,6 +60,7 @@ public struct CheckPlanner: Sendable {
             item.work = .skip(reason)
             return item
         }
+        item.until = target.until
         item.work = work(target, service) { call in
             [.send(call.prepared, validation: call.endpoint.validation, expect: target.expect, stub: nil, expectFailure: false)]
         }[0]
@@ -104,7 +107,7 @@ public struct CheckPlanner: Sendable {
         }
         return zip(samples, works + Array(repeating: works[0], count: max(0, samples.count - works.count))).map { pair, work in
             CheckItem(name: target.qualifiedName + (pair.name.map { "[\($0)]" } ?? ""), service: service.name,
-                      target: target.name, sample: pair.name, work: work)
+                      target: target.name, sample: pair.name, work: work, until: target.until)
         }
     }
 }

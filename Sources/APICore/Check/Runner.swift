@@ -84,7 +84,11 @@ public struct CheckRunner: Sendable {
             (result.outcome, result.kind, result.messages) = (.failed, Self.kind(of: error), [Self.message(error)])
             return result
         case let .send(request, validation, expect, stub, expectFailure):
-            let (last, attempts) = await send(request, stub: stub)
+            let (last, attempts) = if let until = item.until {
+                await poll(until, item.name, request, stub: stub)
+            } else {
+                await send(request, stub: stub)
+            }
             let verdict = Verdict.judge(last, expect: expect, validation: validation, expectFailure: expectFailure)
             result.request = CheckResult.Request(request)
             if case .failure(.network(let failure)) = last { result.networkFailure = failure.kind }
@@ -127,6 +131,20 @@ public struct CheckRunner: Sendable {
         }
     }
 
+    /// `until:`: live, the request is repeated; a stub's sample is the one answer, which meets
+    /// the condition or fails.
+    private func poll(_ until: Until, _ name: String, _ request: PreparedRequest, stub: StubTransport?)
+        async -> (Result<Response, APIError>, [CheckResult.Attempt]) {
+        let (result, attempts) = await Polling.run(until, target: name) { () async throws(APIError) in
+            let exchange = try await perform(request, stub: stub)
+            if stub != nil, let unmet = Judge.failures(until.expect, validation: .none, response: exchange.response).first {
+                throw .stopped("\(name): the sample does not meet until: \(unmet)")
+            }
+            return exchange
+        }
+        return (result.map(\.response), attempts)
+    }
+
     private func perform(_ request: PreparedRequest, stub: StubTransport?) async throws(APIError) -> Exchange {
         if let stub { return try await Exchange.perform(request, validation: .none, transport: stub) }
         return try await Exchange.perform(request, validation: .none, transport: transport)
@@ -146,6 +164,7 @@ public struct CheckRunner: Sendable {
         case .timedOut: return .timeout
         case .invalidInput, .output: return .invalid
         case .dependency: return .dependency
+        case .stopped: return .expectation
         }
     }
 
@@ -156,6 +175,7 @@ public struct CheckRunner: Sendable {
         case .timedOut(let s): return "timed out after \(Judge.milliseconds(s))"
         case .output(let m): return m
         case .dependency(let m): return "needs: \(m)"
+        case .stopped(let m): return m
         case .invalidInput(let diagnostics):
             guard let d = diagnostics.first else { return "invalid target" }
             let place = d.file.map { f in d.mark.map { "\(f):\($0.line):\($0.column): " } ?? "\(f): " } ?? ""

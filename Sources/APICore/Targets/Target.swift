@@ -32,6 +32,8 @@ public struct Target: Sendable {
     public var captures: [Capture] = []
     /// `needs:`: targets that run first; their captures fill this target's `{placeholders}`.
     public var needs: [Need] = []
+    /// `until:`: repeat the request until the response meets a condition.
+    public var until: Until? = nil
 
     /// `service.target`, the name users type.
     public var qualifiedName: String { "\(service).\(name)" }

@@ -10,7 +10,9 @@ public enum TargetFile {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
                                      "auth", "rules", "environments", "followRedirects"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
-                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs"]
+                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until"]
+        /// `until:`: polling.
+        public static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
         public static let capture = ["json", "header", "body", "secret"]
         public static let auth = ["bearer", "basic", "header", "value"]
@@ -186,6 +188,7 @@ struct ServiceDecoder {
             case "followRedirects": target.followRedirects = reader.boolean(e.value, "followRedirects")
             case "capture": target.captures = captures(e.value, what)
             case "needs": target.needs = needs(e.value)
+            case "until": target.until = until(e.value, what)
             default: break
             }
         }
