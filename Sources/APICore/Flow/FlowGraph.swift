@@ -17,9 +17,11 @@ public enum FlowGraph {
             }
         }
         var reported = Set<String>()
+        var index: [String: (Service, Target)] = [:]
+        for service in catalog.services { for target in service.targets { index[target.qualifiedName] = (service, target) } }
         for service in catalog.services {
-            for target in service.targets {
-                guard let cycle = cycle(from: target.qualifiedName, catalog) else { continue }
+            for target in service.targets where !target.needs.isEmpty {
+                guard let cycle = cycle(from: target.qualifiedName, index) else { continue }
                 guard reported.insert(Set(cycle).sorted().joined(separator: ",")).inserted else { continue }
                 let need = target.needs.first { cycle.dropFirst().first == $0.qualified(in: service.name) }
                 out.append(Diagnostic(file: service.file, mark: need?.mark ?? target.mark,
@@ -31,13 +33,13 @@ public enum FlowGraph {
     }
 
     /// The path back to `start`, if its needs lead there (`a → b → a`).
-    static func cycle(from start: String, _ catalog: Catalog) -> [String]? {
+    static func cycle(from start: String, _ index: [String: (Service, Target)]) -> [String]? {
         var visiting: [String] = []
         var done = Set<String>()
         func visit(_ name: String) -> [String]? {
             if name == start, !visiting.isEmpty { return visiting + [name] }
             guard !done.contains(name), !visiting.contains(name),
-                  let (service, target) = try? catalog.lookup(name) else { return nil }
+                  let (service, target) = index[name] else { return nil }
             visiting.append(name)
             defer { visiting.removeLast(); done.insert(name) }
             for need in target.needs {
