@@ -43,7 +43,7 @@ struct APICLI: AsyncParsableCommand {
               `report merge` exits as check would over the merged results, 2 when it refuses the reports.
             """,
         version: "0.1.0",
-        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self, Report.self, Import.self]
+        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self, Report.self, Import.self, Auth.self]
     )
 
     /// Parses, runs, and leaves with `_exit`: once the output is flushed there is nothing left to

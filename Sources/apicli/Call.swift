@@ -115,8 +115,10 @@ extension APICLI {
             // Not to a terminal (where JSON is re-indented whole) and not with -vv (which shows a
             // rejected body on stderr), the body streams to stdout as it comes, in flat memory;
             // -i's head goes first.
+            // (Nor with until: or OAuth2, whose first answers may be sent again.)
+            let isOAuth2 = if case .oauth2? = endpoint.credential { true } else { false }
             let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 && target.until == nil
-                ? StandardOutput() : nil
+                && !isOAuth2 ? StandardOutput() : nil
             let include = self.include
             let plugins = call.plugins + progress(console) + logger(endpoint, console)
             let once = { (destination: PartialFile?) async throws(APIError) -> Exchange in

@@ -229,6 +229,22 @@ public struct EndpointResolver: Sendable {
                           password: try bindings.expand(password, in: "the basic password of \(name)", file: file))
         case .header(let header, let value)?:
             return .header(name: header, value: try headerValue(value, bindings, in: "auth header '\(header)' of \(name)", file: file))
+        case .oauth2(let o)?:
+            func x(_ t: Template?, _ what: String) throws(APIError) -> String? {
+                guard let t else { return nil }
+                return try bindings.expand(t, in: "oauth2 \(what) of \(name)", file: file)
+            }
+            let tokenURL = try x(o.tokenURL, "tokenURL") ?? ""
+            if let problem = URLBuilder.problem(withBaseURL: tokenURL) {
+                throw .invalid(Diagnostic(file: file, mark: o.tokenURL.mark, message: "oauth2 tokenURL '\(tokenURL)' of \(name) \(problem)"))
+            }
+            let settings = OAuth2Settings<String>(tokenURL: tokenURL, clientId: try x(o.clientId, "clientId") ?? "",
+                                                  clientSecret: try x(o.clientSecret, "clientSecret"), scope: try x(o.scope, "scope"),
+                                                  grant: OAuth2Settings<String>.Grant(rawValue: o.grant.rawValue) ?? .clientCredentials,
+                                                  username: try x(o.username, "username"), password: try x(o.password, "password"),
+                                                  refreshToken: try x(o.refreshToken, "refreshToken"))
+            for secret in [settings.clientSecret, settings.password, settings.refreshToken].compactMap({ $0 }) { secrets.record(secret) }
+            return .oauth2(settings)
         }
     }
 

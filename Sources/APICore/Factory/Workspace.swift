@@ -79,7 +79,8 @@ public struct Workspace: Sendable {
     public func call(_ target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> PreparedCall {
         try FileCheck.requestFiles(of: target, in: service)
         let endpoint = try resolver.endpoint(for: target, in: service, captured: captured)
-        let request = try RequestBuilder.build(endpoint)
+        var request = try RequestBuilder.build(endpoint)
+        request.secrets = resolver.secrets
         return PreparedCall(service: service, target: target, endpoint: endpoint, request: request,
                             bindings: try resolver.bindings(for: target, in: service, captured: captured))
     }
