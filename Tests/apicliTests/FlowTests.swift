@@ -108,6 +108,15 @@ final class FlowTests: XCTestCase {
         XCTAssertEqual(sent.code, 0, sent.stderr)
         XCTAssertTrue(sent.stderr.contains("> GET \(counter.url)/count/2-••••\n"), sent.stderr)
         XCTAssertFalse(sent.stderr.contains("tok-\(key)"), sent.stderr)
+        // … in --curl, in check's reports, on stdout's text lines and in error lines alike
+        let curl = try CLI.run(["call", "count.c", "--curl"], cwd: dir)
+        XCTAssertTrue(curl.stderr.contains("/count/3-••••'"), curl.stderr)
+        let cJSON = dir.appendingPathComponent("c.json"), cJUnit = dir.appendingPathComponent("c.xml")
+        let cCheck = try CLI.run(["check", "count.c", "--all", "--json", cJSON.path, "--junit", cJUnit.path], cwd: dir)
+        let everything = curl.stderr + cCheck.stdout + cCheck.stderr  // (curl.stdout is the server's body: it echoes the path)
+            + (try String(contentsOf: cJSON, encoding: .utf8)) + (try String(contentsOf: cJUnit, encoding: .utf8))
+        XCTAssertFalse(everything.contains("tok-\(key)"), everything)
+        XCTAssertTrue(try String(contentsOf: cJSON, encoding: .utf8).contains("••••"))
     }
 
     func testAFailedNeedOrAMissingCaptureFailsTheTargetThatNeedsIt() throws {
