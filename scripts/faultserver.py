@@ -17,6 +17,9 @@ Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each pat
     /bad-gzip        Content-Encoding: gzip over bytes that do not inflate
     /gzip-bomb       Content-Encoding: gzip, 64 KiB that inflate to 64 MiB of zeros
     CONNECT h:p      as a proxy: a tunnel to h:p (logged with its Proxy-Authorization)
+    /job/N/KEY       {"state": "running"} for the first N requests per KEY, then {"state": "done"} (until: polling)
+    /job-fail/N/KEY  the same, then {"state": "failed"}
+    /count/KEY       {"count": N, "token": "tok-KEY-N"}: how many times KEY was asked for (flows run a need once)
     /proxy-log       the tunnels opened so far, as JSON: [{"target": "h:p", "authorization": …}]
     /flaky/N/KEY     503 with Retry-After: 0 for the first N requests per KEY, then 200
 """
@@ -101,6 +104,26 @@ def handle(conn):
                                    ("Content-Length", str(len(body))), ("Connection", "close")], body))
     elif request.startswith(b"CONNECT "):
         tunnel(conn, request)
+    elif path.startswith("/job/") or path.startswith("/job-fail/"):
+        import json
+        parts = path.split("/")
+        polls, key = int(parts[2]), "job:" + "/".join(parts[1:])
+        with flaky_lock:
+            seen = flaky_counts.get(key, 0)
+            flaky_counts[key] = seen + 1
+        state = "running" if seen < polls else ("failed" if parts[1] == "job-fail" else "done")
+        body = json.dumps({"state": state, "polls": seen + 1}).encode()
+        send(conn, head("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                                   ("Connection", "close")], body))
+    elif path.startswith("/count/"):
+        import json
+        key = path[len("/count/"):]
+        with flaky_lock:
+            flaky_counts["count:" + key] = flaky_counts.get("count:" + key, 0) + 1
+            n = flaky_counts["count:" + key]
+        body = json.dumps({"count": n, "token": f"tok-{key}-{n}"}).encode()
+        send(conn, head("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                                   ("Connection", "close")], body))
     elif path == "/proxy-log":
         import json
         with flaky_lock:

@@ -37,14 +37,17 @@ struct APICLI: AsyncParsableCommand {
               2   bad target file or pattern, or a target that cannot be built
               3   every failure was a network failure
               4   every failure was a timeout
-              5   a report file could not be written (--junit, --json)
+              5   a report file could not be written (--junit, --json, --report-html, $GITHUB_STEP_SUMMARY)
+              --fail-on-flaky makes a check that passed only on a retry exit 1; --shard auto without a
+              shard in the environment, or an unreadable --rerun-failed/--shard-timings report, is 2.
+              `report merge` exits as check would over the merged results, 2 when it refuses the reports.
 
             EXIT CODES (mock): 0 stopped by SIGINT or SIGTERM, 2 bad target file, pattern or route
             conflict, 3 the address cannot be listened on. (record): as call, and 2 when the edit would
             break the target file; nothing is written for a rejected response (1) unless --accept-any.
             """,
         version: "0.1.0",
-        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self, Mock.self, Record.self]
+        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self]
     )
 
     /// The command line, with `--drift=MODE` (an option whose value may be left out, which the

@@ -71,13 +71,27 @@ extension APICLI {
             var console = Console.plain
             do {
                 let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts())
-                defer { console = Console(redactor: workspace.redactor) }  // secrets met while failing, too
-                let call = try workspace.call(named: target)
-                console = Console(redactor: workspace.redactor)
-                try await send(call, console)
+                console = Console(workspace)
+                let (service, target) = try workspace.find(self.target)
+                let captured = try await needs(target, service, workspace, console)
+                try await send(try workspace.call(target, in: service, captured: captured), console)
             } catch let error as APIError {
                 throw console.fail(error, target: target)
             }
+        }
+
+        /// The values the targets it `needs:` capture: they run first (on their samples with
+        /// `--stub`; each logged with -v). A dry run sends nothing: they show as {name}.
+        private func needs(_ target: Target, _ service: Service, _ workspace: Workspace,
+                           _ console: Console) async throws(APIError) -> [String: String] {
+            guard !target.needs.isEmpty else { return [:] }
+            if dryRun { return FlowRunner.unsent(target, in: service, find: workspace.find) }
+            let verbose = self.verbose
+            let flow = FlowRunner(workspace: workspace, mode: stub ? .stub : .live(LiveTransport()), plugins: { call in
+                verbose > 0 ? [LoggerPlugin(level: verbose > 1 ? .bodies : .heads, redactor: console.redactor,
+                                            validation: call.endpoint.validation, sink: { console.err($0) })] : []
+            }, find: { name throws(APIError) in try workspace.find(name) })
+            return try await flow.captured(for: target, in: service)
         }
 
         private func send(_ call: PreparedCall, _ console: Console) async throws {
@@ -101,15 +115,21 @@ extension APICLI {
             // Not to a terminal (where JSON is re-indented whole) and not with -vv (which shows a
             // rejected body on stderr), the body streams to stdout as it comes, in flat memory;
             // -i's head goes first.
-            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 ? StandardOutput() : nil
+            // (Nor with until: or OAuth2, whose first answers may be sent again.)
+            let isOAuth2 = if case .oauth2? = endpoint.credential { true } else { false }
+            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 && target.until == nil
+                && !isOAuth2 ? StandardOutput() : nil
             let include = self.include
-            let exchange = try await Exchange.perform(call.request, validation: endpoint.validation, transport: transport,
-                                                      plugins: call.plugins + progress(console) + logger(endpoint, console),
-                                                      destination: destination, stream: stream, head: { response in
-                                                          if include, stream != nil {
-                                                              console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n")
-                                                          }
-                                                      })
+            let plugins = call.plugins + progress(console) + logger(endpoint, console)
+            let once = { (destination: PartialFile?) async throws(APIError) -> Exchange in
+                try await Exchange.perform(call.request, validation: endpoint.validation, transport: transport, plugins: plugins,
+                                           destination: destination, stream: stream, head: { response in
+                                               if include, stream != nil {
+                                                   console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n")
+                                               }
+                                           })
+            }
+            let exchange = try await poll(target, call, destination: destination, once)
             try emit(exchange, console)
             if !exchange.accepted {
                 let r = exchange.response
@@ -119,6 +139,31 @@ extension APICLI {
                 throw ExitCode(1)
             }
             if let destination { try save(destination, exchange, console) }
+        }
+
+        /// One exchange, or with `until:` as many as it takes (each in memory; the last one that
+        /// meets the condition is written to the destination). With `--stub` the sample is the
+        /// only answer: it meets the condition or the call fails.
+        private func poll(_ target: Target, _ call: PreparedCall, destination: PartialFile?,
+                          _ once: (PartialFile?) async throws(APIError) -> Exchange) async throws(APIError) -> Exchange {
+            guard let until = target.until else { return try await once(destination) }
+            var exchange: Exchange
+            if stub {
+                exchange = try await once(nil)
+                if let unmet = Judge.failures(until.expect, validation: .none, response: exchange.response).first {
+                    throw .stopped("\(target.qualifiedName): the sample does not meet until: \(unmet)")
+                }
+            } else {
+                exchange = try await Polling.run(until, target: target.qualifiedName) { () async throws(APIError) in
+                    try await once(nil)
+                }.0.get()
+            }
+            if let destination {
+                try destination.write(exchange.response.body)
+                exchange.response.body = Data()
+                exchange.response.saved = destination
+            }
+            return exchange
         }
 
         /// Where the body goes when not to stdout: `-o`, `--download` (named later), `task: download`.

@@ -16,7 +16,12 @@ extension APICLI {
                 is judged offline; a sample with expectFailure: true passes when it fails.
 
                 Exit codes: 0 all passed, 1 a check failed, 2 bad target file or pattern, 3 every failure was \
-                a network failure, 4 every failure was a timeout, 5 a report file could not be written.
+                a network failure, 4 every failure was a timeout, 5 a report file could not be written. \
+                --fail-on-flaky: a check that passed only on a retry exits 1.
+
+                --shard auto reads APICLI_SHARD=i/n, or GitLab's, CircleCI's, Buildkite's or a Kubernetes \
+                Indexed Job's variables (JOB_COMPLETION_INDEX, with APICLI_SHARD_COUNT); none set is exit 2. \
+                Merge the shards' --json reports with `apicli report merge`.
                 """
         )
 
@@ -45,8 +50,11 @@ extension APICLI {
         @Flag(help: "Start nothing new after the first failure.")
         var failFast = false
 
-        @Option(help: ArgumentHelp("Run only slice i of n (1-based) of the targets sorted by name.", valueName: "i/n"))
+        @Option(help: ArgumentHelp("Run only slice i of n (1-based) of the targets sorted by name; auto: i and n from the CI engine's environment.",
+                                   valueName: "i/n|auto"))
         var shard: String?
+
+        @OptionGroup var ci: CIOptions
 
         @Option(name: .customLong("max-body"),
                 help: ArgumentHelp("The most bytes of a response body held to judge it (default 64 MiB); a larger body fails the check.",
@@ -72,8 +80,11 @@ extension APICLI {
             if let maxBody, maxBody < 1 { throw ValidationError("--max-body takes a number of bytes of at least 1, got \(maxBody)") }
             if stub && (drift || driftMode != nil) { throw ValidationError("--drift compares live responses with samples; it does not go with --stub") }
             if retries < 0 { throw ValidationError("--retries takes 0 or more, got \(retries)") }
-            if let shard, Self.parseShard(shard) == nil {
-                throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, got '\(shard)'")
+            if let shard, shard != "auto", Self.parseShard(shard) == nil {
+                throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, or auto, got '\(shard)'")
+            }
+            if !ci.shardTimings.isEmpty, shard == nil {
+                throw ValidationError("--shard-timings needs --shard")
             }
         }
 
@@ -87,13 +98,15 @@ extension APICLI {
             Terminal.setUp()
             var console = Console.plain
             let items: [CheckItem]
+            let scope: CheckScope
             do throws(APIError) {
                 let workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
-                items = try plan(workspace)
-                console = Console(redactor: workspace.redactor)  // every request is built: every secret known
+                (items, scope) = try plan(workspace)
+                console = Console(workspace)
             } catch {
                 throw console.fail(error, target: nil)
             }
+            for note in scope.notes { console.err(note + "\n") }  // the shard, the rerun
             reportUnbuildable(items, console)
             warnUnverified(items, console)
             let width = items.map(\.name.count).max() ?? 0
@@ -104,19 +117,18 @@ extension APICLI {
             }.map { $0.redacted(by: console.redactor) }
             console.out(TextReport.summary(results))
             try write(JUnitReport.render, results, to: junit, console)
-            try write(JSONReport.render, results, to: json, console)
-            throw ExitCode(Self.exitCode(CheckSummary(results)))
+            try write({ JSONReport.render($0, run: scope.run) }, results, to: json, console)
+            try writeCIReports(results, scope, console)
+            throw ExitCode(Self.exitCode(CheckSummary(results), failOnFlaky: ci.failOnFlaky))
         }
 
-        private func plan(_ workspace: Workspace) throws(APIError) -> [CheckItem] {
-            var selected = try Selection.select(try workspace.catalog(), patterns: patterns)
-            if let shard, let (i, n) = Self.parseShard(shard) {
-                let mine = Selection.shard(selected.map(\.1.qualifiedName), index: i, count: n)
-                selected = selected.filter { mine.contains($0.1.qualifiedName) }
-            }
-            var planner = CheckPlanner(workspace: workspace, stub: stub, includeAll: all)
+        private func plan(_ workspace: Workspace) throws(APIError) -> ([CheckItem], CheckScope) {
+            let (selected, scope) = try scoped(try Selection.select(try workspace.catalog(), patterns: patterns))  // CheckCI.swift
+            let flow = FlowRunner(workspace: workspace, mode: stub ? .stub : .live(LiveTransport()),
+                                  find: { name throws(APIError) in try workspace.find(name) })
+            var planner = CheckPlanner(workspace: workspace, stub: stub, includeAll: all, flow: flow)
             planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil
-            return planner.items(for: selected)
+            return (planner.items(for: selected), scope)
         }
 
         /// Targets that cannot be built (unresolved `${VAR}`, …) fail in the report; their full

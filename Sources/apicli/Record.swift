@@ -65,7 +65,7 @@ extension APICLI {
                 do throws(APIError) {
                     let workspace = try APICLI.workspace(targets, environment, request)
                     let call = try workspace.call(named: name)
-                    console = Console(redactor: workspace.redactor)
+                    console = Console(workspace)
                     if try await !record(call, workspace, console) { code = max(code, 1) }
                 } catch {
                     code = max(code, console.fail(error, target: name).rawValue)

@@ -29,9 +29,10 @@ extension APICLI {
             var console = Console.plain
             do throws(APIError) {
                 let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts())
-                defer { console = Console(redactor: workspace.redactor) }  // secrets met while failing, too
-                let call = try workspace.call(named: target)
-                console = Console(redactor: workspace.redactor)
+                console = Console(workspace)
+                let (service, target) = try workspace.find(self.target)
+                // Nothing is sent: values the needs would capture show as {name}.
+                let call = try workspace.call(target, in: service, captured: FlowRunner.unsent(target, in: service, find: workspace.find))
                 console.out(render(call, console.redactor))
             } catch {
                 throw console.fail(error, target: self.target)

@@ -67,11 +67,22 @@ enum Terminal {
 
 /// Text for stdout and stderr, with the secrets of the command's workspace hidden by its
 /// redactor (passed in: `--show-secrets` gives `.off`), and the failure lines that pick the exit code.
-struct Console {
-    var redactor: Redactor
+/// The redactor is asked for at each write: secrets met later (a captured token) are hidden too.
+struct Console: Sendable {
+    private let source: @Sendable () -> Redactor
+
+    init(_ workspace: Workspace) {
+        source = { workspace.redactor }
+    }
+
+    private init(fixed: Redactor) {
+        source = { fixed }
+    }
+
+    var redactor: Redactor { source() }
 
     /// Before a workspace exists (bad arguments, an unreadable project file): nothing to hide yet.
-    static let plain = Console(redactor: Redactor(secrets: []))
+    static let plain = Console(fixed: Redactor(secrets: []))
 
     func out(_ text: String) { Terminal.write(Data(redactor.text(text).utf8)) }
     func err(_ text: String) { Terminal.write(Data(redactor.text(text).utf8), to: STDERR_FILENO) }
@@ -94,6 +105,12 @@ struct Console {
         case .output(let message):
             err("apicli: \(who)\(message)\n")
             return ExitCode(5)
+        case .dependency(let message):
+            err("apicli: \(who)needs: \(message)\n")
+            return ExitCode(1)
+        case .stopped(let message):
+            err("apicli: \(message)\n")
+            return ExitCode(1)
         }
     }
 }

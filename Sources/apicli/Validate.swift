@@ -37,6 +37,7 @@ extension APICLI {
                 throw console.fail(error, target: nil)
             }
             var (services, problems) = Catalog.loadAll(files: paths)  // each file read once
+            problems += FlowGraph.problems(Catalog(services: services))
             for service in services {
                 problems += FileCheck.missing(in: service)
                 problems += SampleCheck.diagnostics(service, workspace: workspace)

@@ -133,6 +133,23 @@ final class CatalogTests: XCTestCase {
                                                         notes: [Diagnostic.Note(message: "first defined here", mark: at(4, 3))])]))
     }
 
+    func testFindDecodesOnlyTheTargetItNeeds() throws {
+        // GIVEN a service file with a good target and a broken one
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-lazy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("baseURL: https://api.test\ntargets:\n  good: { path: /g }\n  bad: { pth: /b }\n".utf8)
+            .write(to: dir.appendingPathComponent("svc.yaml"))
+        // WHEN the good one is found
+        let (service, target) = try Catalog.find("svc.good", in: dir.path)
+        // THEN only it was decoded, and the broken one does not block it
+        XCTAssertEqual(service.targets.map(\.name), ["good"])
+        XCTAssertEqual(target.path?.text, "/g")
+        // AND the broken one still fails where it is named, and when the folder is loaded
+        XCTAssertNotNil(expectAPIError { () throws(APIError) in try Catalog.find("svc.bad", in: dir.path) })
+        XCTAssertNotNil(expectAPIError { () throws(APIError) in try Catalog.load(directory: dir.path) })
+    }
+
     func testFindWithATypoInTheTargetSuggestsWithoutReadingOtherFiles() {
         // GIVEN good.yaml defines service `good`, and another file in the folder is broken
         let dir = Fixtures.path("fastpath")

@@ -120,7 +120,7 @@ final class DriftShapeTests: XCTestCase {
         XCTAssertFalse(JSONReport.render([r]).contains("drift"))
         r.apply(drift: ["$.a: missing live"], mode: .warn)
         XCTAssertEqual(r.outcome, .passed)
-        XCTAssertTrue(JSONReport.render([r]).hasSuffix(#""attempts":[],"drift":["$.a: missing live"]}]}"# + "\n"))
+        XCTAssertTrue(JSONReport.render([r]).contains(#","drift":["$.a: missing live"]}]"#))
         XCTAssertEqual(TextReport.driftLines(r), "      drift: $.a: missing live\n")
         r.apply(drift: ["$.a: missing live"], mode: .fail)
         XCTAssertEqual(r.outcome, .failed)

@@ -69,12 +69,12 @@ final class ReportTests: XCTestCase {
 
     func testJSONSchema() {
         XCTAssertEqual(JSONReport.render([results[1], results[3]]), """
-            {"version":1,"summary":{"passed":0,"failed":1,"skipped":1},"results":[\
+            {"version":1,"summary":{"passed":0,"failed":1,"skipped":1,"flaky":0},"results":[\
             {"name":"gh.user[gone]","service":"gh","target":"user","sample":"gone","outcome":"failed","kind":"expectation","networkFailure":null,\
             "status":404,"time":0.002,"messages":["status 404, expected <2xx> & \\"ok\\"","body does not contain \\"x\\""],\
-            "failedAsExpected":false,"skipReason":null,"request":null,"attempts":[{"status":404,"time":0.002,"error":null}]},\
+            "failedAsExpected":false,"skipReason":null,"request":null,"attempts":[{"status":404,"time":0.002,"error":null}],"flaky":false,"position":null},\
             {"name":"hb.post","service":"hb","target":"post","sample":null,"outcome":"skipped","kind":null,"networkFailure":null,"status":null,\
-            "time":null,"messages":[],"failedAsExpected":false,"skipReason":"check: false","request":null,"attempts":[]}]}
+            "time":null,"messages":[],"failedAsExpected":false,"skipReason":"check: false","request":null,"attempts":[],"flaky":false,"position":null}]}
 
             """)
     }

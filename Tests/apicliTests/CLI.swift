@@ -30,7 +30,7 @@ struct CLI {
         process.executableURL = binary
         process.arguments = args
         process.currentDirectoryURL = cwd
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APICLI_") }
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APICLI_") && !ciVariables.contains($0.key) }
         environment.merge(env) { _, new in new }
         process.environment = environment
         let tmp = FileManager.default.temporaryDirectory
@@ -62,6 +62,13 @@ struct CLI {
         return Result(code: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
                       stderr: String(decoding: err, as: UTF8.self), stdoutData: out, seconds: seconds)
     }
+
+    /// What the CI running the tests sets and `check` reads (annotations, step summary, `--shard auto`):
+    /// never passed on, so that the tests behave the same in CI as on a laptop.
+    static let ciVariables: Set<String> = [
+        "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "CI_NODE_INDEX", "CI_NODE_TOTAL", "CIRCLE_NODE_INDEX",
+        "CIRCLE_NODE_TOTAL", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", "JOB_COMPLETION_INDEX",
+    ]
 
     /// The local httpbin started by `make test`. Without it the live tests skip, unless
     /// APICLI_REQUIRE_LIVE=1 (as `make test` sets), where its absence is a failure.

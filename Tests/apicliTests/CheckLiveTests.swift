@@ -174,7 +174,7 @@ final class CheckLiveTests: XCTestCase {
         // (a dropped connection is a network failure: retried too, and still failing)
         let lines = CheckSupport.normalized(r.stdout).split(separator: "\n").prefix(4)
         XCTAssertEqual(Array(lines).map { $0.hasPrefix("FAIL flaky.dropped") ? String($0.prefix(55)) : String($0) }, [
-            "PASS flaky.recovers 200 T ms (3 attempts)",
+            "PASS flaky.recovers 200 T ms (3 attempts, flaky)",
             "FAIL flaky.givesUp 503 T ms (3 attempts) status 503 is not accepted by validate: success (200-299)",
             "FAIL flaky.dropped --- T ms (3 attempts) network error:",
             "PASS flaky.fine 200 T ms",
@@ -194,7 +194,7 @@ final class CheckLiveTests: XCTestCase {
         let dir = try folder(["f.yaml": "baseURL: http://127.0.0.1:9\ntargets:\n  later: { path: /flaky/1/h, task: { query: { after: 1 } } }\n"])
         // WHEN retried once THEN the second attempt waited the server's second
         let r = try CLI.run(["check", "--targets", dir.path, "--base-url", server.url, "--retries", "1"])
-        XCTAssertEqual(CheckSupport.normalized(r.stdout).split(separator: "\n").first, "PASS f.later 200 T ms (2 attempts)")
+        XCTAssertEqual(CheckSupport.normalized(r.stdout).split(separator: "\n").first, "PASS f.later 200 T ms (2 attempts, flaky)")
         XCTAssertGreaterThanOrEqual(r.seconds, 1.0)
     }
 

@@ -92,7 +92,7 @@ final class CheckStubTests: XCTestCase {
     func testBadShardAndUnknownPattern() throws {
         let bad = try CLI.run(["check", "--shard", "4/3"])
         XCTAssertEqual(bad.code, 64)
-        XCTAssertTrue(bad.stderr.contains("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, got '4/3'"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, or auto, got '4/3'"), bad.stderr)
         let unknown = try CLI.run(["check", "--stub", "githb", "httpbin.stat*"])
         XCTAssertEqual(unknown.code, 2)
         XCTAssertEqual(unknown.stderr, "error: 'githb' matches no target\n    hint: did you mean 'github'?\n")

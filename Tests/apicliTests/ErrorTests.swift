@@ -32,7 +32,7 @@ final class ErrorTests: XCTestCase {
               two:
                 path: /two
                 validate: sucess
-            """], ["call", "api.one", "--stub"])
+            """], ["validate"])
         XCTAssertEqual(r.code, 2)
         let file = dir.appendingPathComponent("api.yaml").path
         XCTAssertEqual(r.stderr, """
@@ -51,6 +51,11 @@ final class ErrorTests: XCTestCase {
             3 errors
 
             """)
+        // AND `call` of one target reports that target's problems only (it decodes no other)
+        let one = try CLI.run(["call", "api.one", "--stub", "--targets", dir.path])
+        XCTAssertEqual(one.code, 2)
+        XCTAssertTrue(one.stderr.hasSuffix("\n2 errors\n"), one.stderr)
+        XCTAssertFalse(one.stderr.contains("sucess"), one.stderr)
     }
 
     func testYAMLSyntaxErrorCarriesLibyamlsText() throws {

@@ -16,7 +16,24 @@ public struct Exchange: Sendable {
     public static func perform(_ request: PreparedRequest, validation: Validation, transport: some Transport,
                                plugins: [any Plugin] = [], destination: PartialFile? = nil, stream: (any BodySink)? = nil,
                                head: @escaping @Sendable (Response) -> Void = { _ in }) async throws(APIError) -> Exchange {
-        let prepared = plugins.prepare(request)
+        var prepared = plugins.prepare(request)
+        let live = !(transport is StubTransport)
+        if live { prepared = try await OAuth2Client.authorize(prepared, fresh: false) }
+        var result = await send(prepared, transport, plugins, destination, stream, head)
+        // An OAuth2 token the API no longer takes: once more with a fresh one.
+        if live, prepared.oauth2 != nil, case .success(let r) = result, r.status == 401 {
+            prepared = try await OAuth2Client.authorize(prepared, fresh: true)
+            try destination?.reset()
+            result = await send(prepared, transport, plugins, destination, stream, head)
+        }
+        for plugin in plugins { result = plugin.process(result, for: prepared) }
+        let response = try result.get()
+        return Exchange(request: prepared, response: response, validation: validation)
+    }
+
+    private static func send(_ prepared: PreparedRequest, _ transport: some Transport, _ plugins: [any Plugin],
+                             _ destination: PartialFile?, _ stream: (any BodySink)?,
+                             _ head: @escaping @Sendable (Response) -> Void) async -> Result<Response, APIError> {
         for plugin in plugins { plugin.willSend(prepared) }
         var result: Result<Response, APIError>
         let transfer = Transfer(destination: destination, stream: stream, progress: { progress in
@@ -28,8 +45,6 @@ public struct Exchange: Sendable {
             result = .failure(error)
         }
         for plugin in plugins { plugin.didReceive(result, for: prepared) }
-        for plugin in plugins { result = plugin.process(result, for: prepared) }
-        let response = try result.get()
-        return Exchange(request: prepared, response: response, validation: validation)
+        return result
     }
 }

@@ -6,6 +6,8 @@ public struct CheckItem: Sendable {
         case send(PreparedRequest, validation: Validation, expect: Expectations?, stub: StubTransport?, expectFailure: Bool)
         case skip(String)
         case fail(APIError)
+        /// A target that `needs:` others: its work is known only once they ran (`FlowRunner`).
+        case deferred(@Sendable () async -> Work)
     }
 
     public var name: String
@@ -15,6 +17,8 @@ public struct CheckItem: Sendable {
     public var work: Work
     /// `check --drift`: the sample the live response is compared with.
     public var drift: Drift.Baseline? = nil
+    /// `until:`: the request is repeated until its response meets the condition.
+    public var until: Until? = nil
 }
 
 /// Turns selected targets into check items; each request comes from the workspace, built as
@@ -27,11 +31,14 @@ public struct CheckPlanner: Sendable {
     public var includeAll: Bool
     /// `--drift`: compare each live response with the target's `sample:`.
     public var drift: Drift.Mode? = nil
+    /// Runs what targets `needs:`, once for the whole run (shared by every item).
+    public var flow: FlowRunner?
 
-    public init(workspace: Workspace, stub: Bool, includeAll: Bool) {
+    public init(workspace: Workspace, stub: Bool, includeAll: Bool, flow: FlowRunner? = nil) {
         self.workspace = workspace
         self.stub = stub
         self.includeAll = includeAll
+        self.flow = flow
     }
 
     /// Methods that are checked without `check: true`: they should not change anything.
@@ -57,15 +64,37 @@ public struct CheckPlanner: Sendable {
             item.work = .skip(reason)
             return item
         }
-        do {
-            let call = try workspace.call(target, in: service)
-            item.work = .send(call.prepared, validation: call.endpoint.validation, expect: target.expect, stub: nil,
-                              expectFailure: false)
-            item.drift = drift.flatMap { Drift.baseline(call, mode: $0) }
-        } catch {
-            item.work = .fail(error)
-        }
+        item.until = target.until
+        item.work = work(target, service) { call in
+            [.send(call.prepared, validation: call.endpoint.validation, expect: target.expect, stub: nil, expectFailure: false)]
+        }[0]
+        item.drift = drift.flatMap { Drift.baseline(target, in: service, workspace: workspace, mode: $0) }
         return item
+    }
+
+    /// What `make` says to do with the target's request, built now, or once its needs ran.
+    private func work(_ target: Target, _ service: Service, _ make: @escaping @Sendable (PreparedCall) -> [CheckItem.Work])
+        -> [CheckItem.Work] {
+        let workspace = self.workspace
+        guard !target.needs.isEmpty, let flow else {
+            do { return make(try workspace.call(target, in: service)) } catch { return [.fail(error)] }
+        }
+        let count = max(1, stub ? target.allSamples.count : 1)
+        let once = OnceTask { () async -> Result<PreparedCall, APIError> in
+            do throws(APIError) {
+                return .success(try workspace.call(target, in: service, captured: try await flow.captured(for: target, in: service)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return (0..<count).map { i in
+            .deferred {
+                switch await once.value {
+                case .success(let call): return make(call)[i]
+                case .failure(let error): return .fail(error)
+                }
+            }
+        }
     }
 
     /// With `--stub` every target is judged, whatever its method: nothing is sent.
@@ -75,18 +104,15 @@ public struct CheckPlanner: Sendable {
             return [CheckItem(name: target.qualifiedName, service: service.name, target: target.name, sample: nil,
                               work: .skip("no sample to judge"))]
         }
-        let call = Result { () throws(APIError) in try workspace.call(target, in: service) }
-        return samples.map { name, sample in
-            var item = CheckItem(name: target.qualifiedName + (name.map { "[\($0)]" } ?? ""), service: service.name,
-                                 target: target.name, sample: name, work: .skip(""))
-            switch call {
-            case .success(let call):
-                item.work = .send(call.prepared, validation: call.endpoint.validation, expect: target.expect,
-                                  stub: call.stub(sample), expectFailure: sample.expectFailure)
-            case .failure(let error):
-                item.work = .fail(error)
+        let works = work(target, service) { call in
+            samples.map { _, sample in
+                .send(call.prepared, validation: call.endpoint.validation, expect: target.expect,
+                      stub: call.stub(sample), expectFailure: sample.expectFailure)
             }
-            return item
+        }
+        return zip(samples, works + Array(repeating: works[0], count: max(0, samples.count - works.count))).map { pair, work in
+            CheckItem(name: target.qualifiedName + (pair.name.map { "[\($0)]" } ?? ""), service: service.name,
+                      target: target.name, sample: pair.name, work: work, until: target.until)
         }
     }
 }

@@ -13,6 +13,8 @@ public struct CheckResult: Sendable, Equatable {
         case timeout
         /// The target could not be built: unresolved `{param}` or `${VAR}`, bad base URL.
         case invalid
+        /// A target it `needs:` failed, or a capture found nothing.
+        case dependency
     }
 
     /// One try at the request. `status` is nil when the try got no response.
@@ -67,6 +69,9 @@ public struct CheckResult: Sendable, Equatable {
     /// `check --drift`: how the live response's shape differs from the sample's (`Drift`); nil
     /// when it was not compared (no `--drift`, no sample, or no response).
     public var drift: [String]? = nil
+    /// Passed, but only on a retry: an earlier attempt failed (a 5xx or no response). Counted
+    /// among the passed; `--fail-on-flaky` makes it fail the run.
+    public var flaky: Bool = false
 
     public init(name: String, service: String, target: String, sample: String? = nil, outcome: Outcome,
                 kind: FailureKind? = nil, messages: [String] = [], failedAsExpected: Bool = false,
@@ -108,13 +113,17 @@ public struct CheckSummary: Sendable, Equatable {
     public var passed = 0
     public var failed = 0
     public var skipped = 0
+    /// Passed on a retry (also counted in `passed`).
+    public var flaky = 0
     /// The kinds of the failed checks.
     public var failureKinds: Set<CheckResult.FailureKind> = []
 
     public init(_ results: [CheckResult]) {
         for r in results {
             switch r.outcome {
-            case .passed: passed += 1
+            case .passed:
+                passed += 1
+                if r.flaky { flaky += 1 }
             case .failed:
                 failed += 1
                 if let k = r.kind { failureKinds.insert(k) }
@@ -123,8 +132,8 @@ public struct CheckSummary: Sendable, Equatable {
         }
     }
 
-    /// `N passed, N failed`, and `, N skipped` when any were.
+    /// `N passed, N failed`, then `, N flaky` and `, N skipped` when any were.
     public var line: String {
-        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+        "\(passed) passed, \(failed) failed" + (flaky > 0 ? ", \(flaky) flaky" : "") + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 }

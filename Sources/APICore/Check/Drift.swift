@@ -178,3 +178,14 @@ extension TextReport {
         (r.drift ?? []).filter { !r.messages.contains("drift: " + $0) }.map { "      drift: \($0)\n" }.joined()
     }
 }
+
+extension Drift {
+    /// The baseline of a target from the workspace (its sample rendered with the target's
+    /// bindings), for plans that build the request elsewhere.
+    public static func baseline(_ target: Target, in service: Service, workspace: Workspace, mode: Mode) -> Baseline? {
+        guard let sample = target.sample, sample.error == nil,
+              let bindings = try? workspace.bindings(for: target, in: service),
+              let response = try? StubTransport(sample: sample, bindings: bindings, file: service.file).response() else { return nil }
+        return Baseline(mode: mode, sample: response, ignored: sample.masked.map(RecordedSample.normalized))
+    }
+}

@@ -76,11 +76,19 @@ public struct CheckRunner: Sendable {
         case .skip(let reason):
             result.skipReason = reason
             return result
+        case .deferred(let make):
+            var next = item
+            next.work = await make()
+            return await execute(next)
         case .fail(let error):
             (result.outcome, result.kind, result.messages) = (.failed, Self.kind(of: error), [Self.message(error)])
             return result
         case let .send(request, validation, expect, stub, expectFailure):
-            let (last, attempts) = await send(request, stub: stub)
+            let (last, attempts) = if let until = item.until {
+                await poll(until, item.name, request, stub: stub)
+            } else {
+                await send(request, stub: stub)
+            }
             let verdict = Verdict.judge(last, expect: expect, validation: validation, expectFailure: expectFailure)
             result.request = CheckResult.Request(request)
             if case .failure(.network(let failure)) = last { result.networkFailure = failure.kind }
@@ -90,8 +98,14 @@ public struct CheckRunner: Sendable {
             if let baseline = item.drift, case .success(let response) = last {
                 result.apply(drift: baseline.differences(from: response), mode: baseline.mode)
             }
+            result.flaky = Self.isFlaky(result)
             return result
         }
+    }
+
+    /// Flaky: passed, but an earlier attempt failed (a 5xx or no response: what is retried).
+    public static func isFlaky(_ r: CheckResult) -> Bool {
+        r.outcome == .passed && r.attempts.dropLast().contains { ($0.status ?? 500) >= 500 }
     }
 
     /// Attempts until one is final: a response below 500, a timeout, or the retries are used up.
@@ -120,6 +134,20 @@ public struct CheckRunner: Sendable {
         }
     }
 
+    /// `until:`: live, the request is repeated; a stub's sample is the one answer, which meets
+    /// the condition or fails.
+    private func poll(_ until: Until, _ name: String, _ request: PreparedRequest, stub: StubTransport?)
+        async -> (Result<Response, APIError>, [CheckResult.Attempt]) {
+        let (result, attempts) = await Polling.run(until, target: name) { () async throws(APIError) in
+            let exchange = try await perform(request, stub: stub)
+            if stub != nil, let unmet = Judge.failures(until.expect, validation: .none, response: exchange.response).first {
+                throw .stopped("\(name): the sample does not meet until: \(unmet)")
+            }
+            return exchange
+        }
+        return (result.map(\.response), attempts)
+    }
+
     private func perform(_ request: PreparedRequest, stub: StubTransport?) async throws(APIError) -> Exchange {
         if let stub { return try await Exchange.perform(request, validation: .none, transport: stub) }
         return try await Exchange.perform(request, validation: .none, transport: transport)
@@ -138,6 +166,8 @@ public struct CheckRunner: Sendable {
         case .network: return .network
         case .timedOut: return .timeout
         case .invalidInput, .output: return .invalid
+        case .dependency: return .dependency
+        case .stopped: return .expectation
         }
     }
 
@@ -147,6 +177,8 @@ public struct CheckRunner: Sendable {
         case .network(let failure): return "network error: \(failure)"
         case .timedOut(let s): return "timed out after \(Judge.milliseconds(s))"
         case .output(let m): return m
+        case .dependency(let m): return "needs: \(m)"
+        case .stopped(let m): return m
         case .invalidInput(let diagnostics):
             guard let d = diagnostics.first else { return "invalid target" }
             let place = d.file.map { f in d.mark.map { "\(f):\($0.line):\($0.column): " } ?? "\(f): " } ?? ""

@@ -8,6 +8,10 @@ public enum APIError: Error, Sendable, Equatable {
     case timedOut(Double)
     /// A local file could not be written (exit 5).
     case output(String)
+    /// A target this one `needs:` was not accepted, or a capture found nothing (exit 1).
+    case dependency(String)
+    /// `until:`'s `failIf:` held: polling stopped on a terminal failure (exit 1).
+    case stopped(String)
 
     public static func invalid(_ d: Diagnostic) -> APIError { .invalidInput([d]) }
 }

@@ -70,13 +70,15 @@ public struct EndpointResolver: Sendable {
 
     /// The placeholder values a target is expanded with: its params (themselves expanded against
     /// the environment), then `-p` overrides.
-    public func bindings(for target: Target, in service: Service) throws(APIError) -> Bindings {
+    /// `captured`: values from the targets it `needs:`, between its params and `-p`.
+    public func bindings(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Bindings {
         var values: [String: String] = [:]
         let env = Bindings(environment: environment, secrets: secrets)
-        for (name, template) in target.params where overrides.params[name] == nil {
+        for (name, template) in target.params where overrides.params[name] == nil && captured[name] == nil {
             values[name] = try env.expand(template, in: "param '\(name)' of \(target.qualifiedName)",
                                           file: service.file, unresolved: .keep)
         }
+        values.merge(captured) { _, new in new }
         values.merge(overrides.params) { _, new in new }
         return Bindings(params: values, environment: environment, secrets: secrets)
     }
@@ -98,8 +100,8 @@ public struct EndpointResolver: Sendable {
         return try baseURL(service, layers, try bindings(for: target, in: service), target.qualifiedName, &ignored)
     }
 
-    public func endpoint(for target: Target, in service: Service) throws(APIError) -> Endpoint {
-        let bindings = try bindings(for: target, in: service)
+    public func endpoint(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Endpoint {
+        let bindings = try bindings(for: target, in: service, captured: captured)
         let layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
         let name = target.qualifiedName
         let file = service.file
@@ -235,6 +237,22 @@ public struct EndpointResolver: Sendable {
                           password: try bindings.expand(password, in: "the basic password of \(name)", file: file))
         case .header(let header, let value)?:
             return .header(name: header, value: try headerValue(value, bindings, in: "auth header '\(header)' of \(name)", file: file))
+        case .oauth2(let o)?:
+            func x(_ t: Template?, _ what: String) throws(APIError) -> String? {
+                guard let t else { return nil }
+                return try bindings.expand(t, in: "oauth2 \(what) of \(name)", file: file)
+            }
+            let tokenURL = try x(o.tokenURL, "tokenURL") ?? ""
+            if let problem = URLBuilder.problem(withBaseURL: tokenURL) {
+                throw .invalid(Diagnostic(file: file, mark: o.tokenURL.mark, message: "oauth2 tokenURL '\(tokenURL)' of \(name) \(problem)"))
+            }
+            let settings = OAuth2Settings<String>(tokenURL: tokenURL, clientId: try x(o.clientId, "clientId") ?? "",
+                                                  clientSecret: try x(o.clientSecret, "clientSecret"), scope: try x(o.scope, "scope"),
+                                                  grant: OAuth2Settings<String>.Grant(rawValue: o.grant.rawValue) ?? .clientCredentials,
+                                                  username: try x(o.username, "username"), password: try x(o.password, "password"),
+                                                  refreshToken: try x(o.refreshToken, "refreshToken"))
+            for secret in [settings.clientSecret, settings.password, settings.refreshToken].compactMap({ $0 }) { secrets.record(secret) }
+            return .oauth2(settings)
         }
     }
 

@@ -28,6 +28,10 @@ public struct PreparedRequest: Sendable {
     public var followRedirects: Bool = true
     /// The header `auth:` adds (set by `AuthPlugin`): never sent to another origin after a redirect.
     public var authHeader: String? = nil
+    /// `auth: { oauth2: }`: the client whose token goes in `Authorization` when it is sent.
+    public var oauth2: OAuth2Settings<String>? = nil
+    /// Where values met while sending (an OAuth2 token) are recorded as secrets: the workspace's.
+    public var secrets: Secrets? = nil
     /// The most body bytes kept in memory (`check --max-body`); a larger body fails the exchange.
     /// Bodies streamed to a file or to stdout are not held, so not limited.
     public var maxBody: Int64 = PreparedRequest.defaultMaxBody

@@ -74,13 +74,20 @@ public struct Workspace: Sendable {
 
     // MARK: Requests
 
-    /// The request `target` sends, with everything a command needs around it.
-    public func call(_ target: Target, in service: Service) throws(APIError) -> PreparedCall {
+    /// The request `target` sends, with everything a command needs around it. `captured`: the
+    /// values the targets it `needs:` captured (`FlowRunner`), between its params and `-p`.
+    public func call(_ target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> PreparedCall {
         try FileCheck.requestFiles(of: target, in: service)
-        let endpoint = try resolver.endpoint(for: target, in: service)
-        let request = try RequestBuilder.build(endpoint)
+        let endpoint = try resolver.endpoint(for: target, in: service, captured: captured)
+        var request = try RequestBuilder.build(endpoint)
+        request.secrets = resolver.secrets
         return PreparedCall(service: service, target: target, endpoint: endpoint, request: request,
-                            bindings: try resolver.bindings(for: target, in: service))
+                            bindings: try resolver.bindings(for: target, in: service, captured: captured))
+    }
+
+    /// A captured value to hide in every output from now on (`secret: true` captures).
+    public func hide(_ value: String) {
+        resolver.secrets.record(value)
     }
 
     /// `call(_:in:)` for `service.target`.

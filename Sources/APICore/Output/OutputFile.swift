@@ -13,11 +13,12 @@ import Darwin
 /// never leaves a partial file nor clobbers the old one: through `PartialFile`, the one
 /// temporary-file-and-rename of apicli (special destinations such as `/dev/stdout` are written in place).
 public enum OutputFile {
-    public static func write(_ data: Data, to path: String) throws(APIError) {
+    /// `mode`: the new file's permissions (default: what a new file gets under the umask).
+    public static func write(_ data: Data, to path: String, mode: mode_t? = nil) throws(APIError) {
         let file = try PartialFile.create(for: path)
         defer { file.discard() }
         try file.write(data)
-        try file.commit()
+        try file.commit(mode: mode)
     }
 
     /// Writes every byte (retrying short writes and EINTR); false with errno set on failure.

@@ -119,6 +119,14 @@ public final class PartialFile: BodySink, @unchecked Sendable {
         written += Int64(bytes.count)
     }
 
+    /// Empties the file to start over (the same exchange sent again).
+    public func reset() throws(APIError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isOpen, ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw OutputFile.failure(destination) }
+        written = 0
+    }
+
     /// Up to `limit` bytes from the start (for `-vv`'s preview of a rejected body).
     public func prefix(_ limit: Int) -> Data {
         lock.lock()
@@ -131,7 +139,7 @@ public final class PartialFile: BodySink, @unchecked Sendable {
 
     /// Moves the complete body into place: over `destination`, or with `name` to that file in
     /// the same folder. `replace: false` refuses to replace an existing file (exit 5).
-    public func commit(as name: String? = nil, replace: Bool = true) throws(APIError) {
+    public func commit(as name: String? = nil, replace: Bool = true, mode: mode_t? = nil) throws(APIError) {
         lock.lock()
         defer { lock.unlock() }
         guard isOpen else { throw .network(.other("the transfer to \(destination) was stopped")) }
@@ -145,7 +153,7 @@ public final class PartialFile: BodySink, @unchecked Sendable {
                 guard fsync(fd) == 0 || errno == EINVAL else { throw OutputFile.failure(target) }
                 let mask = umask(0)
                 umask(mask)
-                fchmod(fd, 0o666 & ~mask)
+                fchmod(fd, mode ?? (0o666 & ~mask))
                 if !replace {
                     let placeholder = open(target, O_WRONLY | O_CREAT | O_EXCL, 0o600)
                     guard placeholder >= 0 else {

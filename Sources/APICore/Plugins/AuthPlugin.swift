@@ -21,6 +21,9 @@ public struct AuthPlugin: Plugin {
             return HeaderField("Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
         case .header(let name, let value):
             return HeaderField(name, value)
+        case .oauth2:
+            // The token is fetched (or taken from the cache) when the request is sent: `OAuth2Client`.
+            return HeaderField("Authorization", "Bearer " + OAuth2Client.pending)
         }
     }
 
@@ -29,6 +32,7 @@ public struct AuthPlugin: Plugin {
         let field = header
         if out.headers.value(of: field.name) == nil { out.headers.append(field) }
         out.authHeader = field.name
+        if case .oauth2(let settings) = credential { out.oauth2 = settings }
         return out
     }
 }

@@ -9,11 +9,34 @@ public enum Auth: Sendable, Equatable {
     case basic(user: Template, password: Template)
     /// `{ header: X-API-Key, value: v }`: any header.
     case header(name: String, value: Template)
+    /// `{ oauth2: { tokenURL, clientId, clientSecret, scope, grant, username, password } }`.
+    case oauth2(OAuth2Settings<Template>)
 }
 
-/// Expanded credentials, ready for `AuthPlugin`.
+/// An OAuth2 client as declared (`Template`s) or expanded (`String`s).
+public struct OAuth2Settings<Text: Sendable & Equatable>: Sendable, Equatable {
+    public enum Grant: String, Sendable, CaseIterable {
+        case clientCredentials = "client_credentials"
+        case password
+        case refreshToken = "refresh_token"
+    }
+
+    public var tokenURL: Text
+    public var clientId: Text
+    public var clientSecret: Text?
+    public var scope: Text?
+    public var grant: Grant
+    /// The resource owner's, for `grant: password`.
+    public var username: Text?
+    public var password: Text?
+    /// For `grant: refresh_token`: the long-lived token to start from.
+    public var refreshToken: Text?
+}
+
+/// Expanded credentials, ready for `AuthPlugin` (OAuth2's token is fetched when the request is sent).
 public enum Credential: Sendable, Equatable {
     case bearer(String)
     case basic(user: String, password: String)
     case header(name: String, value: String)
+    case oauth2(OAuth2Settings<String>)
 }

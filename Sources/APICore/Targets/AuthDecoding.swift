@@ -33,8 +33,38 @@ extension ServiceDecoder {
             }
             return .header(name: header.text, value: text)
         }
-        reader.error("auth of \(what) takes one of bearer:, basic:, or header: with value:", at: node.mark,
+        if keys == ["oauth2"], let e = value("oauth2") {
+            return oauth2(e.value).map { .oauth2($0) }
+        }
+        reader.error("auth of \(what) takes one of bearer:, basic:, oauth2:, or header: with value:", at: node.mark,
                      hint: "write { bearer: \"${TOKEN}\" }, { basic: { user: u, password: \"${PW}\" } } or { header: X-API-Key, value: \"${KEY}\" }")
         return nil
+    }
+}
+
+extension ServiceDecoder {
+    /// `oauth2: { tokenURL, clientId, clientSecret?, scope?, grant?, username?, password?, refreshToken? }`.
+    mutating func oauth2(_ node: Node) -> OAuth2Settings<Template>? {
+        guard let entries = reader.mapping(node, "oauth2", known: TargetFile.Keys.oauth2) else { return nil }
+        var fields: [String: Template] = [:]
+        var grant = OAuth2Settings<Template>.Grant.clientCredentials
+        for e in entries {
+            if e.key == "grant" {
+                grant = reader.choice(e.value, "oauth2 grant", as: OAuth2Settings<Template>.Grant.self) ?? grant
+            } else if let t = reader.text(e.value, "oauth2 \(e.key)") {
+                fields[e.key] = t
+            }
+        }
+        var missing = ["tokenURL", "clientId"].filter { fields[$0] == nil }
+        if grant == .password { missing += ["username", "password"].filter { fields[$0] == nil } }
+        if grant == .refreshToken, fields["refreshToken"] == nil { missing.append("refreshToken") }
+        guard missing.isEmpty, let tokenURL = fields["tokenURL"], let clientId = fields["clientId"] else {
+            reader.error("oauth2 (grant \(grant.rawValue)) needs " + missing.map { "\($0):" }.joined(separator: ", "), at: node.mark,
+                         hint: "write oauth2: { tokenURL: https://auth.example.com/token, clientId: app, clientSecret: \"${CLIENT_SECRET}\" }")
+            return nil
+        }
+        return OAuth2Settings(tokenURL: tokenURL, clientId: clientId, clientSecret: fields["clientSecret"], scope: fields["scope"],
+                              grant: grant, username: fields["username"], password: fields["password"],
+                              refreshToken: fields["refreshToken"])
     }
 }

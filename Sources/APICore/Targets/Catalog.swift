@@ -62,15 +62,24 @@ public struct Catalog: Sendable {
     }
 
     /// Finds `service.target`. Reads `<service>.yaml` alone when that file defines the service, so
-    /// one broken or huge unrelated file does not slow or block a call; otherwise reads the folder.
+    /// one broken or huge unrelated file does not slow or block a call, and decodes only that
+    /// target of it (a mistake in another target of the file does not block this one; `validate`
+    /// reports it); otherwise reads the folder.
     public static func find(_ name: String, in directory: String) throws(APIError) -> (Service, Target) {
         let serviceName = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
         for ext in ["yaml", "yml"] {
             let file = Path.join(directory, "\(serviceName).\(ext)")
             guard TargetFile.isName(serviceName), serviceName != "apicli",
                   FileManager.default.fileExists(atPath: file) else { continue }
-            let service = try TargetFile.load(file)
-            if service.name == serviceName { return try Catalog(services: [service]).lookup(name) }
+            let targetName = name.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init)
+            let service = try TargetFile.load(file, only: targetName)
+            if service.name == serviceName {
+                // Not there: load the whole file, for the did-you-mean of the unknown name.
+                if let targetName, service.target(named: targetName) == nil {
+                    return try Catalog(services: [try TargetFile.load(file)]).lookup(name)
+                }
+                return try Catalog(services: [service]).lookup(name)
+            }
         }
         return try load(directory: directory).lookup(name)
     }

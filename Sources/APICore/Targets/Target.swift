@@ -28,6 +28,12 @@ public struct Target: Sendable {
     public var auth: Auth? = nil
     /// `followRedirects:`; nil: the rule's, the service's, else true.
     public var followRedirects: Bool? = nil
+    /// `capture:`: values this target's response gives the targets that need it.
+    public var captures: [Capture] = []
+    /// `needs:`: targets that run first; their captures fill this target's `{placeholders}`.
+    public var needs: [Need] = []
+    /// `until:`: repeat the request until the response meets a condition.
+    public var until: Until? = nil
 
     /// `service.target`, the name users type.
     public var qualifiedName: String { "\(service).\(name)" }

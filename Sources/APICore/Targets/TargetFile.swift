@@ -10,8 +10,13 @@ public enum TargetFile {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
                                      "auth", "rules", "environments", "followRedirects"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
-                                    "sample", "samples", "expect", "check", "auth", "followRedirects"]
-        public static let auth = ["bearer", "basic", "header", "value"]
+                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until"]
+        /// `until:`: polling.
+        public static let until = ["expect", "failIf", "every", "within"]
+        /// One entry of `capture:`.
+        public static let capture = ["json", "header", "body", "secret"]
+        public static let auth = ["bearer", "basic", "header", "value", "oauth2"]
+        public static let oauth2 = ["tokenURL", "clientId", "clientSecret", "scope", "grant", "username", "password", "refreshToken"]
         public static let rule = ["match", "except", "headers", "timeout", "cookies", "validate", "auth", "task",
                                   "followRedirects"]
         public static let ruleTask = ["encoding", "arrays", "bools", "contentType"]
@@ -26,15 +31,17 @@ public enum TargetFile {
     }
 
     /// Reads and decodes `path`. The service is named by `service:` or else by the file's name.
-    public static func load(_ path: String) throws(APIError) -> Service {
+    /// With `only`, just that target is decoded (the others are skipped after the YAML is parsed):
+    /// what `call` and `show` need from a file of thousands of targets.
+    public static func load(_ path: String, only: String? = nil) throws(APIError) -> Service {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read target file"))
         }
         let stem = Path.stem(Path.lastComponent(path))
-        return try decode([UInt8](data), file: path, defaultName: stem)
+        return try decode([UInt8](data), file: path, defaultName: stem, only: only)
     }
 
-    public static func decode(_ bytes: [UInt8], file: String, defaultName: String) throws(APIError) -> Service {
+    public static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil) throws(APIError) -> Service {
         let root: Node?
         do {
             root = try YAMLParser.parse(bytes)
@@ -46,6 +53,7 @@ public enum TargetFile {
                                       hint: "a target file is a mapping with baseURL: and targets:"))
         }
         var decoder = ServiceDecoder(file: file)
+        decoder.only = only
         let service = decoder.service(root, defaultName: defaultName)
         if let service, decoder.reader.diagnostics.isEmpty { return service }
         throw .invalidInput(decoder.reader.diagnostics)
@@ -72,6 +80,8 @@ struct ServiceDecoder {
     var files: [FileReference] = []
     /// The target being decoded, for `files`.
     private var currentTarget: String?
+    /// Set: decode only this target.
+    var only: String?
 
     init(file: String) {
         reader = NodeReader(file: file)
@@ -119,7 +129,7 @@ struct ServiceDecoder {
         }
         guard let targetEntries = reader.mapping(targetsNode, "targets") else { return nil }
         service.targets.reserveCapacity(targetEntries.count)
-        for e in targetEntries where !e.key.hasPrefix("x-") {
+        for e in targetEntries where !e.key.hasPrefix("x-") && (only == nil || e.key == only) {
             guard TargetFile.isName(e.key) else {
                 reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)
                 continue
@@ -177,6 +187,9 @@ struct ServiceDecoder {
             case "check": target.check = reader.boolean(e.value, "check")
             case "auth": target.auth = auth(e.value, what)
             case "followRedirects": target.followRedirects = reader.boolean(e.value, "followRedirects")
+            case "capture": target.captures = captures(e.value, what)
+            case "needs": target.needs = needs(e.value)
+            case "until": target.until = until(e.value, what)
             default: break
             }
         }

@@ -9,27 +9,56 @@ import Foundation
 public enum JSONReport {
     public static let schemaVersion = 1
 
-    public static func render(_ results: [CheckResult]) -> String {
+    public static func render(_ results: [CheckResult]) -> String { render(results, run: nil) }
+
+    /// With `run`: also the suite, the shard (or the shards merged) and each result's position.
+    public static func render(_ results: [CheckResult], run: RunInfo?) -> String {
         let summary = CheckSummary(results)
-        let root: Value = .object([
+        var members: [Value.Member] = [
             member("version", .number(String(schemaVersion))),
             member("summary", .object([
                 member("passed", .number(String(summary.passed))),
                 member("failed", .number(String(summary.failed))),
                 member("skipped", .number(String(summary.skipped))),
+                member("flaky", .number(String(summary.flaky))),
             ])),
-            member("results", .array(results.map(result))),
-        ])
-        return root.jsonText + "\n"
+        ]
+        if let run { members += runMembers(run) }
+        members.append(member("results", .array(results.map { result($0, position: run?.positions[$0.service + "." + $0.target]) })))
+        return Value.object(members).jsonText + "\n"
     }
 
-    private static func result(_ r: CheckResult) -> Value {
-        guard case .object(var members) = plainResult(r), let drift = r.drift else { return plainResult(r) }
+    private static func runMembers(_ run: RunInfo) -> [Value.Member] {
+        [
+            member("suite", .object([
+                member("digest", text(run.suite.digest)),
+                member("targets", .number(String(run.suite.targets))),
+            ])),
+            member("shard", run.shard.map { s in
+                .object([
+                    member("index", .number(String(s.index))),
+                    member("count", .number(String(s.count))),
+                    member("source", text(s.source)),
+                ])
+            } ?? .null),
+            member("merged", run.merged.map { m in
+                .object([
+                    member("count", .number(String(m.count))),
+                    member("shards", .array(m.shards.map { .number(String($0)) })),
+                ])
+            } ?? .null),
+        ]
+    }
+
+    private static func result(_ r: CheckResult, position: Int?) -> Value {
+        guard case .object(var members) = plainResult(r, position: position), let drift = r.drift else {
+            return plainResult(r, position: position)
+        }
         members.append(member("drift", .array(drift.map(text))))
         return .object(members)
     }
 
-    private static func plainResult(_ r: CheckResult) -> Value {
+    private static func plainResult(_ r: CheckResult, position: Int?) -> Value {
         .object([
             member("name", text(r.name)),
             member("service", text(r.service)),
@@ -51,6 +80,8 @@ public enum JSONReport {
                     member("error", a.error.map(text) ?? .null),
                 ])
             })),
+            member("flaky", .bool(r.flaky)),
+            member("position", position.map { .number(String($0)) } ?? .null),
         ])
     }
 

@@ -36,12 +36,25 @@ public enum JUnitReport {
         case .failed:
             xml += "      <failure message=\"\(escape(r.messages.first ?? "failed"))\" type=\"\(r.kind?.rawValue ?? "expectation")\">"
                 + escape(r.messages.joined(separator: "\n")) + "</failure>\n"
-        case .passed: break
+        case .passed:
+            if r.flaky { xml += flakyFailures(r) }
         }
         if !r.attempts.isEmpty || r.failedAsExpected {
             xml += "      <system-out>" + escape(systemOut(r)) + "</system-out>\n"
         }
         return xml + "    </testcase>\n"
+    }
+
+    /// A check that passed on a retry: one `<flakyFailure>` per failed attempt, as Maven Surefire
+    /// writes a test that passed on a rerun (Jenkins and GitLab read it; the test counts as passed).
+    static func flakyFailures(_ r: CheckResult) -> String {
+        r.attempts.dropLast().enumerated().map { i, a in
+            let what = a.status.map { "status \($0)" } ?? a.error ?? "no response"
+            let type = a.status == nil ? "network" : "status"
+            return "      <flakyFailure message=\"\(escape("attempt \(i + 1): \(what)"))\" type=\"\(type)\">"
+                + "<stackTrace>" + escape("attempt \(i + 1) of \(r.attempts.count): \(what), \(TextReport.milliseconds(a.duration))")
+                + "</stackTrace></flakyFailure>\n"
+        }.joined()
     }
 
     static func systemOut(_ r: CheckResult) -> String {

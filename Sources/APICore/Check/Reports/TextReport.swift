@@ -17,7 +17,7 @@ public enum TextReport {
         let status = r.status.map(String.init) ?? "---"
         let time = r.duration.map(milliseconds) ?? "-"
         var text = "\(tag)  \(name)  \(status)  \(String(repeating: " ", count: max(0, 8 - time.count)))\(time)"
-        if r.attempts.count > 1 { text += "  (\(r.attempts.count) attempts)" }
+        if r.attempts.count > 1 { text += "  (\(r.attempts.count) attempts\(r.flaky ? ", flaky" : ""))" }
         if r.failedAsExpected, let first = r.messages.first {
             text += "  failed as expected: \(first)"
         } else if r.outcome == .failed, let first = r.messages.first {
@@ -26,7 +26,7 @@ public enum TextReport {
         return text + "\n"
     }
 
-    /// The failures again, each with every failed expectation, then `N passed, N failed[, N skipped]`.
+    /// The failures again, each with every failed expectation, then `N passed, N failed[, N flaky][, N skipped]`.
     public static func summary(_ results: [CheckResult]) -> String {
         var text = ""
         let failed = results.filter { $0.outcome == .failed }

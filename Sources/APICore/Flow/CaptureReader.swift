@@ -1,0 +1,44 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Takes a target's captures from its response: each a string, or a clear reason why not.
+enum CaptureReader {
+    static func values(_ captures: [Capture], of target: String, from response: Response) throws(APIError) -> [String: String] {
+        var out: [String: String] = [:]
+        for capture in captures {
+            guard let value = value(capture.source, response) else {
+                throw .dependency("capture '\(capture.name)' of \(target) found nothing: "
+                                  + what(capture.source) + " (the response was \(response.status))")
+            }
+            out[capture.name] = value
+        }
+        return out
+    }
+
+    static func value(_ source: Capture.Source, _ response: Response) -> String? {
+        switch source {
+        case .json(let path):
+            guard let root = JSONValue.parse(response.body), let found = path.evaluate(root) else { return nil }
+            if case .string(let s) = found { return s }
+            return found.text(limit: .max)
+        case .header(let name):
+            return response.headers.value(of: name)
+        case .body(let pattern):
+            guard let regex = try? Regex(pattern),
+                  let match = try? regex.firstMatch(in: String(decoding: response.body, as: UTF8.self)) else { return nil }
+            let group = match.output.count > 1 ? match.output[1].substring : match.output[0].substring
+            return group.map(String.init)
+        }
+    }
+
+    static func what(_ source: Capture.Source) -> String {
+        switch source {
+        case .json(let path): return "\(path) is not in the body"
+        case .header(let name): return "there is no \(name) header"
+        case .body(let pattern): return "the body does not match /\(pattern)/"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// `apicli import curl`: a curl command → a target (in a service file of its own, or appended to
+/// one). The inverse of `apicli call --curl`: method, URL (base URL, path, `task: query`), headers,
+/// bodies (`json:` when the data is JSON, `form:` for form data, `body:` otherwise), `-F` parts,
+/// `-u`, `--cacert`/`-k` and `--max-time`.
+public enum CurlImport {
+    public struct Options: Sendable {
+        public var service: String?
+        public var name: String?
+        /// The folder relative file names in the command are taken from.
+        public var cwd: String
+
+        public init(service: String? = nil, name: String? = nil, cwd: String) {
+            self.service = service
+            self.name = name
+            self.cwd = cwd
+        }
+    }
+
+    public struct Result: Sendable {
+        public var draft: ServiceDraft
+        public var warnings: [ImportWarning]
+    }
+
+    public static func run(_ command: String, options: Options) throws(APIError) -> Result {
+        let words: [String]
+        do {
+            words = try ShellWords.split(command)
+        } catch {
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "the curl command has an unterminated \(error.quote) quote"))
+        }
+        var parser = CurlParser(cwd: options.cwd)
+        try parser.parse(words)
+        var mapper = CurlMapper(request: parser.request)
+        let draft = try mapper.draft(service: options.service, name: options.name)
+        let warnings = (parser.warnings + mapper.warnings).map { ImportWarning(file: "curl", mark: nil, message: $0) }
+        return Result(draft: draft, warnings: warnings)
+    }
+}
+
+extension CurlImport {
+    /// Service and target names: letters, digits, '_' and '-'.
+    public static func isName(_ s: String) -> Bool { TargetFile.isName(s) }
+}

@@ -1,0 +1,107 @@
+/// Reads OpenAPI descriptions (YAML or JSON, both through libyaml: JSON is YAML flow syntax) and
+/// resolves `$ref`s: local (`#/components/schemas/Pet`) and to other files relative to the
+/// referring one (`common.yaml#/Error`). Files and resolved pointers are read once.
+final class SpecLoader {
+    private var documents: [String: Node] = [:]
+    private var resolved: [String: SpecNode] = [:]
+    private(set) var warnings: [ImportWarning] = []
+    /// Where the bytes of `path` come from; the executable passes a file reader.
+    private let read: (String) throws(APIError) -> [UInt8]
+
+    init(read: @escaping (String) throws(APIError) -> [UInt8]) {
+        self.read = read
+    }
+
+    /// The root of the document at `path` (as the user or a `$ref` named it).
+    func root(_ path: String) throws(APIError) -> SpecNode {
+        if let node = documents[path] { return SpecNode(node: node, file: path) }
+        let bytes = try read(path)
+        let node: Node?
+        do {
+            node = try YAMLParser.parse(bytes)
+        } catch {
+            throw .invalid(Diagnostic(file: path, error))
+        }
+        guard let node else { throw .invalid(Diagnostic(file: path, mark: nil, message: "the file is empty")) }
+        documents[path] = node
+        return SpecNode(node: node, file: path)
+    }
+
+    func warn(_ w: ImportWarning) { warnings.append(w) }
+
+    /// The node a `$ref` chain ends at, or the node itself; nil (and a warning) when a reference
+    /// cannot be followed. `seen` is the chain so far: a cycle of `$ref`s is reported, not followed.
+    func resolve(_ n: SpecNode) -> SpecNode? {
+        var current = n
+        var seen: Set<String> = []
+        while let ref = current.ref {
+            let key = Self.key(ref, from: current.file)
+            guard seen.insert(key).inserted else {
+                warn(current.warning("$ref '\(ref)' refers back to itself"))
+                return nil
+            }
+            guard let target = lookUp(ref, key: key, from: current) else { return nil }
+            current = target
+        }
+        return current
+    }
+
+    /// A reference's identity: the file it names (relative to the referring one) and the pointer.
+    static func key(_ ref: String, from file: String) -> String {
+        let parts = ref.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = parts.first.map(String.init) ?? ""
+        let pointer = parts.count > 1 ? String(parts[1]) : ""
+        return relative(path, to: file) + "#" + pointer
+    }
+
+    static func relative(_ path: String, to file: String) -> String {
+        if path.isEmpty { return file }
+        if path.hasPrefix("/") { return path }
+        return Path.join(Path.parent(file), path)
+    }
+
+    private func lookUp(_ ref: String, key: String, from n: SpecNode) -> SpecNode? {
+        if let hit = resolved[key] { return hit }
+        let hash = key.lastIndex(of: "#")!
+        let path = String(key[..<hash])
+        if ref.hasPrefix("http://") || ref.hasPrefix("https://") {
+            warn(n.warning("$ref '\(ref)' names a URL; only local files are read"))
+            return nil
+        }
+        let document: SpecNode
+        do {
+            document = try root(path)
+        } catch {
+            warn(n.warning("$ref '\(ref)': cannot read \(path)\(Self.reason(error))"))
+            return nil
+        }
+        guard let target = Self.follow(pointer: String(key[key.index(after: hash)...]), in: document) else {
+            warn(n.warning("$ref '\(ref)' points at nothing in \(path)"))
+            return nil
+        }
+        resolved[key] = target
+        return target
+    }
+
+    private static func reason(_ error: APIError) -> String {
+        if case .invalidInput(let d) = error, let first = d.first { return ": " + first.message }
+        return ""
+    }
+
+    /// A JSON pointer (RFC 6901: `/a/b~1c`, `~0` for `~`, percent-encoding) from `root`.
+    static func follow(pointer: String, in root: SpecNode) -> SpecNode? {
+        var node = root
+        let decoded = pointer.removingPercentEscapes() ?? pointer
+        for raw in decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            let token = String(raw).replacing("~1", with: "/").replacing("~0", with: "~")
+            if let next = node[token] {
+                node = next
+            } else if let i = Int(token), node.items.indices.contains(i) {
+                node = node.items[i]
+            } else {
+                return nil
+            }
+        }
+        return node
+    }
+}

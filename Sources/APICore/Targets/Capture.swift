@@ -1,0 +1,31 @@
+/// `capture:` on a target: a value taken from its response, named, to fill the `{placeholders}` of
+/// the targets that `needs:` it (Hurl's captures, Tavern's `save:`).
+public struct Capture: Sendable {
+    public enum Source: Sendable {
+        /// `{ json: "$.access_token" }`: the value at a JSONPath (the `expect:` subset).
+        case json(JSONPath)
+        /// `{ header: Location }`: a response header (the first of that name).
+        case header(String)
+        /// `{ body: "code=([0-9]+)" }`: the first group of a regular expression (the whole match without one).
+        case body(String)
+    }
+
+    public var name: String
+    public var source: Source
+    /// `secret: true`, a secret-like name (TOKEN, SECRET, PASSWORD, KEY) or a credential header:
+    /// the value is hidden in every output, like a secret `${VAR}`.
+    public var secret: Bool
+    public var mark: Mark
+}
+
+/// One entry of `needs:`: another target (`login` of the same service, or `service.target`) that
+/// runs first, once per run, and whose captures this target may use.
+public struct Need: Sendable {
+    public var name: String
+    public var mark: Mark
+
+    /// `service.target`.
+    public func qualified(in service: String) -> String {
+        name.contains(".") ? name : "\(service).\(name)"
+    }
+}

@@ -1,0 +1,104 @@
+import APICore
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `apicli check` at CI scale: shards from the CI engine, balanced by time, reruns of failures,
+/// flaky checks, and the reports CI systems show.
+struct CIOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("With --shard: deal targets out by their time in this JSON report (repeatable: the longest time wins).",
+                               valueName: "file"), completion: .file())
+    var shardTimings: [String] = []
+
+    @Option(help: ArgumentHelp("Run only the targets that failed, or that --fail-fast left out, in this JSON report.",
+                               valueName: "file"), completion: .file())
+    var rerunFailed: String?
+
+    @Flag(help: "Exit 1 when a check passed only on a retry (flaky).")
+    var failOnFlaky = false
+
+    @Option(help: ArgumentHelp("Write a self-contained HTML report, filterable by status.", valueName: "file"))
+    var reportHTML: String?
+}
+
+/// What `check` knows about a run besides its items: the suite and shard for the reports, and
+/// where each target is declared (for annotations).
+struct CheckScope {
+    var run: RunInfo
+    var locations: [String: SourceLocation] = [:]
+    /// Lines for stderr: where the shard came from, what a rerun reruns.
+    var notes: [String] = []
+}
+
+extension APICLI.Check {
+    /// The selection narrowed to what this run checks: the failures of `--rerun-failed`, then the
+    /// shard (`--shard i/n` or `auto`, balanced by `--shard-timings`).
+    func scoped(_ selected: [(Service, Target)]) throws(APIError) -> ([(Service, Target)], CheckScope) {
+        var selected = selected
+        var notes: [String] = []
+        if let file = ci.rerunFailed {
+            let report = try JSONReportReader.read(file: file)
+            let failed = Set(report.failedTargets)
+            selected = selected.filter { failed.contains($0.1.qualifiedName) }
+            notes.append(failed.isEmpty ? "rerun: nothing failed in \(file)"
+                         : "rerun: \(selected.count) target\(selected.count == 1 ? "" : "s") that failed in \(file)")
+        }
+        let names = selected.map(\.1.qualifiedName)
+        var chosen: Shard?
+        if let shard {
+            chosen = shard == "auto" ? try ShardEngine.detect(ProcessInfo.processInfo.environment)
+                                     : Shard.parse(shard, source: "--shard")
+        }
+        var scope = CheckScope(run: RunInfo(selected: names, stub: stub, all: all, shard: chosen), notes: notes)
+        if let chosen {
+            var timings: [String: Double]?
+            if !ci.shardTimings.isEmpty {
+                var reports: [LoadedReport] = []
+                for file in ci.shardTimings { reports.append(try JSONReportReader.read(file: file)) }
+                timings = LoadedReport.timings(reports)
+            }
+            // A target and what it needs: stay in one shard (a need runs once per shard that needs it).
+            let together = selected.filter { !$0.1.needs.isEmpty }.map { service, target in
+                [target.qualifiedName] + target.needs.map { $0.qualified(in: service.name) }.filter(names.contains)
+            }
+            let shardOf = ShardAssignment.assign(names, count: chosen.count, timings: timings, together: together)
+            selected = selected.filter { shardOf[$0.1.qualifiedName] == chosen.index }
+            scope.notes.append("shard \(chosen.index)/\(chosen.count) from \(chosen.source): \(selected.count) of \(names.count) targets"
+                               + (timings == nil ? "" : ", balanced by time"))
+        }
+        for (service, target) in selected {
+            scope.locations[target.qualifiedName] = SourceLocation(file: service.file, line: target.mark.line)
+        }
+        return (selected, scope)
+    }
+
+    /// The reports beyond text, JUnit and JSON: HTML, and GitHub Actions' annotations and step summary.
+    func writeCIReports(_ results: [CheckResult], _ scope: CheckScope, _ console: Console) throws {
+        if let path = ci.reportHTML {
+            do {
+                try OutputFile.write(Data(HTMLReport.render(results, run: scope.run).utf8), to: path)
+            } catch {
+                throw console.fail(error, target: nil)
+            }
+        }
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["GITHUB_ACTIONS"] == "true" else { return }
+        console.out(GitHubReport.annotations(results, locations: scope.locations, workspace: environment["GITHUB_WORKSPACE"]))
+        if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
+            do {
+                try OutputFile.append(Data(GitHubReport.summary(results, run: scope.run).utf8), to: path)
+            } catch {
+                throw console.fail(error, target: nil)
+            }
+        }
+    }
+
+    /// `exitCode`, and 1 instead of 0 when `--fail-on-flaky` meets a flaky check.
+    static func exitCode(_ summary: CheckSummary, failOnFlaky: Bool) -> Int32 {
+        let code = exitCode(summary)
+        return code == 0 && failOnFlaky && summary.flaky > 0 ? 1 : code
+    }
+}

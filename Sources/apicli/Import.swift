@@ -1,0 +1,181 @@
+import APICore
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension APICLI {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write target files from an OpenAPI description or a curl command.",
+            discussion: """
+                Exit codes: 0 written, 2 bad input (unreadable or invalid spec or command), \
+                5 the file could not be written or exists (pass --force to replace it).
+                """,
+            subcommands: [OpenAPI.self, CurlCommand.self]
+        )
+    }
+}
+
+/// Reading and writing shared by the import subcommands.
+enum ImportIO {
+    /// A file's bytes, or exit 2 naming it.
+    static func read(_ path: String) throws(APIError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = Path.exists(path) ? "it cannot be read" : "no such file"
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "cannot read \(path): \(reason)"))
+        }
+        return [UInt8](data)
+    }
+
+    /// Writes `text` to `path` atomically (a temporary file, then a rename); `-` is stdout.
+    /// An existing file is replaced only with `force`.
+    static func write(_ text: String, to path: String, force: Bool) throws(APIError) {
+        if path == "-" {
+            Terminal.write(Data(text.utf8))
+            return
+        }
+        if !force, Path.exists(path) {
+            throw .output("\(path) already exists; pass --force to replace it")
+        }
+        let folder = Path.parent(path)
+        if !folder.isEmpty, !Path.exists(folder) {
+            guard makeFolders(folder) else {
+                throw .output("cannot create folder \(folder): \(String(cString: strerror(errno)))")
+            }
+        }
+        try OutputFile.write(Data(text.utf8), to: path)
+    }
+
+    /// `mkdir -p`: the folder and every missing parent.
+    private static func makeFolders(_ path: String) -> Bool {
+        if Path.isDirectory(path) { return true }
+        let parent = Path.parent(path)
+        if !parent.isEmpty, parent != path, !makeFolders(parent) { return false }
+        return mkdir(path, 0o777) == 0 || errno == EEXIST
+    }
+
+    /// All of standard input, as text.
+    static func standardInput() -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { POSIX.read(STDIN_FILENO, $0.baseAddress!, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += buffer[..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func warn(_ warnings: [ImportWarning]) {
+        for w in warnings { Console.plain.err("\(w)\n") }
+    }
+}
+
+extension APICLI.Import {
+    struct OpenAPI: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "openapi",
+            abstract: "Write a service file from an OpenAPI 3.0 or 3.1 description (YAML or JSON).",
+            discussion: """
+                Every operation becomes a target (named from operationId), with params, query, headers, \
+                body, auth, expect: and samples from the description's examples or schemas. What cannot be \
+                mapped is listed on stderr as FILE:LINE:COL: warning: …
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The OpenAPI description.", valueName: "spec"),
+                  completion: .file(extensions: ["yaml", "yml", "json"]))
+        var spec: String
+
+        @Option(help: ArgumentHelp("Service name (default: from info.title).", valueName: "name"))
+        var service: String?
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write (default: TARGETS/SERVICE.yaml; - for stdout).", valueName: "file"))
+        var output: String?
+
+        @Option(help: ArgumentHelp("Only operations with one of these tags.", valueName: "t1,t2"))
+        var tags: String?
+
+        @Flag(help: "Replace the file if it exists.")
+        var force = false
+
+        @OptionGroup var targets: TargetsOptions
+
+        func run() throws {
+            Terminal.setUp()
+            let tagList = tags?.split(separator: ",").map { $0.trimmingSpaces() } ?? []
+            do throws(APIError) {
+                let result = try OpenAPIImport.run(spec: spec, options: .init(service: service, tags: tagList),
+                                                   read: ImportIO.read)
+                ImportIO.warn(result.warnings)
+                let path = output ?? Path.join(targets.directory, "\(result.draft.service).yaml")
+                try ImportIO.write(result.draft.text, to: path, force: force)
+                if path != "-" {
+                    let n = result.draft.targets.count
+                    Console.plain.err("apicli: wrote \(path) (\(n) target\(n == 1 ? "" : "s"), \(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s"))\n")
+                }
+            } catch {
+                throw Console.plain.fail(error, target: nil)
+            }
+        }
+    }
+}
+
+extension APICLI.Import {
+    struct CurlCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "curl",
+            abstract: "Write a target from a curl command (the inverse of call --curl).",
+            discussion: """
+                The command comes as one argument (quote it) or on standard input. Prints a service file \
+                with the one target, or with --to FILE adds the target to that service file.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The curl command, quoted (default: read standard input).", valueName: "command"))
+        var command: String?
+
+        @Option(help: ArgumentHelp("Add the target to this service file instead of printing a new one.", valueName: "file"))
+        var to: String?
+
+        @Option(help: ArgumentHelp("The target's name (default: from the method and path).", valueName: "name"))
+        var name: String?
+
+        @Option(help: ArgumentHelp("Service name of a printed file (default: from the host).", valueName: "name"))
+        var service: String?
+
+        func run() throws {
+            Terminal.setUp()
+            let text = command ?? ImportIO.standardInput()
+            do throws(APIError) {
+                if let name, !CurlImport.isName(name) {
+                    throw .invalid(Diagnostic(file: nil, mark: nil, message: "target name '\(name)' may only hold letters, digits, '_' and '-'"))
+                }
+                let result = try CurlImport.run(text, options: .init(service: service, name: name,
+                                                                     cwd: FileManager.default.currentDirectoryPath))
+                ImportIO.warn(result.warnings)
+                guard let to else {
+                    Console.plain.out(result.draft.text)
+                    return
+                }
+                let old = String(decoding: try ImportIO.read(to), as: UTF8.self)
+                let new = try TargetAppend.append(result.draft.targets[0], base: result.draft.baseURL, to: old, file: to)
+                let stem = Path.stem(Path.lastComponent(to))
+                _ = try TargetFile.decode(Array(new.utf8), file: to, defaultName: stem)  // never write a file that does not load
+                try ImportIO.write(new, to: to, force: true)
+                Console.plain.err("apicli: added \(result.draft.targets[0].name) to \(to)\n")
+            } catch {
+                throw Console.plain.fail(error, target: nil)
+            }
+        }
+    }
+}

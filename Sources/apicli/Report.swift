@@ -1,0 +1,87 @@
+import APICore
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension APICLI {
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Work with the JSON reports of apicli check.",
+            subcommands: [Merge.self]
+        )
+    }
+}
+
+extension APICLI.Report {
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge the JSON reports of a sharded check into one report, as one unsharded run would have written it.",
+            discussion: """
+                Every report must come from the same suite (the same selected targets, and the same --stub and \
+                --all) and hold other shards of the same count; every shard must be there unless --allow-missing. \
+                Prints the failures and the summary line.
+
+                Exit codes: as apicli check over the merged results (0 all passed, 1 a check failed, 2 a target \
+                could not be built, 3 every failure was a network failure, 4 every failure was a timeout), with \
+                2 also for a report that cannot be read or is refused, and 5 for an output file that cannot be written.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("JSON reports of apicli check --json, one per shard.", valueName: "report.json"),
+                  completion: .file())
+        var reports: [String]
+
+        @Option(help: ArgumentHelp("Write the merged JUnit XML report.", valueName: "file"))
+        var junit: String?
+
+        @Option(help: ArgumentHelp("Write the merged JSON report.", valueName: "file"))
+        var json: String?
+
+        @Option(help: ArgumentHelp("Write the merged self-contained HTML report.", valueName: "file"))
+        var reportHTML: String?
+
+        @Flag(help: "Merge even when some shards are missing.")
+        var allowMissing = false
+
+        @Flag(help: "Exit 1 when a check passed only on a retry (flaky).")
+        var failOnFlaky = false
+
+        func run() throws {
+            Terminal.setUp()
+            let merged: ReportMerge.Merged
+            do {
+                var loaded: [LoadedReport] = []
+                for file in reports { loaded.append(try JSONReportReader.read(file: file)) }
+                merged = try ReportMerge.merge(loaded, allowMissing: allowMissing)
+            } catch {
+                throw Console.plain.fail(error, target: nil)
+            }
+            let results = merged.results
+            Console.plain.out(TextReport.summary(results))
+            try write(JUnitReport.render(results), to: junit)
+            try write(JSONReport.render(results, run: merged.run), to: json)
+            try write(HTMLReport.render(results, run: merged.run), to: reportHTML)
+            let environment = ProcessInfo.processInfo.environment
+            if environment["GITHUB_ACTIONS"] == "true", let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
+                do {
+                    try OutputFile.append(Data(GitHubReport.summary(results, run: merged.run).utf8), to: path)
+                } catch {
+                    throw Console.plain.fail(error, target: nil)
+                }
+            }
+            throw ExitCode(APICLI.Check.exitCode(CheckSummary(results), failOnFlaky: failOnFlaky))
+        }
+
+        private func write(_ text: String, to path: String?) throws {
+            guard let path else { return }
+            do {
+                try OutputFile.write(Data(text.utf8), to: path)
+            } catch {
+                throw Console.plain.fail(error, target: nil)
+            }
+        }
+    }
+}

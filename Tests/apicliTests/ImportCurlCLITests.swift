@@ -1,0 +1,203 @@
+import Foundation
+import XCTest
+
+/// `apicli import curl`: the inverse of `apicli call --curl`. Round trips compare the curl command
+/// of the original target with the one of the imported target (method, URL, every header, body).
+final class ImportCurlCLITests: XCTestCase {
+    private var folders: [URL] = []
+
+    override func tearDown() {
+        for f in folders { try? FileManager.default.removeItem(at: f) }
+        super.tearDown()
+    }
+
+    private func folder(_ files: [String: String] = [:]) throws -> URL {
+        let dir = try CLI.folder(files)
+        folders.append(dir)
+        return dir
+    }
+
+    /// `call T --curl --dry-run --show-secrets | import curl`, written as `rt.yaml` in a fresh folder;
+    /// then the imported target's curl command must equal the original's.
+    private func assertRoundTrip(_ target: String, targets: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        let out = try folder()
+        let name = String(target.split(separator: ".")[1])
+        let r = try shell("\"$APICLI\" call \(target) --curl --dry-run --show-secrets --targets '\(targets.path)' "
+                          + "| \"$APICLI\" import curl --service rt --name \(name) > rt.yaml", cwd: out)
+        XCTAssertEqual(r.code, 0, "\(target): \(r.stderr)", file: file, line: line)
+        let original = try CLI.run(["call", target, "--curl", "--dry-run", "--show-secrets", "--targets", targets.path])
+        let imported = try CLI.run(["call", "rt.\(name)", "--curl", "--dry-run", "--show-secrets", "--targets", out.path])
+        XCTAssertEqual(original.code, 0, original.stderr, file: file, line: line)
+        let written = (try? String(contentsOf: out.appendingPathComponent("rt.yaml"), encoding: .utf8)) ?? ""
+        XCTAssertEqual(imported.stdout, original.stdout, "\(target) imported as:\n\(written)\(imported.stderr)",
+                       file: file, line: line)
+        let v = try CLI.run(["validate", "rt.yaml"], cwd: out)
+        XCTAssertEqual(v.code, 0, v.stderr, file: file, line: line)
+    }
+
+    func testEveryShippedTargetRoundTrips() throws {
+        let targets = CLI.root.appendingPathComponent("targets")
+        let list = try CLI.run(["list", "--json", "--targets", targets.path])
+        let names = try JSONDecoder().decode([[String: String?]].self, from: list.stdoutData).compactMap { $0["name"] ?? nil }
+        XCTAssertGreaterThan(names.count, 10)
+        for name in names { try assertRoundTrip(name, targets: targets) }
+    }
+
+    func testUploadsAuthAndBodiesRoundTrip() throws {
+        // GIVEN targets with every kind of body, basic auth, a query with lists and odd characters
+        let dir = try folder([
+            "files/photo.gif": "GIF89a",
+            "files/data.bin": "bytes",
+            "svc.yaml": """
+                baseURL: http://127.0.0.1:9/api
+                headers: { X-Quote: "it's \\"quoted\\"" }
+                auth: { basic: { user: ann, password: "p@ss:word" } }
+                targets:
+                  multipart:
+                    method: POST
+                    path: /upload/{id}
+                    params: { id: a b }
+                    task:
+                      multipart:
+                        - { name: photo, file: files/photo.gif, filename: "my;photo.gif", type: image/gif }
+                        - { name: comment, value: "hello; world" }
+                      query: { v: 2, tags: [x, y], q: "a&b=c ü" }
+                  upload:
+                    method: PUT
+                    path: /put
+                    task: { upload: files/data.bin }
+                  bodyFile:
+                    method: POST
+                    path: /raw
+                    task: { body: { file: files/data.bin } }
+                  text:
+                    method: POST
+                    path: /text
+                    task: { body: "line one\\nline 'two' $${HOME}" }
+                  json:
+                    method: PATCH
+                    path: /json
+                    timeout: 2.5
+                    task: { json: { name: "$${NOT_A_VAR}", list: [1, 2.50, true, null], nested: { "a b": "x" } } }
+                  form:
+                    method: POST
+                    path: /form
+                    task: { form: { a: "1 + 1 = 2", b: "é&" }, query: { page: 3 } }
+                  noBrackets:
+                    path: /list
+                    task: { query: { id: [1, 2] }, arrays: noBrackets }
+                    auth: none
+
+                """,
+        ])
+        for t in ["multipart", "upload", "bodyFile", "text", "json", "form", "noBrackets"] {
+            try assertRoundTrip("svc.\(t)", targets: dir)
+        }
+    }
+
+    func testBrowserCopyAsCurl() throws {
+        // GIVEN a command as a browser's "Copy as cURL" writes it (line continuations, $'…', cookies)
+        let command = """
+            curl 'https://api.example.com/v1/orders?status=open&page=2' \\
+              -H 'accept: application/json' \\
+              -H 'authorization: Bearer abc.def' \\
+              -b 'session=xyz' \\
+              -H 'content-type: application/json' \\
+              --data-raw $'{"note":"it\\'s","items":[{"sku":"A-1","qty":2}]}' \\
+              --compressed -sSL -k --max-time 15
+            """
+        let dir = try folder()
+        let r = try CLI.run(["import", "curl", command], cwd: dir)
+        // THEN a service file with one target, and no warnings
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stdout, """
+            # Imported by apicli import curl.
+            service: example
+            baseURL: https://api.example.com
+            tls: { verify: false }
+            targets:
+              postV1Orders:
+                method: POST
+                path: /v1/orders
+                headers: { accept: application/json, Cookie: session=xyz }
+                task:
+                  query: { status: open, page: "2" }
+                  json: { note: "it's", items: [{ sku: A-1, qty: 2 }] }
+                auth: { bearer: abc.def }
+                timeout: 15
+
+            """)
+        try Data(r.stdoutData).write(to: dir.appendingPathComponent("example.yaml"))
+        let v = try CLI.run(["validate", "example.yaml"], cwd: dir)
+        XCTAssertEqual(v.code, 0, v.stderr)
+    }
+
+    func testUnmappedOptionsAreWarnings() throws {
+        let r = try CLI.run(["import", "curl", "curl --retry 3 -o out.txt --digest -u me:pw http://localhost:8080/x"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, """
+            curl: warning: curl option --retry 3 is not imported
+            curl: warning: curl option -o out.txt is not imported
+            curl: warning: curl option --digest is not imported
+
+            """)
+        XCTAssertTrue(r.stdout.contains("service: local\nbaseURL: http://localhost:8080\n"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("    auth: { basic: { user: me, password: pw } }\n"), r.stdout)
+    }
+
+    func testAppendsToAServiceFile() throws {
+        // GIVEN a service file with a target and a key after targets:
+        let dir = try folder(["api.yaml": """
+            baseURL: http://127.0.0.1:9/v1
+            targets:
+              one:
+                path: /one
+            rules:
+              - match: "*"
+                timeout: 5
+
+            """])
+        // WHEN a curl command under its baseURL is added
+        let r = try CLI.run(["import", "curl", "--to", "api.yaml", "--name", "two", "curl -X DELETE http://127.0.0.1:9/v1/things/3"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "apicli: added two to api.yaml\n")
+        // THEN the target is below the others, its path relative to the baseURL, everything else kept
+        XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("api.yaml"), encoding: .utf8), """
+            baseURL: http://127.0.0.1:9/v1
+            targets:
+              one:
+                path: /one
+              two:
+                method: DELETE
+                path: /things/3
+            rules:
+              - match: "*"
+                timeout: 5
+
+            """)
+        XCTAssertEqual(try CLI.run(["validate", "api.yaml"], cwd: dir).code, 0)
+        // A name that is taken, or a URL outside the baseURL: exit 2, the file untouched
+        let taken = try CLI.run(["import", "curl", "--to", "api.yaml", "--name", "one", "curl http://127.0.0.1:9/v1/x"], cwd: dir)
+        XCTAssertEqual(taken.code, 2)
+        XCTAssertTrue(taken.stderr.hasPrefix("api.yaml:3:3: error: api.yaml already has a target 'one'\n"), taken.stderr)
+        let outside = try CLI.run(["import", "curl", "--to", "api.yaml", "curl http://other.example.com/x"], cwd: dir)
+        XCTAssertEqual(outside.code, 2)
+        XCTAssertTrue(outside.stderr.hasPrefix("api.yaml:1:10: error: the URL http://other.example.com/x is not under this file's baseURL http://127.0.0.1:9/v1\n"),
+                      outside.stderr)
+    }
+
+    func testBadCommandsAreExit2() throws {
+        for (command, message) in [
+            ("wget http://x", "error: not a curl command: it does not start with 'curl'\n"),
+            ("curl 'http://x", "error: the curl command has an unterminated ' quote\n"),
+            ("curl -s", "error: the curl command has no URL\n"),
+            ("curl ftp://x/y", "error: 'ftp://x/y' is not an http or https URL\n"),
+            ("curl -H", "error: curl option -H needs a value\n"),
+        ] {
+            let r = try CLI.run(["import", "curl", command])
+            XCTAssertEqual(r.code, 2, command)
+            XCTAssertTrue(r.stderr.hasPrefix(message), "\(command): \(r.stderr)")
+        }
+    }
+}

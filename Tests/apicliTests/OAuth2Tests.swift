@@ -1,0 +1,111 @@
+import Foundation
+import XCTest
+
+/// `auth: { oauth2: }` against the project's OAuth2 server (scripts/oauth2-server.py, loopback):
+/// the token is fetched once and cached on disk (0600, no secret in the name), reused by the next
+/// process, refreshed when it expires, fetched anew once on a 401, and never printed.
+final class OAuth2Tests: XCTestCase {
+    var server: TestServer!
+    var dir: URL!
+    var cache: URL!
+
+    func start(expires: Int = 3600) throws {
+        server = try TestServer("oauth2-server.py", ["--lifetime", "120", "--expires", String(expires)])
+        dir = try CLI.folder([
+            "targets/api.yaml": """
+                baseURL: \(server.url)
+                validate: success
+                auth:
+                  oauth2: { tokenURL: "\(server.url)/token", clientId: app, clientSecret: "${CLIENT_SECRET}", scope: "read write" }
+                targets:
+                  resource: { path: /resource }
+                  asUser:
+                    path: /resource
+                    auth: { oauth2: { tokenURL: "\(server.url)/token", clientId: app, grant: password, username: ada, password: "${ADA_PASSWORD}" } }
+                """,
+        ])
+        cache = dir.appendingPathComponent("cache")
+    }
+
+    override func tearDownWithError() throws {
+        server?.stop()
+        if let dir { try? FileManager.default.removeItem(at: dir) }
+    }
+
+    var env: [String: String] { ["CLIENT_SECRET": "s3cret", "ADA_PASSWORD": "lovelace", "APICLI_CACHE": cache.path] }
+
+    func stats() throws -> [String: Int] {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        curl.arguments = ["curl", "-s", "--noproxy", "*", "\(server.url)/stats"]
+        let pipe = Pipe()
+        curl.standardOutput = pipe
+        try curl.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        curl.waitUntilExit()
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Int])
+    }
+
+    func testTheTokenIsFetchedOnceCachedAndNeverShown() throws {
+        try start()
+        let first = try CLI.run(["call", "api.resource", "-v"], env: env, cwd: dir)
+        XCTAssertEqual(first.code, 0, first.stderr)
+        XCTAssertEqual(first.stdout, #"{"ok": true}"#)
+        XCTAssertTrue(first.stderr.contains("> Authorization: ••••\n"), first.stderr)
+        XCTAssertFalse(first.stderr.contains("at-1"), first.stderr)
+        // WHEN another process calls again
+        XCTAssertEqual(try CLI.run(["call", "api.resource"], env: env, cwd: dir).code, 0)
+        // THEN the cached token served it: one token request in all
+        XCTAssertEqual(try stats()["client_credentials"], 1)
+        XCTAssertEqual(try stats()["resource"], 2)
+        // AND the cache is one file, readable by its owner only, named without any secret
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+        XCTAssertEqual(files.count, 1)
+        XCTAssertTrue(files[0].hasPrefix("oauth2-") && !files[0].contains("s3cret"), files[0])
+        let mode = try FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent(files[0]).path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+        // AND show prints the header as a credential, nothing fetched
+        let show = try CLI.run(["show", "api.resource"], env: env, cwd: dir)
+        XCTAssertTrue(show.stdout.contains("Authorization: ••••"), show.stdout)
+        // AND the password grant is a client of its own
+        XCTAssertEqual(try CLI.run(["call", "api.asUser"], env: env, cwd: dir).code, 0)
+        XCTAssertEqual(try stats()["password"], 1)
+        // AND auth clear empties the cache
+        let clear = try CLI.run(["auth", "clear"], env: env, cwd: dir)
+        XCTAssertEqual(clear.stdout, "removed 2 tokens from \(cache.path)\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.path), [])
+    }
+
+    func testAnExpiredTokenIsRefreshedAndA401FetchesAFreshOne() throws {
+        try start(expires: 31)  // due within 30 s counts as expired: every next call refreshes
+        XCTAssertEqual(try CLI.run(["call", "api.resource"], env: env, cwd: dir).code, 0)
+        sleep(2)
+        XCTAssertEqual(try CLI.run(["call", "api.resource"], env: env, cwd: dir).code, 0)
+        XCTAssertEqual(try stats()["client_credentials"], 1)
+        XCTAssertEqual(try stats()["refresh_token"], 1)
+        // WHEN the server revokes every token, the next call gets a 401, then a fresh token
+        let revoke = Process()
+        revoke.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        revoke.arguments = ["curl", "-s", "--noproxy", "*", "-X", "POST", "\(server.url)/revoke"]
+        revoke.standardOutput = FileHandle.nullDevice
+        try revoke.run()
+        revoke.waitUntilExit()
+        let r = try CLI.run(["call", "api.resource", "-v"], env: env, cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "> GET ").count - 1, 2, r.stderr)
+        XCTAssertEqual(try stats()["resource"], 4)
+        // AND check sends it too
+        let check = try CLI.run(["check", "api.resource"], env: env, cwd: dir)
+        XCTAssertEqual(check.code, 0, check.stdout)
+    }
+
+    func testABadClientSecretIsAClearError() throws {
+        try start()
+        var wrong = env
+        wrong["CLIENT_SECRET"] = "nope"
+        let r = try CLI.run(["call", "api.resource"], env: wrong, cwd: dir)
+        XCTAssertEqual(r.code, 1)
+        XCTAssertEqual(r.stderr, "apicli: api.resource: needs: the oauth2 token request to 127.0.0.1:\(server.port) was refused: "
+                       + "status 401 (\"invalid_client\")\n")
+    }
+}
