@@ -23,10 +23,11 @@ struct APICLI: AsyncParsableCommand {
 
             EXIT CODES (call, show, list)
               0   success
-              1   the response was rejected by the target's validate: rule
+              1   the response was rejected by the target's validate: rule; a target it needs: failed
+                  or gave no value to capture; until:'s failIf: held; an oauth2 token was refused
               2   bad target file, unknown target, unresolved {param} or ${VAR}
               3   network failure (refused, DNS, TLS, reset) or a stubbed error:
-              4   timeout
+              4   timeout (also until:'s within: running out)
               5   a local file could not be written (-o, a download)
               64  bad command-line usage
               130 interrupted (Ctrl-C)
@@ -45,6 +46,8 @@ struct APICLI: AsyncParsableCommand {
             EXIT CODES (mock): 0 stopped by SIGINT or SIGTERM, 2 bad target file, pattern or route
             conflict, 3 the address cannot be listened on. (record): as call, and 2 when the edit would
             break the target file; nothing is written for a rejected response (1) unless --accept-any.
+            (import): 0 written, 2 bad input, 5 the file exists (use --force) or cannot be written.
+            (auth clear): 0.
             """,
         version: "0.1.0",
         subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self]
