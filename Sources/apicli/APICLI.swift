@@ -23,8 +23,8 @@ struct APICLI: AsyncParsableCommand {
 
             EXIT CODES (call, show, list)
               0   success
-              1   the response was rejected by the target's validate: rule; a target it needs: failed
-                  or gave no value to capture; until:'s failIf: held; an oauth2 token was refused
+              1   rejected by validate:; a needed target failed or captured nothing;
+                  until:'s failIf: held; an oauth2 token was refused
               2   bad target file, unknown target, unresolved {param} or ${VAR}
               3   network failure (refused, DNS, TLS, reset) or a stubbed error:
               4   timeout (also until:'s within: running out)
