@@ -165,7 +165,7 @@ run:
 
 install: release
 	install -d "$(DESTDIR)$(BINDIR)"
-	install -m 755 .build/release/apicli "$(DESTDIR)$(BINDIR)/apicli"
+	install -s -m 755 .build/release/apicli "$(DESTDIR)$(BINDIR)/apicli"
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/apicli"
