@@ -2,19 +2,7 @@ import Foundation
 import XCTest
 
 /// Flaky checks, GitHub Actions annotations and step summary, and the HTML report in a real browser.
-final class CheckCISurfacesTests: XCTestCase {
-    private var folders: [URL] = []
-
-    override func tearDown() {
-        for f in folders { try? FileManager.default.removeItem(at: f) }
-        super.tearDown()
-    }
-
-    private func folder(_ files: [String: String]) throws -> URL {
-        let dir = try CLI.folder(files)
-        folders.append(dir)
-        return dir
-    }
+final class CheckCISurfacesTests: FolderTestCase {
 
     private let env = CheckShardMergeTests.noEngine
 

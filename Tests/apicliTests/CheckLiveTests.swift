@@ -2,19 +2,7 @@ import Foundation
 import XCTest
 
 /// `apicli check` against the local httpbin and the flaky test server.
-final class CheckLiveTests: XCTestCase {
-    private var folders: [URL] = []
-
-    override func tearDown() {
-        for f in folders { try? FileManager.default.removeItem(at: f) }
-        super.tearDown()
-    }
-
-    private func folder(_ files: [String: String]) throws -> URL {
-        let dir = try CLI.folder(files)
-        folders.append(dir)
-        return dir
-    }
+final class CheckLiveTests: FolderTestCase {
 
     private let mixed = """
         baseURL: http://127.0.0.1:9

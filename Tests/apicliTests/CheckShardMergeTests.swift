@@ -2,19 +2,7 @@ import Foundation
 import XCTest
 
 /// `check --shard auto`, `--shard-timings`, `--rerun-failed` and `apicli report merge`.
-final class CheckShardMergeTests: XCTestCase {
-    private var folders: [URL] = []
-
-    override func tearDown() {
-        for f in folders { try? FileManager.default.removeItem(at: f) }
-        super.tearDown()
-    }
-
-    private func folder(_ files: [String: String]) throws -> URL {
-        let dir = try CLI.folder(files)
-        folders.append(dir)
-        return dir
-    }
+final class CheckShardMergeTests: FolderTestCase {
 
     /// Every variable `--shard auto` reads, emptied, so that the CI running these tests (GitLab
     /// sets CI_NODE_INDEX in a parallel job) cannot leak into them.

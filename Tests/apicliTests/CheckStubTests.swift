@@ -2,19 +2,7 @@ import Foundation
 import XCTest
 
 /// `apicli check --stub`, `--shard` and target-file errors: offline, no server anywhere.
-final class CheckStubTests: XCTestCase {
-    private var folders: [URL] = []
-
-    override func tearDown() {
-        for f in folders { try? FileManager.default.removeItem(at: f) }
-        super.tearDown()
-    }
-
-    private func folder(_ files: [String: String]) throws -> URL {
-        let dir = try CLI.folder(files)
-        folders.append(dir)
-        return dir
-    }
+final class CheckStubTests: FolderTestCase {
 
     func testShippedTargetsPassOfflineWithAnUnreachableBaseURL() throws {
         // GIVEN the shipped targets and a base URL nothing answers on
