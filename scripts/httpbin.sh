@@ -38,7 +38,8 @@ running_pid() {
   [[ -n $pid ]] || return 1
   kill -0 "$pid" 2>/dev/null || return 1
   # Guard against a recycled pid that belongs to something else.
-  if [[ -r /proc/$pid/cmdline ]] && ! tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q gunicorn; then
+  # No `| grep -q` under pipefail: grep exiting early can fail the pipeline with SIGPIPE.
+  if [[ -r /proc/$pid/cmdline && $(tr '\0' ' ' <"/proc/$pid/cmdline") != *gunicorn* ]]; then
     return 1
   fi
   printf '%s\n' "$pid"
