@@ -87,9 +87,9 @@ extension APICLI {
             }
             let secrets = workspace.variables.filter { Secrets.isSecretName($0.key) && !$0.value.isEmpty }
                 .map { (name: $0.key, value: $0.value) }
-            let sent = exchange.request.headers.filter { Redactor.credentialHeaders.contains($0.name.lowercased()) }
-                .map { (name: "", value: $0.value) }
-            let recorded = RecordedSample(response, options: .init(masks: masks, keepHeaders: keepHeaders, secrets: secrets + sent))
+            let sent = exchange.request.headers.filter { Redactor.credentialHeaders.contains($0.name.lowercased()) }.map(\.value)
+            let recorded = RecordedSample(response, options: .init(masks: masks, keepHeaders: keepHeaders, secrets: secrets,
+                                                                   credentials: sent))
             let side = try Recorder.write(recorded, service: call.service, target: call.target, name: sample)
             if !quiet {
                 let what = sample.map { "samples: \($0)" } ?? "sample:"

@@ -106,7 +106,7 @@ struct Console: Sendable {
             err("apicli: \(who)\(message)\n")
             return ExitCode(5)
         case .dependency(let message):
-            err("apicli: \(who)needs: \(message)\n")
+            err("apicli: \(who)\(message)\n")
             return ExitCode(1)
         case .stopped(let message):
             err("apicli: \(message)\n")

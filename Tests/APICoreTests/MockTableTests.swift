@@ -189,6 +189,18 @@ final class RecordEditTests: XCTestCase {
         XCTAssertTrue(added.contains("    # trailing comment of a\n    samples:\n      x:\n        status: 200\n"), added)
     }
 
+    func testSentCredentialsAreHiddenWholeUnlessANamedSecretIsInThem() throws {
+        let echo = #"{"h":{"Authorization":"Bearer tok-12345","X-Api-Key":"k-999999","Short":"abc"}}"#
+        let recorded = RecordedSample(Response(status: 200, headers: [HeaderField("Content-Type", "application/json")],
+                                               body: Data(echo.utf8), duration: 0),
+                                      options: .init(secrets: [("API_TOKEN", "tok-12345"), ("PIN", "abc")],
+                                                     credentials: ["Bearer tok-12345", "k-999999"]))
+        guard case .json(let json)? = recorded.body else { return XCTFail("\(String(describing: recorded.body))") }
+        // the named secret inside a credential becomes its variable, the rest of the header stays;
+        // a credential with no named secret in it is hidden whole; a value under 4 characters is left
+        XCTAssertEqual(json.jsonText, #"{"h":{"Authorization":"Bearer ${API_TOKEN:-••••}","Short":"abc","X-Api-Key":"••••"}}"#)
+    }
+
     func testKeepsCRLFLineEndings() throws {
         let crlf = Self.file.replacingOccurrences(of: "\n", with: "\r\n")
         let out = try edit(crlf, sample, target: "b", name: nil)

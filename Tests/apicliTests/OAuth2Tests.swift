@@ -105,7 +105,8 @@ final class OAuth2Tests: XCTestCase {
         wrong["CLIENT_SECRET"] = "nope"
         let r = try CLI.run(["call", "api.resource"], env: wrong, cwd: dir)
         XCTAssertEqual(r.code, 1)
-        XCTAssertEqual(r.stderr, "apicli: api.resource: needs: the oauth2 token request to 127.0.0.1:\(server.port) was refused: "
+        // (in its own words: not worded as a failed `needs:`)
+        XCTAssertEqual(r.stderr, "apicli: api.resource: the oauth2 token request to 127.0.0.1:\(server.port) was refused: "
                        + "status 401 (\"invalid_client\")\n")
     }
 }

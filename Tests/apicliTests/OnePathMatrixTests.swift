@@ -1,10 +1,11 @@
 import Foundation
 import XCTest
 
-/// One request path: `call --dry-run`, `show`, `check` (live), `check --stub` and `validate` build a
-/// target's request from the same layers — apicli.yaml (headers, auth, a rule with validate: and
-/// timeout), an environment (--env), targets/.env and --env-file — and judge it the same way.
-/// Each command is asked what it built; a command that assembled its own request would differ.
+/// One request path: `call --dry-run`, `show`, `check` (live), `check --stub`, `validate`, `mock` and
+/// `record` build a target's request from the same layers — apicli.yaml (headers, auth, a rule with
+/// validate: and timeout), an environment (--env, which also moves the baseURL), targets/.env and
+/// --env-file — and judge it the same way. Each command is asked what it built; a command that
+/// assembled its own request would differ.
 final class OnePathMatrixTests: XCTestCase {
     var dir: URL!
     var httpbin = ""
@@ -24,15 +25,16 @@ final class OnePathMatrixTests: XCTestCase {
                     validate: [200, 201]
                 environments:
                   staging:
+                    baseURL: "${HB_URL}/anything"
                     headers: { X-Env: staging }
                 """,
             "targets/.env": "API_TOKEN=\(Self.token)\n",
             "extra.env": "X_FROM_FILE=envfile-value\n",
             "targets/hb.yaml": """
-                baseURL: ${HB_URL}
+                baseURL: ${HB_URL}/nowhere     # staging's baseURL replaces it
                 targets:
                   echo:
-                    path: /anything/{id}
+                    path: /{id}
                     method: POST
                     check: true
                     params: { id: "7" }
@@ -48,6 +50,7 @@ final class OnePathMatrixTests: XCTestCase {
                         $.json.n: 1
                     sample:
                       status: 200
+                      headers: { X-Sample: "${X_FROM_FILE}-{id}" }
                       json:
                         headers: { X-Proj: from-project, X-Rule: rule-7, X-Env: staging, X-File: envfile-value,
                                    Authorization: Bearer \(Self.token) }
@@ -164,6 +167,45 @@ final class OnePathMatrixTests: XCTestCase {
         let check = try CLI.run(["check", "hb", "--stub", "--show-secrets", "--json", report.path] + layers, env: env, cwd: dir)
         XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
         XCTAssertTrue(try String(contentsOf: report, encoding: .utf8).contains("Bearer \(Self.token)"))
+    }
+
+    func testMockServesTheTargetWhereTheSameLayersPutIt() throws {
+        // WHEN apicli mock starts with the same layers
+        let mock = try MockProcess(layers, cwd: dir, env: env)
+        defer { mock.stop() }
+        // THEN the route is where staging's baseURL puts it, and the sample expands --env-file's
+        // variable and the path's {id}
+        let hit = try Curl.run(["-X", "POST", mock.url + "/anything/7"])
+        XCTAssertEqual(hit.status, 200, hit.raw + mock.stderr)
+        XCTAssertEqual(hit.headers["x-sample"], "envfile-value-7")
+        XCTAssertEqual(try Curl.run(["-X", "POST", mock.url + "/nowhere/7"]).status, 404)
+
+        // AND check, live against the mock with the same layers, sends there and passes
+        let report = dir.appendingPathComponent("mocked.json")
+        let check = try CLI.run(["check", "hb", "--json", report.path] + layers,
+                                env: ["HB_URL": mock.url], cwd: dir)
+        XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
+        XCTAssertTrue(mock.waitForStderr("POST /anything/7  hb.echo  sample  200  "), mock.stderr)
+    }
+
+    func testRecordSendsTheSameRequestAndWritesNoSecret() throws {
+        // WHEN record sends hb.echo with the same layers and writes httpbin's echo as a sample
+        let record = try CLI.run(["record", "hb.echo", "--sample", "recorded"] + layers, env: env, cwd: dir)
+        XCTAssertEqual(record.code, 0, record.stderr)
+        // THEN the echo shows every layer's header arrived, at staging's URL, and the token is not written
+        let text = try String(contentsOf: dir.appendingPathComponent("targets/hb.yaml"), encoding: .utf8)
+        let recorded = try XCTUnwrap(text.range(of: "      recorded:\n").map { String(text[$0.lowerBound...]) }, text)
+        for line in [#""X-Proj": "from-project""#, #""X-Rule": "rule-7""#, #""X-Env": "staging""#,
+                     #""X-File": "envfile-value""#, #""Authorization": "Bearer ${API_TOKEN:-••••}""#, #""url": "\#(expectedURL)""#] {
+            XCTAssertTrue(recorded.contains(line), "no \(line) in\n\(recorded)")
+        }
+        XCTAssertFalse(recorded.contains(Self.token), recorded)
+        // AND the recorded sample passes check --stub and validate under the same layers
+        let stubbed = try CLI.run(["check", "hb", "--stub"] + layers, env: env, cwd: dir)
+        XCTAssertEqual(stubbed.code, 0, stubbed.stdout + stubbed.stderr)
+        XCTAssertTrue(CheckSupport.normalized(stubbed.stdout).contains("PASS hb.echo[recorded] 200 T ms\n"), stubbed.stdout)
+        let validate = try CLI.run(["validate"] + layers, env: env, cwd: dir)
+        XCTAssertEqual(validate.stdout, "ok: 1 file, 1 target, 4 samples\n", validate.stderr)
     }
 
     /// The JSON report's request for `name` is the one `call --dry-run` printed.

@@ -177,7 +177,7 @@ public struct CheckRunner: Sendable {
         case .network(let failure): return "network error: \(failure)"
         case .timedOut(let s): return "timed out after \(Judge.milliseconds(s))"
         case .output(let m): return m
-        case .dependency(let m): return "needs: \(m)"
+        case .dependency(let m): return m
         case .stopped(let m): return m
         case .invalidInput(let diagnostics):
             guard let d = diagnostics.first else { return "invalid target" }

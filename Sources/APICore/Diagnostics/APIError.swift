@@ -8,7 +8,8 @@ public enum APIError: Error, Sendable, Equatable {
     case timedOut(Double)
     /// A local file could not be written (exit 5).
     case output(String)
-    /// A target this one `needs:` was not accepted, or a capture found nothing (exit 1).
+    /// A target this one `needs:` was not accepted, a capture found nothing, or no OAuth2 token could
+    /// be had (exit 1). The message says which in its own words (`needs: …`, `the oauth2 token …`).
     case dependency(String)
     /// `until:`'s `failIf:` held: polling stopped on a terminal failure (exit 1).
     case stopped(String)

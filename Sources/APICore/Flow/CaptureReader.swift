@@ -10,7 +10,7 @@ enum CaptureReader {
         var out: [String: String] = [:]
         for capture in captures {
             guard let value = value(capture.source, response) else {
-                throw .dependency("capture '\(capture.name)' of \(target) found nothing: "
+                throw .dependency("needs: capture '\(capture.name)' of \(target) found nothing: "
                                   + what(capture.source) + " (the response was \(response.status))")
             }
             out[capture.name] = value

@@ -101,7 +101,7 @@ public actor FlowRunner {
         }
         let verdict = Verdict.judge(.success(exchange.response), expect: target.expect, validation: call.endpoint.validation)
         guard verdict.passed else {
-            throw .dependency("\(target.qualifiedName), which it needs, failed: \(verdict.messages.first ?? "rejected")")
+            throw .dependency("needs: \(target.qualifiedName), which it needs, failed: \(verdict.messages.first ?? "rejected")")
         }
         let values = try CaptureReader.values(target.captures, of: target.qualifiedName, from: exchange.response)
         for capture in target.captures where capture.secret { if let v = values[capture.name] { workspace.hide(v) } }

@@ -44,11 +44,23 @@ public struct RecordedSample: Sendable {
         /// reference; a value with no name (a credential header sent) is written as `••••`.
         public var secrets: [(name: String, value: String)] = []
 
-        public init(masks: [String] = [], keepHeaders: [String] = [], secrets: [(name: String, value: String)] = []) {
+        /// `credentials`: the values of the credential headers the request sent. One is hidden whole
+        /// (`••••`) unless a named secret is in it: then only that part is, as `${NAME:-••••}`
+        /// (`Bearer ${API_TOKEN:-••••}`), so an echo of it still meets the target's expectations
+        /// when the variable is set.
+        public init(masks: [String] = [], keepHeaders: [String] = [], secrets: [(name: String, value: String)] = [],
+                    credentials: [String] = []) {
             self.masks = masks
             self.keepHeaders = keepHeaders
-            self.secrets = secrets.filter { $0.value.count >= 4 }.sorted { $0.value.count > $1.value.count }
+            let named = secrets.filter { $0.value.count >= Self.shortestSecret }
+            let whole = credentials.filter { credential in !named.contains { credential.contains($0.value) } }
+                .map { (name: "", value: $0) }
+            self.secrets = (named + whole).filter { $0.value.count >= Self.shortestSecret }
+                .sorted { $0.value.count > $1.value.count }
         }
+
+        /// Shorter values are not looked for (`a`, `1` would be replaced everywhere).
+        public static let shortestSecret = 4
     }
 
     public init(_ response: Response, options: Options) {
