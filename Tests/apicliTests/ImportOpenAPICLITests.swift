@@ -128,7 +128,10 @@ final class ImportOpenAPICLITests: XCTestCase {
             "      \"4XX\":\n        status: 400\n        headers: { Content-Type: application/problem+json }\n",
             "  deleteItemsByItemId:\n    # Deprecated in the description.\n",
             "    auth: { basic: { user: \"${EVERYTHING_API_USER}\", password: \"${EVERYTHING_API_PASSWORD}\" } }\n",
-            "    # clientCredentials flow: https://auth.everything.example.com/token\n",
+            "    # Security scheme 'oauth': OAuth2 clientCredentials flow; apicli fetches, caches and refreshes the token.\n",
+            "      oauth2:\n        tokenURL: https://auth.everything.example.com/token\n"
+                + "        clientId: \"${EVERYTHING_API_CLIENT_ID}\"\n        clientSecret: \"${EVERYTHING_API_CLIENT_SECRET}\"\n"
+                + "        scope: write\n        grant: client_credentials\n",
             "      duplicate:\n        status: 409\n        json: { code: 409, message: an item of that name exists }\n        expectFailure: true\n",
             "    task: { multipart: [{ name: caption, value: my photo }, { name: photo, value: \"\" }] }\n",
             "    # Part 'photo' is a file: send it with -F photo=@PATH.\n",
@@ -143,7 +146,7 @@ final class ImportOpenAPICLITests: XCTestCase {
             XCTAssertTrue(text.contains(expected), "missing:\n\(expected)\nin:\n\(text)")
         }
         let env = ["EVERYTHING_API_TOKEN": "t", "EVERYTHING_API_USER": "u", "EVERYTHING_API_PASSWORD": "p",
-                   "EVERYTHING_API_API_KEY": "k"]
+                   "EVERYTHING_API_API_KEY": "k", "EVERYTHING_API_CLIENT_ID": "c", "EVERYTHING_API_CLIENT_SECRET": "s"]
         try assertUsable(dir.appendingPathComponent("targets"), service: "everything-api",
                          targets: ["getItem", "deleteItemsByItemId", "createItem", "uploadPhoto", "postNotes",
                                    "putNotes", "getTree", "getShapesById"], env: env)

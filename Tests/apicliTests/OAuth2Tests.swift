@@ -109,4 +109,61 @@ final class OAuth2Tests: XCTestCase {
         XCTAssertEqual(r.stderr, "apicli: api.resource: the oauth2 token request to 127.0.0.1:\(server.port) was refused: "
                        + "status 401 (\"invalid_client\")\n")
     }
+
+    /// An OpenAPI description's OAuth2 scheme imports as `oauth2:` that works: each flow apicli can
+    /// run, against the same server, with the credentials in the variables the import names.
+    func testImportedOAuth2SchemesFetchTheirTokens() throws {
+        try start()
+        func spec(_ flow: String) -> String {
+            """
+            openapi: 3.0.3
+            info: { title: Resource, version: "1" }
+            servers: [{ url: "\(server.url)" }]
+            security: [{ oauth: [read, write] }]
+            paths:
+              /resource:
+                get:
+                  operationId: resource
+                  responses: { "200": { description: ok, content: { application/json: { example: { ok: true } } } } }
+            components:
+              securitySchemes:
+                oauth:
+                  type: oauth2
+                  flows:
+                    implicit: { authorizationUrl: "\(server.url)/authorize", scopes: { read: r } }
+                    \(flow): { authorizationUrl: "\(server.url)/authorize", tokenUrl: "\(server.url)/token", scopes: { read: r, write: w } }
+            """
+        }
+        // (pw: a public client, no secret: ${PW_CLIENT_SECRET:-} is empty and client_id goes in the form)
+        var env = ["APICLI_CACHE": cache.path, "CC_CLIENT_ID": "app", "CC_CLIENT_SECRET": "s3cret",
+                   "PW_CLIENT_ID": "app", "PW_USERNAME": "ada", "PW_PASSWORD": "lovelace",
+                   "AC_CLIENT_ID": "app", "AC_CLIENT_SECRET": "s3cret"]
+        for (service, flow) in [("cc", "clientCredentials"), ("pw", "password"), ("ac", "authorizationCode")] {
+            let file = dir.appendingPathComponent("\(service).openapi.yaml")
+            try spec(flow).write(to: file, atomically: true, encoding: .utf8)
+            let imported = try CLI.run(["import", "openapi", file.path, "--service", service], cwd: dir)
+            XCTAssertEqual(imported.code, 0, imported.stderr)
+        }
+        let cc = try String(contentsOf: dir.appendingPathComponent("targets/cc.yaml"), encoding: .utf8)
+        XCTAssertTrue(cc.contains("""
+            auth:
+              oauth2:
+                tokenURL: \(server.url)/token
+                clientId: "${CC_CLIENT_ID}"
+                clientSecret: "${CC_CLIENT_SECRET}"
+                scope: read write
+                grant: client_credentials
+
+            """), cc)
+        // WHEN the imported targets are called with the credentials the comments name
+        XCTAssertEqual(try CLI.run(["call", "cc.resource"], env: env, cwd: dir).stdout, #"{"ok": true}"#)
+        let pw = try CLI.run(["call", "pw.resource"], env: env, cwd: dir)
+        XCTAssertEqual(pw.stdout, #"{"ok": true}"#, pw.stderr)
+        // (the authorization code flow starts from a refresh token the user got once in a browser)
+        env["AC_REFRESH_TOKEN"] = "rt-1"
+        let ac = try CLI.run(["call", "ac.resource"], env: env, cwd: dir)
+        XCTAssertEqual(ac.stdout, #"{"ok": true}"#, ac.stderr)
+        // THEN each flow fetched its token with its own grant
+        XCTAssertEqual(try stats(), ["client_credentials": 1, "password": 1, "refresh_token": 1, "resource": 3])
+    }
 }

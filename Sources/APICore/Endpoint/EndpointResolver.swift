@@ -247,7 +247,9 @@ public struct EndpointResolver: Sendable {
                 throw .invalid(Diagnostic(file: file, mark: o.tokenURL.mark, message: "oauth2 tokenURL '\(tokenURL)' of \(name) \(problem)"))
             }
             let settings = OAuth2Settings<String>(tokenURL: tokenURL, clientId: try x(o.clientId, "clientId") ?? "",
-                                                  clientSecret: try x(o.clientSecret, "clientSecret"), scope: try x(o.scope, "scope"),
+                                                  // An empty secret is a public client's: client_id goes in the form.
+                                                  clientSecret: try x(o.clientSecret, "clientSecret").flatMap { $0.isEmpty ? nil : $0 },
+                                                  scope: try x(o.scope, "scope").flatMap { $0.isEmpty ? nil : $0 },
                                                   grant: OAuth2Settings<String>.Grant(rawValue: o.grant.rawValue) ?? .clientCredentials,
                                                   username: try x(o.username, "username"), password: try x(o.password, "password"),
                                                   refreshToken: try x(o.refreshToken, "refreshToken"))
