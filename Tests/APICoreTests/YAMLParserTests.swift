@@ -397,4 +397,53 @@ final class YAMLParserTests: XCTestCase {
         XCTAssertEqual(error?.mark, at(7, 8), "the first alias of g (f is ~600,000 nodes) crosses the limit")
         XCTAssertLessThan(seconds, 5)
     }
+
+    // MARK: One target of many (call, show)
+
+    func testOnlyTargetLeavesOutTheOtherTargetsAndKeepsEverythingElse() throws {
+        // GIVEN a file whose wanted target uses an anchor defined inside a target that is left out,
+        // and a nested mapping also called targets
+        let yaml = """
+            baseURL: https://x.test
+            headers: { X-A: 1 }
+            targets:
+              first:
+                path: /first
+                sample: &shared { status: 201, json: { targets: { keep: me } } }
+              wanted:
+                path: /wanted
+                sample: *shared
+                x-meta: { targets: { a: 1, b: 2 } }
+              last: { path: /last, deep: [[[1]]] }
+            """
+        // WHEN parsed for `wanted` only
+        let root = try XCTUnwrap(YAMLParser.parse(Array(yaml.utf8), onlyTarget: "wanted"))
+        // THEN the other targets are gone, the root's other keys and the wanted target whole
+        XCTAssertEqual(root.keys, ["baseURL", "headers", "targets"])
+        XCTAssertEqual(root["targets"]?.keys, ["wanted"])
+        let wanted = try XCTUnwrap(root["targets"]?["wanted"])
+        XCTAssertEqual(wanted["sample"]?["status"]?.scalarText, "201")
+        XCTAssertEqual(wanted["sample"]?["json"]?["targets"]?["keep"]?.scalarText, "me")
+        XCTAssertEqual(wanted["sample"]?.mark, at(9, 13))
+        XCTAssertEqual(wanted["x-meta"]?["targets"]?.keys, ["a", "b"])
+        // AND a full parse of the same text is unchanged
+        XCTAssertEqual(try XCTUnwrap(parseYAML(yaml))["targets"]?.keys, ["first", "wanted", "last"])
+    }
+
+    func testOnlyTargetStillRejectsDuplicateAndHostileTargets() {
+        // GIVEN a duplicate target name among the left-out ones
+        XCTAssertThrowsError(try YAMLParser.parse(Array("targets:\n  a: 1\n  b: 2\n  a: 3\n".utf8), onlyTarget: "b")) { error in
+            XCTAssertEqual(error as? YAMLError, YAMLError(.duplicateKey, "duplicate key 'a'", at: at(4, 3),
+                                                         note: ("first defined here", at(2, 3))))
+        }
+        // AND a left-out target nested deeper than the limit
+        var limits = YAMLParser.Limits()
+        limits.maxDepth = 8
+        let deep = "targets:\n  a: " + String(repeating: "[", count: 20) + String(repeating: "]", count: 20) + "\n  b: 1\n"
+        XCTAssertThrowsError(try YAMLParser.parse(Array(deep.utf8), limits: limits, onlyTarget: "b")) { error in
+            XCTAssertEqual((error as? YAMLError)?.kind, .limit)
+        }
+        // AND a syntax error inside a left-out target is still one
+        XCTAssertThrowsError(try YAMLParser.parse(Array("targets:\n  a: { x: [1, }\n  b: 1\n".utf8), onlyTarget: "b"))
+    }
 }

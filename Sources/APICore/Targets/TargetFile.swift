@@ -31,7 +31,7 @@ public enum TargetFile {
     }
 
     /// Reads and decodes `path`. The service is named by `service:` or else by the file's name.
-    /// With `only`, just that target is decoded (the others are skipped after the YAML is parsed):
+    /// With `only`, just that target is decoded (libyaml reads the others; no nodes are built for them):
     /// what `call` and `show` need from a file of thousands of targets.
     public static func load(_ path: String, only: String? = nil) throws(APIError) -> Service {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -44,7 +44,7 @@ public enum TargetFile {
     public static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil) throws(APIError) -> Service {
         let root: Node?
         do {
-            root = try YAMLParser.parse(bytes)
+            root = try YAMLParser.parse(bytes, onlyTarget: only)
         } catch {
             throw .invalid(Diagnostic(file: file, error))
         }

@@ -15,8 +15,14 @@ public final class YAMLParser {
     }
 
     /// Parses `bytes` (UTF-8, UTF-16 with a BOM) and returns its one document, or nil for an empty file.
-    public static func parse(_ bytes: [UInt8], limits: Limits = Limits()) throws(YAMLError) -> Node? {
+    ///
+    /// `onlyTarget`: the entries of the top-level `targets:` mapping other than this one are left
+    /// out of the tree (their events are read, no nodes built, except anchored ones an alias may
+    /// use): what `call` needs from a file of thousands of targets. Their keys are still checked
+    /// for duplicates.
+    public static func parse(_ bytes: [UInt8], limits: Limits = Limits(), onlyTarget: String? = nil) throws(YAMLError) -> Node? {
         let parser = YAMLParser(bytes: bytes, limits: limits)
+        parser.onlyTarget = onlyTarget
         return try parser.document()
     }
 
@@ -30,6 +36,9 @@ public final class YAMLParser {
     private var deepest = 0
     private var aliasedNodes = 0
     private let limits: Limits
+    private var onlyTarget: String?
+    /// Set just before the value of the root's `targets:` key is read (with `onlyTarget`).
+    private var atTargets = false
 
     private init(bytes: [UInt8], limits: Limits) {
         self.limits = limits
@@ -149,6 +158,9 @@ public final class YAMLParser {
     /// Builds the node whose first event is the current one; returns it with its size in nodes.
     private func node(depth: Int) throws(YAMLError) -> (Node, Int) {
         let start = mark
+        // Only the mapping that is the root's `targets:` value filters its entries, nothing inside it.
+        let keep = atTargets ? onlyTarget : nil
+        atTargets = false
         switch type {
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.pointee.data.alias.anchor) ?? ""
@@ -200,7 +212,7 @@ public final class YAMLParser {
             try checkDepth(depth, at: start)
             let outer = deepest
             deepest = depth
-            let (pairs, size) = try mappingPairs(depth: depth)
+            let (pairs, size) = try mappingPairs(depth: depth, keep: keep)
             let node = Node(content: .mapping(pairs), tag: tag, mark: start)
             remember(anchor, node, size: size, height: deepest - depth + 1)
             deepest = max(outer, deepest)
@@ -222,7 +234,8 @@ public final class YAMLParser {
 
     /// Reads a mapping's pairs up to MAPPING-END, rejecting duplicate keys and applying `<<` merges:
     /// merged pairs stand where the `<<` stood, and never replace a key the mapping writes itself.
-    private func mappingPairs(depth: Int) throws(YAMLError) -> ([Node.Pair], Int) {
+    /// `keep`: leave out the values of plain keys other than it (and `<<`), see `onlyTarget`.
+    private func mappingPairs(depth: Int, keep: String? = nil) throws(YAMLError) -> ([Node.Pair], Int) {
         enum Entry { case pair(Node.Pair), merge(Node) }
         var entries: [Entry] = []
         var written: [String: Mark] = [:]
@@ -232,6 +245,16 @@ public final class YAMLParser {
         while type != YAML_MAPPING_END_EVENT {
             let (key, keySize) = try node(depth: depth + 1)
             try advance()
+            if let keep, case .scalar(let s) = key.content, s.value != keep, !(s.isPlain && s.value == "<<") {
+                if let first = written[s.value] {
+                    throw YAMLError(.duplicateKey, "duplicate key '\(s.value)'", at: key.mark, note: ("first defined here", first))
+                }
+                written[s.value] = key.mark
+                try skip(depth: depth + 1)
+                try advance()
+                continue
+            }
+            atTargets = depth == 0 && onlyTarget != nil && key.scalarText == "targets"
             let (value, valueSize) = try node(depth: depth + 1)
             try advance()
             size += keySize + valueSize
@@ -271,6 +294,37 @@ public final class YAMLParser {
             }
         }
         return (pairs, size)
+    }
+
+    /// Reads past the node whose first event is the current one without building it, except for
+    /// anchored nodes inside it (an alias elsewhere may use them), which are built and remembered.
+    /// Ends on the node's last event, as `node` does.
+    private func skip(depth: Int) throws(YAMLError) {
+        var open = 0
+        while true {
+            switch type {
+            case YAML_SCALAR_EVENT:
+                if event.pointee.data.scalar.anchor != nil { _ = try node(depth: depth + open) }
+            case YAML_SEQUENCE_START_EVENT:
+                if event.pointee.data.sequence_start.anchor != nil { _ = try node(depth: depth + open) } else {
+                    try checkDepth(depth + open, at: mark)
+                    open += 1
+                }
+            case YAML_MAPPING_START_EVENT:
+                if event.pointee.data.mapping_start.anchor != nil { _ = try node(depth: depth + open) } else {
+                    try checkDepth(depth + open, at: mark)
+                    open += 1
+                }
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                open -= 1
+            case YAML_ALIAS_EVENT:
+                break
+            default:
+                throw YAMLError(.syntax, "unexpected YAML event", at: mark)
+            }
+            if open == 0 { return }
+            try advance()
+        }
     }
 
     private func mergeSources(_ value: Node) throws(YAMLError) -> [[Node.Pair]] {
