@@ -219,6 +219,22 @@ final class YAMLParserTests: XCTestCase {
 
     // MARK: Errors
 
+    func testDuplicateKeysInALargeMappingAndMergesAmongMany() throws {
+        // GIVEN mappings past the size where duplicates are looked up instead of scanned for
+        let keys = (1...40).map { "k\($0): \($0)" }
+        for late in [10, 17, 40] {
+            let error = yamlError((keys + ["k\(late): again"]).joined(separator: "\n") + "\n")
+            XCTAssertEqual(error, YAMLError(.duplicateKey, "duplicate key 'k\(late)'", at: at(41, 1),
+                                            note: ("first defined here", at(late, 1))))
+        }
+        // AND merges between many written keys keep their place and never replace a written key
+        let yaml = "d: &d { k3: merged, extra: 1 }\nm:\n" + keys.prefix(20).map { "  " + $0 }.joined(separator: "\n")
+            + "\n  <<: *d\n  last: 0\n"
+        let m = try XCTUnwrap(parseYAML(yaml)?["m"])
+        XCTAssertEqual(m.keys, (1...20).map { "k\($0)" } + ["extra", "last"])
+        XCTAssertEqual(m["k3"]?.scalarText, "3")
+    }
+
     func testDuplicateKeyIsAnErrorAtTheSecondWithANoteAtTheFirst() {
         // GIVEN a nested mapping with a key written twice
         let yaml = """

@@ -235,21 +235,36 @@ public final class YAMLParser {
     /// Reads a mapping's pairs up to MAPPING-END, rejecting duplicate keys and applying `<<` merges:
     /// merged pairs stand where the `<<` stood, and never replace a key the mapping writes itself.
     /// `keep`: leave out the values of plain keys other than it (and `<<`), see `onlyTarget`.
+    ///
+    /// Pairs go straight into the result; duplicate keys are found by a scan of the keys so far
+    /// while the mapping is small (most are), by a dictionary once it is not.
     private func mappingPairs(depth: Int, keep: String? = nil) throws(YAMLError) -> ([Node.Pair], Int) {
-        enum Entry { case pair(Node.Pair), merge(Node) }
-        var entries: [Entry] = []
-        var written: [String: Mark] = [:]
-        var hasMerge = false
+        var pairs: [Node.Pair] = []
+        /// `<<` values, with the number of pairs written before each.
+        var merges: [(at: Int, value: Node)] = []
+        /// Every scalar key written so far, once there are more than `scanLimit` of them.
+        var index: [String: Mark]?
+        /// Keys of left-out entries (`keep`), for the duplicate check.
+        var leftOut: [String: Mark] = [:]
         var size = 1
+        func duplicate(_ text: String, _ mark: Mark) throws(YAMLError) {
+            let first: Mark?
+            if let index {
+                first = index[text]
+            } else {
+                first = pairs.first { $0.key.scalarText == text }?.key.mark
+            }
+            if let first = first ?? leftOut[text] {
+                throw YAMLError(.duplicateKey, "duplicate key '\(text)'", at: mark, note: ("first defined here", first))
+            }
+        }
         try advance()
         while type != YAML_MAPPING_END_EVENT {
             let (key, keySize) = try node(depth: depth + 1)
             try advance()
             if let keep, case .scalar(let s) = key.content, s.value != keep, !(s.isPlain && s.value == "<<") {
-                if let first = written[s.value] {
-                    throw YAMLError(.duplicateKey, "duplicate key '\(s.value)'", at: key.mark, note: ("first defined here", first))
-                }
-                written[s.value] = key.mark
+                try duplicate(s.value, key.mark)
+                leftOut[s.value] = key.mark
                 try skip(depth: depth + 1)
                 try advance()
                 continue
@@ -260,41 +275,44 @@ public final class YAMLParser {
             size += keySize + valueSize
             if case .scalar(let s) = key.content, s.isPlain, s.value == "<<",
                key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
-                entries.append(.merge(value))
-                hasMerge = true
+                merges.append((pairs.count, value))
                 continue
             }
             if let text = key.scalarText {
-                if let first = written[text] {
-                    throw YAMLError(.duplicateKey, "duplicate key '\(text)'", at: key.mark,
-                                    note: ("first defined here", first))
-                }
-                written[text] = key.mark
-            }
-            entries.append(.pair(.init(key: key, value: value)))
-        }
-        var pairs: [Node.Pair] = []
-        pairs.reserveCapacity(entries.count)
-        guard hasMerge else {
-            for case .pair(let pair) in entries { pairs.append(pair) }
-            return (pairs, size)
-        }
-        var seen = Set(written.keys)
-        for entry in entries {
-            switch entry {
-            case .pair(let pair):
-                pairs.append(pair)
-            case .merge(let value):
-                for source in try mergeSources(value) {
-                    for pair in source {
-                        guard let text = pair.key.scalarText else { pairs.append(pair); continue }
-                        if seen.insert(text).inserted { pairs.append(pair) }
-                    }
+                try duplicate(text, key.mark)
+                if index != nil {
+                    index?[text] = key.mark
+                } else if pairs.count >= Self.scanLimit {
+                    var all = [String: Mark](minimumCapacity: pairs.count * 2)
+                    for pair in pairs { if let t = pair.key.scalarText { all[t] = pair.key.mark } }
+                    all[text] = key.mark
+                    index = all
                 }
             }
+            pairs.append(.init(key: key, value: value))
         }
-        return (pairs, size)
+        guard !merges.isEmpty else { return (pairs, size) }
+        // Merged pairs stand where their `<<` stood and never replace a key the mapping writes.
+        var seen = Set(pairs.compactMap(\.key.scalarText))
+        var merged: [Node.Pair] = []
+        merged.reserveCapacity(pairs.count)
+        var next = 0
+        for (at, value) in merges {
+            merged += pairs[next..<at]
+            next = at
+            for source in try mergeSources(value) {
+                for pair in source {
+                    guard let text = pair.key.scalarText else { merged.append(pair); continue }
+                    if seen.insert(text).inserted { merged.append(pair) }
+                }
+            }
+        }
+        merged += pairs[next...]
+        return (merged, size)
     }
+
+    /// Up to this many keys a mapping's duplicates are found by a scan, not a dictionary.
+    private static let scanLimit = 16
 
     /// Reads past the node whose first event is the current one without building it, except for
     /// anchored nodes inside it (an alias elsewhere may use them), which are built and remembered.
