@@ -61,13 +61,15 @@ public enum TargetFile {
 
     /// Service and target names: letters, digits, '_' and '-' (the '.' separates them on the command line).
     static func isName(_ s: String) -> Bool {
-        !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        !s.isEmpty && s.utf8.allSatisfy(nameCharacters.contains)
     }
 
     /// RFC 9110 token characters (methods, header names).
     static func isToken(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.allSatisfy(tokenCharacters.contains)
     }
+
+    static let nameCharacters = Text.ByteSet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
     static let tokenCharacters = Text.ByteSet.unreserved.union("!#$%&'*+^`|")
 }
