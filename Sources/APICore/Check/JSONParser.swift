@@ -20,6 +20,17 @@ enum JSONParser {
         }
     }
 
+    /// The same grammar into `RecordedJSON`: numbers kept as their text, members in order.
+    static func parseRecorded(_ bytes: [UInt8]) -> RecordedJSON? {
+        bytes.withUnsafeBufferPointer { buffer -> RecordedJSON? in
+            var p = Reader(bytes: buffer)
+            p.skipSpace()
+            guard let value = p.recorded(depth: 0) else { return nil }
+            p.skipSpace()
+            return p.atEnd ? value : nil
+        }
+    }
+
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
@@ -49,6 +60,60 @@ enum JSONParser {
             case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
             case UInt8(ascii: "n"): return literal("null") ? .null : nil
             default: return number().map(JSONValue.number)
+            }
+        }
+
+        mutating func recorded(depth: Int) -> RecordedJSON? {
+            guard depth < JSONParser.maxDepth, let b = peek else { return nil }
+            switch b {
+            case UInt8(ascii: "{"):
+                i += 1
+                var members: [RecordedJSON.Member] = []
+                var seen: [String: Int] = [:]
+                skipSpace()
+                if peek == UInt8(ascii: "}") { i += 1; return .object([]) }
+                while true {
+                    skipSpace()
+                    guard peek == UInt8(ascii: "\""), let key = string() else { return nil }
+                    skipSpace()
+                    guard peek == UInt8(ascii: ":") else { return nil }
+                    i += 1
+                    skipSpace()
+                    guard let item = recorded(depth: depth + 1) else { return nil }
+                    if let at = seen[key] {
+                        members[at].value = item
+                    } else {
+                        seen[key] = members.count
+                        members.append(.init(key: key, value: item))
+                    }
+                    skipSpace()
+                    guard let b = peek else { return nil }
+                    i += 1
+                    if b == UInt8(ascii: "}") { return .object(members) }
+                    guard b == UInt8(ascii: ",") else { return nil }
+                }
+            case UInt8(ascii: "["):
+                i += 1
+                var items: [RecordedJSON] = []
+                skipSpace()
+                if peek == UInt8(ascii: "]") { i += 1; return .array(items) }
+                while true {
+                    skipSpace()
+                    guard let item = recorded(depth: depth + 1) else { return nil }
+                    items.append(item)
+                    skipSpace()
+                    guard let b = peek else { return nil }
+                    i += 1
+                    if b == UInt8(ascii: "]") { return .array(items) }
+                    guard b == UInt8(ascii: ",") else { return nil }
+                }
+            case UInt8(ascii: "\""): return string().map(RecordedJSON.string)
+            case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
+            case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
+            case UInt8(ascii: "n"): return literal("null") ? .null : nil
+            default:
+                guard let span = numberSpan() else { return nil }
+                return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self))
             }
         }
 
@@ -143,6 +208,12 @@ enum JSONParser {
 
         /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
         mutating func number() -> Double? {
+            guard let span = numberSpan() else { return nil }
+            return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self))
+        }
+
+        /// Reads past a number; returns where its text stands.
+        mutating func numberSpan() -> Range<Int>? {
             let start = i
             if peek == UInt8(ascii: "-") { i += 1 }
             guard let first = peek, isDigit(first) else { return nil }
@@ -159,7 +230,7 @@ enum JSONParser {
                 guard let b = peek, isDigit(b) else { return nil }
                 while let b = peek, isDigit(b) { i += 1 }
             }
-            return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+            return start..<i
         }
 
         func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }

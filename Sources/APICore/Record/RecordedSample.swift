@@ -9,7 +9,8 @@ import Foundation
 /// `json:`), text (`body:`) or too large or binary for the target file (`file:`, a side file).
 public struct RecordedSample: Sendable {
     public enum Body: Sendable, Equatable {
-        case json(JSONValue)
+        /// Numbers as sent, members in the order received.
+        case json(RecordedJSON)
         case text(String)
         /// Bytes for a side file, and the file name's extension (`json`, `txt`, `bin`).
         case file(Data, ext: String)
@@ -87,7 +88,7 @@ public struct RecordedSample: Sendable {
         guard let text = String(validating: response.body, as: UTF8.self) else {
             return .file(response.body, ext: "bin")
         }
-        if Drift.isJSON(type) || type.isEmpty, var json = JSONValue.parse(response.body) {
+        if Drift.isJSON(type) || type.isEmpty, var json = RecordedJSON.parse([UInt8](response.body)) {
             json = mask(json, "$", Set(options.masks.map(normalized)))
             let inline = hideSecrets(json, options.secrets)
             let rendered = inline.jsonText
@@ -133,11 +134,11 @@ public struct RecordedSample: Sendable {
         return out + rest
     }
 
-    static func mask(_ value: JSONValue, _ path: String, _ masks: Set<String>) -> JSONValue {
+    static func mask(_ value: RecordedJSON, _ path: String, _ masks: Set<String>) -> RecordedJSON {
         if masks.contains(path) { return .string(maskText) }
         switch value {
         case .object(let members):
-            return .object(members.map { ($0.key, mask($0.value, path + Drift.segment($0.key), masks)) })
+            return .object(members.map { .init(key: $0.key, value: mask($0.value, path + Drift.segment($0.key), masks)) })
         case .array(let items):
             return .array(items.map { mask($0, path + "[*]", masks) })
         default:
@@ -145,10 +146,10 @@ public struct RecordedSample: Sendable {
         }
     }
 
-    static func hideSecrets(_ value: JSONValue, _ secrets: [(name: String, value: String)]) -> JSONValue {
+    static func hideSecrets(_ value: RecordedJSON, _ secrets: [(name: String, value: String)]) -> RecordedJSON {
         switch value {
         case .string(let s): return .string(hideSecrets(s, secrets))
-        case .object(let members): return .object(members.map { ($0.key, hideSecrets($0.value, secrets)) })
+        case .object(let members): return .object(members.map { .init(key: $0.key, value: hideSecrets($0.value, secrets)) })
         case .array(let items): return .array(items.map { hideSecrets($0, secrets) })
         default: return value
         }

@@ -47,8 +47,9 @@ enum SampleYAML {
         return out
     }
 
-    /// Pretty JSON (two spaces a level); short arrays of scalars stay on one line.
-    static func pretty(_ value: JSONValue) -> [String] {
+    /// Pretty JSON (two spaces a level), numbers as sent, members in the order received; short
+    /// arrays of scalars stay on one line.
+    static func pretty(_ value: RecordedJSON) -> [String] {
         switch value {
         case .object(let members) where !members.isEmpty:
             var out = ["{"]
