@@ -7,6 +7,8 @@ bounded lifetime.
 GET /item       JSON in shape 1: {"id": 1, "price": 9.5, "owner": {"login": "a"}, "items": [{"sku": "x", "qty": 1}]}
 POST /switch    from now on /item answers shape 2 (id a string, owner gone, items[*].qty a string, extra field)
 GET /page       text/html (a gateway's error page where JSON was declared)
+GET /big        JSON whose numbers a Double would change and whose keys are not sorted, as these bytes:
+                {"zeta": 1, "id": 9007199254740993, "price": 1.50, "big": -12345678901234567890123, "e": 1E+2}
 The server exits after --lifetime seconds (default 60).
 """
 import argparse
@@ -20,6 +22,8 @@ SHAPES = {
     1: {"id": 1, "price": 9.5, "owner": {"login": "a"}, "items": [{"sku": "x", "qty": 1}]},
     2: {"id": "1", "price": 9.5, "items": [{"sku": "x", "qty": "1"}], "extra": True},
 }
+
+BIG = b'{"zeta": 1, "id": 9007199254740993, "price": 1.50, "big": -12345678901234567890123, "e": 1E+2}'
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -39,6 +43,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/item":
             self.send(200, "application/json; charset=utf-8", json.dumps(SHAPES[state["shape"]]).encode())
+        elif self.path == "/big":
+            self.send(200, "application/json", BIG)
         elif self.path == "/page":
             self.send(502, "text/html", b"<html>bad gateway</html>")
         else:

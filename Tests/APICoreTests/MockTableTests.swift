@@ -198,7 +198,138 @@ final class RecordEditTests: XCTestCase {
         guard case .json(let json)? = recorded.body else { return XCTFail("\(String(describing: recorded.body))") }
         // the named secret inside a credential becomes its variable, the rest of the header stays;
         // a credential with no named secret in it is hidden whole; a value under 4 characters is left
-        XCTAssertEqual(json.jsonText, #"{"h":{"Authorization":"Bearer ${API_TOKEN:-••••}","Short":"abc","X-Api-Key":"••••"}}"#)
+        XCTAssertEqual(json.jsonText, #"{"h":{"Authorization":"Bearer ${API_TOKEN:-••••}","X-Api-Key":"••••","Short":"abc"}}"#)
+    }
+
+    // MARK: Flow-style targets
+
+    private let small = RecordedSample(Response(status: 201, headers: [], body: Data(), duration: 0), options: .init())
+
+    /// The file the flow tests edit: flow targets on one line and over several, block targets, an
+    /// anchor used by a flow target, comments.
+    static let flowFile = """
+        # top
+        targets:
+          a: { path: /a, method: POST, json: { id: 1, tags: [x, y] }, doc: "quoted, with: colon" }   # trailing
+          b:
+            path: /b
+            headers: &h { X-Team: apicli }
+          c: {
+            path: /c,
+              method: PUT,
+            headers: *h , doc: 'it''s'
+          }
+          d:
+            { path: /d, flag }
+          e: { path: /e }
+        # end
+
+        """
+
+    func testFlowTargetOnOneLineBecomesAnIndentedMappingWithTheSample() throws {
+        let out = try edit(Self.flowFile, small, target: "a", name: nil)
+        XCTAssertEqual(out, Self.flowFile.replacingOccurrences(
+            of: "  a: { path: /a, method: POST, json: { id: 1, tags: [x, y] }, doc: \"quoted, with: colon\" }   # trailing\n", with: """
+              a: # trailing
+                path: /a
+                method: POST
+                json: { id: 1, tags: [x, y] }
+                doc: "quoted, with: colon"
+                sample:
+                  status: 201
+
+            """))
+    }
+
+    func testFlowTargetSpanningLinesAndOneStartingOnTheNextLine() throws {
+        let out = try edit(Self.flowFile, small, target: "c", name: "made")
+        XCTAssertEqual(out, Self.flowFile.replacingOccurrences(of: """
+              c: {
+                path: /c,
+                  method: PUT,
+                headers: *h , doc: 'it''s'
+              }
+
+            """, with: """
+              c:
+                path: /c
+                method: PUT
+                headers: *h
+                doc: 'it''s'
+                samples:
+                  made:
+                    status: 201
+
+            """))
+        let d = try edit(Self.flowFile, small, target: "d", name: nil)
+        XCTAssertEqual(d, Self.flowFile.replacingOccurrences(of: "  d:\n    { path: /d, flag }\n",
+                                                             with: "  d:\n    path: /d\n    flag:\n    sample:\n      status: 201\n"))
+    }
+
+    func testFlowTargetInACRLFFileKeepsCRLF() throws {
+        let crlf = Self.flowFile.replacingOccurrences(of: "\n", with: "\r\n")
+        let out = try edit(crlf, small, target: "e", name: nil)
+        XCTAssertEqual(out, crlf.replacingOccurrences(of: "  e: { path: /e }\r\n",
+                                                      with: "  e:\r\n    path: /e\r\n    sample:\r\n      status: 201\r\n"))
+        // and again: the target is an indented mapping now, its sample is replaced in place
+        XCTAssertEqual(try edit(out, small, target: "e", name: nil), out)
+    }
+
+    private func refusal(_ text: String, target: String) -> String {
+        do {
+            _ = try edit(text, small, target: target, name: nil)
+            return "no refusal"
+        } catch let error as APIError {
+            guard case .invalidInput(let d) = error, let first = d.first else { return "\(error)" }
+            return "\(first.mark.map(\.description) ?? "-") \(first.message) | \(first.hint ?? "")"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func testFlowTargetsThatCannotBeCarriedOverAreRefusedSayingWhy() throws {
+        XCTAssertEqual(refusal("targets:\n  a: {\n    path: /a,  # the path\n    method: POST\n  }\n", target: "a"),
+                       "3:16 record cannot rewrite a from flow style: a comment inside its { } would be lost"
+                       + " | move the comment above the target, or write a as an indented mapping, one key a line, and record again")
+        XCTAssertEqual(refusal("targets:\n  a: &base { path: /a }\n  b: { <<: *base }\n", target: "a"),
+                       "2:6 record cannot rewrite a from flow style: its mapping carries an anchor (&base) that would have to move"
+                       + " | put the anchor or tag on the key's line of an indented mapping (a: &name), or write a as an indented mapping,"
+                       + " one key a line, and record again")
+        XCTAssertEqual(refusal("targets: { a: { path: /a }, b: { path: /b } }\n", target: "a"),
+                       "1:12 record cannot rewrite a from flow style: it shares its line with another key (targets: or the target"
+                       + " is written in flow style) | write targets: as an indented mapping, one target a line, and record again")
+        XCTAssertEqual(refusal("targets:\n  a: { path: /a, json: { x: 1,\n    y: 2 } }\n", target: "a"),
+                       "2:24 record cannot rewrite a from flow style: the value of its entry json spans lines"
+                       + " | write each entry of the { } on one line, or write a as an indented mapping, one key a line, and record again")
+    }
+
+    func testRecordedJSONKeepsNumbersAsSentAndKeysAsReceived() throws {
+        let body = #"{"zeta":1,"id":9007199254740993,"price":1.50,"big":-12345678901234567890123,"e":1E+2,"zeta":[0.1e-3]}"#
+        let recorded = RecordedSample(Response(status: 200, headers: [HeaderField("Content-Type", "application/json")],
+                                               body: Data(body.utf8), duration: 0), options: .init())
+        guard case .json(let json)? = recorded.body else { return XCTFail("\(String(describing: recorded.body))") }
+        XCTAssertEqual(json.jsonText, #"{"zeta":[0.1e-3],"id":9007199254740993,"price":1.50,"big":-12345678901234567890123,"e":1E+2}"#)
+        let out = try edit("targets:\n  n: { path: /n }\n", recorded, target: "n", name: nil)
+        XCTAssertEqual(out, """
+            targets:
+              n:
+                path: /n
+                sample:
+                  status: 200
+                  headers:
+                    Content-Type: "application/json"
+                  json:
+                    {
+                      "zeta": [0.1e-3],
+                      "id": 9007199254740993,
+                      "price": 1.50,
+                      "big": -12345678901234567890123,
+                      "e": 1E+2
+                    }
+
+            """)
+        // expect: still compares numbers by value
+        XCTAssertEqual(JSONValue.parse(Data(#"{"a":1.50}"#.utf8)), JSONValue.parse(Data(#"{"a":1.5}"#.utf8)))
     }
 
     func testKeepsCRLFLineEndings() throws {

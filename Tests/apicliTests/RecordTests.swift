@@ -145,9 +145,131 @@ final class RecordTests: XCTestCase {
         XCTAssertEqual(stub.stdoutData, try Data(contentsOf: side))
     }
 
+    /// Targets written in flow style, on one line and over several, beside a block one.
+    static let flowFile = """
+        service: fl
+        baseURL: http://127.0.0.1:9
+        targets:
+          # posts JSON; written in flow style
+          posted: { path: /anything, method: POST, task: { json: { id: 1, name: "a, b" } }, check: true, expect: { status: 200, json: { "$.json.id": 1 } } }   # one line
+          spread: {
+            path: /json, headers: { X-Team: apicli },
+            expect: { status: 200 }
+          }
+          plain:
+            path: /get
+        # end
+
+        """
+
+    func testRecordIntoFlowStyleTargetsRewritesOnlyThoseTargets() throws {
+        let file = dir.appendingPathComponent("fl.yaml")
+        try Data(Self.flowFile.utf8).write(to: file)
+        XCTAssertEqual(try record(["fl.posted"]).code, 0)
+        let r = try record(["fl.spread", "--sample", "team"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("""
+            service: fl
+            baseURL: http://127.0.0.1:9
+            targets:
+              # posts JSON; written in flow style
+              posted: # one line
+                path: /anything
+                method: POST
+                task: { json: { id: 1, name: "a, b" } }
+                check: true
+                expect: { status: 200, json: { "$.json.id": 1 } }
+                sample:
+                  status: 200
+                  headers:
+
+            """), text)
+        XCTAssertTrue(text.contains("        Content-Type: \"application/json\"\n      json:\n        {\n          \"args\": {},\n"), text)
+        XCTAssertTrue(text.contains("""
+                }
+              spread:
+                path: /json
+                headers: { X-Team: apicli }
+                expect: { status: 200 }
+                samples:
+                  team:
+                    status: 200
+
+            """), text)
+        XCTAssertTrue(text.hasSuffix("""
+                }
+              plain:
+                path: /get
+            # end
+
+            """), text)
+
+        let check = try CLI.run(["check", "fl.posted", "fl.spread", "--targets", dir.path, "--stub"])
+        XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
+        let stub = try CLI.run(["call", "fl.posted", "--targets", dir.path, "--stub"])
+        XCTAssertEqual(stub.code, 0, stub.stderr)
+        XCTAssertEqual((try json(stub.stdout)["json"] as? NSDictionary)?["name"] as? String, "a, b", stub.stdout)
+        let named = try CLI.run(["call", "fl.spread", "--targets", dir.path, "--stub", "--sample", "team"])
+        XCTAssertEqual(named.code, 0, named.stderr)
+        XCTAssertNotNil(try json(named.stdout)["slideshow"], named.stdout)
+        let validate = try CLI.run(["validate", file.path])
+        XCTAssertEqual(validate.code, 0, validate.stdout + validate.stderr)
+    }
+
+    func testAFlowTargetWithACommentInsideIsRefusedAndNothingWritten() throws {
+        let file = dir.appendingPathComponent("fl.yaml")
+        let commented = Self.flowFile.replacingOccurrences(of: "path: /json, headers", with: "path: /json,   # the document\n    headers")
+        try Data(commented.utf8).write(to: file)
+        let r = try record(["fl.spread"])
+        XCTAssertEqual(r.code, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("fl.yaml:7:20"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("record cannot rewrite spread from flow style: a comment inside its { } would be lost"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("move the comment above the target"), r.stderr)
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), commented)
+    }
+
     func testANetworkFailureWritesNothing() throws {
         let r = try CLI.run(["record", "hb.json", "--targets", dir.path, "--base-url", "http://127.0.0.1:9"])
         XCTAssertEqual(r.code, 3, r.stderr)
         XCTAssertEqual(text, Self.file)
+    }
+}
+
+/// `record` keeps a JSON body's numbers as the server wrote them (no trip through Double) and its
+/// keys in the order received; `call --stub` serves them back so.
+final class RecordNumberTests: XCTestCase {
+    func testNumbersAreRecordedAsSentAndServedBackExactly() throws {
+        let server = try TestServer("shape-server.py", ["--lifetime", "60"])
+        defer { server.stop() }
+        let dir = try CLI.folder(["n.yaml": "service: n\nbaseURL: http://127.0.0.1:9\ntargets:\n  big:\n    path: /big\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["record", "n.big", "--targets", dir.path, "--base-url", server.url])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let text = try String(contentsOf: dir.appendingPathComponent("n.yaml"), encoding: .utf8)
+        XCTAssertEqual(text, """
+            service: n
+            baseURL: http://127.0.0.1:9
+            targets:
+              big:
+                path: /big
+                sample:
+                  status: 200
+                  headers:
+                    Content-Type: "application/json"
+                  json:
+                    {
+                      "zeta": 1,
+                      "id": 9007199254740993,
+                      "price": 1.50,
+                      "big": -12345678901234567890123,
+                      "e": 1E+2
+                    }
+
+            """)
+        let stub = try CLI.run(["call", "n.big", "--targets", dir.path, "--stub"])
+        XCTAssertEqual(stub.code, 0, stub.stderr)
+        XCTAssertTrue(stub.stdout.contains(#"{"zeta":1,"id":9007199254740993,"price":1.50,"big":-12345678901234567890123,"e":1E+2}"#),
+                      stub.stdout)
     }
 }
