@@ -293,14 +293,32 @@ final class RecordEditTests: XCTestCase {
                        + " | move the comment above the target, or write a as an indented mapping, one key a line, and record again")
         XCTAssertEqual(refusal("targets:\n  a: &base { path: /a }\n  b: { <<: *base }\n", target: "a"),
                        "2:6 record cannot rewrite a from flow style: its mapping carries an anchor (&base) that would have to move"
-                       + " | put the anchor or tag on the key's line of an indented mapping (a: &name), or write a as an indented mapping,"
-                       + " one key a line, and record again")
+                       + " | put the anchor on the key's line of an indented mapping (a: &base, one key a line under it) and record again")
+        XCTAssertEqual(refusal("targets:\n  a: !!map { path: /a }\n", target: "a"),
+                       "2:6 record cannot rewrite a from flow style: its mapping carries a tag (!!map) that would have to move"
+                       + " | put the tag on the key's line of an indented mapping (a: !!map, one key a line under it) and record again")
         XCTAssertEqual(refusal("targets: { a: { path: /a }, b: { path: /b } }\n", target: "a"),
                        "1:12 record cannot rewrite a from flow style: it shares its line with another key (targets: or the target"
                        + " is written in flow style) | write targets: as an indented mapping, one target a line, and record again")
         XCTAssertEqual(refusal("targets:\n  a: { path: /a, json: { x: 1,\n    y: 2 } }\n", target: "a"),
                        "2:24 record cannot rewrite a from flow style: the value of its entry json spans lines"
                        + " | write each entry of the { } on one line, or write a as an indented mapping, one key a line, and record again")
+    }
+
+    func testANamedSampleIntoAFlowSamplesMappingIsRefusedAtItsPlaceInTheFile() throws {
+        let text = "targets:\n  a: { path: /a, samples: { one: { status: 201 } } }\n  b: { path: /b }\n"
+        do {
+            _ = try edit(text, small, target: "a", name: "two")
+            XCTFail("no refusal")
+        } catch let error as APIError {
+            guard case .invalidInput(let d) = error, let first = d.first else { return XCTFail("\(error)") }
+            XCTAssertEqual(first.mark, Mark(line: 2, column: 27))
+            XCTAssertEqual(first.message, "record cannot rewrite a from flow style: its samples: is in flow style too,"
+                           + " and --sample writes into an indented samples: mapping")
+        }
+        // without --sample the flow samples: is carried over as it is
+        XCTAssertEqual(try edit(text, small, target: "a", name: nil),
+                       "targets:\n  a:\n    path: /a\n    samples: { one: { status: 201 } }\n    sample:\n      status: 201\n  b: { path: /b }\n")
     }
 
     func testRecordedJSONKeepsNumbersAsSentAndKeysAsReceived() throws {

@@ -30,7 +30,7 @@ struct TargetFileEditor {
         let keyLine = pair.key.mark.line - 1
         if pair.value.pairs != nil, startsFlow(pair.value.mark) {
             // A flow-style target becomes an indented mapping first, then gets its sample as any other.
-            if try unfold(target) {
+            if try unfold(target, name: name) {
                 let unfolded: Node?
                 do { unfolded = try YAMLParser.parse(Array(text.utf8), onlyTarget: target) } catch {
                     throw .invalid(Diagnostic(file: file, error))
@@ -99,7 +99,7 @@ struct TargetFileEditor {
     /// `}`), then each entry on a line of its own at the key's indentation + 2, key and value as
     /// their source text. Nothing else changes. False when the target is not a flow mapping;
     /// throws when its text holds what cannot be carried over safely.
-    private mutating func unfold(_ target: String) throws(APIError) -> Bool {
+    private mutating func unfold(_ target: String, name: String?) throws(APIError) -> Bool {
         guard let span = TargetSpan.find(target, in: Array(text.utf8)), span.isFlowMapping else { return false }
         let file = self.file
         let refuse = { (why: String, at: Mark, hint: String) -> APIError in
@@ -107,9 +107,15 @@ struct TargetFileEditor {
                                 message: "record cannot rewrite \(target) from flow style: \(why)", hint: hint))
         }
         let block = "write \(target) as an indented mapping, one key a line, and record again"
-        if span.anchor != nil || span.tag != nil {
-            throw refuse("its mapping carries \(span.anchor.map { "an anchor (&\($0))" } ?? "a tag (\(span.tag ?? ""))") that would have to move",
-                         span.start, "put the anchor or tag on the key's line of an indented mapping (\(target): &name), or " + block)
+        if let anchor = span.anchor {
+            throw refuse("its mapping carries an anchor (&\(anchor)) that would have to move", span.start,
+                         "put the anchor on the key's line of an indented mapping (\(target): &\(anchor), one key a line under it) and record again")
+        }
+        if span.tag != nil {
+            let written = slice(span.start, Mark(line: span.start.line, column: span.end.line == span.start.line ? span.end.column : Int.max / 2))
+                .prefix { $0 != " " && $0 != "{" }
+            throw refuse("its mapping carries a tag (\(written)) that would have to move", span.start,
+                         "put the tag on the key's line of an indented mapping (\(target): \(written), one key a line under it) and record again")
         }
         let keyLine = span.keyStart.line - 1
         let keyPrefix = slice(Mark(line: span.keyStart.line, column: 1), span.keyStart)
@@ -152,6 +158,10 @@ struct TargetFileEditor {
         for e in span.entries {
             let key = slice(e.keyStart, e.keyEnd)
             let value = e.valueIsEmpty ? "" : slice(e.valueStart, e.valueEnd)
+            if name != nil, key == "samples", value.hasPrefix("{") {
+                throw refuse("its samples: is in flow style too, and --sample writes into an indented samples: mapping",
+                             e.valueStart, "write \(target) and its samples: as indented mappings, one key a line, and record again")
+            }
             if key.contains("\n") || value.contains("\n") {
                 throw refuse("the value of its entry \(key.split(separator: "\n").first.map(String.init) ?? "") spans lines",
                              e.valueIsEmpty ? e.keyStart : e.valueStart,
