@@ -74,6 +74,12 @@ public struct CheckPlanner: Sendable {
         item.until = target.until
         if let flow, needed || !target.needs.isEmpty {
             item.work = .shared { await flow.run(target, in: service) }
+            // Without needs of its own it can be built now: one that cannot is reported before the run.
+            if target.needs.isEmpty, case .failure(let error) = Result(catching: { () throws(APIError) in
+                try workspace.call(target, in: service)
+            }) {
+                item.work = .fail(error)
+            }
         } else {
             do {
                 let call = try workspace.call(target, in: service)
