@@ -13,6 +13,9 @@ import Foundation
 
 @main
 struct APICLI: AsyncParsableCommand {
+    // Every command names itself (commandName:): argument-parser otherwise derives each name with
+    // String(describing:) of the type — a scan of the binary's conformance records per command at
+    // every start, a third of `call --stub`'s instructions (callgrind).
     static let configuration = CommandConfiguration(
         commandName: "apicli",
         abstract: "Call HTTP APIs described in YAML target files, live or from their sample responses.",

@@ -14,6 +14,7 @@ import Foundation
 extension APICLI {
     struct Call: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "call",
             abstract: "Send a target's request, or answer with its sample (--stub), and print the body.",
             discussion: """
                 Downloads (-o, --download, task: download) stream the body to a temporary file next to the \

@@ -9,6 +9,7 @@ import Foundation
 extension APICLI {
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Smoke-check declared endpoints: send each target's request and judge it by its expect: block.",
             discussion: """
                 Without expect:, a target's validate: rule decides. Targets whose method is not GET, HEAD or \

@@ -14,6 +14,7 @@ import Darwin
 extension APICLI {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Write target files from an OpenAPI description or a curl command.",
             discussion: """
                 Exit codes: 0 written, 2 bad input (unreadable or invalid spec or command), \

@@ -9,6 +9,7 @@ import Foundation
 extension APICLI {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List every service.target with its method and URL.",
             discussion: "URLs are shown as declared: {placeholders} and ${VARS} are not expanded."
         )

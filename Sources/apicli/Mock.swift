@@ -15,6 +15,7 @@ import Foundation
 extension APICLI {
     struct Mock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "mock",
             abstract: "Serve the targets' samples over HTTP: a mock server of the declared API.",
             discussion: """
                 A request is routed by its method and path: the service's baseURL path, then the target's \

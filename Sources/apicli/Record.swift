@@ -9,6 +9,7 @@ import Foundation
 extension APICLI {
     struct Record: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "record",
             abstract: "Send targets' requests and write each response into its target file as a sample.",
             discussion: """
                 The target file is edited in place: only the lines of the written sample change. A body \

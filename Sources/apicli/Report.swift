@@ -9,6 +9,7 @@ import Foundation
 extension APICLI {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Work with the JSON reports of apicli check.",
             subcommands: [Merge.self]
         )
@@ -18,6 +19,7 @@ extension APICLI {
 extension APICLI.Report {
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "merge",
             abstract: "Merge the JSON reports of a sharded check into one report, as one unsharded run would have written it.",
             discussion: """
                 Every report must come from the same suite (the same selected targets, and the same --stub and \

@@ -9,6 +9,7 @@ import Foundation
 extension APICLI {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print a target's resolved endpoint: URL, method, headers, body, timeout, validation, samples.",
             discussion: """
                 Nothing is sent. Credentials in headers are shown as ••••. The last lines say which layer \

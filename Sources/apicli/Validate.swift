@@ -9,6 +9,7 @@ import Foundation
 extension APICLI {
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Load and type-check target files, and judge every sample against its target's expectations.",
             discussion: """
                 Samples are judged as `check --stub` judges them: with the validate: and timeout the project file, \

@@ -47,6 +47,10 @@ final class EndpointResolverTests: XCTestCase {
         XCTAssertEqual(URLBuilder.join(base: "https://api.test//", path: "//users"), "https://api.test/users")
         XCTAssertEqual(URLBuilder.join(base: "https://api.test", path: "/users/"), "https://api.test/users/")
         XCTAssertEqual(URLBuilder.join(base: "https://api.test/", path: ""), "https://api.test/")
+        // and by bytes, non-ASCII text on either side is kept whole
+        XCTAssertEqual(URLBuilder.join(base: "https://ümlaut.test/é/", path: "/naïve/ü"), "https://ümlaut.test/é/naïve/ü")
+        XCTAssertEqual(URLBuilder.join(base: "https://api.test/é/?q=ü", path: "///x"), "https://api.test/é/x?q=ü")
+        XCTAssertEqual(URLBuilder.join(base: "https://api.test", path: "///"), "https://api.test/")
     }
 
     func testQueryInTheBaseURLStaysAtTheEnd() throws {

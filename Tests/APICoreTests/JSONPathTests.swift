@@ -61,6 +61,19 @@ final class JSONPathTests: XCTestCase {
         XCTAssertEqual(message("$.a[x]"), "expected [N], [*] or ['name'] at character 4")
         XCTAssertEqual(message("$a"), "expected '.' or '[' at character 2")
         XCTAssertEqual(message("$.a.length().b"), "length() must be the last step")
+        // positions count characters, not bytes
+        XCTAssertEqual(message("$.héllo..b"), "expected a name after '.' at character 9")
+        XCTAssertEqual(message("$.é[x]"), "expected [N], [*] or ['name'] at character 4")
+        XCTAssertEqual(message("$['unclosed"), "expected [N], [*] or ['name'] at character 12")
+    }
+
+    func testNonASCIINamesAndQuotedKeys() throws {
+        let doc = JSONValue.parse(Data(#"{"héllo":{"wörld":[1,2]},"a.b":"dot","é]":"bracket"}"#.utf8))!
+        func at(_ p: String) -> JSONValue? { if case .success(let path) = JSONPath.parse(p) { return path.evaluate(doc) }; return nil }
+        XCTAssertEqual(at("$.héllo.wörld[1]"), .number(2))
+        XCTAssertEqual(at("$['a.b']"), .string("dot"))
+        XCTAssertEqual(at("$[\"é]\"]"), .string("bracket"))
+        XCTAssertEqual(at("$.héllo.wörld.length()"), .number(2))
     }
 
     func testBooleansAreNotNumbers() {

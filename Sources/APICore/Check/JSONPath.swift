@@ -21,7 +21,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `text`; the error says what is wrong at which character.
     public static func parse(_ text: String) -> Result<JSONPath, JSONPathError> {
-        var scanner = Scanner(Array(text))
+        var scanner = Scanner(text)
         guard scanner.take("$") else { return .failure(JSONPathError("a JSONPath starts with '$'")) }
         var steps: [Step] = []
         while !scanner.atEnd {
@@ -69,42 +69,51 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Reads UTF-8 bytes: every character the syntax names is ASCII, so names and quoted keys are
+    /// cut at byte boundaries that are character boundaries too. Positions in messages count
+    /// characters.
     private struct Scanner {
-        let chars: [Character]
-        var position = 0
-        init(_ chars: [Character]) { self.chars = chars }
+        let bytes: [UInt8]
+        var index = 0
+        init(_ text: String) { bytes = Array(text.utf8) }
 
-        var atEnd: Bool { position >= chars.count }
+        var atEnd: Bool { index >= bytes.count }
+        /// The 0-based character position of `index` (past the end: counted on, one a byte).
+        var position: Int {
+            let end = min(index, bytes.count)
+            return String(decoding: bytes[..<end], as: UTF8.self).count + (index - end)
+        }
 
-        mutating func take(_ word: String) -> Bool {
-            let w = Array(word)
-            guard position + w.count <= chars.count, Array(chars[position..<position + w.count]) == w else { return false }
-            position += w.count
-            return true
+        mutating func take(_ word: StaticString) -> Bool {
+            let matches = word.withUTF8Buffer { w in
+                index + w.count <= bytes.count && w.indices.allSatisfy { bytes[index + $0] == w[$0] }
+            }
+            if matches { index += word.utf8CodeUnitCount }
+            return matches
         }
 
         mutating func name() -> String {
-            var out = ""
-            while !atEnd, chars[position] != ".", chars[position] != "[" {
-                out.append(chars[position])
-                position += 1
-            }
-            return out
+            let start = index
+            while !atEnd, bytes[index] != UInt8(ascii: "."), bytes[index] != UInt8(ascii: "[") { index += 1 }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
         }
 
         /// After '[': `*]`, `N]`, `-N]`, `'name']` or `"name"]`.
         mutating func bracket() -> Step? {
             if take("*]") { return .every }
-            if let quote = chars[safe: position], quote == "'" || quote == "\"" {
-                position += 1
-                var out = ""
-                while let c = chars[safe: position], c != quote { out.append(c); position += 1 }
-                position += 1
-                return take("]") ? .key(out) : nil
+            if let quote = bytes[safe: index], quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\"") {
+                index += 1
+                let start = index
+                while let c = bytes[safe: index], c != quote { index += 1 }
+                let key = String(decoding: bytes[start..<min(index, bytes.count)], as: UTF8.self)
+                index += 1
+                return take("]") ? .key(key) : nil
             }
-            var digits = ""
-            while let c = chars[safe: position], c.isNumber || (c == "-" && digits.isEmpty) { digits.append(c); position += 1 }
-            guard let n = Int(digits), take("]") else { return nil }
+            let start = index
+            while let c = bytes[safe: index], (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || (c == UInt8(ascii: "-") && index == start) {
+                index += 1
+            }
+            guard let n = Int(String(decoding: bytes[start..<index], as: UTF8.self)), take("]") else { return nil }
             return .index(n)
         }
     }

@@ -14,9 +14,8 @@ public enum RequestBuilder {
     /// target-file error).
     public static let bodylessMethods: Set<String> = ["GET", "HEAD", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
 
-    /// `boundary` separates multipart parts (random unless a test fixes it).
-    public static func build(_ endpoint: Endpoint,
-                             boundary: String = MultipartBody.randomBoundary()) throws(APIError) -> PreparedRequest {
+    /// `boundary` separates multipart parts (random, made only for a multipart body, unless a test fixes it).
+    public static func build(_ endpoint: Endpoint, boundary fixed: String? = nil) throws(APIError) -> PreparedRequest {
         let task = endpoint.task
         let encoder = ParameterEncoder(arrays: task.arrays, bools: task.bools)
         var query = task.query
@@ -65,6 +64,7 @@ public enum RequestBuilder {
             payload = .file(path)
             contentType = MediaType.forPath(path)
         case .multipart(let parts)?:
+            let boundary = fixed ?? MultipartBody.randomBoundary()
             let multipart = MultipartBody(boundary: boundary, parts: parts.map(Self.part))
             payload = .multipart(multipart)
             // The boundary must reach the server: a declared multipart type gets it added.

@@ -10,25 +10,29 @@ public enum URLBuilder {
     /// A query in the base URL stays at the end. The path is taken as written (see `encodePath`).
     public static func join(base: String, path: String) -> String {
         guard !path.isEmpty else { return base }
-        var head = Substring(base), query: Substring = ""
-        if let q = base.firstIndex(of: "?") {
-            head = base[..<q]
-            query = base[q...]
-        }
-        while head.hasSuffix("/") { head = head.dropLast() }
-        let tail = path.drop { $0 == "/" }
-        return head + "/" + tail + query
+        // By bytes: '?' and '/' are ASCII, so these are character boundaries too.
+        let slash = UInt8(ascii: "/"), b = base.utf8, p = path.utf8
+        let query = b.firstIndex(of: UInt8(ascii: "?")) ?? b.endIndex
+        var end = query
+        while end > b.startIndex, b[b.index(before: end)] == slash { end = b.index(before: end) }
+        let start = p.firstIndex { $0 != slash } ?? p.endIndex
+        return base[..<end] + "/" + path[start...] + base[query...]
     }
 
-    /// Why `base` cannot be a base URL, or nil when it can.
+    /// Why `base` cannot be a base URL, or nil when it can. A base that passed is remembered: a
+    /// check run builds thousands of requests on one base URL.
     public static func problem(withBaseURL base: String) -> String? {
+        if goodBases.withLock({ $0.contains(base) }) { return nil }
         guard let components = URLComponents(string: base) else { return "is not a valid URL" }
         guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return "does not start with http:// or https://"
         }
         guard let host = components.host, !host.isEmpty else { return "has no host" }
+        goodBases.withLock { if $0.count < 256 { $0.insert(base) } }
         return nil
     }
+
+    private static let goodBases = Locked<Set<String>>([])
 
     /// RFC 6570's simple expansion (`{name}` in a path): the value is one segment. Everything but
     /// the unreserved characters is percent-encoded — '/', '?', '#' and '%' included — and a value
