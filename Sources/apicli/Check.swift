@@ -100,9 +100,11 @@ extension APICLI {
             var console = Console.plain
             let items: [CheckItem]
             let scope: CheckScope
+            let runner = CheckRunner(options: .init(jobs: jobs, retries: retries, failFast: failFast),
+                                     transport: LiveTransport())
             do throws(APIError) {
                 let workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
-                (items, scope) = try plan(workspace)
+                (items, scope) = try plan(workspace, runner)
                 console = Console(workspace)
             } catch {
                 throw console.fail(error, target: nil)
@@ -111,8 +113,6 @@ extension APICLI {
             reportUnbuildable(items, console)
             warnUnverified(items, console)
             let width = items.map(\.name.count).max() ?? 0
-            let runner = CheckRunner(options: .init(jobs: jobs, retries: retries, failFast: failFast),
-                                     transport: LiveTransport())
             let results = await runner.run(items) { _, result in
                 console.out(TextReport.line(result, nameWidth: width) + TextReport.driftLines(result))
             }.map { $0.redacted(by: console.redactor) }
@@ -123,10 +123,12 @@ extension APICLI {
             throw ExitCode(Self.exitCode(CheckSummary(results), failOnFlaky: ci.failOnFlaky))
         }
 
-        private func plan(_ workspace: Workspace) throws(APIError) -> ([CheckItem], CheckScope) {
+        /// The items; every target that needs others or is needed runs once, in one `FlowRunner`
+        /// sending as the runner sends (retries, `until:`), whether it is reached as an item or a need.
+        private func plan(_ workspace: Workspace, _ runner: CheckRunner) throws(APIError) -> ([CheckItem], CheckScope) {
             let (selected, scope) = try scoped(try Selection.select(try workspace.catalog(), patterns: patterns))  // CheckCI.swift
-            let flow = FlowRunner(workspace: workspace, mode: stub ? .stub : .live(LiveTransport()),
-                                  find: { name throws(APIError) in try workspace.find(name) })
+            let flow = FlowRunner(workspace: workspace, mode: stub ? .stub : .live(runner.transport),
+                                  find: { name throws(APIError) in try workspace.find(name) }, send: runner.policy)
             var planner = CheckPlanner(workspace: workspace, stub: stub, includeAll: all, flow: flow)
             planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil
             return (planner.items(for: selected), scope)

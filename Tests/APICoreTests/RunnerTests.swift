@@ -142,6 +142,41 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(reasons(all: true), [nil, nil, nil, nil])
     }
 
+    func testATargetThatIsCheckedAndNeededIsSentOnceWhicheverComesFirst() async throws {
+        // GIVEN create, checked itself and needed by a target listed before it and one after it
+        let service = try decodeService("""
+            baseURL: http://127.0.0.1:9
+            validate: success
+            targets:
+              before: { path: /before, needs: [create] }
+              create: { path: /create, method: POST, check: true, capture: { id: { header: X-Id } } }
+              after: { path: "/after/{id}", needs: [create] }
+            """)
+        let find: @Sendable (String) throws(APIError) -> (Service, Target) = { name throws(APIError) in
+            guard let t = service.targets.first(where: { $0.qualifiedName == name }) else { throw .output("no \(name)") }
+            return (service, t)
+        }
+        for jobs in [1, 4] {
+            // AND a create that answers 503, then 201 after a while
+            let transport = ScriptedTransport([
+                "/create": [.status(503, delay: 0, headers: [HeaderField("Retry-After", "0")]),
+                            .status(201, delay: 0.05, headers: [HeaderField("X-Id", "7")])],
+            ])
+            let runner = CheckRunner(options: .init(jobs: jobs, retries: 1, backoff: 0.01), transport: transport)
+            let flow = FlowRunner(workspace: Workspace(variables: [:]), mode: .live(transport), find: find, send: runner.policy)
+            let planner = CheckPlanner(workspace: Workspace(variables: [:]), stub: false, includeAll: false, flow: flow)
+            // WHEN the three are checked
+            let results = await runner.run(planner.items(for: service.targets.map { (service, $0) })) { _, _ in }
+            // THEN create is one request sequence (the 503 and its retry), its item reports both and is flaky,
+            // and both dependents captured from its final response
+            XCTAssertEqual(transport.sentPaths.filter { $0 == "/create" }.count, 2, "jobs \(jobs): \(transport.sentPaths)")
+            XCTAssertEqual(results.map(\.outcome), [.passed, .passed, .passed], "jobs \(jobs): \(results.map(\.messages))")
+            XCTAssertEqual(results[1].attempts.map(\.status), [503, 201])
+            XCTAssertEqual(results.map(\.flaky), [false, true, false])
+            XCTAssertEqual(results[2].request?.url, "http://127.0.0.1:9/after/7")
+        }
+    }
+
     func testRetryAfterSecondsOrHTTPDate() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
         XCTAssertEqual(CheckRunner.retryAfter(" 3 ", now: now), 3)

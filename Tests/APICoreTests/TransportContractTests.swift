@@ -80,6 +80,55 @@ final class TransportContractTests: XCTestCase {
         }
     }
 
+    /// Redirects are decided by `Redirect` whatever the transport: `--no-follow` hands the 302
+    /// back, more than `Redirect.limit` hops fail, and no credential goes to another origin.
+    func testRedirectsFollowOneRuleOnEveryTransport() async throws {
+        let port = try XCTUnwrap(URL(string: base)?.port)
+        let credentials = [HeaderField("Authorization", "Bearer tok-9b2e"), HeaderField("Cookie", "session=s-4d5a"),
+                           HeaderField("X-Api-Key", "key-7f1c")]
+        func request(_ url: String, follow: Bool = true) -> PreparedRequest {
+            var r = PreparedRequest(url: URL(string: url)!, method: "GET", headers: credentials, body: nil, timeout: 10)
+            r.followRedirects = follow
+            r.authHeader = "X-Api-Key"
+            return r
+        }
+        try await forEachTransport { name in
+            // not followed: the redirect itself
+            let kept = try await transport.send(request(base + "/redirect/1", follow: false))
+            XCTAssertEqual(kept.status, 302, name)
+            XCTAssertEqual(kept.headers.value(of: "Location"), "/get", name)
+            // ten hops are followed, eleven are too many
+            let ten = try await transport.send(request(base + "/redirect/10"))
+            XCTAssertEqual(ten.status, 200, name)
+            do {
+                _ = try await transport.send(request(base + "/redirect/11"))
+                XCTFail("\(name) followed eleven redirects")
+            } catch let error as APIError {
+                XCTAssertEqual(error, .network(.tooManyRedirects(host: "127.0.0.1:\(port)")), name)
+            }
+            // to another origin (127.0.0.1 → localhost) the credentials stay behind; on the same one they go
+            let away = "http://localhost:\(port)/headers".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let otherResponse = try await transport.send(request(base + "/redirect-to?url=" + away))
+            let other = try json(otherResponse)["headers"] as? [String: String] ?? [:]
+            XCTAssertEqual(other["Host"], "localhost:\(port)", name)
+            XCTAssertNil(other["Authorization"], "\(name): \(other)")
+            XCTAssertNil(other["Cookie"], "\(name): \(other)")
+            XCTAssertNil(other["X-Api-Key"], "\(name): \(other)")
+            let sameResponse = try await transport.send(request(base + "/redirect-to?url=%2Fheaders"))
+            let same = try json(sameResponse)["headers"] as? [String: String] ?? [:]
+            XCTAssertEqual(same["Authorization"], "Bearer tok-9b2e", name)
+            XCTAssertEqual(same["X-Api-Key"], "key-7f1c", name)
+        }
+    }
+
+    func testACookieSetByARedirectGoesWithTheNextHop() async throws {
+        try await forEachTransport { name in
+            let r = try await send("GET", "/cookies/set?flavour=oat")
+            XCTAssertEqual(r.status, 200, name)
+            XCTAssertEqual((try json(r)["cookies"] as? [String: String])?["flavour"], "oat", name)
+        }
+    }
+
     func testGzipIsDecoded() async throws {
         try await forEachTransport { name in
             let r = try await send("GET", "/gzip")

@@ -119,6 +119,130 @@ final class FlowTests: XCTestCase {
         XCTAssertTrue(try String(contentsOf: cJSON, encoding: .utf8).contains("••••"))
     }
 
+    /// A POST that is checked itself and needed by two others: `before` (listed ahead of it, so at
+    /// --jobs 1 it reaches the need first) and `after`.
+    func onceFolder() throws -> URL {
+        let folder = dir.appendingPathComponent("once")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try """
+            baseURL: \(counter.url)
+            validate: success
+            targets:
+              before: { path: /anything/before, needs: [create], headers: { X-N: "{n}" }, expect: { status: 404 },
+                        sample: { status: 404 } }
+              create: { path: "/count/{run}", method: POST, check: true, capture: { n: { json: "$.count" } },
+                        expect: { status: 200 }, sample: { json: { count: 1 } } }
+              after:  { path: /anything/after, needs: [create], headers: { X-N: "{n}" }, expect: { status: 404 },
+                        sample: { status: 404 } }
+              peek:   { path: "/count/{run}", check: false }
+              flakyBefore: { path: /anything/fb, needs: [flaky], headers: { X-A: "{attempt}" }, expect: { status: 404 },
+                             sample: { status: 404 } }
+              flaky:  { path: "/flaky/1/{run}", method: POST, check: true, capture: { attempt: { json: "$.attempt" } },
+                        sample: { json: { attempt: 2 } } }
+              flakyAfter:  { path: /anything/fa, needs: [flaky], headers: { X-A: "{attempt}" }, expect: { status: 404 },
+                             sample: { status: 404 } }
+              flakyPeek: { path: "/flaky/1/{run}", check: false }
+              downBefore: { path: /anything/db, needs: [down], expect: { status: 404 } }
+              down:   { path: "/flaky/2/{run}", method: POST, check: true, capture: { attempt: { json: "$.attempt" } } }
+              downAfter:  { path: /anything/da, needs: [down], expect: { status: 404 } }
+            """.write(to: folder.appendingPathComponent("once.yaml"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    private func header(_ result: [String: Any], _ name: String) -> String? {
+        let headers = (result["request"] as? [String: Any])?["headers"] as? [[String: String]] ?? []
+        return headers.first { $0["name"] == name }?["value"]
+    }
+
+    private func summary(_ results: [[String: Any]]) -> [String] {
+        results.map { "\($0["name"] ?? "") \($0["outcome"] ?? "")" }
+    }
+
+    func testASelectedNeedIsSentOncePerCheckRunWhateverTheJobs() throws {
+        let folder = try onceFolder()
+        for jobs in ["1", "8"] {
+            let run = "\(key)-once-j\(jobs)"
+            let json = dir.appendingPathComponent("once-\(jobs).json")
+            let r = try CLI.run(["check", "once.before", "once.create", "once.after", "--targets", folder.path,
+                                 "--jobs", jobs, "-p", "run=\(run)", "--json", json.path])
+            XCTAssertEqual(r.code, 0, "--jobs \(jobs): " + r.stdout + r.stderr)
+            let results = CheckSupport.results(try CheckSupport.report(json))
+            XCTAssertEqual(summary(results), ["once.before passed", "once.create passed", "once.after passed"], "--jobs \(jobs)")
+            // both dependents captured from the one POST, which the item reports with its one attempt
+            XCTAssertEqual(results.map { header($0, "X-N") }, ["1", nil, "1"], "--jobs \(jobs)")
+            XCTAssertEqual((results[1]["attempts"] as? [Any])?.count, 1, "--jobs \(jobs)")
+            XCTAssertEqual((results[1]["request"] as? [String: Any])?["method"] as? String, "POST")
+            // AND the server saw it once: the next ask is the second
+            let peek = try CLI.run(["call", "once.peek", "--targets", folder.path, "-p", "run=\(run)"])
+            XCTAssertEqual(peek.code, 0, peek.stderr)
+            XCTAssertTrue(peek.stdout.hasPrefix(#"{"count": 2,"#), "--jobs \(jobs): " + peek.stdout)
+        }
+        // AND --stub reports the same items, the captures from the sample
+        let json = dir.appendingPathComponent("once-stub.json")
+        let stub = try CLI.run(["check", "once.before", "once.create", "once.after", "--targets", folder.path, "--stub",
+                                "--jobs", "1", "-p", "run=x", "--json", json.path])
+        XCTAssertEqual(stub.code, 0, stub.stdout + stub.stderr)
+        let results = CheckSupport.results(try CheckSupport.report(json))
+        XCTAssertEqual(summary(results), ["once.before passed", "once.create passed", "once.after passed"])
+        XCTAssertEqual(results.map { header($0, "X-N") }, ["1", nil, "1"])
+    }
+
+    func testASelectedNeedIsRetriedAsAnItemAndItsDependentsCaptureTheFinalResponse() throws {
+        let folder = try onceFolder()
+        for jobs in ["1", "8"] {
+            let run = "\(key)-flaky-j\(jobs)"
+            let json = dir.appendingPathComponent("flaky-\(jobs).json")
+            let r = try CLI.run(["check", "once.flakyBefore", "once.flaky", "once.flakyAfter", "--targets", folder.path,
+                                 "--jobs", jobs, "--retries", "1", "-p", "run=\(run)", "--json", json.path])
+            XCTAssertEqual(r.code, 0, "--jobs \(jobs): " + r.stdout + r.stderr)
+            XCTAssertTrue(r.stdout.contains("(2 attempts, flaky)"), r.stdout)
+            XCTAssertTrue(r.stdout.contains("3 passed, 0 failed, 1 flaky"), r.stdout)
+            let results = CheckSupport.results(try CheckSupport.report(json))
+            XCTAssertEqual(summary(results), ["once.flakyBefore passed", "once.flaky passed", "once.flakyAfter passed"])
+            XCTAssertEqual(results.map { $0["flaky"] as? Bool }, [false, true, false], "--jobs \(jobs)")
+            XCTAssertEqual((results[1]["attempts"] as? [[String: Any]])?.map { $0["status"] as? Int }, [503, 200])
+            XCTAssertEqual(results.map { header($0, "X-A") }, ["2", nil, "2"], "--jobs \(jobs)")
+            // AND the server saw two requests (the 503 and its retry), no third
+            let peek = try CLI.run(["call", "once.flakyPeek", "--targets", folder.path, "-p", "run=\(run)"])
+            XCTAssertEqual(peek.stdout, #"{"attempt": 3}"#, "--jobs \(jobs)")
+        }
+        // AND --stub reports the same items
+        let json = dir.appendingPathComponent("flaky-stub.json")
+        let stub = try CLI.run(["check", "once.flakyBefore", "once.flaky", "once.flakyAfter", "--targets", folder.path,
+                                "--stub", "--retries", "1", "-p", "run=x", "--json", json.path])
+        XCTAssertEqual(stub.code, 0, stub.stdout + stub.stderr)
+        let results = CheckSupport.results(try CheckSupport.report(json))
+        XCTAssertEqual(summary(results), ["once.flakyBefore passed", "once.flaky passed", "once.flakyAfter passed"])
+        XCTAssertEqual(results.map { header($0, "X-A") }, ["2", nil, "2"])
+    }
+
+    func testAFailedSelectedNeedFailsItsItemAndItsDependentsFromOneExchange() throws {
+        let folder = try onceFolder()
+        for (jobs, failFast) in [("16", false), ("16", true), ("1", true)] {
+            let run = "\(key)-down-j\(jobs)-\(failFast)"
+            let json = dir.appendingPathComponent("down.json")
+            let r = try CLI.run(["check", "once.downBefore", "once.down", "once.downAfter", "--targets", folder.path,
+                                 "--jobs", jobs, "--retries", "1", "-p", "run=\(run)", "--json", json.path]
+                                + (failFast ? ["--fail-fast"] : []))
+            XCTAssertEqual(r.code, 1, r.stdout + r.stderr)
+            let results = CheckSupport.results(try CheckSupport.report(json))
+            let dependency = "needs: once.down, which it needs, failed: status 503 is not accepted by validate: success (200-299)"
+            if jobs == "1" {
+                // the dependent, first, runs the need (both attempts) and fails; nothing else starts
+                XCTAssertEqual(summary(results), ["once.downBefore failed", "once.down skipped", "once.downAfter skipped"])
+                XCTAssertEqual(results[0]["messages"] as? [String], [dependency])
+            } else {
+                XCTAssertEqual(summary(results), ["once.downBefore failed", "once.down failed", "once.downAfter failed"])
+                XCTAssertEqual(results.map { $0["kind"] as? String }, ["dependency", "expectation", "dependency"])
+                XCTAssertEqual(results.map { $0["messages"] as? [String] ?? [] }[0], [dependency])
+                XCTAssertEqual((results[1]["attempts"] as? [[String: Any]])?.map { $0["status"] as? Int }, [503, 503])
+            }
+            // the server saw the 503 and its one retry, no more
+            let peek = try CLI.run(["call", "once.flakyPeek", "--targets", folder.path, "-p", "run=\(run)"])
+            XCTAssertEqual(peek.stdout, #"{"attempt": 3}"#, "--jobs \(jobs) --fail-fast \(failFast)")
+        }
+    }
+
     func testAFailedNeedOrAMissingCaptureFailsTheTargetThatNeedsIt() throws {
         let broken = dir.appendingPathComponent("targets/broken.yaml")
         try """

@@ -6,8 +6,12 @@ public struct CheckItem: Sendable {
         case send(PreparedRequest, validation: Validation, expect: Expectations?, stub: StubTransport?, expectFailure: Bool)
         case skip(String)
         case fail(APIError)
-        /// A target that `needs:` others: its work is known only once they ran (`FlowRunner`).
+        /// With `--stub`, a target that `needs:` others: its work is known only once they ran (`FlowRunner`).
         case deferred(@Sendable () async -> Work)
+        /// Live, a target that needs others or is needed: `FlowRunner` runs it once for the whole
+        /// run (with the runner's send policy); the item judges that run, its dependents capture
+        /// from it. A failure: its request could not be built (a need failed, …).
+        case shared(@Sendable () async -> Result<FlowRunner.Run, APIError>)
     }
 
     public var name: String
@@ -45,7 +49,10 @@ public struct CheckPlanner: Sendable {
     public static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
 
     public func items(for targets: [(Service, Target)]) -> [CheckItem] {
-        targets.flatMap { service, target in stub ? stubItems(target, service) : [liveItem(target, service)] }
+        let needed = flow?.needed(by: targets) ?? []
+        return targets.flatMap { service, target in
+            stub ? stubItems(target, service) : [liveItem(target, service, needed: needed.contains(target.qualifiedName))]
+        }
     }
 
     /// Why a target is left out of a live run, or nil when it is checked.
@@ -58,16 +65,30 @@ public struct CheckPlanner: Sendable {
         return nil
     }
 
-    private func liveItem(_ target: Target, _ service: Service) -> CheckItem {
+    private func liveItem(_ target: Target, _ service: Service, needed: Bool) -> CheckItem {
         var item = CheckItem(name: target.qualifiedName, service: service.name, target: target.name, sample: nil, work: .skip(""))
         if let reason = skipReason(target) {
             item.work = .skip(reason)
             return item
         }
         item.until = target.until
-        item.work = work(target, service) { call in
-            [.send(call.prepared, validation: call.endpoint.validation, expect: target.expect, stub: nil, expectFailure: false)]
-        }[0]
+        if let flow, needed || !target.needs.isEmpty {
+            item.work = .shared { await flow.run(target, in: service) }
+            // Without needs of its own it can be built now: one that cannot is reported before the run.
+            if target.needs.isEmpty, case .failure(let error) = Result(catching: { () throws(APIError) in
+                try workspace.call(target, in: service)
+            }) {
+                item.work = .fail(error)
+            }
+        } else {
+            do {
+                let call = try workspace.call(target, in: service)
+                item.work = .send(call.prepared, validation: call.endpoint.validation, expect: target.expect, stub: nil,
+                                  expectFailure: false)
+            } catch {
+                item.work = .fail(error)
+            }
+        }
         item.drift = drift.flatMap { Drift.baseline(target, in: service, workspace: workspace, mode: $0) }
         return item
     }
@@ -75,22 +96,13 @@ public struct CheckPlanner: Sendable {
     /// What `make` says to do with the target's request, built now, or once its needs ran.
     private func work(_ target: Target, _ service: Service, _ make: @escaping @Sendable (PreparedCall) -> [CheckItem.Work])
         -> [CheckItem.Work] {
-        let workspace = self.workspace
         guard !target.needs.isEmpty, let flow else {
             do { return make(try workspace.call(target, in: service)) } catch { return [.fail(error)] }
         }
-        let count = max(1, stub ? target.allSamples.count : 1)
-        let once = OnceTask { () async -> Result<PreparedCall, APIError> in
-            do throws(APIError) {
-                return .success(try workspace.call(target, in: service, captured: try await flow.captured(for: target, in: service)))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return (0..<count).map { i in
+        return target.allSamples.indices.map { i in
             .deferred {
-                switch await once.value {
-                case .success(let call): return make(call)[i]
+                switch await flow.run(target, in: service) {
+                case .success(let run): return make(run.call)[i]
                 case .failure(let error): return .fail(error)
                 }
             }

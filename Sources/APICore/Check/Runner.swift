@@ -84,23 +84,53 @@ public struct CheckRunner: Sendable {
             (result.outcome, result.kind, result.messages) = (.failed, Self.kind(of: error), [Self.message(error)])
             return result
         case let .send(request, validation, expect, stub, expectFailure):
-            let (last, attempts) = if let until = item.until {
-                await poll(until, item.name, request, stub: stub)
-            } else {
-                await send(request, stub: stub)
+            let sent = await send(request, name: item.name, until: item.until, stub: stub)
+            return judged(sent, item, validation: validation, expect: expect, expectFailure: expectFailure)
+        case .shared(let run):
+            switch await run() {
+            case .success(let run):
+                return judged(run.sent, item, validation: run.call.endpoint.validation, expect: run.call.target.expect,
+                              expectFailure: false)
+            case .failure(let error):
+                (result.outcome, result.kind, result.messages) = (.failed, Self.kind(of: error), [Self.message(error)])
+                return result
             }
-            let verdict = Verdict.judge(last, expect: expect, validation: validation, expectFailure: expectFailure)
-            result.request = CheckResult.Request(request)
-            if case .failure(.network(let failure)) = last { result.networkFailure = failure.kind }
-            result.attempts = attempts
-            result.outcome = verdict.passed ? .passed : .failed
-            (result.kind, result.messages, result.failedAsExpected) = (verdict.kind, verdict.messages, verdict.failedAsExpected)
-            if let baseline = item.drift, case .success(let response) = last {
-                result.apply(drift: baseline.differences(from: response), mode: baseline.mode)
-            }
-            result.flaky = Self.isFlaky(result)
-            return result
         }
+    }
+
+    /// How `FlowRunner` sends each target of a check run: as an item is sent (retries, `until:`),
+    /// so a target that is checked and needed is one exchange, reported with all its attempts.
+    public var policy: FlowRunner.Send {
+        { call, stub in await send(call.prepared, name: call.target.qualifiedName, until: call.target.until, stub: stub) }
+    }
+
+    /// The request sent with its retries, or polled until its `until:` holds.
+    private func send(_ request: PreparedRequest, name: String, until: Until?, stub: StubTransport?) async -> FlowRunner.Sent {
+        let (last, attempts) = if let until {
+            await poll(until, name, request, stub: stub)
+        } else {
+            await send(request, stub: stub)
+        }
+        return FlowRunner.Sent(request: request, last: last, attempts: attempts)
+    }
+
+    /// The item's result: its last response judged by `expect:` (else `validate:`), with every attempt.
+    private func judged(_ sent: FlowRunner.Sent, _ item: CheckItem, validation: Validation, expect: Expectations?,
+                        expectFailure: Bool) -> CheckResult {
+        var result = CheckResult(name: item.name, service: item.service, target: item.target, sample: item.sample,
+                                 outcome: .skipped)
+        let last = sent.last
+        let verdict = Verdict.judge(last, expect: expect, validation: validation, expectFailure: expectFailure)
+        result.request = CheckResult.Request(sent.request)
+        if case .failure(.network(let failure)) = last { result.networkFailure = failure.kind }
+        result.attempts = sent.attempts
+        result.outcome = verdict.passed ? .passed : .failed
+        (result.kind, result.messages, result.failedAsExpected) = (verdict.kind, verdict.messages, verdict.failedAsExpected)
+        if let baseline = item.drift, case .success(let response) = last {
+            result.apply(drift: baseline.differences(from: response), mode: baseline.mode)
+        }
+        result.flaky = Self.isFlaky(result)
+        return result
     }
 
     /// Flaky: passed, but an earlier attempt failed (a 5xx or no response: what is retried).

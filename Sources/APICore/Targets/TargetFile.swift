@@ -197,7 +197,7 @@ struct ServiceDecoder {
         }
         if RequestBuilder.bodylessMethods.contains(target.method),
            let taskNode = entries.first(where: { $0.key == "task" })?.value,
-           let key = taskNode.pairs?.first(where: { ["multipart", "upload"].contains($0.key.scalarText ?? "") })?.key {
+           let key = taskNode.pairs?.first(where: { $0.key.scalarText == "multipart" || $0.key.scalarText == "upload" })?.key {
             let kind = key.scalarText ?? ""
             reader.error("\(kind) needs a method that carries a body; \(target.method) does not", at: key.mark,
                          hint: "set method: POST (or PUT, PATCH) on target '\(name)'")
@@ -208,7 +208,7 @@ struct ServiceDecoder {
     private mutating func path(_ node: Node) -> Template? {
         if node.isNull { return nil }
         guard let t = reader.text(node, "path") else { return nil }
-        if t.text.contains("?") || t.text.contains("#") {
+        if t.text.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             reader.error("path holds a query or fragment", at: node.mark,
                          hint: "put query parameters in task: { query: { name: value } }")
         }

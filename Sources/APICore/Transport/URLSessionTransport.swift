@@ -5,7 +5,9 @@ import FoundationNetworking
 #endif
 
 /// Live requests through Foundation's URLSession (libcurl underneath on Linux).
-/// No cache, no cookie jar shared between runs; redirects are followed as URLSession does.
+/// No cache, no cookie jar shared between runs. Redirects are not left to URLSession: it hands
+/// each one back and `Redirect` decides, as for async-http-client (`--no-follow`, at most
+/// `Redirect.limit` hops, no credential to another origin); one deadline bounds all the hops.
 /// Responses are collected in memory. A file body is sent with an upload task (read from disk
 /// as it goes); a multipart body with files is streamed, which FoundationNetworking can only send
 /// chunked (without a Content-Length).
@@ -17,8 +19,8 @@ public struct URLSessionTransport: Transport {
     private let cookieless: URLSession
 
     public init() {
-        session = URLSession(configuration: Self.configuration(cookies: true))
-        cookieless = URLSession(configuration: Self.configuration(cookies: false))
+        session = URLSession(configuration: Self.configuration(cookies: true), delegate: HandsBackRedirects(), delegateQueue: nil)
+        cookieless = URLSession(configuration: Self.configuration(cookies: false), delegate: HandsBackRedirects(), delegateQueue: nil)
     }
 
     private static func configuration(cookies: Bool) -> URLSessionConfiguration {
@@ -34,6 +36,31 @@ public struct URLSessionTransport: Transport {
     }
 
     public func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+        let start = DispatchTime.now()
+        let running = Locked<URLSessionTask?>(nil)
+        do {
+            return try await Deadline.race(request.timeout, onTimeout: { running.current?.cancel() }) { () async throws -> Response in
+                var hop = request
+                for _ in 0...Redirect.limit {
+                    var response = try await self.exchange(hop, running: running)
+                    if let next = Redirect.next(status: response.status, location: response.headers.value(of: "Location"), after: hop) {
+                        hop = next
+                        continue
+                    }
+                    response.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+                    return response
+                }
+                throw APIError.network(.tooManyRedirects(host: request.hostAndPort))
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw .network(.other(error.localizedDescription))
+        }
+    }
+
+    /// One hop: the request as it is, its response as it came (a redirect included).
+    private func exchange(_ request: PreparedRequest, running: Locked<URLSessionTask?>) async throws(APIError) -> Response {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = request.timeout
@@ -62,18 +89,16 @@ public struct URLSessionTransport: Transport {
             #endif
         case nil: break
         }
-        let start = DispatchTime.now()
         do {
-            let (data, response) = try await exchange(urlRequest, upload: upload, on: request.cookies ? session : cookieless,
-                                                      deadline: request.timeout)
+            let (data, response) = try await task(urlRequest, upload: upload, on: request.cookies ? session : cookieless,
+                                                  running: running)
             if let failure = stream?.failure { throw failure }
             guard let http = response as? HTTPURLResponse else { throw APIError.network(.malformedResponse(host: request.hostAndPort, detail: "not HTTP")) }
             let headers = http.allHeaderFields.compactMap { key, value -> HeaderField? in
                 guard let name = key as? String else { return nil }
                 return HeaderField(name, "\(value)")
             }.sorted { $0.name.lowercased() < $1.name.lowercased() }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-            return Response(status: http.statusCode, headers: headers, body: data, duration: seconds)
+            return Response(status: http.statusCode, headers: headers, body: data, duration: 0)
         } catch let error as APIError {
             throw error
         } catch let error as URLError {
@@ -84,27 +109,24 @@ public struct URLSessionTransport: Transport {
         }
     }
 
-    /// A completion-handler data task (off the cooperative pool) raced against the deadline.
-    /// With `upload`, an upload task sends that file as the body.
-    private func exchange(_ urlRequest: URLRequest, upload: URL?, on session: URLSession,
-                          deadline seconds: Double) async throws -> (Data, URLResponse) {
-        let holder = Locked<URLSessionTask?>(nil)
-        return try await Deadline.race(seconds, onTimeout: { holder.current?.cancel() }) {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), Error>) in
-                let done: @Sendable (Data?, URLResponse?, Error?) -> Void = { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: error)
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                    }
+    /// A completion-handler data task (off the cooperative pool), kept in `running` so the
+    /// deadline can cancel it. With `upload`, an upload task sends that file as the body.
+    private func task(_ urlRequest: URLRequest, upload: URL?, on session: URLSession,
+                      running: Locked<URLSessionTask?>) async throws -> (Data, URLResponse) {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), Error>) in
+            let done: @Sendable (Data?, URLResponse?, Error?) -> Void = { data, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let response {
+                    continuation.resume(returning: (data ?? Data(), response))
+                } else {
+                    continuation.resume(throwing: URLError(.badServerResponse))
                 }
-                let task = upload.map { session.uploadTask(with: urlRequest, fromFile: $0, completionHandler: done) }
-                    ?? session.dataTask(with: urlRequest, completionHandler: done)
-                holder.set(task)
-                task.resume()
             }
+            let task = upload.map { session.uploadTask(with: urlRequest, fromFile: $0, completionHandler: done) }
+                ?? session.dataTask(with: urlRequest, completionHandler: done)
+            running.set(task)
+            task.resume()
         }
     }
 
@@ -138,6 +160,14 @@ public struct URLSessionTransport: Transport {
         default: return .network(libcurlFailure(error.localizedDescription, host: host)
             ?? .other("\(error.localizedDescription) (\(host), URLError \(error.code.rawValue))"))
         }
+    }
+}
+
+/// Hands every redirect back as the response (`Redirect` decides what follows).
+final class HandsBackRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 }
 
