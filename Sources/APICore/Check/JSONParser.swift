@@ -4,34 +4,31 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// RFC 8259 JSON into `JSONValue`, strictly (no comments, no trailing commas, no NaN), without
-/// Foundation's JSONSerialization. Nesting deeper than `maxDepth` is refused rather than allowed
-/// to exhaust the stack.
+/// RFC 8259 JSON, strictly (no comments, no trailing commas, no NaN), without Foundation's
+/// JSONSerialization. Nesting deeper than `maxDepth` is refused rather than allowed to exhaust the
+/// stack. One grammar, two trees: `JSONValue` (what `expect:` compares: numbers as Double, members
+/// sorted, a repeated key's last value) and `Value` (a target file's data, what `record` writes:
+/// numbers as sent, members in the order received).
 enum JSONParser {
     static let maxDepth = 512
 
     static func parse(_ data: Data) -> JSONValue? {
-        data.withUnsafeBytes { raw -> JSONValue? in
-            var p = Reader(bytes: raw.bindMemory(to: UInt8.self))
-            p.skipSpace()
-            guard let value = p.value(depth: 0) else { return nil }
-            p.skipSpace()
-            return p.atEnd ? value : nil
-        }
+        data.withUnsafeBytes { raw in read(raw.bindMemory(to: UInt8.self), into: JSONValue.self) }
     }
 
-    /// The same grammar into `RecordedJSON`: numbers kept as their text, members in order.
-    static func parseRecorded(_ bytes: [UInt8]) -> RecordedJSON? {
-        bytes.withUnsafeBufferPointer { buffer -> RecordedJSON? in
-            var p = Reader(bytes: buffer)
-            p.skipSpace()
-            guard let value = p.recorded(depth: 0) else { return nil }
-            p.skipSpace()
-            return p.atEnd ? value : nil
-        }
+    static func parseValue(_ bytes: [UInt8]) -> Value? {
+        bytes.withUnsafeBufferPointer { read($0, into: Value.self) }
     }
 
-    private struct Reader {
+    private static func read<Tree: JSONTree>(_ bytes: UnsafeBufferPointer<UInt8>, into: Tree.Type) -> Tree? {
+        var p = Reader<Tree>(bytes: bytes)
+        p.skipSpace()
+        guard let value = p.value(depth: 0) else { return nil }
+        p.skipSpace()
+        return p.atEnd ? value : nil
+    }
+
+    private struct Reader<Tree: JSONTree> {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
 
@@ -50,78 +47,24 @@ enum JSONParser {
             return true
         }
 
-        mutating func value(depth: Int) -> JSONValue? {
+        mutating func value(depth: Int) -> Tree? {
             guard depth < JSONParser.maxDepth, let b = peek else { return nil }
             switch b {
             case UInt8(ascii: "{"): return object(depth: depth)
             case UInt8(ascii: "["): return array(depth: depth)
-            case UInt8(ascii: "\""): return string().map(JSONValue.string)
-            case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
-            case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
-            case UInt8(ascii: "n"): return literal("null") ? .null : nil
-            default: return number().map(JSONValue.number)
+            case UInt8(ascii: "\""): return string().map { Tree.json($0) }
+            case UInt8(ascii: "t"): return literal("true") ? Tree.json(true) : nil
+            case UInt8(ascii: "f"): return literal("false") ? Tree.json(false) : nil
+            case UInt8(ascii: "n"): return literal("null") ? Tree.jsonNull : nil
+            default: return numberSpan().flatMap { Tree.json(number: UnsafeBufferPointer(rebasing: bytes[$0])) }
             }
         }
 
-        mutating func recorded(depth: Int) -> RecordedJSON? {
-            guard depth < JSONParser.maxDepth, let b = peek else { return nil }
-            switch b {
-            case UInt8(ascii: "{"):
-                i += 1
-                var members: [RecordedJSON.Member] = []
-                var seen: [String: Int] = [:]
-                skipSpace()
-                if peek == UInt8(ascii: "}") { i += 1; return .object([]) }
-                while true {
-                    skipSpace()
-                    guard peek == UInt8(ascii: "\""), let key = string() else { return nil }
-                    skipSpace()
-                    guard peek == UInt8(ascii: ":") else { return nil }
-                    i += 1
-                    skipSpace()
-                    guard let item = recorded(depth: depth + 1) else { return nil }
-                    if let at = seen[key] {
-                        members[at].value = item
-                    } else {
-                        seen[key] = members.count
-                        members.append(.init(key: key, value: item))
-                    }
-                    skipSpace()
-                    guard let b = peek else { return nil }
-                    i += 1
-                    if b == UInt8(ascii: "}") { return .object(members) }
-                    guard b == UInt8(ascii: ",") else { return nil }
-                }
-            case UInt8(ascii: "["):
-                i += 1
-                var items: [RecordedJSON] = []
-                skipSpace()
-                if peek == UInt8(ascii: "]") { i += 1; return .array(items) }
-                while true {
-                    skipSpace()
-                    guard let item = recorded(depth: depth + 1) else { return nil }
-                    items.append(item)
-                    skipSpace()
-                    guard let b = peek else { return nil }
-                    i += 1
-                    if b == UInt8(ascii: "]") { return .array(items) }
-                    guard b == UInt8(ascii: ",") else { return nil }
-                }
-            case UInt8(ascii: "\""): return string().map(RecordedJSON.string)
-            case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
-            case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
-            case UInt8(ascii: "n"): return literal("null") ? .null : nil
-            default:
-                guard let span = numberSpan() else { return nil }
-                return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self))
-            }
-        }
-
-        mutating func array(depth: Int) -> JSONValue? {
+        mutating func array(depth: Int) -> Tree? {
             i += 1
-            var items: [JSONValue] = []
+            var items: [Tree] = []
             skipSpace()
-            if peek == UInt8(ascii: "]") { i += 1; return .array(items) }
+            if peek == UInt8(ascii: "]") { i += 1; return Tree.json(items) }
             while true {
                 skipSpace()
                 guard let item = value(depth: depth + 1) else { return nil }
@@ -129,16 +72,16 @@ enum JSONParser {
                 skipSpace()
                 guard let b = peek else { return nil }
                 i += 1
-                if b == UInt8(ascii: "]") { return .array(items) }
+                if b == UInt8(ascii: "]") { return Tree.json(items) }
                 guard b == UInt8(ascii: ",") else { return nil }
             }
         }
 
-        mutating func object(depth: Int) -> JSONValue? {
+        mutating func object(depth: Int) -> Tree? {
             i += 1
-            var members: [String: JSONValue] = [:]
+            var members: [(String, Tree)] = []
             skipSpace()
-            if peek == UInt8(ascii: "}") { i += 1; return .object([]) }
+            if peek == UInt8(ascii: "}") { i += 1; return Tree.json(members) }
             while true {
                 skipSpace()
                 guard peek == UInt8(ascii: "\""), let key = string() else { return nil }
@@ -147,11 +90,11 @@ enum JSONParser {
                 i += 1
                 skipSpace()
                 guard let item = value(depth: depth + 1) else { return nil }
-                members[key] = item
+                members.append((key, item))
                 skipSpace()
                 guard let b = peek else { return nil }
                 i += 1
-                if b == UInt8(ascii: "}") { return .object(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) }
+                if b == UInt8(ascii: "}") { return Tree.json(members) }
                 guard b == UInt8(ascii: ",") else { return nil }
             }
         }
@@ -206,13 +149,8 @@ enum JSONParser {
             return v
         }
 
-        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
-        mutating func number() -> Double? {
-            guard let span = numberSpan() else { return nil }
-            return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self))
-        }
-
-        /// Reads past a number; returns where its text stands.
+        /// Reads past a number (`-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`); returns
+        /// where its text stands.
         mutating func numberSpan() -> Range<Int>? {
             let start = i
             if peek == UInt8(ascii: "-") { i += 1 }
@@ -234,5 +172,57 @@ enum JSONParser {
         }
 
         func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+    }
+}
+
+/// What `JSONParser` builds; members come in the order received, repeated keys included.
+protocol JSONTree {
+    static var jsonNull: Self { get }
+    static func json(_ value: Bool) -> Self
+    static func json(_ value: String) -> Self
+    /// The number's text, valid by the grammar.
+    static func json(number text: UnsafeBufferPointer<UInt8>) -> Self?
+    static func json(_ items: [Self]) -> Self
+    static func json(_ members: [(String, Self)]) -> Self
+}
+
+extension JSONValue: JSONTree {
+    static var jsonNull: JSONValue { .null }
+    static func json(_ value: Bool) -> JSONValue { .bool(value) }
+    static func json(_ value: String) -> JSONValue { .string(value) }
+    static func json(number text: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        Double(String(decoding: text, as: UTF8.self)).map(JSONValue.number)
+    }
+    static func json(_ items: [JSONValue]) -> JSONValue { .array(items) }
+
+    /// Sorted by key; a repeated key keeps its last value.
+    static func json(_ members: [(String, JSONValue)]) -> JSONValue {
+        var byKey: [String: JSONValue] = [:]
+        for (key, value) in members { byKey[key] = value }
+        return .object(byKey.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
+    }
+}
+
+extension Value: JSONTree {
+    static var jsonNull: Value { .null }
+    static func json(_ value: Bool) -> Value { .bool(value) }
+    /// Text as received: a string is not a template here (`record` escapes `${` before writing it).
+    static func json(_ value: String) -> Value { .string(Template(value, mark: Mark(line: 0, column: 0))) }
+    static func json(number text: UnsafeBufferPointer<UInt8>) -> Value? {
+        .number(String(decoding: text, as: UTF8.self))
+    }
+    static func json(_ items: [Value]) -> Value { .array(items) }
+
+    /// In the order received; a repeated key keeps its first place and its last value.
+    static func json(_ members: [(String, Value)]) -> Value {
+        var out: [Member] = []
+        var seen: [String: Int] = [:]
+        for (key, value) in members {
+            if let at = seen[key] { out[at].value = value } else {
+                seen[key] = out.count
+                out.append(Member(key: key, value: value))
+            }
+        }
+        return .object(out)
     }
 }

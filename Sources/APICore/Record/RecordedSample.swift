@@ -10,7 +10,7 @@ import Foundation
 public struct RecordedSample: Sendable {
     public enum Body: Sendable, Equatable {
         /// Numbers as sent, members in the order received.
-        case json(RecordedJSON)
+        case json(Value)
         case text(String)
         /// Bytes for a side file, and the file name's extension (`json`, `txt`, `bin`).
         case file(Data, ext: String)
@@ -88,7 +88,7 @@ public struct RecordedSample: Sendable {
         guard let text = String(validating: response.body, as: UTF8.self) else {
             return .file(response.body, ext: "bin")
         }
-        if Drift.isJSON(type) || type.isEmpty, var json = RecordedJSON.parse([UInt8](response.body)) {
+        if Drift.isJSON(type) || type.isEmpty, var json = JSONParser.parseValue([UInt8](response.body)) {
             json = mask(json, "$", Set(options.masks.map(normalized)))
             let inline = hideSecrets(json, options.secrets)
             let rendered = inline.jsonText
@@ -134,8 +134,8 @@ public struct RecordedSample: Sendable {
         return out + rest
     }
 
-    static func mask(_ value: RecordedJSON, _ path: String, _ masks: Set<String>) -> RecordedJSON {
-        if masks.contains(path) { return .string(maskText) }
+    static func mask(_ value: Value, _ path: String, _ masks: Set<String>) -> Value {
+        if masks.contains(path) { return .json(maskText) }
         switch value {
         case .object(let members):
             return .object(members.map { .init(key: $0.key, value: mask($0.value, path + Drift.segment($0.key), masks)) })
@@ -146,9 +146,9 @@ public struct RecordedSample: Sendable {
         }
     }
 
-    static func hideSecrets(_ value: RecordedJSON, _ secrets: [(name: String, value: String)]) -> RecordedJSON {
+    static func hideSecrets(_ value: Value, _ secrets: [(name: String, value: String)]) -> Value {
         switch value {
-        case .string(let s): return .string(hideSecrets(s, secrets))
+        case .string(let s): return .json(hideSecrets(s.text, secrets))
         case .object(let members): return .object(members.map { .init(key: $0.key, value: hideSecrets($0.value, secrets)) })
         case .array(let items): return .array(items.map { hideSecrets($0, secrets) })
         default: return value

@@ -49,7 +49,7 @@ enum SampleYAML {
 
     /// Pretty JSON (two spaces a level), numbers as sent, members in the order received; short
     /// arrays of scalars stay on one line.
-    static func pretty(_ value: RecordedJSON) -> [String] {
+    static func pretty(_ value: Value) -> [String] {
         switch value {
         case .object(let members) where !members.isEmpty:
             var out = ["{"]
