@@ -58,6 +58,22 @@ final class MockTableTests: XCTestCase {
         XCTAssertEqual(body(t.answer(method: "HEAD", uri: "/v2/users/me")), "me", "HEAD falls back to GET")
     }
 
+    func testJSONSamplesAreServedWithNumbersAndKeysAsWritten() throws {
+        // GIVEN a sample as record writes one: numbers beyond a Double's precision, keys unsorted
+        let t = try table("""
+            baseURL: "${HOST}"
+            targets:
+              big:
+                path: /big
+                sample:
+                  json:
+                    { "zeta": [0.1e-3], "id": 9007199254740993, "price": 1.50, "e": 1E+2 }
+
+            """)
+        // THEN the mock serves them exactly so
+        XCTAssertEqual(body(t.answer(method: "GET", uri: "/v2/big")), #"{"zeta":[0.1e-3],"id":9007199254740993,"price":1.50,"e":1E+2}"#)
+    }
+
     func testNamedSamplesAndErrorSamples() throws {
         let t = try table(Self.yaml)
         XCTAssertEqual(status(t.answer(method: "POST", uri: "/v2/users")), 201, "only named samples: the first answers")
