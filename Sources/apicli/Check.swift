@@ -100,18 +100,21 @@ extension APICLI {
             var console = Console.plain
             let items: [CheckItem]
             let scope: CheckScope
+            let sends: [(name: String, service: Service)]
+            let unverified: [String]
             let runner = CheckRunner(options: .init(jobs: jobs, retries: retries, failFast: failFast),
                                      transport: LiveTransport())
             do throws(APIError) {
                 let workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
-                (items, scope) = try plan(workspace, runner)
+                (items, scope, sends) = try plan(workspace, runner)
                 console = Console(workspace)
+                unverified = sends.filter { !workspace.tls(for: $0.service).verify }.map(\.name)
             } catch {
                 throw console.fail(error, target: nil)
             }
             for note in scope.notes { console.err(note + "\n") }  // the shard, the rerun
             reportUnbuildable(items, console)
-            warnUnverified(items, console)
+            warnUnverified(unverified, console)
             let width = items.map(\.name.count).max() ?? 0
             let results = await runner.run(items) { _, result in
                 console.out(TextReport.line(result, nameWidth: width) + TextReport.driftLines(result))
@@ -125,13 +128,25 @@ extension APICLI {
 
         /// The items; every target that needs others or is needed runs once, in one `FlowRunner`
         /// sending as the runner sends (retries, `until:`), whether it is reached as an item or a need.
-        private func plan(_ workspace: Workspace, _ runner: CheckRunner) throws(APIError) -> ([CheckItem], CheckScope) {
+        /// `sends`: every target the run sends live — the items that are sent, and the targets they
+        /// need (sent once as needs even when they are not checked themselves).
+        private func plan(_ workspace: Workspace, _ runner: CheckRunner) throws(APIError)
+            -> ([CheckItem], CheckScope, sends: [(name: String, service: Service)]) {
             let (selected, scope) = try scoped(try Selection.select(try workspace.catalog(), patterns: patterns))  // CheckCI.swift
             let flow = FlowRunner(workspace: workspace, mode: stub ? .stub : .live(runner.transport),
                                   find: { name throws(APIError) in try workspace.find(name) }, send: runner.policy)
             var planner = CheckPlanner(workspace: workspace, stub: stub, includeAll: all, flow: flow)
             planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil
-            return (planner.items(for: selected), scope)
+            let items = planner.items(for: selected)
+            guard !stub else { return (items, scope, []) }
+            let sent = Set(items.filter { item in
+                switch item.work { case .skip, .fail: return false; default: return true }
+            }.map(\.name))
+            var sends = selected.filter { sent.contains($0.1.qualifiedName) }.map { (name: $0.1.qualifiedName, service: $0.0) }
+            for name in flow.needed(by: selected).sorted() where !sent.contains(name) {
+                if let (service, _) = try? workspace.find(name) { sends.append((name, service)) }
+            }
+            return (items, scope, sends)
         }
 
         /// Targets that cannot be built (unresolved `${VAR}`, …) fail in the report; their full
@@ -145,15 +160,12 @@ extension APICLI {
         }
 
         /// One warning for the run when `--insecure` or a service's `tls: { verify: false }` turns
-        /// certificate verification off for a request that is sent (as `call` warns).
-        private func warnUnverified(_ items: [CheckItem], _ console: Console) {
-            let unverified = items.filter { item in
-                guard case let .send(request, _, _, stub, _) = item.work else { return false }
-                return stub == nil && !request.tls.verify
-            }
-            guard let first = unverified.first else { return }
-            let more = unverified.count > 1 ? " and \(unverified.count - 1) more" : ""
-            console.err("apicli: warning: TLS certificate verification is off for \(first.name)\(more)\n")
+        /// certificate verification off for a request that is sent (as `call` warns): `names`, the
+        /// targets sent so, items and needs alike.
+        private func warnUnverified(_ names: [String], _ console: Console) {
+            guard let first = names.first else { return }
+            let more = names.count > 1 ? " and \(names.count - 1) more" : ""
+            console.err("apicli: warning: TLS certificate verification is off for \(first)\(more)\n")
         }
 
         private func write(_ render: ([CheckResult]) -> String, _ results: [CheckResult], to path: String?,

@@ -97,6 +97,25 @@ final class TLSTests: XCTestCase {
         XCTAssertEqual(r.stderr, "apicli: warning: TLS certificate verification is off for plain.ok\n")
     }
 
+    func testCheckWarnsForTargetsSentOnlyAsNeedsToo() throws {
+        // GIVEN a service that turns verification off, whose login is not checked itself (check:
+        // false) but is needed by a target that is
+        try Data("""
+            baseURL: https://127.0.0.1:\(Self.port)
+            tls: { verify: false }
+            targets:
+              login: { path: /ok, check: false }
+              me: { path: /ok, needs: login }
+            """.utf8).write(to: dir.appendingPathComponent("lax.yaml"))
+        // WHEN it is checked
+        let r = try CLI.run(["check", "lax", "--targets", dir.path], timeout: 30)
+        // THEN both requests are sent without verification, and the one warning counts both
+        XCTAssertEqual(r.code, 0, r.stdout + r.stderr)
+        XCTAssertEqual(r.stderr, "apicli: warning: TLS certificate verification is off for lax.me and 1 more\n")
+        // AND with --stub nothing is sent, so nothing is warned about
+        XCTAssertEqual(try CLI.run(["check", "lax", "--stub", "--targets", dir.path]).stderr, "")
+    }
+
     func testUnreadableCACertIsAUsageError() throws {
         let r = try call("plain.ok", ["--cacert", dir.appendingPathComponent("missing.pem").path])
         XCTAssertEqual(r.code, 64)

@@ -92,6 +92,11 @@ public struct EndpointResolver: Sendable {
                       timeout: timeout(target, service, layers, &ignored))
     }
 
+    /// The TLS trust of every request of `service`: its `tls:`, under `--cacert` and `--insecure`.
+    public func tls(for service: Service) -> TLSOptions {
+        (service.tls ?? TLSOptions()).overridden(by: overrides.tls)
+    }
+
     /// The base URL a target's request goes to (environment, `APICLI_BASE_URL_…`, `--base-url`
     /// applied), without building the rest of the request: what `mock` routes by.
     public func baseURL(for target: Target, in service: Service) throws(APIError) -> String {
@@ -144,7 +149,7 @@ public struct EndpointResolver: Sendable {
         endpoint.followRedirects = overrides.followRedirects ?? target.followRedirects
             ?? layers.lastRule(\.followRedirects)?.0 ?? service.followRedirects ?? true
         endpoint.maxBody = overrides.maxBody ?? PreparedRequest.defaultMaxBody
-        endpoint.tls = (service.tls ?? TLSOptions()).overridden(by: overrides.tls)
+        endpoint.tls = tls(for: service)
         if let download = task.download {
             endpoint.download = try bindings.expand(download, in: "the download path of \(name)", file: file)
         }

@@ -115,6 +115,11 @@ public struct Workspace: Sendable {
         return path.split(separator: "/").joined(separator: "/").isEmpty ? "" : "/" + path.split(separator: "/").joined(separator: "/")
     }
 
+    /// The TLS trust `service`'s requests are sent with (what `check` warns about before sending).
+    public func tls(for service: Service) -> TLSOptions {
+        resolver.tls(for: service)
+    }
+
     /// The stub transport answering `sample` of a target for a request that gave `captures`
     /// (the `{name}`s of the path `mock` matched): the target's bindings with the captured values
     /// as params, so the sample's `{name}`s expand as they would for `-p name=value`.
