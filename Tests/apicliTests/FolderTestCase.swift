@@ -12,7 +12,7 @@ class FolderTestCase: XCTestCase {
     }
 
     /// A fresh folder with `files` (name → text), removed when the test ends.
-    func folder(_ files: [String: String]) throws -> URL {
+    func folder(_ files: [String: String] = [:]) throws -> URL {
         let dir = try CLI.folder(files)
         folders.append(dir)
         return dir

@@ -3,19 +3,7 @@ import XCTest
 
 /// `apicli import curl`: the inverse of `apicli call --curl`. Round trips compare the curl command
 /// of the original target with the one of the imported target (method, URL, every header, body).
-final class ImportCurlCLITests: XCTestCase {
-    private var folders: [URL] = []
-
-    override func tearDown() {
-        for f in folders { try? FileManager.default.removeItem(at: f) }
-        super.tearDown()
-    }
-
-    private func folder(_ files: [String: String] = [:]) throws -> URL {
-        let dir = try CLI.folder(files)
-        folders.append(dir)
-        return dir
-    }
+final class ImportCurlCLITests: FolderTestCase {
 
     /// `call T --curl --dry-run --show-secrets | import curl`, written as `rt.yaml` in a fresh folder;
     /// then the imported target's curl command must equal the original's.

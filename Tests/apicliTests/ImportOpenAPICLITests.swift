@@ -3,19 +3,7 @@ import XCTest
 
 /// `apicli import openapi`: the written files, their warnings, and that `validate`, `check --stub`
 /// and `call --stub` accept every imported file.
-final class ImportOpenAPICLITests: XCTestCase {
-    private var folders: [URL] = []
-
-    override func tearDown() {
-        for f in folders { try? FileManager.default.removeItem(at: f) }
-        super.tearDown()
-    }
-
-    private func folder(_ files: [String: String] = [:]) throws -> URL {
-        let dir = try CLI.folder(files)
-        folders.append(dir)
-        return dir
-    }
+final class ImportOpenAPICLITests: FolderTestCase {
 
     private func importSpec(_ spec: String, _ extra: [String] = [], into dir: URL) throws -> CLI.Result {
         try CLI.run(["import", "openapi", spec] + extra, cwd: dir)

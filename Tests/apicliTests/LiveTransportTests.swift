@@ -113,15 +113,8 @@ final class LiveTransportTests: XCTestCase {
         let proxy = try TestServer("faultserver.py", ["--lifetime", "60"])
         defer { proxy.stop() }
         func log() throws -> [[String: String]] {
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            curl.arguments = ["curl", "-s", "--noproxy", "*", "\(proxy.url)/proxy-log"]
-            let pipe = Pipe()
-            curl.standardOutput = pipe
-            try curl.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            curl.waitUntilExit()
-            return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [[String: String]], String(decoding: data, as: UTF8.self))
+            let r = try Curl.run(["\(proxy.url)/proxy-log"])
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.body.utf8)) as? [[String: String]], r.raw)
         }
         // GIVEN http_proxy with credentials, and no no_proxy
         var viaProxy = env

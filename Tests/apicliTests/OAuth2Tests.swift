@@ -35,15 +35,8 @@ final class OAuth2Tests: XCTestCase {
     var env: [String: String] { ["CLIENT_SECRET": "s3cret", "ADA_PASSWORD": "lovelace", "APICLI_CACHE": cache.path] }
 
     func stats() throws -> [String: Int] {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        curl.arguments = ["curl", "-s", "--noproxy", "*", "\(server.url)/stats"]
-        let pipe = Pipe()
-        curl.standardOutput = pipe
-        try curl.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        curl.waitUntilExit()
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Int])
+        let r = try Curl.run(["\(server.url)/stats"])
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.body.utf8)) as? [String: Int], r.raw)
     }
 
     func testTheTokenIsFetchedOnceCachedAndNeverShown() throws {
@@ -84,12 +77,7 @@ final class OAuth2Tests: XCTestCase {
         XCTAssertEqual(try stats()["client_credentials"], 1)
         XCTAssertEqual(try stats()["refresh_token"], 1)
         // WHEN the server revokes every token, the next call gets a 401, then a fresh token
-        let revoke = Process()
-        revoke.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        revoke.arguments = ["curl", "-s", "--noproxy", "*", "-X", "POST", "\(server.url)/revoke"]
-        revoke.standardOutput = FileHandle.nullDevice
-        try revoke.run()
-        revoke.waitUntilExit()
+        XCTAssertEqual(try Curl.run(["-X", "POST", "\(server.url)/revoke"]).status, 200)
         let r = try CLI.run(["call", "api.resource", "-v"], env: env, cwd: dir)
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertEqual(r.stderr.components(separatedBy: "> GET ").count - 1, 2, r.stderr)
