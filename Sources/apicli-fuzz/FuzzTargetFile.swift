@@ -31,7 +31,7 @@ enum FuzzOne {
         for diagnostic in SampleCheck.diagnostics(service, workspace: workspace) { _ = renderer.render(diagnostic) }
         for target in service.targets {
             do {
-                _ = try workspace.call(target, in: service)
+                _ = try workspace.build(target, in: service)
             } catch {
                 render(error, &renderer)
             }

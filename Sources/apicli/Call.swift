@@ -33,6 +33,7 @@ extension APICLI {
         @OptionGroup var environment: EnvironmentOptions
         @OptionGroup var request: RequestOptions
         @OptionGroup var form: FormOptions
+        @OptionGroup var sending: SendOptions
 
         @Flag(help: "Answer with the target's sample response; nothing is sent.")
         var stub = false
@@ -73,98 +74,62 @@ extension APICLI {
             do {
                 let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts())
                 console = Console(workspace)
+                let (verbose, progress) = (self.verbose, self.progress(console))
+                let caller = Caller(workspace: workspace, mode: stub ? .stub : .live, policy: sending.policy,
+                                    plugins: { [console] call in progress + logger(call.endpoint, console, level: verbose) })
                 let (service, target) = try workspace.find(self.target)
-                let captured = try await needs(target, service, workspace, console)
-                try await send(try workspace.call(target, in: service, captured: captured), console)
+                if dryRun {
+                    let captured = FlowRunner.unsent(target, in: service, find: workspace.find)
+                    return show(try workspace.build(target, in: service, captured: captured), console)
+                }
+                try await send(try await caller.prepare(target, in: service), caller, console)
             } catch let error as APIError {
                 throw console.fail(error, target: target)
             }
         }
 
-        /// The values the targets it `needs:` capture: they run first (on their samples with
-        /// `--stub`; each logged with -v). A dry run sends nothing: they show as {name}.
-        private func needs(_ target: Target, _ service: Service, _ workspace: Workspace,
-                           _ console: Console) async throws(APIError) -> [String: String] {
-            guard !target.needs.isEmpty else { return [:] }
-            if dryRun { return FlowRunner.unsent(target, in: service, find: workspace.find) }
-            let verbose = self.verbose
-            let flow = FlowRunner(workspace: workspace, mode: stub ? .stub : .live(LiveTransport()), plugins: { call in
-                verbose > 0 ? [LoggerPlugin(level: verbose > 1 ? .bodies : .heads, redactor: console.redactor,
-                                            validation: call.endpoint.validation, sink: { console.err($0) })] : []
-            }, find: { name throws(APIError) in try workspace.find(name) })
-            return try await flow.captured(for: target, in: service)
+        /// `--dry-run`: the request (or with `--curl` the curl command) on stdout; nothing is sent,
+        /// the needs neither (their captures show as {name}).
+        private func show(_ call: PreparedCall, _ console: Console) {
+            console.out(curl ? Curl.command(call.prepared, redactor: console.redactor)
+                             : LogFormat.request(call.prepared, redactor: console.redactor, prefix: ""))
         }
 
-        private func send(_ call: PreparedCall, _ console: Console) async throws {
+        private func send(_ call: PreparedCall, _ caller: Caller, _ console: Console) async throws {
             let (target, endpoint) = (call.target, call.endpoint)
-            if dryRun {
-                console.out(curl ? Curl.command(call.prepared, redactor: console.redactor)
-                                 : LogFormat.request(call.prepared, redactor: console.redactor, prefix: ""))
-                return
-            }
             if curl { console.err(Curl.command(call.prepared, redactor: console.redactor)) }
-            let transport: any Transport = stub ? try call.stub(sample: sample) : LiveTransport()
             if !stub && !endpoint.tls.verify {
                 console.err("apicli: warning: TLS certificate verification is off for \(target.qualifiedName)\n")
             }
-            if verbose > 0 && stub {
-                console.err("* stub: \(sample.map { "sample '\($0)'" } ?? "sample") of \(target.qualifiedName)\n")
+            var answer: Sample?
+            if stub {
+                answer = try call.stub(sample: sample).sample
+                if verbose > 0 { console.err("* stub: \(sample.map { "sample '\($0)'" } ?? "sample") of \(target.qualifiedName)\n") }
+                try reportStubUploads(call.prepared, console)
             }
-            if stub { try reportStubUploads(call.prepared, console) }
             let destination = try openDestination(endpoint)
             defer { destination?.discard() }
             // Not to a terminal (where JSON is re-indented whole) and not with -vv (which shows a
             // rejected body on stderr), the body streams to stdout as it comes, in flat memory;
-            // -i's head goes first.
-            // (Nor with until: or OAuth2, whose first answers may be sent again.)
-            let isOAuth2 = if case .oauth2? = endpoint.credential { true } else { false }
-            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 && target.until == nil
-                && !isOAuth2 ? StandardOutput() : nil
+            // -i's head goes first. An attempt that is sent again (a retry, an OAuth2 401) never
+            // reaches stdout: the Caller holds it.
+            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 ? StandardOutput() : nil
             let include = self.include
-            let plugins = call.plugins + progress(console) + logger(endpoint, console)
-            let once = { (destination: PartialFile?) async throws(APIError) -> Exchange in
-                try await Exchange.perform(call.request, validation: endpoint.validation, transport: transport, plugins: plugins,
-                                           destination: destination, stream: stream, head: { response in
-                                               if include, stream != nil {
-                                                   console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n")
-                                               }
-                                           })
-            }
-            let exchange = try await poll(target, call, destination: destination, once)
-            try emit(exchange, console)
-            if !exchange.accepted {
-                let r = exchange.response
-                let unwritten = destination.map { $0.destination == "." ? "nothing was saved" : "\($0.destination) was not written" }
-                console.err("apicli: \(target.qualifiedName): rejected: status \(r.statusLine.dropFirst(9)) is not accepted by "
-                            + "validate: \(exchange.validation)\(unwritten.map { "; \($0)" } ?? "")\n")
-                throw ExitCode(1)
-            }
-            if let destination { try save(destination, exchange, console) }
-        }
-
-        /// One exchange, or with `until:` as many as it takes (each in memory; the last one that
-        /// meets the condition is written to the destination). With `--stub` the sample is the
-        /// only answer: it meets the condition or the call fails.
-        private func poll(_ target: Target, _ call: PreparedCall, destination: PartialFile?,
-                          _ once: (PartialFile?) async throws(APIError) -> Exchange) async throws(APIError) -> Exchange {
-            guard let until = target.until else { return try await once(destination) }
-            var exchange: Exchange
-            if stub {
-                exchange = try await once(nil)
-                if let unmet = Judge.failures(until.expect, validation: .none, response: exchange.response).first {
-                    throw .stopped("\(target.qualifiedName): the sample does not meet until: \(unmet)")
+            let transfer = Transfer(destination: destination, stream: stream, head: { response in
+                if include, stream != nil {
+                    console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n")
                 }
-            } else {
-                exchange = try await Polling.run(until, target: target.qualifiedName) { () async throws(APIError) in
-                    try await once(nil)
-                }.0.get()
+            })
+            let sent = await caller.send(call, answer: answer, transfer: transfer)
+            let response = try sent.response()
+            try emit(response, console)
+            if !endpoint.validation.accepts(response.status) {
+                let unwritten = destination.map { $0.destination == "." ? "nothing was saved" : "\($0.destination) was not written" }
+                console.err("apicli: \(target.qualifiedName): rejected: status \(response.statusLine.dropFirst(9)) is not accepted by "
+                            + "validate: \(endpoint.validation)\(unwritten.map { "; \($0)" } ?? "")\n")
+                throw ExitStatus.failed.code
             }
-            if let destination {
-                try destination.write(exchange.response.body)
-                exchange.response.body = Data()
-                exchange.response.saved = destination
-            }
-            return exchange
+            if let destination { try save(destination, response, sent.request, console) }
         }
 
         /// Where the body goes when not to stdout: `-o`, `--download` (named later), `task: download`.
@@ -176,11 +141,11 @@ extension APICLI {
         }
 
         /// Renames the complete, accepted body into place; says where, unless `-o` named it or `--quiet`.
-        private func save(_ file: PartialFile, _ exchange: Exchange, _ console: Console) throws(APIError) {
+        private func save(_ file: PartialFile, _ response: Response, _ request: PreparedRequest, _ console: Console) throws(APIError) {
             let bytes = file.bytesWritten
             if download {
-                let name = DownloadName.derive(contentDisposition: exchange.response.headers.value(of: "Content-Disposition"),
-                                               url: exchange.request.url)
+                let name = DownloadName.derive(contentDisposition: response.headers.value(of: "Content-Disposition"),
+                                               url: request.url)
                 try file.commit(as: name, replace: false)
                 if !quiet { console.err("apicli: saved \(name) (\(bytes) bytes)\n") }
             } else {
@@ -202,19 +167,19 @@ extension APICLI {
             return [ProgressPlugin(sink: { console.err($0) })]
         }
 
-        /// `-v`/`-vv`: the core's logger, writing to stderr through the run's redactor.
-        private func logger(_ endpoint: Endpoint, _ console: Console) -> [any Plugin] {
-            guard verbose > 0 else { return [] }
-            return [LoggerPlugin(level: verbose > 1 ? .bodies : .heads, redactor: console.redactor,
-                                 validation: endpoint.validation, sink: { console.err($0) })]
-        }
-
         /// `-i`'s head, and the body when it goes to stdout (a saved body is committed by `save`).
-        private func emit(_ exchange: Exchange, _ console: Console) throws(APIError) {
-            let response = exchange.response
+        private func emit(_ response: Response, _ console: Console) throws(APIError) {
             if include && !response.streamed { console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n") }
             guard response.saved == nil, !response.streamed else { return }
             Terminal.write(BodyDisplay.body(response.body, forTerminal: Terminal.stdoutIsTTY))
         }
     }
+}
+
+/// `-v`/`-vv`: the core's logger, writing to stderr through the run's redactor; every step of a
+/// flow and every attempt is logged.
+func logger(_ endpoint: Endpoint, _ console: Console, level verbose: Int) -> [any Plugin] {
+    guard verbose > 0 else { return [] }
+    return [LoggerPlugin(level: verbose > 1 ? .bodies : .heads, redactor: console.redactor,
+                         validation: endpoint.validation, sink: { console.err($0) })]
 }

@@ -44,9 +44,7 @@ extension APICLI {
         @Option(help: ArgumentHelp("Requests in flight at once.", valueName: "n"))
         var jobs = 8
 
-        @Option(help: ArgumentHelp("Retries after a network failure or a 5xx, with exponential backoff (Retry-After honoured).",
-                                   valueName: "n"))
-        var retries = 0
+        @OptionGroup var sending: SendOptions
 
         @Flag(help: "Start nothing new after the first failure.")
         var failFast = false
@@ -80,19 +78,12 @@ extension APICLI {
             if jobs < 1 { throw ValidationError("--jobs takes a number of at least 1, got \(jobs)") }
             if let maxBody, maxBody < 1 { throw ValidationError("--max-body takes a number of bytes of at least 1, got \(maxBody)") }
             if stub && (drift || driftMode != nil) { throw ValidationError("--drift compares live responses with samples; it does not go with --stub") }
-            if retries < 0 { throw ValidationError("--retries takes 0 or more, got \(retries)") }
-            if let shard, shard != "auto", Self.parseShard(shard) == nil {
+            if let shard, shard != "auto", Shard.parse(shard, source: "--shard") == nil {
                 throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, or auto, got '\(shard)'")
             }
             if !ci.shardTimings.isEmpty, shard == nil {
                 throw ValidationError("--shard-timings needs --shard")
             }
-        }
-
-        static func parseShard(_ text: String) -> (index: Int, count: Int)? {
-            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else { return nil }
-            return (i, n)
         }
 
         func run() async throws {
@@ -102,11 +93,12 @@ extension APICLI {
             let scope: CheckScope
             let sends: [(name: String, service: Service)]
             let unverified: [String]
-            let runner = CheckRunner(options: .init(jobs: jobs, retries: retries, failFast: failFast),
-                                     transport: LiveTransport())
+            let runner: CheckRunner
             do throws(APIError) {
                 let workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
-                (items, scope, sends) = try plan(workspace, runner)
+                runner = CheckRunner(options: .init(jobs: jobs, failFast: failFast),
+                                     caller: Caller(workspace: workspace, mode: stub ? .stub : .live, policy: sending.policy))
+                (items, scope, sends) = try plan(workspace, runner.caller)
                 console = Console(workspace)
                 unverified = sends.filter { !workspace.tls(for: $0.service).verify }.map(\.name)
             } catch {
@@ -123,19 +115,17 @@ extension APICLI {
             try write(JUnitReport.render, results, to: junit, console)
             try write({ JSONReport.render($0, run: scope.run) }, results, to: json, console)
             try writeCIReports(results, scope, console)
-            throw ExitCode(Self.exitCode(CheckSummary(results), failOnFlaky: ci.failOnFlaky))
+            throw Self.exitStatus(CheckSummary(results), failOnFlaky: ci.failOnFlaky).code
         }
 
         /// The items; every target that needs others or is needed runs once, in one `FlowRunner`
         /// sending as the runner sends (retries, `until:`), whether it is reached as an item or a need.
         /// `sends`: every target the run sends live — the items that are sent, and the targets they
         /// need (sent once as needs even when they are not checked themselves).
-        private func plan(_ workspace: Workspace, _ runner: CheckRunner) throws(APIError)
+        private func plan(_ workspace: Workspace, _ caller: Caller) throws(APIError)
             -> ([CheckItem], CheckScope, sends: [(name: String, service: Service)]) {
             let (selected, scope) = try scoped(try Selection.select(try workspace.catalog(), patterns: patterns))  // CheckCI.swift
-            let flow = FlowRunner(workspace: workspace, mode: stub ? .stub : .live(runner.transport),
-                                  find: { name throws(APIError) in try workspace.find(name) }, send: runner.policy)
-            var planner = CheckPlanner(workspace: workspace, stub: stub, includeAll: all, flow: flow)
+            var planner = CheckPlanner(caller: caller, includeAll: all)
             planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil
             let items = planner.items(for: selected)
             guard !stub else { return (items, scope, []) }
@@ -143,7 +133,7 @@ extension APICLI {
                 switch item.work { case .skip, .fail: return false; default: return true }
             }.map(\.name))
             var sends = selected.filter { sent.contains($0.1.qualifiedName) }.map { (name: $0.1.qualifiedName, service: $0.0) }
-            for name in flow.needed(by: selected).sorted() where !sent.contains(name) {
+            for name in caller.needed(by: selected).sorted() where !sent.contains(name) {
                 if let (service, _) = try? workspace.find(name) { sends.append((name, service)) }
             }
             return (items, scope, sends)
@@ -176,17 +166,6 @@ extension APICLI {
             } catch {
                 throw console.fail(error, target: nil)
             }
-        }
-
-        /// 0 all passed; 2 a target could not be built; 3 or 4 when every failure was a network
-        /// failure or a timeout; 1 otherwise.
-        static func exitCode(_ summary: CheckSummary) -> Int32 {
-            let kinds = summary.failureKinds
-            if summary.failed == 0 { return 0 }
-            if kinds.contains(.invalid) { return 2 }
-            if kinds == [.network] { return 3 }
-            if kinds == [.timeout] { return 4 }
-            return 1
         }
     }
 }

@@ -96,9 +96,10 @@ extension APICLI.Check {
         }
     }
 
-    /// `exitCode`, and 1 instead of 0 when `--fail-on-flaky` meets a flaky check.
-    static func exitCode(_ summary: CheckSummary, failOnFlaky: Bool) -> Int32 {
-        let code = exitCode(summary)
-        return code == 0 && failOnFlaky && summary.flaky > 0 ? 1 : code
+    /// 0 all passed; otherwise the exit status of the failures' kinds (`ExitStatus.of`), and 1
+    /// instead of 0 when `--fail-on-flaky` meets a flaky check.
+    static func exitStatus(_ summary: CheckSummary, failOnFlaky: Bool) -> ExitStatus {
+        if summary.failed == 0 { return failOnFlaky && summary.flaky > 0 ? .failed : .ok }
+        return ExitStatus.of(summary.failureKinds)
     }
 }

@@ -126,3 +126,18 @@ struct RequestOptions: ParsableArguments {
     }
     return names.filter { $0.hasPrefix(prefix) }
 }
+
+/// How the one send path retries: `call`, `record` and `check` take the same flag.
+struct SendOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Retries after a network failure or a 5xx, with exponential backoff (Retry-After honoured); at most \(SendPolicy.maxRetries).",
+                               valueName: "n"))
+    var retries = 0
+
+    func validate() throws {
+        if retries < 0 || retries > SendPolicy.maxRetries {
+            throw ValidationError("--retries takes 0 to \(SendPolicy.maxRetries), got \(retries)")
+        }
+    }
+
+    var policy: SendPolicy { SendPolicy(retries: retries) }
+}

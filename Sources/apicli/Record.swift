@@ -31,6 +31,7 @@ extension APICLI {
         @OptionGroup var targets: TargetsOptions
         @OptionGroup var environment: EnvironmentOptions
         @OptionGroup var request: RequestOptions
+        @OptionGroup var sending: SendOptions
 
         @Option(help: ArgumentHelp("Write the response as this entry of samples: instead of sample:.", valueName: "name"))
         var sample: String?
@@ -61,36 +62,43 @@ extension APICLI {
         func run() async throws {
             Terminal.setUp()
             var console = Console.plain
-            var code: Int32 = 0
+            var failures = Set<FailureKind>()
             for name in names {
                 do throws(APIError) {
+                    // Anew for each target: the one before may have rewritten its file.
                     let workspace = try APICLI.workspace(targets, environment, request)
-                    let call = try workspace.call(named: name)
                     console = Console(workspace)
-                    if try await !record(call, workspace, console) { code = max(code, 1) }
+                    let caller = Caller(workspace: workspace, policy: sending.policy)
+                    let call = try await caller.prepare(named: name)
+                    if try await !record(call, caller, console) { failures.insert(.expectation) }
                 } catch {
-                    code = max(code, console.fail(error, target: name).rawValue)
+                    _ = console.fail(error, target: name)
+                    failures.insert(error.kind)
                 }
             }
-            if code != 0 { throw ExitCode(code) }
+            let status = ExitStatus.of(failures)
+            if status != .ok { throw status.code }
         }
 
         /// Sends, then writes the sample; false when the response was rejected and not written.
-        private func record(_ call: PreparedCall, _ workspace: Workspace, _ console: Console) async throws(APIError) -> Bool {
+        private func record(_ call: PreparedCall, _ caller: Caller, _ console: Console) async throws(APIError) -> Bool {
             let name = call.target.qualifiedName
-            let exchange = try await Exchange.perform(call.request, validation: call.endpoint.validation,
-                                                      transport: LiveTransport(), plugins: call.plugins)
-            let response = exchange.response
-            if !exchange.accepted && !acceptAny {
+            let workspace = caller.workspace
+            let sent = await caller.send(call)
+            let response = try sent.response()
+            let validation = call.endpoint.validation
+            if !validation.accepts(response.status) && !acceptAny {
                 console.err("apicli: \(name): not recorded: status \(response.statusLine.dropFirst(9)) is not accepted by "
-                            + "validate: \(exchange.validation) (--accept-any records it)\n")
+                            + "validate: \(validation) (--accept-any records it)\n")
                 return false
             }
             let secrets = workspace.variables.filter { Secrets.isSecretName($0.key) && !$0.value.isEmpty }
                 .map { (name: $0.key, value: $0.value) }
-            let sent = exchange.request.headers.filter { Redactor.credentialHeaders.contains($0.name.lowercased()) }.map(\.value)
+            // What went out as a credential (an OAuth2 token, a captured secret included) is never written.
+            let credentials = sent.request.headers.filter { Redactor.credentialHeaders.contains($0.name.lowercased()) }.map(\.value)
+                + workspace.secretValues
             let recorded = RecordedSample(response, options: .init(masks: masks, keepHeaders: keepHeaders, secrets: secrets,
-                                                                   credentials: sent))
+                                                                   credentials: credentials))
             let side = try Recorder.write(recorded, service: call.service, target: call.target, name: sample)
             if !quiet {
                 let what = sample.map { "samples: \($0)" } ?? "sample:"

@@ -74,7 +74,7 @@ extension APICLI.Report {
                     throw Console.plain.fail(error, target: nil)
                 }
             }
-            throw ExitCode(APICLI.Check.exitCode(CheckSummary(results), failOnFlaky: failOnFlaky))
+            throw APICLI.Check.exitStatus(CheckSummary(results), failOnFlaky: failOnFlaky).code
         }
 
         private func write(_ text: String, to path: String?) throws {

@@ -33,7 +33,7 @@ extension APICLI {
                 console = Console(workspace)
                 let (service, target) = try workspace.find(self.target)
                 // Nothing is sent: values the needs would capture show as {name}.
-                let call = try workspace.call(target, in: service, captured: FlowRunner.unsent(target, in: service, find: workspace.find))
+                let call = try workspace.build(target, in: service, captured: FlowRunner.unsent(target, in: service, find: workspace.find))
                 console.out(render(call, console.redactor))
             } catch {
                 throw console.fail(error, target: self.target)
@@ -45,7 +45,7 @@ extension APICLI {
             var text = "\(target.qualifiedName)  (\(call.service.file):\(target.mark.line))\n"
             if let doc = target.doc { text += "\(doc)\n" }
             text += "\n" + LogFormat.request(call.prepared, redactor: redactor, prefix: "")
-            text += "\ntimeout   \(Terminal.format(seconds: endpoint.timeout))\n"
+            text += "\ntimeout   \(Text.duration(endpoint.timeout))\n"
             text += "validate  \(endpoint.validation)\n"
             if let download = endpoint.download { text += "download  \(download)\n" }
             let samples = call.target.allSamples.map { ($0.name ?? "sample") + " " + describe($0.sample) }
@@ -57,7 +57,7 @@ extension APICLI {
 
         private func describe(_ s: Sample) -> String {
             if s.error != nil { return "(error)" }
-            return "(\(s.status)\(s.delay > 0 ? ", after \(Terminal.format(seconds: s.delay))" : ""))"
+            return "(\(s.status)\(s.delay > 0 ? ", after \(Text.duration(s.delay))" : ""))"
         }
     }
 }

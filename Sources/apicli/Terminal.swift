@@ -25,12 +25,12 @@ enum Terminal {
                 let n = POSIX.write(fd, p, left)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    if errno == EPIPE { _exit(0) }
+                    if errno == EPIPE { _exit(ExitStatus.ok.rawValue) }
                     // stdout is gone or full: say so on stderr (best effort) and leave with exit 5.
                     if fd == STDOUT_FILENO {
                         let message = "apicli: cannot write to standard output: \(String(cString: strerror(errno)))\n"
                         _ = message.withCString { POSIX.write(STDERR_FILENO, $0, strlen($0)) }
-                        _exit(5)
+                        _exit(ExitStatus.output.rawValue)
                     }
                     return
                 }
@@ -40,7 +40,6 @@ enum Terminal {
         }
     }
 
-    static func format(seconds: Double) -> String { LogFormat.seconds(seconds) }
 
     /// SIGPIPE is ignored (a closed pipe is EPIPE, handled in `write`). SIGINT (Ctrl-C) ends the
     /// program at once with exit 130: in-flight requests die with it, and no file is half written:
@@ -48,14 +47,16 @@ enum Terminal {
     /// (a CI job's timeout, a closed terminal) do the same with exit 143 and 129.
     static func setUp() {
         signal(SIGPIPE, SIG_IGN)
-        interrupts = [(SIGINT, "interrupted"), (SIGTERM, "terminated"), (SIGHUP, "hung up")].map { number, word in
+        let signals: [(Int32, String, ExitStatus)] = [(SIGINT, "interrupted", .interrupted), (SIGTERM, "terminated", .terminated),
+                                                      (SIGHUP, "hung up", .hungUp)]
+        interrupts = signals.map { number, word, status in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 PartialFile.discardAll()
                 let message = "\napicli: \(word)\n"
                 _ = message.withCString { POSIX.write(STDERR_FILENO, $0, strlen($0)) }
-                _exit(128 + number)
+                _exit(status.rawValue)
             }
             source.resume()
             return source
@@ -87,31 +88,20 @@ struct Console: Sendable {
     func out(_ text: String) { Terminal.write(Data(redactor.text(text).utf8)) }
     func err(_ text: String) { Terminal.write(Data(redactor.text(text).utf8), to: STDERR_FILENO) }
 
-    /// Prints the failure and returns the documented exit code to throw.
+    /// Prints the failure and returns its exit code (`ExitStatus`) to throw: a target-file
+    /// problem with every diagnostic and its source line, anything else as its one-line summary.
     func fail(_ error: APIError, target: String?) -> ExitCode {
-        let who = target.map { "\($0): " } ?? ""
         switch error {
         case .invalidInput(let diagnostics):
             var renderer = DiagnosticRenderer()
             for d in diagnostics { err(renderer.render(d)) }
             if diagnostics.count > 1 { err("\(diagnostics.count) errors\n") }
-            return ExitCode(2)
-        case .network(let failure):
-            err("apicli: \(who)network error: \(failure)\n")
-            return ExitCode(3)
-        case .timedOut(let seconds):
-            err("apicli: \(who)timed out after \(Terminal.format(seconds: seconds))\n")
-            return ExitCode(4)
-        case .output(let message):
-            err("apicli: \(who)\(message)\n")
-            return ExitCode(5)
-        case .dependency(let message):
-            err("apicli: \(who)\(message)\n")
-            return ExitCode(1)
-        case .stopped(let message):
-            err("apicli: \(message)\n")
-            return ExitCode(1)
+        case .stopped:
+            err("apicli: \(error.summary)\n")  // it names the target itself
+        default:
+            err("apicli: \(target.map { "\($0): " } ?? "")\(error.summary)\n")
         }
+        return ExitStatus(error.kind).code
     }
 }
 

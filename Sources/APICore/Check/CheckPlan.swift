@@ -2,8 +2,8 @@
 /// or report that it could not be built.
 public struct CheckItem: Sendable {
     public enum Work: Sendable {
-        /// `stub` set: answer with that sample instead of the network.
-        case send(PreparedRequest, validation: Validation, expect: Expectations?, stub: StubTransport?, expectFailure: Bool)
+        /// Sent by the run's `Caller`; `answer`: with `--stub`, the sample that answers.
+        case send(PreparedCall, answer: Sample?, expectFailure: Bool)
         case skip(String)
         case fail(APIError)
         /// With `--stub`, a target that `needs:` others: its work is known only once they ran (`FlowRunner`).
@@ -21,8 +21,6 @@ public struct CheckItem: Sendable {
     public var work: Work
     /// `check --drift`: the sample the live response is compared with.
     public var drift: Drift.Baseline? = nil
-    /// `until:`: the request is repeated until its response meets the condition.
-    public var until: Until? = nil
 }
 
 /// Turns selected targets into check items; each request comes from the workspace, built as
@@ -36,20 +34,20 @@ public struct CheckPlanner: Sendable {
     /// `--drift`: compare each live response with the target's `sample:`.
     public var drift: Drift.Mode? = nil
     /// Runs what targets `needs:`, once for the whole run (shared by every item).
-    public var flow: FlowRunner?
+    public var caller: Caller
 
-    public init(workspace: Workspace, stub: Bool, includeAll: Bool, flow: FlowRunner? = nil) {
-        self.workspace = workspace
-        self.stub = stub
+    public init(caller: Caller, includeAll: Bool) {
+        self.workspace = caller.workspace
+        self.stub = caller.mode == .stub
         self.includeAll = includeAll
-        self.flow = flow
+        self.caller = caller
     }
 
     /// Methods that are checked without `check: true`: they should not change anything.
     public static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
 
     public func items(for targets: [(Service, Target)]) -> [CheckItem] {
-        let needed = flow?.needed(by: targets) ?? []
+        let needed = caller.needed(by: targets)
         return targets.flatMap { service, target in
             stub ? stubItems(target, service) : [liveItem(target, service, needed: needed.contains(target.qualifiedName))]
         }
@@ -71,20 +69,19 @@ public struct CheckPlanner: Sendable {
             item.work = .skip(reason)
             return item
         }
-        item.until = target.until
-        if let flow, needed || !target.needs.isEmpty {
-            item.work = .shared { await flow.run(target, in: service) }
+        if needed || !target.needs.isEmpty {
+            let caller = self.caller
+            item.work = .shared { await caller.run(target, in: service) }
             // Without needs of its own it can be built now: one that cannot is reported before the run.
             if target.needs.isEmpty, case .failure(let error) = Result(catching: { () throws(APIError) in
-                try workspace.call(target, in: service)
+                try workspace.build(target, in: service)
             }) {
                 item.work = .fail(error)
             }
         } else {
             do {
-                let call = try workspace.call(target, in: service)
-                item.work = .send(call.prepared, validation: call.endpoint.validation, expect: target.expect, stub: nil,
-                                  expectFailure: false)
+                let call = try workspace.build(target, in: service)
+                item.work = .send(call, answer: nil, expectFailure: false)
             } catch {
                 item.work = .fail(error)
             }
@@ -96,12 +93,13 @@ public struct CheckPlanner: Sendable {
     /// What `make` says to do with the target's request, built now, or once its needs ran.
     private func work(_ target: Target, _ service: Service, _ make: @escaping @Sendable (PreparedCall) -> [CheckItem.Work])
         -> [CheckItem.Work] {
-        guard !target.needs.isEmpty, let flow else {
-            do { return make(try workspace.call(target, in: service)) } catch { return [.fail(error)] }
+        guard !target.needs.isEmpty else {
+            do { return make(try workspace.build(target, in: service)) } catch { return [.fail(error)] }
         }
+        let caller = self.caller
         return target.allSamples.indices.map { i in
             .deferred {
-                switch await flow.run(target, in: service) {
+                switch await caller.run(target, in: service) {
                 case .success(let run): return make(run.call)[i]
                 case .failure(let error): return .fail(error)
                 }
@@ -118,13 +116,12 @@ public struct CheckPlanner: Sendable {
         }
         let works = work(target, service) { call in
             samples.map { _, sample in
-                .send(call.prepared, validation: call.endpoint.validation, expect: target.expect,
-                      stub: call.stub(sample), expectFailure: sample.expectFailure)
+                .send(call, answer: sample, expectFailure: sample.expectFailure)
             }
         }
         return zip(samples, works + Array(repeating: works[0], count: max(0, samples.count - works.count))).map { pair, work in
             CheckItem(name: target.qualifiedName + (pair.name.map { "[\($0)]" } ?? ""), service: service.name,
-                      target: target.name, sample: pair.name, work: work, until: target.until)
+                      target: target.name, sample: pair.name, work: work)
         }
     }
 }

@@ -4,32 +4,10 @@ public struct CheckResult: Sendable, Equatable {
         case passed, failed, skipped
     }
 
-    /// Why a failed check failed: the exit code depends on it.
-    public enum FailureKind: String, Sendable {
-        /// The response broke an expectation (or `validate:`).
-        case expectation
-        /// No response: refused, DNS, TLS, reset, or a stubbed `error:`.
-        case network
-        case timeout
-        /// The target could not be built: unresolved `{param}` or `${VAR}`, bad base URL.
-        case invalid
-        /// A target it `needs:` failed, or a capture found nothing.
-        case dependency
-    }
-
-    /// One try at the request. `status` is nil when the try got no response.
-    public struct Attempt: Sendable, Equatable {
-        public var status: Int?
-        /// Seconds.
-        public var duration: Double
-        public var error: String?
-
-        public init(status: Int?, duration: Double, error: String?) {
-            self.status = status
-            self.duration = duration
-            self.error = error
-        }
-    }
+    /// Why a failed check failed: the exit code depends on it (`APIError.kind`).
+    public typealias FailureKind = APICore.FailureKind
+    /// One try at the request.
+    public typealias Attempt = APICore.Attempt
 
     /// The request a check sent (or, with `--stub`, would have sent): what the JSON report shows.
     public struct Request: Sendable, Equatable {

@@ -1,4 +1,5 @@
-/// Every failure the core reports; the executable maps each case to a documented exit code.
+/// Every failure the core reports; the executable maps each case to a documented exit code
+/// (Sources/apicli/ExitCodes.swift), by way of its `kind`.
 public enum APIError: Error, Sendable, Equatable {
     /// Bad target files, unknown targets, unresolved placeholders or variables (exit 2).
     case invalidInput([Diagnostic])
@@ -15,4 +16,48 @@ public enum APIError: Error, Sendable, Equatable {
     case stopped(String)
 
     public static func invalid(_ d: Diagnostic) -> APIError { .invalidInput([d]) }
+}
+
+/// Why something failed, as the reports and the exit codes see it: the one mapping from an
+/// error (or a rejected response) to a class of failure.
+public enum FailureKind: String, Sendable, CaseIterable {
+    /// The response broke an expectation (or `validate:`), or `until:`'s `failIf:` held.
+    case expectation
+    /// No response: refused, DNS, TLS, reset, or a stubbed `error:`.
+    case network
+    case timeout
+    /// The target could not be built: unresolved `{param}` or `${VAR}`, bad base URL.
+    case invalid
+    /// A target it `needs:` failed, or a capture found nothing, or no OAuth2 token.
+    case dependency
+    /// A local file could not be written.
+    case output
+}
+
+extension APIError {
+    /// The class of this failure: what picks the exit code.
+    public var kind: FailureKind {
+        switch self {
+        case .network: return .network
+        case .timedOut: return .timeout
+        case .invalidInput: return .invalid
+        case .output: return .output
+        case .dependency: return .dependency
+        case .stopped: return .expectation
+        }
+    }
+
+    /// The error in one line, the same in every command and report: the first diagnostic of a
+    /// target-file problem with its place (the executable prints all of them, with source lines).
+    public var summary: String {
+        switch self {
+        case .network(let failure): return "network error: \(failure)"
+        case .timedOut(let s): return "timed out after \(Text.duration(s))"
+        case .output(let m), .dependency(let m), .stopped(let m): return m
+        case .invalidInput(let diagnostics):
+            guard let d = diagnostics.first else { return "invalid target" }
+            let place = d.file.map { f in d.mark.map { "\(f):\($0.line):\($0.column): " } ?? "\(f): " } ?? ""
+            return place + d.message
+        }
+    }
 }

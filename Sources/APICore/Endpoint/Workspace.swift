@@ -76,7 +76,7 @@ public struct Workspace: Sendable {
 
     /// The request `target` sends, with everything a command needs around it. `captured`: the
     /// values the targets it `needs:` captured (`FlowRunner`), between its params and `-p`.
-    public func call(_ target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> PreparedCall {
+    public func build(_ target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> PreparedCall {
         try FileCheck.requestFiles(of: target, in: service)
         let endpoint = try resolver.endpoint(for: target, in: service, captured: captured)
         var request = try RequestBuilder.build(endpoint)
@@ -90,10 +90,10 @@ public struct Workspace: Sendable {
         resolver.secrets.record(value)
     }
 
-    /// `call(_:in:)` for `service.target`.
-    public func call(named name: String) throws(APIError) -> PreparedCall {
+    /// `build(_:in:)` for `service.target`.
+    public func build(named name: String) throws(APIError) -> PreparedCall {
         let (service, target) = try find(name)
-        return try call(target, in: service)
+        return try build(target, in: service)
     }
 
     /// The validation and timeout of a target, from the same layers as its request, without
@@ -120,60 +120,13 @@ public struct Workspace: Sendable {
         resolver.tls(for: service)
     }
 
-    /// The stub transport answering `sample` of a target for a request that gave `captures`
-    /// (the `{name}`s of the path `mock` matched): the target's bindings with the captured values
-    /// as params, so the sample's `{name}`s expand as they would for `-p name=value`.
-    public func stub(_ sample: Sample, of target: Target, in service: Service, bindings: Bindings,
-                     captures: [String: String]) -> StubTransport {
-        var bindings = bindings
-        bindings.params.merge(captures) { _, captured in captured }
-        return StubTransport(sample: sample, bindings: bindings, file: service.file)
-    }
+    /// Every secret value met so far (expanded `${SECRET}`s, captured secrets, OAuth2 tokens),
+    /// whatever `--show-secrets` says: what `record` never writes.
+    public var secretValues: [String] { resolver.secrets.values }
 
     /// Hides every secret value expanded so far (call it after building the requests to print);
     /// shows everything with `--show-secrets`.
     public var redactor: Redactor {
         options.showSecrets ? .off : Redactor(secrets: resolver.secrets.values)
-    }
-}
-
-/// One target built into the request it sends: what `call`, `show`, `check` and `validate` share.
-public struct PreparedCall: Sendable {
-    public var service: Service
-    public var target: Target
-    public var endpoint: Endpoint
-    /// Before the plugins' `prepare` (the transport gets it through `Exchange.perform`).
-    public var request: PreparedRequest
-    /// What the target's samples expand with.
-    public var bindings: Bindings
-
-    /// The endpoint's plugins (auth).
-    public var plugins: [any Plugin] { endpoint.plugins }
-
-    /// The request as it will be sent: after the plugins' `prepare`.
-    public var prepared: PreparedRequest { plugins.prepare(request) }
-
-    /// The stub transport answering with sample `name` (nil: `sample:`); an unknown name or a
-    /// target without samples is an error at the target.
-    public func stub(sample name: String?) throws(APIError) -> StubTransport {
-        StubTransport(sample: try sample(named: name), bindings: bindings, file: service.file)
-    }
-
-    public func stub(_ sample: Sample) -> StubTransport {
-        StubTransport(sample: sample, bindings: bindings, file: service.file)
-    }
-
-    private func sample(named name: String?) throws(APIError) -> Sample {
-        if let found = target.sample(named: name) { return found }
-        let names = target.samples.map(\.name)
-        if let name {
-            throw .invalid(Diagnostic(file: service.file, mark: target.mark,
-                                      message: "\(target.qualifiedName) has no sample named '\(name)'",
-                                      hint: Suggestions.hint(for: name, in: names)
-                                        ?? "its samples: " + (names.isEmpty ? "none" : names.joined(separator: ", "))))
-        }
-        throw .invalid(Diagnostic(file: service.file, mark: target.mark,
-                                  message: "\(target.qualifiedName) has no sample: to answer --stub with",
-                                  hint: "add sample: { status: 200, body: … } to the target"))
     }
 }

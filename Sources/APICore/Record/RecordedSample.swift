@@ -89,7 +89,7 @@ public struct RecordedSample: Sendable {
             return .file(response.body, ext: "bin")
         }
         if Drift.isJSON(type) || type.isEmpty, var json = JSONParser.parseValue([UInt8](response.body)) {
-            json = mask(json, "$", Set(options.masks.map(normalized)))
+            json = mask(json, "$", Set(options.masks.map(Drift.normalized)))
             let inline = hideSecrets(json, options.secrets)
             let rendered = inline.jsonText
             if rendered.utf8.count > inlineLimit || hasPlaceholder(rendered) {
@@ -116,23 +116,6 @@ public struct RecordedSample: Sendable {
         !Template(text, mark: Mark(line: 0, column: 0)).placeholders.isEmpty
     }
 
-    /// `$.items[0]` and `$['a']` as `Drift.paths` writes them: `$.items[*]`, `$.a`.
-    static func normalized(_ path: String) -> String {
-        var out = ""
-        var rest = Substring(path)
-        while let open = rest.firstIndex(of: "[") {
-            out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "]") else { break }
-            let inner = rest[rest.index(after: open)..<close]
-            if inner.first == "'" || inner.first == "\"" {
-                out += Drift.segment(String(inner.dropFirst().dropLast()))
-            } else {
-                out += "[*]"
-            }
-            rest = rest[rest.index(after: close)...]
-        }
-        return out + rest
-    }
 
     static func mask(_ value: Value, _ path: String, _ masks: Set<String>) -> Value {
         if masks.contains(path) { return .json(maskText) }

@@ -41,7 +41,7 @@ public enum LogFormat {
     /// The status line and headers, each line behind `prefix`, optionally with the time taken.
     public static func responseHead(_ r: Response, redactor: Redactor, prefix: String = "", time: Bool = false) -> String {
         var first = prefix + r.statusLine
-        if time { first += "  (\(seconds(r.duration)))" }
+        if time { first += "  (\(Text.duration(r.duration)))" }
         return ([first] + r.headers.map { prefix + line(redactor.header($0)) }).joined(separator: "\n") + "\n"
     }
 
@@ -73,9 +73,4 @@ public enum LogFormat {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
     }
 
-    /// `850 ms`, `2 s`, `1.50 s`.
-    public static func seconds(_ seconds: Double) -> String {
-        if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : Text.fixed(seconds, 2) + " s"
-    }
 }

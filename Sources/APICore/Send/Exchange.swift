@@ -1,4 +1,5 @@
-/// One request sent through a transport and judged by the endpoint's validation.
+/// One attempt at a request: the plugins' hooks around one `transport.send`. The `Caller` runs
+/// it (once, or again for retries and `until:`); nothing else sends.
 public struct Exchange: Sendable {
     /// The request as sent: after every plugin's `prepare`.
     public var request: PreparedRequest
@@ -10,41 +11,26 @@ public struct Exchange: Sendable {
 
     /// Runs the plugins' `prepare` in order, `willSend`, sends `request` through `transport`, then
     /// `didReceive` and `process` in order. Transport failures (after `process`) are thrown;
-    /// rejections are not. With `destination`, the body is streamed into it (the response's
-    /// `saved`); the caller commits or discards it. With `stream`, the body is written there as it
-    /// comes, after `head` heard the status and headers. Plugins hear the transfer's progress.
+    /// rejections are not. `transfer` says where the body goes (a file, a stream) and who hears
+    /// its head; plugins hear the transfer's progress.
     public static func perform(_ request: PreparedRequest, validation: Validation, transport: some Transport,
-                               plugins: [any Plugin] = [], destination: PartialFile? = nil, stream: (any BodySink)? = nil,
-                               head: @escaping @Sendable (Response) -> Void = { _ in }) async throws(APIError) -> Exchange {
-        var prepared = plugins.prepare(request)
-        let live = !(transport is StubTransport)
-        if live { prepared = try await OAuth2Client.authorize(prepared, fresh: false) }
-        var result = await send(prepared, transport, plugins, destination, stream, head)
-        // An OAuth2 token the API no longer takes: once more with a fresh one.
-        if live, prepared.oauth2 != nil, case .success(let r) = result, r.status == 401 {
-            prepared = try await OAuth2Client.authorize(prepared, fresh: true)
-            try destination?.reset()
-            result = await send(prepared, transport, plugins, destination, stream, head)
-        }
-        for plugin in plugins { result = plugin.process(result, for: prepared) }
-        let response = try result.get()
-        return Exchange(request: prepared, response: response, validation: validation)
-    }
-
-    private static func send(_ prepared: PreparedRequest, _ transport: some Transport, _ plugins: [any Plugin],
-                             _ destination: PartialFile?, _ stream: (any BodySink)?,
-                             _ head: @escaping @Sendable (Response) -> Void) async -> Result<Response, APIError> {
+                               plugins: [any Plugin] = [], transfer: Transfer = Transfer()) async throws(APIError) -> Exchange {
+        let prepared = plugins.prepare(request)
         for plugin in plugins { plugin.willSend(prepared) }
+        var moving = transfer
+        let progress = transfer.progress
+        moving.progress = { p in
+            progress(p)
+            for plugin in plugins { plugin.progress(p, for: prepared) }
+        }
         var result: Result<Response, APIError>
-        let transfer = Transfer(destination: destination, stream: stream, progress: { progress in
-            for plugin in plugins { plugin.progress(progress, for: prepared) }
-        }, head: head)
         do {
-            result = .success(try await transport.send(prepared, transfer: transfer))
+            result = .success(try await transport.send(prepared, transfer: moving))
         } catch {
             result = .failure(error)
         }
         for plugin in plugins { plugin.didReceive(result, for: prepared) }
-        return result
+        for plugin in plugins { result = plugin.process(result, for: prepared) }
+        return Exchange(request: prepared, response: try result.get(), validation: validation)
     }
 }

@@ -7,28 +7,8 @@
 /// needed is one run here, whichever asks first; its item judges the same exchange its dependents
 /// capture from (`run(_:in:)`), sent by check's policy (retries, `until:`).
 public actor FlowRunner {
-    public enum Mode: Sendable {
-        case live(any Transport)
-        case stub
-    }
-
-    /// A target's request as a policy sent it: the request, the last response (or why there is
-    /// none) and every attempt.
-    public struct Sent: Sendable {
-        public var request: PreparedRequest
-        public var last: Result<Response, APIError>
-        public var attempts: [CheckResult.Attempt]
-
-        public init(request: PreparedRequest, last: Result<Response, APIError>, attempts: [CheckResult.Attempt]) {
-            self.request = request
-            self.last = last
-            self.attempts = attempts
-        }
-    }
-
-    /// How a built target is sent (`stub`: the sample's transport, with `--stub`). `call` sends
-    /// once; `check` passes its own policy: retries on 5xx and no response, backoff, `until:`.
-    public typealias Send = @Sendable (_ call: PreparedCall, _ stub: StubTransport?) async -> Sent
+    /// How a built target is sent: the `Caller`'s policy (retries, `until:`, stub or live).
+    public typealias Send = @Sendable (_ call: PreparedCall) async -> Sent
 
     /// One target, run once: its request built with its needs' captures, sent, and what the
     /// targets that need it get (its captures, or why they get none).
@@ -39,20 +19,13 @@ public actor FlowRunner {
     }
 
     private let workspace: Workspace
-    private let mode: Mode
-    /// Plugins for each step's exchange (auth comes with the endpoint): `-v` logs every step.
-    private let plugins: @Sendable (PreparedCall) -> [any Plugin]
     private let find: @Sendable (String) throws(APIError) -> (Service, Target)
-    /// nil: each target is sent once, with `plugins` (what `call` does).
-    private let send: Send?
+    private let send: Send
     /// Each target that ran (or runs), by name: its run, or why its request could not be built.
     private var runs: [String: Task<Result<Run, APIError>, Never>] = [:]
 
-    public init(workspace: Workspace, mode: Mode, plugins: @escaping @Sendable (PreparedCall) -> [any Plugin] = { _ in [] },
-                find: @escaping @Sendable (String) throws(APIError) -> (Service, Target), send: Send? = nil) {
+    init(workspace: Workspace, find: @escaping @Sendable (String) throws(APIError) -> (Service, Target), send: @escaping Send) {
         self.workspace = workspace
-        self.mode = mode
-        self.plugins = plugins
         self.find = find
         self.send = send
     }
@@ -143,32 +116,9 @@ public actor FlowRunner {
     /// One target: its own needs, its request, sent; its response judged by `expect:` (else
     /// `validate:`) and its captures read, for the targets that need it.
     private func step(_ target: Target, _ service: Service, path: [String]) async throws(APIError) -> Run {
-        let call = try workspace.call(target, in: service, captured: try await captured(target, service, path: path))
-        let sent: Sent
-        switch mode {
-        case .live(let transport):
-            if let send { sent = await send(call, nil) } else { sent = await once(call, transport) }
-        case .stub:
-            do throws(APIError) {
-                let stub = try call.stub(sample: nil)
-                if let send { sent = await send(call, stub) } else { sent = await once(call, stub) }
-            } catch {
-                sent = Sent(request: call.prepared, last: .failure(error), attempts: [])
-            }
-        }
+        let call = try workspace.build(target, in: service, captured: try await captured(target, service, path: path))
+        let sent = await send(call)
         return Run(call: call, sent: sent, captures: Result(catching: { () throws(APIError) -> [String: String] in try captures(of: sent, call) }))
-    }
-
-    /// What `call` does: one exchange, with the endpoint's plugins and `plugins` (`-v`).
-    private nonisolated func once(_ call: PreparedCall, _ transport: any Transport) async -> Sent {
-        do throws(APIError) {
-            let exchange = try await Exchange.perform(call.request, validation: call.endpoint.validation, transport: transport,
-                                                      plugins: call.plugins + plugins(call))
-            let r = exchange.response
-            return Sent(request: exchange.request, last: .success(r), attempts: [.init(status: r.status, duration: r.duration, error: nil)])
-        } catch {
-            return Sent(request: call.prepared, last: .failure(error), attempts: [])
-        }
     }
 
     /// The captures of a target's final response, for the targets that need it; a response its

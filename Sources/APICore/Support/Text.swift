@@ -105,4 +105,17 @@ public enum Text {
         let text = String(fraction)
         return "\(sign)\(integer)." + String(repeating: "0", count: digits - text.count) + text
     }
+
+    /// Whole milliseconds: `0.0125` → `13 ms` (report columns, `maxTime`).
+    public static func milliseconds(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 9e12 else { return "\(seconds) s" }
+        return "\(Int((seconds * 1000).rounded())) ms"
+    }
+
+    /// A duration for a sentence: milliseconds under a second (`500 ms`), else seconds (`2 s`, `1.25 s`).
+    public static func duration(_ seconds: Double) -> String {
+        if seconds < 1 { return milliseconds(seconds) }
+        guard seconds.isFinite, seconds < 9e15 else { return "\(seconds) s" }
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : fixed(seconds, 2) + " s"
+    }
 }

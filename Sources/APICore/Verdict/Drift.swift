@@ -151,34 +151,6 @@ public enum Drift {
     }
 }
 
-extension CheckResult {
-    /// Adds drift differences: in `fail` mode they fail a check that passed (kind `expectation`),
-    /// as `drift: …` messages; in `warn` mode they are only listed in `drift`.
-    public mutating func apply(drift differences: [String], mode: Drift.Mode) {
-        drift = differences
-        guard mode == .fail, !differences.isEmpty, !failedAsExpected else { return }
-        if outcome == .passed { (outcome, kind) = (.failed, .expectation) }
-        messages += differences.map { "drift: \($0)" }
-    }
-}
-
-extension Drift {
-    /// The baseline of a prepared call: its `sample:` rendered by the stub transport, nil when
-    /// the target has no `sample:`, or its sample is an `error:` or does not render.
-    public static func baseline(_ call: PreparedCall, mode: Mode) -> Baseline? {
-        guard let sample = call.target.sample, sample.error == nil,
-              let response = try? call.stub(sample).response() else { return nil }
-        return Baseline(mode: mode, sample: response, ignored: sample.masked.map(RecordedSample.normalized))
-    }
-}
-
-extension TextReport {
-    /// `--drift=warn`'s differences under a check's line (in `fail` mode they are its failures).
-    public static func driftLines(_ r: CheckResult) -> String {
-        (r.drift ?? []).filter { !r.messages.contains("drift: " + $0) }.map { "      drift: \($0)\n" }.joined()
-    }
-}
-
 extension Drift {
     /// The baseline of a target from the workspace (its sample rendered with the target's
     /// bindings), for plans that build the request elsewhere.
@@ -186,6 +158,26 @@ extension Drift {
         guard let sample = target.sample, sample.error == nil,
               let bindings = try? workspace.bindings(for: target, in: service),
               let response = try? StubTransport(sample: sample, bindings: bindings, file: service.file).response() else { return nil }
-        return Baseline(mode: mode, sample: response, ignored: sample.masked.map(RecordedSample.normalized))
+        return Baseline(mode: mode, sample: response, ignored: sample.masked.map(Drift.normalized))
+    }
+}
+
+extension Drift {
+    /// `$.items[0]` and `$['a']` as `Drift.paths` writes them: `$.items[*]`, `$.a`.
+    public static func normalized(_ path: String) -> String {
+        var out = ""
+        var rest = Substring(path)
+        while let open = rest.firstIndex(of: "[") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "]") else { break }
+            let inner = rest[rest.index(after: open)..<close]
+            if inner.first == "'" || inner.first == "\"" {
+                out += segment(String(inner.dropFirst().dropLast()))
+            } else {
+                out += "[*]"
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
     }
 }

@@ -22,7 +22,7 @@ public enum Judge {
         if !expect.json.isEmpty { out += json(expect.json, response.body) }
         if let body = expect.body, let failure = self.body(body, response.body) { out.append(failure) }
         if let maxTime = expect.maxTime, response.duration > maxTime {
-            out.append("took \(milliseconds(response.duration)), maxTime is \(milliseconds(maxTime))")
+            out.append("took \(Text.milliseconds(response.duration)), maxTime is \(Text.milliseconds(maxTime))")
         }
         return out
     }
@@ -105,7 +105,4 @@ public enum Judge {
         items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
     }
 
-    static func milliseconds(_ seconds: Double) -> String {
-        "\(Int((seconds * 1000).rounded())) ms"
-    }
 }

@@ -3,7 +3,7 @@
 public struct Verdict: Sendable, Equatable {
     public var passed: Bool
     /// Why it failed (nil when it passed): the exit code of `check` depends on it.
-    public var kind: CheckResult.FailureKind?
+    public var kind: FailureKind?
     /// The failed expectations or the error; for a sample with `expectFailure: true` that failed
     /// as it should, the failures it was expected to have.
     public var messages: [String]
@@ -14,14 +14,14 @@ public struct Verdict: Sendable, Equatable {
     public static func judge(_ result: Result<Response, APIError>, expect: Expectations?, validation: Validation,
                              expectFailure: Bool = false) -> Verdict {
         var failures: [String]
-        var kind: CheckResult.FailureKind?
+        var kind: FailureKind?
         switch result {
         case .success(let response):
             failures = Judge.failures(expect, validation: validation, response: response)
             kind = failures.isEmpty ? nil : .expectation
         case .failure(let error):
-            failures = [CheckRunner.message(error)]
-            kind = CheckRunner.kind(of: error)
+            failures = [error.summary]
+            kind = error.kind
         }
         guard expectFailure else {
             return Verdict(passed: failures.isEmpty, kind: kind, messages: failures, failedAsExpected: false)

@@ -55,7 +55,7 @@ public enum GitHubReport {
         for r in notable.prefix(limit) {
             let verdict = r.outcome == .failed ? "❌ failed" : "⚠️ flaky"
             let status = r.status.map(String.init) ?? "—"
-            let time = r.duration.map(TextReport.milliseconds) ?? "—"
+            let time = r.duration.map(Text.milliseconds) ?? "—"
             let why = r.outcome == .failed ? r.messages.map(cell).joined(separator: "<br>")
                 : "passed after " + r.attempts.dropLast().map { cell(attemptText($0)) }.joined(separator: ", ")
             md += "| \(verdict) | \(cell(r.name)) | \(status) | \(time) | \(why) |\n"

@@ -56,7 +56,7 @@ public enum HTMLReport {
         let list = details.isEmpty ? "" : "<ul>" + details.map { "<li>\(escape($0))</li>" }.joined() + "</ul>"
         return "<tr class=\"check\" data-status=\"\(state)\"><td class=\"verdict \(state)\">\(label)</td>"
             + "<td>\(escape(r.name))</td><td>\(r.status.map(String.init) ?? "—")</td>"
-            + "<td>\(r.duration.map(TextReport.milliseconds) ?? "—")</td><td>\(r.attempts.count)</td><td>\(list)</td></tr>\n"
+            + "<td>\(r.duration.map(Text.milliseconds) ?? "—")</td><td>\(r.attempts.count)</td><td>\(list)</td></tr>\n"
     }
 
     /// Text and attribute escaping for HTML; control characters become U+FFFD.

@@ -52,17 +52,17 @@ public enum JUnitReport {
             let what = a.status.map { "status \($0)" } ?? a.error ?? "no response"
             let type = a.status == nil ? "network" : "status"
             return "      <flakyFailure message=\"\(escape("attempt \(i + 1): \(what)"))\" type=\"\(type)\">"
-                + "<stackTrace>" + escape("attempt \(i + 1) of \(r.attempts.count): \(what), \(TextReport.milliseconds(a.duration))")
+                + "<stackTrace>" + escape("attempt \(i + 1) of \(r.attempts.count): \(what), \(Text.milliseconds(a.duration))")
                 + "</stackTrace></flakyFailure>\n"
         }.joined()
     }
 
     static func systemOut(_ r: CheckResult) -> String {
-        var lines = ["status \(r.status.map(String.init) ?? "none"), time \(TextReport.milliseconds(r.duration ?? 0)), "
+        var lines = ["status \(r.status.map(String.init) ?? "none"), time \(Text.milliseconds(r.duration ?? 0)), "
                      + "attempts \(r.attempts.count)"]
         for (i, a) in r.attempts.enumerated() {
             lines.append("attempt \(i + 1): " + (a.status.map { "status \($0)" } ?? a.error ?? "no response")
-                         + ", \(TextReport.milliseconds(a.duration))")
+                         + ", \(Text.milliseconds(a.duration))")
         }
         if r.failedAsExpected { lines += r.messages.map { "failed as expected: \($0)" } }
         lines += (r.drift ?? []).map { "drift: \($0)" }

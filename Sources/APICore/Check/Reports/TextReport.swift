@@ -15,7 +15,7 @@ public enum TextReport {
         if r.outcome == .skipped { return "SKIP  \(name)  \(r.skipReason ?? "")\n" }
         let tag = r.outcome == .passed ? "PASS" : "FAIL"
         let status = r.status.map(String.init) ?? "---"
-        let time = r.duration.map(milliseconds) ?? "-"
+        let time = r.duration.map(Text.milliseconds) ?? "-"
         var text = "\(tag)  \(name)  \(status)  \(String(repeating: " ", count: max(0, 8 - time.count)))\(time)"
         if r.attempts.count > 1 { text += "  (\(r.attempts.count) attempts\(r.flaky ? ", flaky" : ""))" }
         if r.failedAsExpected, let first = r.messages.first {
@@ -39,7 +39,4 @@ public enum TextReport {
         return text + "\n" + CheckSummary(results).line + "\n"
     }
 
-    static func milliseconds(_ seconds: Double) -> String {
-        "\(Int((seconds * 1000).rounded())) ms"
-    }
 }

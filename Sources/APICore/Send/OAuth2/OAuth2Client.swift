@@ -13,9 +13,9 @@ public enum OAuth2Client {
     public static let pending = "<oauth2 token>"
 
     /// The request with its `Authorization` filled; `fresh` skips the cached token (after a 401).
-    static func authorize(_ request: PreparedRequest, fresh: Bool) async throws(APIError) -> PreparedRequest {
+    static func authorize(_ request: PreparedRequest, fresh: Bool, via transport: any Transport) async throws(APIError) -> PreparedRequest {
         guard let settings = request.oauth2 else { return request }
-        let token = try await token(settings, fresh: fresh, timeout: request.timeout, tls: request.tls)
+        let token = try await token(settings, fresh: fresh, timeout: request.timeout, tls: request.tls, via: transport)
         request.secrets?.record(token)
         var out = request
         out.headers.set("Authorization", "Bearer " + token)
@@ -23,12 +23,13 @@ public enum OAuth2Client {
     }
 
     /// A valid access token: the cached one, a refreshed one, or a new one.
-    static func token(_ s: OAuth2Settings<String>, fresh: Bool, timeout: Double, tls: TLSOptions) async throws(APIError) -> String {
+    static func token(_ s: OAuth2Settings<String>, fresh: Bool, timeout: Double, tls: TLSOptions,
+                      via transport: any Transport) async throws(APIError) -> String {
         let cache = OAuth2Cache(settings: s)
         let cached = cache.read()
         if !fresh, let cached, !cached.isExpired { return cached.accessToken }
         if let refresh = cached?.refreshToken ?? (s.grant == .refreshToken ? s.refreshToken : nil),
-           let token = try? await request(s, grant: ["grant_type": "refresh_token", "refresh_token": refresh], timeout, tls) {
+           let token = try? await request(s, grant: ["grant_type": "refresh_token", "refresh_token": refresh], timeout, tls, transport) {
             try cache.write(token)
             return token.accessToken
         }
@@ -38,14 +39,16 @@ public enum OAuth2Client {
         case .password: form = ["grant_type": "password", "username": s.username ?? "", "password": s.password ?? ""]
         case .refreshToken: form = ["grant_type": "refresh_token", "refresh_token": s.refreshToken ?? ""]
         }
-        let token = try await request(s, grant: form, timeout, tls)
+        let token = try await request(s, grant: form, timeout, tls, transport)
         try cache.write(token)
         return token.accessToken
     }
 
-    /// POSTs the grant to the token URL (client credentials as HTTP Basic, RFC 6749 §2.3.1).
-    private static func request(_ s: OAuth2Settings<String>, grant: [String: String], _ timeout: Double, _ tls: TLSOptions)
-        async throws(APIError) -> OAuth2Token {
+    /// POSTs the grant to the token URL (client credentials as HTTP Basic, RFC 6749 §2.3.1). A
+    /// redirect is not followed: the form holds the client secret (and with `grant: password` the
+    /// user's password), which must not be repeated to wherever a 307 points.
+    private static func request(_ s: OAuth2Settings<String>, grant: [String: String], _ timeout: Double, _ tls: TLSOptions,
+                                _ transport: any Transport) async throws(APIError) -> OAuth2Token {
         var form = grant
         if let scope = s.scope { form["scope"] = scope }
         if s.clientSecret == nil { form["client_id"] = s.clientId }
@@ -58,7 +61,12 @@ public enum OAuth2Client {
         guard let url = URL(string: s.tokenURL) else { throw .dependency("oauth2 tokenURL '\(s.tokenURL)' is not a URL") }
         var request = PreparedRequest(url: url, method: "POST", headers: headers, body: .data(Data(body.utf8)), timeout: timeout)
         request.tls = tls
-        let response = try await LiveTransport().send(request)
+        request.followRedirects = false
+        let response = try await transport.send(request)
+        if Redirect.statuses.contains(response.status) {
+            throw .dependency("the oauth2 token request to \(request.hostAndPort) was redirected (status \(response.status)); "
+                              + "token requests do not follow redirects: set tokenURL to where it points")
+        }
         guard (200...299).contains(response.status) else {
             let reason = (JSONValue.parse(response.body).flatMap { JSONPath.error.evaluate($0) }).map { " (\($0.text()))" } ?? ""
             throw .dependency("the oauth2 token request to \(request.hostAndPort) was refused: status \(response.status)\(reason)")
