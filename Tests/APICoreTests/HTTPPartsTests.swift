@@ -78,7 +78,7 @@ final class HTTPPartsTests: XCTestCase {
         XCTAssertEqual(HTTPDate.parse("Sun Nov  6 08:49:37 1994"), expected)
         XCTAssertEqual(HTTPDate.parse("Wed, 21 Oct 2015 07:28:00 GMT"), 1_445_412_480)
         XCTAssertNil(HTTPDate.parse("tomorrow"))
-        XCTAssertEqual(CheckRunner.retryAfter("Wed, 21 Oct 2015 07:28:10 GMT", now: Date(timeIntervalSince1970: 1_445_412_480)), 10)
+        XCTAssertEqual(SendPolicy.retryAfter("Wed, 21 Oct 2015 07:28:10 GMT", now: Date(timeIntervalSince1970: 1_445_412_480)), 10)
     }
 
     func testJSONParser() {

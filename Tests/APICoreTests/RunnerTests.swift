@@ -36,16 +36,31 @@ private final class ScriptedTransport: Transport, @unchecked Sendable {
 }
 
 final class RunnerTests: XCTestCase {
-    private func item(_ name: String, expect: Expectations? = nil) -> CheckItem {
-        let request = PreparedRequest(url: URL(string: "http://127.0.0.1:9/\(name)")!, method: "GET", headers: [], body: nil, timeout: 5)
+    /// An item that GETs http://127.0.0.1:9/NAME, accepted by `validate: success`.
+    private func item(_ name: String) -> CheckItem {
+        let service = try! decodeService("""
+            baseURL: http://127.0.0.1:9
+            validate: success
+            targets:
+              \(name): { path: /\(name), timeout: 5 }
+            """, defaultName: "s")
+        let call = try! Workspace(variables: [:]).build(service.targets[0], in: service)
         return CheckItem(name: "s.\(name)", service: "s", target: name, sample: nil,
-                         work: .send(request, validation: .success, expect: expect, stub: nil, expectFailure: false))
+                         work: .send(call, answer: nil, expectFailure: false))
+    }
+
+    /// A runner whose caller sends through `transport`, with `retries`.
+    private func runner(_ transport: any Transport, jobs: Int = 8, retries: Int = 0, backoff: Double = 0.5,
+                        failFast: Bool = false, mode: Caller.Mode = .live) -> CheckRunner {
+        CheckRunner(options: .init(jobs: jobs, failFast: failFast),
+                    caller: Caller(workspace: Workspace(variables: [:]), mode: mode,
+                                   policy: SendPolicy(retries: retries, backoff: backoff), transport: transport))
     }
 
     func testResultsStreamInOrderAsSoonAsTheirPredecessorsAreDone() async {
         // GIVEN a fast first item and a slow second one
         let transport = ScriptedTransport(["/slow": [.status(200, delay: 0.5, headers: [])]])
-        let runner = CheckRunner(options: .init(jobs: 4), transport: transport)
+        let runner = runner(transport, jobs: 4)
         var order: [Int] = []
         var slowDoneWhenFirstEmitted: Bool?
         // WHEN they run
@@ -62,7 +77,7 @@ final class RunnerTests: XCTestCase {
     func testJobsBoundsTheRequestsInFlight() async {
         // GIVEN jobs 1 WHEN three items run THEN they are sent one after the other, in order
         let transport = ScriptedTransport([:])
-        let runner = CheckRunner(options: .init(jobs: 1), transport: transport)
+        let runner = runner(transport, jobs: 1)
         _ = await runner.run([item("a"), item("b"), item("c")]) { _, _ in }
         XCTAssertEqual(transport.sentPaths, ["/a", "/b", "/c"])
     }
@@ -73,7 +88,7 @@ final class RunnerTests: XCTestCase {
             "/missing": [.status(404, delay: 0, headers: [])],
             "/down": [.status(500, delay: 0, headers: [])],
         ])
-        let runner = CheckRunner(options: .init(retries: 2, backoff: 0.01), transport: transport)
+        let runner = runner(transport, retries: 2, backoff: 0.01)
         let results = await runner.run([item("flaky"), item("missing"), item("down")]) { _, _ in }
         XCTAssertEqual(results[0].attempts.map(\.status), [503, nil, 200])
         XCTAssertEqual(results[0].attempts.map(\.error), [nil, "network error: the connection to h was lost", nil])
@@ -86,7 +101,7 @@ final class RunnerTests: XCTestCase {
 
     func testTimeoutsAreNotRetriedAndKeepTheirKind() async {
         let transport = ScriptedTransport(["/t": [.fail(.timedOut(0.5))], "/n": [.fail(.network(.refused(host: "h")))]])
-        let runner = CheckRunner(options: .init(retries: 3, backoff: 0), transport: transport)
+        let runner = runner(transport, retries: 3, backoff: 0)
         let results = await runner.run([item("t"), item("n")]) { _, _ in }
         XCTAssertEqual(results.map(\.kind), [.timeout, .network])
         XCTAssertEqual(results.map(\.attempts.count), [1, 4])
@@ -95,7 +110,7 @@ final class RunnerTests: XCTestCase {
 
     func testFailFastStartsNothingAfterTheFirstFailure() async {
         let transport = ScriptedTransport(["/bad": [.status(500, delay: 0, headers: [])]])
-        let runner = CheckRunner(options: .init(jobs: 1, failFast: true), transport: transport)
+        let runner = runner(transport, jobs: 1, failFast: true)
         let results = await runner.run([item("ok"), item("bad"), item("never")]) { _, _ in }
         XCTAssertEqual(results.map(\.outcome), [.passed, .failed, .skipped])
         XCTAssertEqual(results[2].skipReason, "not run: --fail-fast stopped at the first failure")
@@ -113,9 +128,10 @@ final class RunnerTests: XCTestCase {
                   gone: { status: 404, expectFailure: true }
                   wrong: { status: 200, expectFailure: true }
             """)
-        let planner = CheckPlanner(workspace: Workspace(variables: [:]), stub: true, includeAll: false)
+        let stubbed = runner(ScriptedTransport([:]), mode: .stub)
+        let planner = CheckPlanner(caller: stubbed.caller, includeAll: false)
         let items = planner.items(for: service.targets.map { (service, $0) })
-        let results = await CheckRunner(options: .init(), transport: ScriptedTransport([:])).run(items) { _, _ in }
+        let results = await stubbed.run(items) { _, _ in }
         XCTAssertEqual(results.map(\.name), ["demo.t", "demo.t[gone]", "demo.t[wrong]"])
         XCTAssertEqual(results.map(\.outcome), [.passed, .passed, .failed])
         XCTAssertEqual(results[1].failedAsExpected, true)
@@ -133,7 +149,7 @@ final class RunnerTests: XCTestCase {
             """)
         let pairs = service.targets.map { (service, $0) }
         func reasons(all: Bool) -> [String?] {
-            CheckPlanner(workspace: Workspace(variables: [:]), stub: false, includeAll: all).items(for: pairs).map {
+            CheckPlanner(caller: Caller(workspace: Workspace(variables: [:])), includeAll: all).items(for: pairs).map {
                 if case .skip(let r) = $0.work { return r }
                 return nil
             }
@@ -162,9 +178,10 @@ final class RunnerTests: XCTestCase {
                 "/create": [.status(503, delay: 0, headers: [HeaderField("Retry-After", "0")]),
                             .status(201, delay: 0.05, headers: [HeaderField("X-Id", "7")])],
             ])
-            let runner = CheckRunner(options: .init(jobs: jobs, retries: 1, backoff: 0.01), transport: transport)
-            let flow = FlowRunner(workspace: Workspace(variables: [:]), mode: .live(transport), find: find, send: runner.policy)
-            let planner = CheckPlanner(workspace: Workspace(variables: [:]), stub: false, includeAll: false, flow: flow)
+            let caller = Caller(workspace: Workspace(variables: [:]), mode: .live, policy: SendPolicy(retries: 1, backoff: 0.01),
+                                plugins: { _ in [] }, transport: transport, find: find)
+            let runner = CheckRunner(options: .init(jobs: jobs), caller: caller)
+            let planner = CheckPlanner(caller: caller, includeAll: false)
             // WHEN the three are checked
             let results = await runner.run(planner.items(for: service.targets.map { (service, $0) })) { _, _ in }
             // THEN create is one request sequence (the 503 and its retry), its item reports both and is flaky,
@@ -179,10 +196,10 @@ final class RunnerTests: XCTestCase {
 
     func testRetryAfterSecondsOrHTTPDate() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
-        XCTAssertEqual(CheckRunner.retryAfter(" 3 ", now: now), 3)
-        XCTAssertEqual(CheckRunner.retryAfter("Tue, 14 Nov 2023 22:13:25 GMT", now: now), 5)
-        XCTAssertEqual(CheckRunner.retryAfter("Tue, 14 Nov 2023 22:00:00 GMT", now: now), 0)
-        XCTAssertNil(CheckRunner.retryAfter("soon", now: now))
-        XCTAssertNil(CheckRunner.retryAfter("-1", now: now))
+        XCTAssertEqual(SendPolicy.retryAfter(" 3 ", now: now), 3)
+        XCTAssertEqual(SendPolicy.retryAfter("Tue, 14 Nov 2023 22:13:25 GMT", now: now), 5)
+        XCTAssertEqual(SendPolicy.retryAfter("Tue, 14 Nov 2023 22:00:00 GMT", now: now), 0)
+        XCTAssertNil(SendPolicy.retryAfter("soon", now: now))
+        XCTAssertNil(SendPolicy.retryAfter("-1", now: now))
     }
 }

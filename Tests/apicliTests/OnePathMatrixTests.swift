@@ -132,7 +132,7 @@ final class OnePathMatrixTests: XCTestCase {
         XCTAssertEqual(CheckSupport.normalized(stubbed.stdout), """
             PASS hb.echo 200 T ms
             PASS hb.echo[notAccepted] 202 T ms failed as expected: status 202 is not accepted by validate: [200, 201]
-            PASS hb.echo[tooSlow] --- T ms failed as expected: timed out after T ms
+            PASS hb.echo[tooSlow] --- T ms failed as expected: timed out after 2 s
 
             3 passed, 0 failed
 

@@ -109,34 +109,43 @@ struct Sender: Sendable {
     }
 
     /// Attempts until one is final: a response below 500, a timeout, or the tries are used up.
+    /// An OAuth2 401 is sent once more with a fresh token, at once (not counted as a retry).
     private func retrying(_ call: PreparedCall, _ transport: any Transport, _ plugins: [any Plugin], _ transfer: Transfer,
                           tries: Int) async -> Sent {
         var attempts: [Attempt] = []
-        var n = 0
+        var request = call.request
+        var retry = 0
         while true {
             let start = monotonicSeconds()
-            let isLast = n == tries - 1
-            let attempt = isLast ? transfer : transfer.holding { $0.status >= 500 }
-            var retryAfter: Double?
+            let isLast = retry == tries - 1
+            let refreshes = mode == .live && !request.freshToken && plugins.prepare(request).oauth2 != nil
+            let attempt = transfer.holding { ($0.status >= 500 && !isLast) || ($0.status == 401 && refreshes) }
+            var wait = 0.0
             do throws(APIError) {
-                let exchange = try await Exchange.perform(call.request, validation: call.endpoint.validation,
+                let exchange = try await Exchange.perform(request, validation: call.endpoint.validation,
                                                           transport: transport, plugins: plugins, transfer: attempt)
                 let r = exchange.response
-                attempts.append(.init(status: r.status, duration: r.duration, error: nil))
-                if r.status < 500 || isLast { return Sent(request: exchange.request, last: .success(r), attempts: attempts) }
-                retryAfter = r.headers.value(of: "Retry-After").flatMap { SendPolicy.retryAfter($0, now: Date()) }
+                if r.status == 401 && refreshes {
+                    request.freshToken = true  // the token is no longer taken: once more with a fresh one
+                } else {
+                    attempts.append(.init(status: r.status, duration: r.duration, error: nil))
+                    if r.status < 500 || isLast { return Sent(request: exchange.request, last: .success(r), attempts: attempts) }
+                    let retryAfter = r.headers.value(of: "Retry-After").flatMap { SendPolicy.retryAfter($0, now: Date()) }
+                    wait = policy.wait(before: retry, retryAfter: retryAfter)
+                    retry += 1
+                }
             } catch {
                 attempts.append(.init(status: nil, duration: monotonicSeconds() - start, error: error.summary))
                 if isLast || error.kind != .network {
-                    return Sent(request: plugins.prepare(call.request), last: .failure(error), attempts: attempts)
+                    return Sent(request: plugins.prepare(request), last: .failure(error), attempts: attempts)
                 }
+                wait = policy.wait(before: retry, retryAfter: nil)
+                retry += 1
             }
             do throws(APIError) { try transfer.destination?.reset() } catch {
-                return Sent(request: plugins.prepare(call.request), last: .failure(error), attempts: attempts)
+                return Sent(request: plugins.prepare(request), last: .failure(error), attempts: attempts)
             }
-            let wait = policy.wait(before: n, retryAfter: retryAfter)
             if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
-            n += 1
         }
     }
 
