@@ -14,8 +14,11 @@ public enum Redirect {
 
     /// The request for the next hop, or nil when the response is not a redirect to follow.
     /// 303 (and 301/302 after a POST) becomes a GET without a body; 307 and 308 repeat the request.
-    /// To another scheme, host or port, `Authorization`, `Proxy-Authorization`, `Cookie` and the
-    /// configured auth header (`auth: { header: X-API-Key }`) are dropped.
+    /// To another scheme, host or port, `Authorization`, `Proxy-Authorization`, `Cookie`, the
+    /// configured auth header (`auth: { header: X-API-Key }`) and every header holding a secret
+    /// (`request.secrets`: what apicli masks in its output) are dropped, and a 307 or 308 whose
+    /// body holds a secret is not followed (the 3xx is the answer): no secret goes to an origin
+    /// it was not meant for.
     public static func next(status: Int, location: String?, after request: PreparedRequest) -> PreparedRequest? {
         guard request.followRedirects, statuses.contains(status), let location, !location.isEmpty,
               let url = URL(string: location, relativeTo: request.url)?.absoluteURL,
@@ -30,9 +33,35 @@ public enum Redirect {
         if !sameOrigin(request.url, url) {
             var drop = Redactor.credentialHeaders
             if let auth = request.authHeader { drop.insert(auth.lowercased()) }
-            next.headers.removeAll { drop.contains($0.name.lowercased()) }
+            let secrets = request.secrets?.values ?? []
+            next.headers.removeAll { field in
+                drop.contains(field.name.lowercased()) || secrets.contains { field.value.contains($0) }
+            }
+            if let body = next.body, holdsSecret(body, secrets) { return nil }
         }
         return next
+    }
+
+    /// Whether a body to repeat holds one of `secrets` (in memory: data, multipart text parts).
+    static func holdsSecret(_ body: PreparedRequest.Body, _ secrets: [String]) -> Bool {
+        guard !secrets.isEmpty else { return false }
+        func holds(_ data: Data) -> Bool {
+            let bytes = [UInt8](data)
+            return secrets.contains { secret in
+                let needle = Array(secret.utf8)
+                guard !needle.isEmpty, needle.count <= bytes.count else { return false }
+                return (0...(bytes.count - needle.count)).contains { i in bytes[i..<(i + needle.count)].elementsEqual(needle) }
+            }
+        }
+        switch body {
+        case .data(let data): return holds(data)
+        case .file: return false
+        case .multipart(let multipart):
+            return multipart.parts.contains { part in
+                if case .text(let text) = part.content { return holds(Data(text.utf8)) }
+                return false
+            }
+        }
     }
 
     /// Same scheme, host and port (the default port of the scheme when none is written).
