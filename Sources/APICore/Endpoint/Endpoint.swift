@@ -31,10 +31,6 @@ public struct Endpoint: Sendable {
     /// `task: { download: }`, expanded: where a call saves the body (relative to the working directory).
     public var download: String? = nil
 
-    /// The plugins every exchange of this endpoint needs: its auth, if any.
-    public var plugins: [any Plugin] {
-        credential.map { [AuthPlugin($0)] } ?? []
-    }
 }
 
 /// One field of an endpoint and the layer that set it: `header X-Team  from apicli.yaml`.
@@ -71,31 +67,5 @@ public struct Origin: Sendable, Equatable, CustomStringConvertible {
         case .task(let what): name = "task \(what)"
         }
         return "\(name)  from \(source)"
-    }
-}
-
-/// A header name and a final value.
-public struct HeaderField: Sendable, Equatable {
-    public var name: String
-    public var value: String
-
-    public init(_ name: String, _ value: String) {
-        self.name = name
-        self.value = value
-    }
-}
-
-extension Array where Element == HeaderField {
-    /// Sets `name` (case-insensitively) to `value`: replaces the existing field in place, or appends.
-    public mutating func set(_ name: String, _ value: String) {
-        if let i = firstIndex(where: { $0.name.equalsIgnoringCase(name) }) {
-            self[i] = HeaderField(name, value)
-        } else {
-            append(HeaderField(name, value))
-        }
-    }
-
-    public func value(of name: String) -> String? {
-        first { $0.name.equalsIgnoringCase(name) }?.value
     }
 }

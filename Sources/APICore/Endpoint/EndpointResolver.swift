@@ -321,7 +321,7 @@ public struct EndpointResolver: Sendable {
         switch task.body {
         case .multipart(let declared)?: parts = declared
         case nil:
-            guard !RequestBuilder.bodylessMethods.contains(target.method) else {
+            guard !HTTPMethods.bodyless.contains(target.method) else {
                 throw .invalid(Diagnostic(file: file, mark: target.mark,
                                           message: "-F sends a multipart body, which a \(target.method) request cannot carry (\(name))",
                                           hint: "-F works with targets whose method is POST, PUT or PATCH"))

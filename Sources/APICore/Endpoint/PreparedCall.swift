@@ -8,9 +8,4 @@ public struct PreparedCall: Sendable {
     /// What the target's samples expand with.
     public var bindings: Bindings
 
-    /// The endpoint's plugins (auth).
-    public var plugins: [any Plugin] { endpoint.plugins }
-
-    /// The request as it will be sent: after the plugins' `prepare`.
-    public var prepared: PreparedRequest { plugins.prepare(request) }
 }

@@ -7,12 +7,6 @@ import Foundation
 /// `Endpoint` → `PreparedRequest`: applies the task's encodings and the default Content-Type.
 /// No network; every task form's exact result is testable.
 public enum RequestBuilder {
-    /// Methods whose `encoding: url` parameters go in the query (Moya's methodDependent).
-    public static let queryMethods: Set<String> = ["GET", "HEAD", "DELETE"]
-
-    /// Methods that cannot carry an upload or a multipart body (Moya traps on them; here it is a
-    /// target-file error).
-    public static let bodylessMethods: Set<String> = ["GET", "HEAD", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
 
     /// `boundary` separates multipart parts (random, made only for a multipart body, unless a test fixes it).
     public static func build(_ endpoint: Endpoint, boundary fixed: String? = nil) throws(APIError) -> PreparedRequest {

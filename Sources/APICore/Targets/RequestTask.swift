@@ -49,7 +49,7 @@ extension RequestTask {
         switch encoding {
         case .query: return false
         case .form, .json: return true
-        case .url: return !RequestBuilder.queryMethods.contains(method)
+        case .url: return !HTTPMethods.query.contains(method)
         }
     }
 }

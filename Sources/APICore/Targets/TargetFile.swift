@@ -195,7 +195,7 @@ struct ServiceDecoder {
             default: break
             }
         }
-        if RequestBuilder.bodylessMethods.contains(target.method),
+        if HTTPMethods.bodyless.contains(target.method),
            let taskNode = entries.first(where: { $0.key == "task" })?.value,
            let key = taskNode.pairs?.first(where: { $0.key.scalarText == "multipart" || $0.key.scalarText == "upload" })?.key {
             let kind = key.scalarText ?? ""

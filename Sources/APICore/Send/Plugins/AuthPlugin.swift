@@ -36,3 +36,19 @@ public struct AuthPlugin: Plugin {
         return out
     }
 }
+
+extension Endpoint {
+    /// The plugins every exchange of this endpoint needs: its auth, if any.
+    public var plugins: [any Plugin] {
+        credential.map { [AuthPlugin($0)] } ?? []
+    }
+}
+
+extension PreparedCall {
+    /// The endpoint's plugins (auth).
+    public var plugins: [any Plugin] { endpoint.plugins }
+
+    /// The request as it will be sent: after the plugins' `prepare` (what `show`, `--curl` and
+    /// `-v` print).
+    public var prepared: PreparedRequest { plugins.prepare(request) }
+}

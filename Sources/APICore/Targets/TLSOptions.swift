@@ -10,7 +10,7 @@ public struct TLSOptions: Sendable, Hashable {
         self.verify = verify
     }
 
-    /// Nothing asked for: URLSession (the default transport) serves.
+    /// Nothing asked for: the system's trust store (on Apple platforms URLSession serves such calls).
     public var isDefault: Bool { caFile == nil && verify }
 
     /// Later (command line) options win over earlier (file) ones.

@@ -1,0 +1,110 @@
+import Foundation
+import XCTest
+
+/// The layout shows the flow, and the code keeps it: APICore's folders are stages, and no stage
+/// uses a type declared in a stage above it. The executable sends through the `Caller` alone.
+/// (APICore is one module, so the compiler cannot say it; this test reads the sources and does.)
+final class LayoutTests: XCTestCase {
+    /// Each folder of Sources/APICore and its stage: a folder may use its own stage and those below.
+    /// A new folder must be added here (the test fails until it is), with the stage it is.
+    static let stages: [String: Int] = [
+        // Foundations: no knowledge of targets.
+        "Support": 0, "YAML": 0, "JSON": 0, "Diagnostics": 0, "Secrets": 0, "Schema": 0,
+        // Target files decoded.
+        "Targets": 1,
+        // Target + layers → Endpoint → PreparedRequest (and the factory, Workspace).
+        "Endpoint": 2,
+        // Moving bytes: transports, HTTP rules (redirects, cookies, proxies), output files.
+        "Transport": 3, "HTTP": 3, "Output": 3,
+        // Judging and printing what was exchanged.
+        "Verdict": 4, "Rendering": 4,
+        // The one send path: Caller, flows, plugins, OAuth2.
+        "Send": 5,
+        // Front stages: nothing below depends on them.
+        "Check": 6, "Mock": 6, "Record": 6, "Import": 6, "Load": 6, "Stream": 6,
+    ]
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    func testNoStageUsesATypeOfAStageAboveIt() throws {
+        let core = Self.root.appendingPathComponent("Sources/APICore")
+        var files: [(stage: String, path: String, text: String)] = []
+        for folder in try FileManager.default.contentsOfDirectory(atPath: core.path).sorted() {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: core.appendingPathComponent(folder).path, isDirectory: &isDir),
+                  isDir.boolValue else { continue }
+            XCTAssertNotNil(Self.stages[folder], "Sources/APICore/\(folder) is in no stage: add it to LayoutTests.stages")
+            let enumerator = FileManager.default.enumerator(atPath: core.appendingPathComponent(folder).path)
+            while let file = enumerator?.nextObject() as? String {
+                guard file.hasSuffix(".swift") else { continue }
+                let path = "\(folder)/\(file)"
+                files.append((folder, path, Self.code(try String(contentsOf: core.appendingPathComponent(path), encoding: .utf8))))
+            }
+        }
+        // Where each top-level type is declared.
+        var declared: [String: String] = [:]
+        let declaration = try NSRegularExpression(
+            pattern: #"^(?:public |internal |fileprivate |private |package )?(?:final )?(?:struct|enum|class|actor|protocol|typealias) ([A-Z][A-Za-z0-9_]*)"#,
+            options: .anchorsMatchLines)
+        for file in files {
+            for m in declaration.matches(in: file.text, range: NSRange(file.text.startIndex..., in: file.text)) {
+                declared[String(file.text[Range(m.range(at: 1), in: file.text)!])] = file.stage
+            }
+        }
+        let word = try NSRegularExpression(pattern: #"\b[A-Z][A-Za-z0-9_]*\b"#)
+        var backEdges: [String] = []
+        for file in files {
+            guard let rank = Self.stages[file.stage] else { continue }
+            var used = Set<String>()
+            for m in word.matches(in: file.text, range: NSRange(file.text.startIndex..., in: file.text)) {
+                used.insert(String(file.text[Range(m.range, in: file.text)!]))
+            }
+            for name in used.sorted() {
+                guard let stage = declared[name], let other = Self.stages[stage], other > rank else { continue }
+                backEdges.append("\(file.path) uses \(name), declared in \(stage)/ (a stage above \(file.stage)/)")
+            }
+        }
+        XCTAssertEqual(backEdges, [], "\n" + backEdges.joined(separator: "\n"))
+    }
+
+    /// Commands parse, call the core and render: none constructs a transport, an exchange, a
+    /// resolver or a flow runner (the `Caller` and `Workspace` do).
+    func testTheExecutableSendsOnlyThroughTheCaller() throws {
+        let forbidden = ["LiveTransport(", "NIOTransport(", "URLSessionTransport(", "StubTransport(", "OAuth2Transport(",
+                         "Exchange.perform", "EndpointResolver(", "FlowRunner(", "RequestBuilder.build"]
+        let folder = Self.root.appendingPathComponent("Sources/apicli")
+        var found: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            let text = Self.code(try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
+            for name in forbidden where text.contains(name) { found.append("Sources/apicli/\(file): \(name)") }
+        }
+        XCTAssertEqual(found, [])
+    }
+
+    /// The source without comments and string literals (what names a type there is no use of it).
+    static func code(_ source: String) -> String {
+        var out = ""
+        var chars = Substring(source)
+        while let c = chars.first {
+            if chars.hasPrefix("//") {
+                chars = chars.drop { $0 != "\n" }
+            } else if chars.hasPrefix("/*") {
+                if let end = chars.range(of: "*/") { chars = chars[end.upperBound...] } else { chars = "" }
+            } else if chars.hasPrefix("\"\"\"") {
+                let rest = chars.dropFirst(3)
+                if let end = rest.range(of: "\"\"\"") { chars = rest[end.upperBound...] } else { chars = "" }
+                out += "\"\""
+            } else if c == "\"" {
+                var rest = chars.dropFirst()
+                while let d = rest.first, d != "\"", d != "\n" { rest = rest.dropFirst(d == "\\" ? 2 : 1) }
+                chars = rest.dropFirst()
+                out += "\"\""
+            } else {
+                out.append(c)
+                chars = chars.dropFirst()
+            }
+        }
+        return out
+    }
+}
