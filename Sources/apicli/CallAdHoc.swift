@@ -83,8 +83,8 @@ extension APICLI.Call {
             text = try TargetAppend.append(draft.targets[0], base: draft.baseURL, to: old, file: file)
         } else {
             text = draft.text
+            _ = try TargetFile.decode(Array(text.utf8), file: file, defaultName: parts[0])  // never write a file that does not load
         }
-        _ = try TargetFile.decode(Array(text.utf8), file: file, defaultName: parts[0])  // never write a file that does not load
         try ImportIO.write(text, to: file, force: true)
         if !quiet { console.err("apicli: saved \(name) in \(file)\n") }
     }
