@@ -1,4 +1,9 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `expect: { body: { matches: } }` with a bound on time: every evaluation, whatever the size of
 /// the text (`^(a+)+$` backtracks for minutes on 24 bytes), gets `limit` seconds on a thread of
@@ -26,10 +31,26 @@ enum BoundedRegex {
     }
 }
 
-/// Work run off the caller's thread, on a global dispatch queue, that the caller may stop waiting
-/// for (Foundation's Thread is not imported).
+/// Work on a POSIX thread of its own, detached: never on a shared dispatch queue, whose few
+/// threads a regex that never ends would take for good (then every later match would starve).
 enum Detached {
+    private final class Work {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
     static func run(_ body: @escaping @Sendable () -> Void) {
-        DispatchQueue.global().async(execute: body)
+        let context = Unmanaged.passRetained(Work(body)).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { raw in
+            let work = Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue()
+            work.body()
+            return nil
+        }, context)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()  // no thread to be had: run it here
+        }
     }
 }
