@@ -76,6 +76,8 @@ deps:
 	  echo "deps: installing$$missing"; \
 	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
+	@# The test servers run on the system python3 (scripts/graphql-server.py needs graphql-core).
+	@$(PYTHON) -c 'import graphql' >/dev/null 2>&1 || $(PYTHON) -m pip install -q --disable-pip-version-check 'graphql-core>=3.2,<3.3'
 
 venv: $(VENV_STAMP)
 	@:
