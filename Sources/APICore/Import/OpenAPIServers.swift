@@ -10,21 +10,36 @@ extension OpenAPIMapper {
         var taken: Set<String> = []
         var out: [Server] = []
         for (i, s) in (root["servers"]?.items ?? []).enumerated() {
-            guard var url = s["url"]?.text else {
+            guard var url = s["url"]?.text.map(ImportText.literalVariables) else {
                 warn(s, "a server without url: is left out")
                 continue
             }
+            // `example` is the URL with every variable at its default: what decides whether it is absolute.
+            var example = url
             for (name, _, variable) in s["variables"]?.entries ?? [] {
                 let value = variable["default"]?.text ?? ""
                 let env = variablePrefix + "_" + ImportNames.variable(name)
-                url = url.replacing("{\(name)}", with: "${\(env):-\(value)}")
+                example = example.replacing("{\(name)}", with: value)
+                if Secrets.isSecretName(env) || value.contains("}") || value.contains("{") {
+                    // A spec does not get to read a secret-named variable (it would be sent to its server).
+                    warn(variable, "server variable {\(name)} is written as its default '\(value)' (${\(env)} would name a secret or cannot hold it)")
+                    url = url.replacing("{\(name)}", with: ImportText.literal(value))
+                } else {
+                    url = url.replacing("{\(name)}", with: "${\(env):-\(ImportText.literalVariables(value))}")
+                }
             }
             for name in Template(url, mark: s.mark).placeholders {
                 let env = variablePrefix + "_" + ImportNames.variable(name)
-                warn(s, "server variable {\(name)} is not declared; it is written as ${\(env)}")
-                url = url.replacing("{\(name)}", with: "${\(env)}")
+                if Secrets.isSecretName(env) {
+                    warn(s, "server variable {\(name)} is not declared; it is written as 'localhost' (${\(env)} would name a secret)")
+                    url = url.replacing("{\(name)}", with: "localhost")
+                } else {
+                    warn(s, "server variable {\(name)} is not declared; it is written as ${\(env)}")
+                    url = url.replacing("{\(name)}", with: "${\(env)}")
+                }
+                example = example.replacing("{\(name)}", with: "x")
             }
-            if !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            if !(example.hasPrefix("http://") || example.hasPrefix("https://")) {
                 warn(s, "server url '\(url)' is not absolute; it is written as http://localhost\(url.hasPrefix("/") ? "" : "/")\(url)")
                 url = "http://localhost" + (url.hasPrefix("/") ? "" : "/") + url
             }
