@@ -34,6 +34,9 @@ final class SpecLoader {
         return SpecNode(node: node, file: path)
     }
 
+    /// Every file read so far, as named (the spec, then what its `$ref`s named).
+    var files: [String] { Array(documents.keys) }
+
     /// Records a warning once: the same message at the same place is not repeated.
     func warn(_ w: ImportWarning) {
         if warned.insert(w.description).inserted { warnings.append(w) }
