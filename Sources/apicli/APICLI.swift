@@ -71,8 +71,11 @@ extension APICLI {
             discussion: ExitStatus.text(width: 76)
         )
 
+        @Flag(help: "Print the table as Markdown (README's).")
+        var markdown = false
+
         func run() {
-            Console.plain.out(ExitStatus.text())
+            Console.plain.out(markdown ? ExitStatus.markdown : ExitStatus.text())
         }
     }
 }

@@ -58,6 +58,11 @@ enum ExitStatus: Int32, CaseIterable {
         (.terminated, "terminated (SIGTERM)"),
     ]
 
+    /// The table as README has it.
+    static var markdown: String {
+        "| code | meaning |\n| --- | --- |\n" + table.map { "| \($0.rawValue) | \($1) |\n" }.joined()
+    }
+
     /// The table as text, one status a line, wrapped under its meaning at `width` columns.
     static func text(width: Int = 100) -> String {
         table.map { status, meaning in

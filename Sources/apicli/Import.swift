@@ -48,20 +48,13 @@ enum ImportIO {
         }
         let folder = Path.parent(path)
         if !folder.isEmpty, !Path.exists(folder) {
-            guard makeFolders(folder) else {
+            guard Path.makeDirectories(folder) != nil else {
                 throw .output("cannot create folder \(folder): \(String(cString: strerror(errno)))")
             }
         }
         try OutputFile.write(Data(text.utf8), to: path)
     }
 
-    /// `mkdir -p`: the folder and every missing parent.
-    private static func makeFolders(_ path: String) -> Bool {
-        if Path.isDirectory(path) { return true }
-        let parent = Path.parent(path)
-        if !parent.isEmpty, parent != path, !makeFolders(parent) { return false }
-        return mkdir(path, 0o777) == 0 || errno == EEXIST
-    }
 
     /// All of standard input, as text.
     static func standardInput() -> String {
@@ -180,8 +173,6 @@ extension APICLI.Import {
                 }
                 let old = String(decoding: try ImportIO.read(to), as: UTF8.self)
                 let new = try TargetAppend.append(result.draft.targets[0], base: result.draft.baseURL, to: old, file: to)
-                let stem = Path.stem(Path.lastComponent(to))
-                _ = try TargetFile.decode(Array(new.utf8), file: to, defaultName: stem)  // never write a file that does not load
                 try ImportIO.write(new, to: to, force: true)
                 Console.plain.err("apicli: added \(result.draft.targets[0].name) to \(to)\n")
             } catch {

@@ -25,15 +25,4 @@ final class SelectionTests: XCTestCase {
             "'httpbin.stat' matches no target | did you mean 'httpbin.status'?",
         ])
     }
-
-    func testShardsAreDisjointAndCoverEveryName() {
-        let names = (0..<103).map { "svc\($0 % 7).target\($0)" }
-        for n in [1, 2, 3, 4, 10, 200] {
-            let shards = (1...n).map { Selection.shard(names, index: $0, count: n) }
-            XCTAssertEqual(shards.reduce(0) { $0 + $1.count }, names.count, "n=\(n): every name exactly once")
-            XCTAssertEqual(shards.reduce(Set<String>()) { $0.union($1) }, Set(names), "n=\(n)")
-        }
-        // stable: the same slice whatever order the names come in
-        XCTAssertEqual(Selection.shard(names.reversed(), index: 2, count: 3), Selection.shard(names, index: 2, count: 3))
-    }
 }

@@ -49,11 +49,19 @@ final class ShardingTests: XCTestCase {
 
     // MARK: assignment
 
-    func testWithoutTimingsTheSortedPositionsDecideAsSelectionShardDoes() {
+    /// Without timings, shard i holds the names at sorted positions i-1, i-1+n, …: disjoint, every
+    /// name once, the same whatever order the names come in.
+    func testWithoutTimingsTheSortedPositionsDecide() {
         let names = (0..<23).map { "s\($0 % 3).t\($0)" }
-        let shardOf = ShardAssignment.assign(names, count: 4)
-        for i in 1...4 {
-            XCTAssertEqual(Set(shardOf.filter { $0.value == i }.keys), Selection.shard(names, index: i, count: 4))
+        let sorted = names.sorted()
+        for n in [1, 4, 10, 30] {
+            let shardOf = ShardAssignment.assign(names, count: n)
+            let reversed = ShardAssignment.assign(names.reversed(), count: n)
+            XCTAssertEqual(shardOf, reversed, "n=\(n)")
+            for i in 1...n {
+                let expected = Set(stride(from: i - 1, to: sorted.count, by: n).map { sorted[$0] })
+                XCTAssertEqual(Set(shardOf.filter { $0.value == i }.keys), expected, "n=\(n) shard \(i)")
+            }
         }
     }
 

@@ -25,11 +25,4 @@ public enum Selection {
         if !pattern.contains("."), !Glob.isPattern(pattern) { return pattern == service }
         return Glob.matches(pattern, target)
     }
-
-    /// Shard `index` of `count` (1-based): the names at positions index-1, index-1+count, … of the
-    /// sorted list. The shards of one `count` are disjoint and together hold every name.
-    public static func shard(_ names: [String], index: Int, count: Int) -> Set<String> {
-        let sorted = names.sorted()
-        return Set(stride(from: index - 1, to: sorted.count, by: count).map { sorted[$0] })
-    }
 }

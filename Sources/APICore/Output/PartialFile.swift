@@ -86,21 +86,7 @@ public final class PartialFile: BodySink, @unchecked Sendable {
     }
 
     private static func makeFolders(_ folder: String, for destination: String) throws(APIError) -> [String] {
-        var missing: [String] = []
-        var current = folder
-        while !current.isEmpty, current != "/", access(current, F_OK) != 0 {
-            missing.append(current)
-            current = Path.parent(current)
-        }
-        var made: [String] = []
-        for path in missing.reversed() {
-            guard mkdir(path, 0o777) == 0 || errno == EEXIST else {
-                let error = OutputFile.failure(destination)
-                for folder in made.reversed() { rmdir(folder) }
-                throw error
-            }
-            made.append(path)
-        }
+        guard let made = Path.makeDirectories(folder) else { throw OutputFile.failure(destination) }
         return made
     }
 

@@ -19,7 +19,7 @@ enum BoundedRegex {
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Outcome?>(nil)
         nonisolated(unsafe) let regex = compiled  // used by that one thread only
-        Thread.detach {
+        Detached.run {
             result.set((try? regex.firstMatch(in: text)) != nil ? .found : .notFound)
             done.signal()
         }
@@ -28,9 +28,10 @@ enum BoundedRegex {
     }
 }
 
-/// A detached POSIX thread (Foundation's Thread is not imported).
-enum Thread {
-    static func detach(_ body: @escaping @Sendable () -> Void) {
+/// Work run off the caller's thread, on a global dispatch queue, that the caller may stop waiting
+/// for (Foundation's Thread is not imported).
+enum Detached {
+    static func run(_ body: @escaping @Sendable () -> Void) {
         DispatchQueue.global().async(execute: body)
     }
 }

@@ -58,6 +58,26 @@ public enum Path {
         return slash == p.startIndex ? "/" : String(p[..<slash])
     }
 
+    /// `mkdir -p`: `path` and every missing parent, made with `mode`. The folders it made
+    /// (outermost first), or nil when one could not be made (then those it made are removed again).
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o777) -> [String]? {
+        var missing: [String] = []
+        var current = path
+        while !current.isEmpty, current != "/", access(current, F_OK) != 0 {
+            missing.append(current)
+            current = parent(current)
+        }
+        var made: [String] = []
+        for folder in missing.reversed() {
+            guard mkdir(folder, mode) == 0 || errno == EEXIST else {
+                for done in made.reversed() { rmdir(done) }
+                return nil
+            }
+            made.append(folder)
+        }
+        return made
+    }
+
     /// Without its extension: `api.yaml` → `api`.
     public static func stem(_ name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }

@@ -14,23 +14,23 @@ public enum Auth: Sendable, Equatable {
 }
 
 /// An OAuth2 client as declared (`Template`s) or expanded (`String`s).
-public struct OAuth2Settings<Text: Sendable & Equatable>: Sendable, Equatable {
+public struct OAuth2Settings<Field: Sendable & Equatable>: Sendable, Equatable {
     public enum Grant: String, Sendable, CaseIterable {
         case clientCredentials = "client_credentials"
         case password
         case refreshToken = "refresh_token"
     }
 
-    public var tokenURL: Text
-    public var clientId: Text
-    public var clientSecret: Text?
-    public var scope: Text?
+    public var tokenURL: Field
+    public var clientId: Field
+    public var clientSecret: Field?
+    public var scope: Field?
     public var grant: Grant
     /// The resource owner's, for `grant: password`.
-    public var username: Text?
-    public var password: Text?
+    public var username: Field?
+    public var password: Field?
     /// For `grant: refresh_token`: the long-lived token to start from.
-    public var refreshToken: Text?
+    public var refreshToken: Field?
 }
 
 /// Expanded credentials, ready for `AuthPlugin` (OAuth2's token is fetched when the request is sent).

@@ -66,14 +66,7 @@ struct OAuth2Cache {
         var members: [Value.Member] = [.init(key: "accessToken", value: .string(Template(token.accessToken, mark: Mark(line: 0, column: 0))))]
         if let r = token.refreshToken { members.append(.init(key: "refreshToken", value: .string(Template(r, mark: Mark(line: 0, column: 0))))) }
         if let e = token.expiresAt { members.append(.init(key: "expiresAt", value: .number(Text.fixed(e, 3)))) }
-        let folder = Path.parent(path)
-        if !Path.isDirectory(folder) {
-            var made = ""
-            for part in folder.split(separator: "/", omittingEmptySubsequences: false) {
-                made = made.isEmpty && folder.hasPrefix("/") ? "/" + part : (made.isEmpty ? String(part) : made + "/" + part)
-                if !made.isEmpty, !Path.isDirectory(made) { mkdir(made, 0o700) }
-            }
-        }
+        _ = Path.makeDirectories(Path.parent(path), mode: 0o700)  // a failure shows as the write's
         try OutputFile.write(Data(Value.object(members).jsonText.utf8), to: path, mode: 0o600)
     }
 
