@@ -63,6 +63,20 @@ final class ImportOpenAPIHostileTests: FolderTestCase {
         XCTAssertFalse(file.contains("Injected"), file)
     }
 
+    func testSecuritySchemesAreWrittenLiteralAndBadHeaderNamesLeftOut() throws {
+        // GIVEN an API key header name with CR/LF and an OAuth2 token URL and scope holding ${…} and {…}
+        let (dir, r) = try imported("hostile/security.yaml")
+        XCTAssertEqual(r.code, 0, r.stderr)
+        // THEN the header scheme is a warning, not an auth: validate rejects; the token URL stays literal
+        XCTAssertTrue(r.stderr.contains("security.yaml:6:8: warning: security scheme 'k': header name 'X-Key\\r\\nEvil: 1' is not a valid header name; it is not imported"), r.stderr)
+        let file = try String(contentsOf: dir.appendingPathComponent("targets/sec.yaml"), encoding: .utf8)
+        XCTAssertTrue(file.contains("tokenURL: https://auth.example.com/$${AWS_SECRET_ACCESS_KEY}/${{}tenant}\n"), file)
+        XCTAssertTrue(file.contains("scope: a${{}b}\n"), file)
+        XCTAssertFalse(file.contains("Evil"), file)
+        let v = try CLI.run(["validate"], env: Self.env, cwd: dir)
+        XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
+    }
+
     func testRefsOutsideTheSpecFolderAreRefusedUnlessARootAllowsThem() throws {
         // GIVEN a spec whose example $refs a file in ../outside, and one in its own subfolder
         let (dir, r) = try imported("hostile/spec/refs.yaml")
