@@ -44,6 +44,15 @@ final class ImportOpenAPIInvariantTests: FolderTestCase {
         XCTAssertTrue(header.stdout.contains("X-List: h1,h2"), header.stdout)
         let http = try CLI.run(["show", "invariant.getFile"], env: ["INVARIANT_SCHEME": "http", "INVARIANT_PORT": "8080"], cwd: dir)
         XCTAssertTrue(http.stdout.contains("GET http://api.example.com:8080/v2/files/abc"), http.stdout)
+        // AND the scheme's enum gives one environment per value
+        XCTAssertTrue(file.contains("""
+            environments:
+              https: { baseURL: "https://api.example.com:${INVARIANT_PORT:-8443}/${INVARIANT_BASE:-v2}" }
+              http: { baseURL: "http://api.example.com:${INVARIANT_PORT:-8443}/${INVARIANT_BASE:-v2}" }
+
+            """), file)
+        let env = try CLI.run(["show", "invariant.getFile", "--env", "http"], cwd: dir)
+        XCTAssertTrue(env.stdout.contains("GET http://api.example.com:8443/v2/files/abc"), env.stdout)
     }
 
     func testServerVariablesThatWouldNameASecretAreWrittenAsTheirDefault() throws {

@@ -33,6 +33,8 @@ final class OpenAPIMapper {
         }
         if servers.count > 1 {
             draft.environments = servers.map { .pair($0.name, .map([.pair("baseURL", .string($0.url))])) }
+        } else if let variants = servers.first?.variants, !variants.isEmpty {
+            draft.environments = variants.map { .pair($0.name, .map([.pair("baseURL", .string($0.url))])) }
         }
         if let title = root["info"]?["title"]?.text {
             let version = root["info"]?["version"]?.text.map { " \($0)" } ?? ""

@@ -1,9 +1,12 @@
 /// `servers:` → base URLs: variables become `${SERVICE_NAME:-default}`, relative URLs are made
-/// absolute against http://localhost (with a warning).
+/// absolute against http://localhost (with a warning). The first variable with an `enum` gives
+/// one environment per value (used when there is one server).
 extension OpenAPIMapper {
     struct Server {
         var name: String
         var url: String
+        /// Environment name → base URL, one per `enum` value of the first variable that has one.
+        var variants: [(name: String, url: String)] = []
     }
 
     func servers() -> [Server] {
@@ -16,6 +19,7 @@ extension OpenAPIMapper {
             }
             // `example` is the URL with every variable at its default: what decides whether it is absolute.
             var example = url
+            var choice: (token: String, values: [String])?
             for (name, _, variable) in s["variables"]?.entries ?? [] {
                 let value = variable["default"]?.text ?? ""
                 let env = variablePrefix + "_" + ImportNames.variable(name)
@@ -25,7 +29,12 @@ extension OpenAPIMapper {
                     warn(variable, "server variable {\(name)} is written as its default '\(value)' (${\(env)} would name a secret or cannot hold it)")
                     url = url.replacing("{\(name)}", with: ImportText.literal(value))
                 } else {
-                    url = url.replacing("{\(name)}", with: "${\(env):-\(ImportText.literalVariables(value))}")
+                    let token = "${\(env):-\(ImportText.literalVariables(value))}"
+                    url = url.replacing("{\(name)}", with: token)
+                    let values = variable["enum"]?.items.compactMap(\.text) ?? []
+                    if choice == nil, values.count > 1, !values.contains(where: { $0.contains("{") || $0.contains("}") }) {
+                        choice = (token, values)
+                    }
                 }
             }
             for name in Template(url, mark: s.mark).placeholders {
@@ -46,7 +55,15 @@ extension OpenAPIMapper {
             if url.hasSuffix("/") && url.count > "https://x/".count { url.removeLast() }
             let described = s["description"]?.text.flatMap(ImportNames.lowerCamel)
             let name = ImportNames.unique(described ?? (i == 0 ? "default" : "server\(i + 1)"), &taken)
-            out.append(Server(name: name, url: url))
+            var server = Server(name: name, url: url)
+            if let choice {
+                var names: Set<String> = []
+                server.variants = choice.values.map { value in
+                    (ImportNames.unique(ImportNames.lowerCamel(value) ?? "server", &names),
+                     url.replacing(choice.token, with: ImportText.literalVariables(value)))
+                }
+            }
+            out.append(server)
         }
         return out
     }
