@@ -49,6 +49,9 @@ final class ImportOpenAPIHostileTests: FolderTestCase {
         XCTAssertEqual(bad.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "error ${PLAIN_LEAK} {code}")
         let text = try CLI.run(["show", "hostile.putText"], env: Self.env, cwd: dir)
         XCTAssertTrue(text.stdout.contains("hello ${AWS_SECRET_ACCESS_KEY} {name} $${PLAIN_LEAK}"), text.stdout)
+        // AND an object part of a multipart body travels as JSON (issue 20), literal too
+        let multi = try CLI.run(["show", "hostile.postMulti"], env: Self.env, cwd: dir)
+        XCTAssertTrue(multi.stdout.contains(#"  o: {"k":"${PLAIN_LEAK}"}"#), multi.stdout)
         _ = targets
     }
 
