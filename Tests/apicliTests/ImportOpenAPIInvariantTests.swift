@@ -39,7 +39,7 @@ final class ImportOpenAPIInvariantTests: FolderTestCase {
         }
         XCTAssertEqual(try url("getFilesByFileIdGetSharedLink"), "GET https://api.example.com:8443/v2/files/f1")
         XCTAssertEqual(try url("styles"), "GET https://api.example.com:8443/v2/styles/1,2,3/.3.4/;matrix=5,6/role=admin,n=1"
-                       + "?csv=x%2Cy&filter%5Bcolor%5D=red&lat=1&lon=2&multi=m&multi=n&odd=o&pipes=a%7Cb&spaces=a%20b")
+                       + "?csv=x%2Cy&filter%5Bcolor%5D=red&json=%7B%22a%22%3A1%7D&lat=1&lon=2&multi=m&multi=n&odd=o&pipes=a%7Cb&spaces=a%20b")
         let header = try CLI.run(["show", "invariant.styles"], cwd: dir)
         XCTAssertTrue(header.stdout.contains("X-List: h1,h2"), header.stdout)
         let http = try CLI.run(["show", "invariant.getFile"], env: ["INVARIANT_SCHEME": "http", "INVARIANT_PORT": "8080"], cwd: dir)

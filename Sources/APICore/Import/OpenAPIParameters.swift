@@ -30,7 +30,10 @@ extension OpenAPIMapper {
         var query: [YAMLOut.Entry] = []
         var listInQuery = false
         for p in params {
-            let value = example(p)
+            var value = example(p)
+            if p.node["schema"] == nil, p.node["content"] != nil, Self.isCollection(value) {
+                value = .string(value.jsonValue.jsonText)  // `content:` serializes the value as its media type (JSON)
+            }
             switch p.location {
             case "path":
                 let (style, explode) = self.style(of: p)
