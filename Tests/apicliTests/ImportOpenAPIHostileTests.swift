@@ -90,6 +90,21 @@ final class ImportOpenAPIHostileTests: FolderTestCase {
         XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
     }
 
+    func testTextInCommentsCannotEndTheComment() throws {
+        // GIVEN spec text that lands in comments holding CR, NEL, LS and BEL (an OpenID Connect URL
+        // with "\rbaseURL: https://evil.example.com", a parameter description)
+        let (dir, r) = try imported("hostile/comments.yaml")
+        XCTAssertEqual(r.code, 0, r.stderr)
+        // THEN each line break starts another comment line, controls are escapes: no key is injected
+        let file = try written(dir, "c")
+        XCTAssertTrue(file.contains("# OpenID Connect discovery: https://x.example.com/\n# baseURL: https://evil.example.com\n# x: 1\n"), file)
+        XCTAssertTrue(file.contains("# q: 1   # optional: line doc: injected more\\u0007bell\n"), file)
+        let v = try CLI.run(["validate"], cwd: dir)
+        XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
+        let show = try CLI.run(["show", "c.a"], env: ["C_TOKEN": "dummy-token-value"], cwd: dir)
+        XCTAssertTrue(show.stdout.contains("GET https://api.example.com/a"), show.stdout)
+    }
+
     func testRefsOutsideTheSpecFolderAreRefusedUnlessARootAllowsThem() throws {
         // GIVEN a spec whose example $refs a file in ../outside, and one in its own subfolder
         let (dir, r) = try imported("hostile/spec/refs.yaml")
