@@ -106,5 +106,7 @@ final class TemplateEscapingTests: XCTestCase {
         // AND `${{}` is a literal brace wherever it stands
         let t = Template("${{}id} {id}", mark: Mark(line: 1, column: 1))
         XCTAssertEqual(try bindings.expand(t, in: "test", file: nil), "{id} X")
+        XCTAssertEqual(t.references, ["{id}"])
+        XCTAssertEqual(Template("$${A} ${{}x} ${B:-1}", mark: Mark(line: 1, column: 1)).references, ["${B}"])
     }
 }

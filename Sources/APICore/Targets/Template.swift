@@ -43,7 +43,8 @@ public struct Template: Sendable, Equatable {
         var out: [String] = []
         var rest = text[...]
         while let open = rest.firstRange(of: "${") {
-            if open.lowerBound > rest.startIndex, rest[rest.index(before: open.lowerBound)] == "$" || rest[open.upperBound...].hasPrefix("{}") {
+            let escaped = open.lowerBound > rest.startIndex && rest[rest.index(before: open.lowerBound)] == "$"
+            if escaped || rest[open.upperBound...].hasPrefix("{}") {  // `$${`, `${{}`: literal text
                 rest = rest[open.upperBound...]
                 continue
             }
