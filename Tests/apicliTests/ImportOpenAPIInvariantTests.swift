@@ -55,6 +55,40 @@ final class ImportOpenAPIInvariantTests: FolderTestCase {
         XCTAssertTrue(env.stdout.contains("GET http://api.example.com:8443/v2/files/abc"), env.stdout)
     }
 
+    func testOpenAPI31PathItemsFromComponents() throws {
+        // GIVEN a 3.1 description whose path item is a $ref to components/pathItems, with webhooks
+        let dir = try folder(["spec.yaml": """
+            openapi: 3.1.0
+            info: { title: Items, version: "1" }
+            servers: [{ url: "https://api.example.com" }]
+            paths:
+              /things/{id}: { $ref: "#/components/pathItems/Thing" }
+            webhooks:
+              thingChanged: { $ref: "#/components/pathItems/Thing" }
+            components:
+              pathItems:
+                Thing:
+                  parameters: [{ name: id, in: path, required: true, schema: { type: integer, minimum: 1 } }]
+                  get:
+                    operationId: getThing
+                    responses:
+                      '200':
+                        description: ok
+                        content:
+                          application/json:
+                            schema: { type: object, required: [id, tags], properties: { id: { type: integer }, tags: { type: [array, "null"], items: { type: string }, minItems: 2 } } }
+
+            """])
+        let r = try CLI.run(["import", "openapi", "spec.yaml"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        // THEN the operation is imported with its path item's parameter; webhooks are one warning
+        XCTAssertEqual(r.stderr.components(separatedBy: "warning:").count - 1, 1, r.stderr)
+        let file = try String(contentsOf: dir.appendingPathComponent("targets/items.yaml"), encoding: .utf8)
+        XCTAssertTrue(file.contains("getThing:\n    path: /things/{id}\n    params: { id: 1 }\n"), file)
+        XCTAssertTrue(file.contains("sample: { json: { id: 0, tags: [string, string] } }"), file)
+        try assertUsable(dir.appendingPathComponent("targets"), service: "items", targets: ["getThing"])
+    }
+
     func testServerVariablesThatWouldNameASecretAreWrittenAsTheirDefault() throws {
         // GIVEN a server whose variable would become ${…_TOKEN} (a spec choosing what the environment sends)
         let dir = try folder(["spec.yaml": """
