@@ -40,8 +40,28 @@ struct SchemaSample {
             depth -= 1
             if let key = guardKey { active.remove(key) }
         }
-        if let given = Self.given(s, variant: variant) { return given }
-        return built(s, variant: variant)
+        let v = Self.given(s, variant: variant) ?? built(s, variant: variant)
+        guard let v, let not = s["not"].flatMap({ loader.resolve($0) }), Self.excluded(v, by: not) else { return v }
+        for k in 1...3 {  // `not`: another variant
+            if let other = Self.given(s, variant: variant + k) ?? built(s, variant: variant + k), !Self.excluded(other, by: not) { return other }
+        }
+        for type in s["type"]?.items.compactMap(\.text) ?? [] {  // or another of its types
+            if let other = built(s, variant: variant, type: type), !Self.excluded(other, by: not) { return other }
+        }
+        loader.warn(not.warning("no sample outside this 'not' could be made; write an example"))
+        return v
+    }
+
+    /// Whether `not` plainly rejects `v`: by its `const`, `enum` or `type` (other keywords are not judged).
+    static func excluded(_ v: YAMLOut, by not: SpecNode) -> Bool {
+        if let c = not["const"], YAMLOut(c.node) == v { return true }
+        if let values = not["enum"]?.items, values.contains(where: { YAMLOut($0.node) == v }) { return true }
+        guard let type = not["type"]?.text, not.entries.count == 1 else { return false }
+        switch (type, v) {
+        case ("string", .string), ("boolean", .bool), ("null", .null), ("array", .list), ("object", .map), ("number", .number): return true
+        case ("integer", .number(let n)): return !n.contains(".") && !n.lowercased().contains("e")
+        default: return false
+        }
     }
 
     /// A value the schema states itself (for a `variant`, another of its enum values or examples).
@@ -59,7 +79,7 @@ struct SchemaSample {
         return values.isEmpty ? nil : YAMLOut(values[variant % values.count].node)
     }
 
-    private mutating func built(_ s: SpecNode, variant: Int) -> YAMLOut? {
+    private mutating func built(_ s: SpecNode, variant: Int, type: String? = nil) -> YAMLOut? {
         if let parts = s["allOf"]?.items, !parts.isEmpty { return merged(parts, into: s, variant: variant) }
         for key in ["oneOf", "anyOf"] {
             if let first = s[key]?.items.first {
@@ -67,7 +87,7 @@ struct SchemaSample {
                 return Self.discriminated(v, s, chosen: first)
             }
         }
-        switch Self.type(of: s) {
+        switch type ?? Self.type(of: s) {
         case "object": return object(s, variant: variant)
         case "array": return array(s)
         case "string": return .string(string(s, variant: variant))
