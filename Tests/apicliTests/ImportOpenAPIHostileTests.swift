@@ -65,6 +65,21 @@ final class ImportOpenAPIHostileTests: FolderTestCase {
         _ = targets
     }
 
+    func testTheMockServesTheExamplesLiteral() throws {
+        // GIVEN the hostile description imported, served by apicli mock with the variables set
+        let (dir, r) = try imported("hostile/literal.yaml")
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let mock = try MockProcess([], cwd: dir, env: Self.env)
+        defer { _ = mock.stop() }
+        // THEN the response examples arrive as the spec wrote them, no variable's value in them
+        let base = mock.url + "/$%7BAWS_SECRET_ACCESS_KEY%7D/v1"
+        let json = try Curl.run(["-X", "POST", base + "/items/1/$%7BPLAIN_LEAK%7D?q=x", "-H", "Content-Type: application/json", "-d", "{}"])
+        XCTAssertEqual(json.status, 200, json.raw)
+        XCTAssertEqual(json.body, #"{"leak":"${AWS_SECRET_ACCESS_KEY}","tpl":"{{name}}","code":"{code}"}"#)
+        let text = try Curl.run(["-X", "PUT", base + "/text", "-d", "x"])
+        XCTAssertEqual(text.body, "${PLAIN_LEAK} {id}", text.raw)
+    }
+
     func testHeadersWithLineBreaksOrBadNamesAreLeftOutWithAWarning() throws {
         // GIVEN header parameters whose value holds CR/LF and whose name is not a token
         let (dir, r) = try imported("hostile/literal.yaml")
