@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Decodes one target file into a `Service`, or into every problem the file has.
 public enum TargetFile {
@@ -34,11 +39,30 @@ public enum TargetFile {
     /// With `only`, just that target is decoded (libyaml reads the others; no nodes are built for them):
     /// what `call` and `show` need from a file of thousands of targets.
     public static func load(_ path: String, only: String? = nil) throws(APIError) -> Service {
+        try checkSize(path)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read target file"))
         }
         let stem = Path.stem(Path.lastComponent(path))
         return try decode([UInt8](data), file: path, defaultName: stem, only: only)
+    }
+
+    /// The largest target file read, in bytes: 16 MiB, or `APICLI_MAX_TARGET_FILE_SIZE` (bytes).
+    public static let defaultMaxSize = 16 << 20
+
+    static func maxSize(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        environment["APICLI_MAX_TARGET_FILE_SIZE"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? defaultMaxSize
+    }
+
+    /// A file larger than `maxSize` is refused before it is read (exit 2).
+    static func checkSize(_ path: String) throws(APIError) {
+        let limit = maxSize()
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > limit else { return }
+        let size = Int(info.st_size)
+        throw .invalid(Diagnostic(file: path, mark: nil,
+                                  message: "the target file is \(size) bytes; target files are read up to \(limit) bytes",
+                                  hint: "split it, or set APICLI_MAX_TARGET_FILE_SIZE to a larger number of bytes"))
     }
 
     public static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil) throws(APIError) -> Service {
