@@ -124,7 +124,9 @@ extension APICLI {
             // rejected body on stderr), the body streams to stdout as it comes, in flat memory;
             // -i's head goes first. An attempt that is sent again (a retry, an OAuth2 401) never
             // reaches stdout: the Caller holds it.
-            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 ? StandardOutput() : nil
+            // (A GraphQL response is judged for its errors: it is held.)
+            let graphql = target.expect?.graphqlErrors == true
+            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 && !graphql ? StandardOutput() : nil
             let include = self.include
             let transfer = Transfer(destination: destination, stream: stream, head: { response in
                 if include, stream != nil {
@@ -138,6 +140,10 @@ extension APICLI {
                 let unwritten = destination.map { $0.destination == "." ? "nothing was saved" : "\($0.destination) was not written" }
                 console.err("apicli: \(target.qualifiedName): rejected: status \(response.statusLine.dropFirst(9)) is not accepted by "
                             + "validate: \(endpoint.validation)\(unwritten.map { "; \($0)" } ?? "")\n")
+                throw ExitStatus.failed.code
+            }
+            if graphql, response.saved == nil, let errors = Judge.graphqlErrors(response.body) {
+                console.err("apicli: \(target.qualifiedName): \(errors)\n")
                 throw ExitStatus.failed.code
             }
             if let destination { try save(destination, response, sent.request, console) }
