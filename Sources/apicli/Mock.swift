@@ -47,6 +47,10 @@ extension APICLI {
                 help: ArgumentHelp("When two services answer the same route, this one does (repeatable).", valueName: "name"))
         var services: [String] = []
 
+        @Flag(name: .customLong("validate"),
+              help: "Refuse to start when a sample breaks its target's expect: schema: (each one at its line).")
+        var validateSamples = false
+
         @Flag(name: .shortAndLong, help: "No log line per request.")
         var quiet = false
 
@@ -77,6 +81,10 @@ extension APICLI {
                                           hint: Suggestions.hint(for: name, in: catalog.services.map(\.name))))
             }
             let selected = try Selection.select(catalog, patterns: patterns)
+            if validateSamples {
+                let broken = SampleCheck.schemaDiagnostics(selected, workspace: workspace)
+                if !broken.isEmpty { throw .invalidInput(broken) }
+            }
             let table = try MockTable(workspace: workspace, selected: selected, prefer: services)
             let stamps = FileStamps(directory: targets.directory,
                                     files: environment.envFiles + FileStamps.referenced(by: catalog.services))
