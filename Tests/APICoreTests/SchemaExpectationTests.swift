@@ -117,4 +117,11 @@ final class SchemaExpectationTests: XCTestCase {
                                                         body: Data(#"{"id":"x"}"#.utf8), duration: 0))
         XCTAssertTrue(drift.contains { $0.hasPrefix("$.id: \"x\" is string, not integer") }, "\(drift)")
     }
+
+    func testTextReportShowsThreeSchemaViolationsAndACount() {
+        let messages = ["status 500, expected 200"] + (1...5).map { "schema: $.a\($0): bad (#) [type]" }
+        XCTAssertEqual(TextReport.capped(messages), ["status 500, expected 200", "schema: $.a1: bad (#) [type]",
+                                                      "schema: $.a2: bad (#) [type]", "schema: $.a3: bad (#) [type]",
+                                                      "… and 2 more schema violations"])
+    }
 }
