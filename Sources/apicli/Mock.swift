@@ -48,7 +48,7 @@ extension APICLI {
         var services: [String] = []
 
         @Flag(name: .customLong("validate"),
-              help: "Refuse to start when a sample breaks its target's expect: schema: (each one at its line).")
+              help: "Refuse to start when a sample breaks its target's expect: schema: (each one at its line); answer 400 with the violations to a request body that breaks the operation's request schema.")
         var validateSamples = false
 
         @Flag(name: .shortAndLong, help: "No log line per request.")
@@ -85,7 +85,8 @@ extension APICLI {
                 let broken = SampleCheck.schemaDiagnostics(selected, workspace: workspace)
                 if !broken.isEmpty { throw .invalidInput(broken) }
             }
-            let table = try MockTable(workspace: workspace, selected: selected, prefer: services)
+            var table = try MockTable(workspace: workspace, selected: selected, prefer: services)
+            table.validateRequests = validateSamples
             let stamps = FileStamps(directory: targets.directory,
                                     files: environment.envFiles + FileStamps.referenced(by: catalog.services))
             return (table, stamps, catalog.services)

@@ -84,4 +84,50 @@ final class SchemaCLITests: XCTestCase {
         XCTAssertTrue(v.stderr.contains("targets/users.yaml:8:"), v.stderr)
         XCTAssertTrue(v.stderr.contains("does not resolve"), v.stderr)
     }
+
+    func testMockValidateAnswersABadRequestBodyWith400AndTheViolations() throws {
+        let dir = try CLI.folder([
+            "targets/contracts/openapi.yaml": """
+                openapi: 3.0.3
+                info: { title: t, version: "1" }
+                paths:
+                  /users:
+                    post:
+                      operationId: createUser
+                      requestBody:
+                        content:
+                          application/json:
+                            schema:
+                              type: object
+                              required: [email]
+                              properties:
+                                id: { type: integer, readOnly: true }
+                                email: { type: string, minLength: 3 }
+                      responses:
+                        "201":
+                          content:
+                            application/json:
+                              schema: { type: object, required: [id], properties: { id: { type: integer } } }
+                """,
+            "targets/users.yaml": """
+                baseURL: http://127.0.0.1:9
+                targets:
+                  create:
+                    method: POST
+                    path: /users
+                    expect:
+                      schema: { openapi: contracts/openapi.yaml, operation: createUser }
+                    sample: { status: 201, headers: { Content-Type: application/json }, json: { id: 7 } }
+                """,
+        ])
+        let m = try MockProcess(["--targets", dir.appendingPathComponent("targets").path, "--validate"])
+        mock = m
+        let bad = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data", #"{"id":3,"email":"x"}"#, m.url + "/users"])
+        XCTAssertEqual(bad.status, 400, bad.body)
+        XCTAssertTrue(bad.body.contains(#""keyword":"readOnly""#) && bad.body.contains(#""keyword":"minLength""#), bad.body)
+        XCTAssertTrue(bad.body.contains(#""instancePath":"$.email""#), bad.body)
+        let good = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data", #"{"email":"a@b.c"}"#, m.url + "/users"])
+        XCTAssertEqual(good.status, 201, good.body)
+        XCTAssertEqual(good.body, #"{"id":7}"#)
+    }
 }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// `expect: { schema: … }`: the response body must satisfy a JSON Schema, written inline, read
 /// from a file (`{ file: schemas/user.json }`), taken from an OpenAPI description
 /// (`{ $ref: "openapi.yaml#/components/schemas/User" }`) or the operation's own responses
@@ -11,6 +17,9 @@ public struct SchemaExpectation: Sendable, Equatable {
     /// schema that holds whatever the status.
     var schemas: [(status: String, schema: JSONSchema)]
     public var assertFormats: Bool
+    /// The operation's JSON request body schema (`openapi:` + `operation:` only), for
+    /// `mock --validate`; checked in the request direction (`readOnly` properties must be absent).
+    public var request: JSONSchema?
 
     init(source: String, mark: Mark, schemas: [(status: String, schema: JSONSchema)], assertFormats: Bool = false) {
         self.source = source
@@ -26,6 +35,17 @@ public struct SchemaExpectation: Sendable, Equatable {
         if let exact = schemas.first(where: { $0.status == String(status) }) { return exact.schema }
         if let family = schemas.first(where: { $0.status.uppercased() == "\(status / 100)XX" }) { return family.schema }
         return schemas.first { $0.status == "default" }?.schema
+    }
+
+    /// The request body's violations; empty when there is no request schema. A body that is
+    /// not JSON is one violation at `$`.
+    public func requestViolations(_ body: Data) -> [SchemaViolation] {
+        guard let request else { return [] }
+        guard let value = JSONValue.parse(body) else {
+            return [SchemaViolation(instancePath: "$", schemaPath: "#", keyword: "type", expected: "a JSON body",
+                                    got: body.isEmpty ? "no body" : "not JSON", message: "the request body is not JSON")]
+        }
+        return request.violations(of: value, options: SchemaOptions(assertFormats: assertFormats, direction: .request))
     }
 
     public static func == (a: SchemaExpectation, b: SchemaExpectation) -> Bool {

@@ -130,7 +130,23 @@ extension ServiceDecoder {
                         return nil
                     }
                 }
-                return SchemaExpectation(source: "\(written) \(operation)", mark: mark, schemas: schemas)
+                var out = SchemaExpectation(source: "\(written) \(operation)", mark: mark, schemas: schemas)
+                var bodyPointer = "/paths/\(SchemaURI.escape(path))/\(method)/requestBody"
+                var body = op["requestBody"]
+                if case .string(let ref)? = body?["$ref"], ref.hasPrefix("#/") {
+                    bodyPointer = String(ref.dropFirst())
+                    body = SchemaURI.pointer(bodyPointer).flatMap { steps in steps.reduce(Optional(doc.value)) { $0?[$1] } }
+                }
+                if let media = (body?["content"]?.members ?? []).first(where: { Self.isJSON($0.key) }), media.value["schema"] != nil {
+                    do {
+                        out.request = try JSONSchema(document: doc.value, pointer: bodyPointer + "/content/\(SchemaURI.escape(media.key))/schema",
+                                                     uri: "file://" + doc.path, dialect: doc.dialect, loader: Self.fileLoader(root: folder))
+                    } catch {
+                        reader.error("expect schema: \(written) \(operation) request body: \(error.message) (at \(error.location))", at: mark)
+                        return nil
+                    }
+                }
+                return out
             }
         }
         reader.error("expect schema: \(written) has no operation with operationId '\(operation)'", at: mark)
