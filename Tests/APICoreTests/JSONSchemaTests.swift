@@ -80,4 +80,12 @@ final class JSONSchemaTests: XCTestCase {
         XCTAssertThrowsError(try schema(##"{"$ref":"#/$defs/missing"}"##))
         XCTAssertThrowsError(try schema(##"{"pattern":"(unclosed"}"##))
     }
+
+    func testACatastrophicPatternIsCutAtTheTimeLimit() throws {
+        let s = try schema(##"{"type":"array","items":{"pattern":"^(a+)+$"}}"##)
+        let start = Date()
+        let v = s.violations(of: json(##"["ok", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"]"##), options: SchemaOptions(timeLimit: 1))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+        XCTAssertEqual(v.map(\.message), ["validation gave no answer within 1.0 s (a pattern that backtracks without end?)"])
+    }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A JSON Schema compiled once and used for any number of instances: draft 2020-12, draft 4 or
 /// OpenAPI 3.0's dialect (`$schema` in the document picks, else `dialect`). References to other
 /// documents go through `loader` (absolute URI without fragment → the document), never the network.
@@ -28,21 +30,33 @@ public struct JSONSchema: Sendable {
         dynamic = compiler.dynamic
     }
 
-    /// Every violation (empty when `instance` satisfies the schema).
+    /// Every violation (empty when `instance` satisfies the schema). The whole validation runs on
+    /// a thread of its own with `options.timeLimit`: `pattern`s are matched there directly (one
+    /// bound for the document, not a thread per string); past the limit the answer is one
+    /// violation saying so, and that thread runs on until the process ends, as `BoundedRegex`'s do.
     public func violations(of instance: JSONValue, options: SchemaOptions = SchemaOptions()) -> [SchemaViolation] {
-        var errs: [SchemaViolation]? = []
-        var ann = Annotations()
-        let evaluator = SchemaEvaluator(options: options, dynamic: dynamic)
-        _ = evaluator.eval(root, instance, .root, &errs, &ann)
-        if let stopped = evaluator.exhaustion { return [stopped] + (errs ?? []) }
-        return errs ?? []
+        let (root, dynamic) = (self.root, self.dynamic)
+        let result = Locked<[SchemaViolation]?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Detached.run {
+            var errs: [SchemaViolation]? = []
+            var ann = Annotations()
+            let evaluator = SchemaEvaluator(options: options, dynamic: dynamic)
+            _ = evaluator.eval(root, instance, .root, &errs, &ann)
+            let found = (evaluator.exhaustion.map { [$0] } ?? []) + (errs ?? [])
+            result.withLock { $0 = found }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + options.timeLimit) == .success else {
+            return [SchemaViolation(instancePath: "$", schemaPath: root.location, keyword: "pattern",
+                                    expected: "an answer within \(options.timeLimit) s", got: "none",
+                                    message: "validation gave no answer within \(options.timeLimit) s (a pattern that backtracks without end?)")]
+        }
+        return result.withLock { $0 } ?? []
     }
 
-    /// Whether `instance` satisfies the schema (stops at the first violation).
+    /// Whether `instance` satisfies the schema.
     public func isValid(_ instance: JSONValue, options: SchemaOptions = SchemaOptions()) -> Bool {
-        var errs: [SchemaViolation]? = nil
-        var ann = Annotations()
-        let evaluator = SchemaEvaluator(options: options, dynamic: dynamic)
-        return evaluator.eval(root, instance, .root, &errs, &ann) && evaluator.exhaustedAt == nil
+        violations(of: instance, options: options).isEmpty
     }
 }

@@ -81,7 +81,7 @@ final class SchemaNode: @unchecked Sendable {
     }
 }
 
-/// A `pattern` compiled once and run through the project's bounded matcher.
+/// A `pattern` compiled once; matched inside the validation's time bound (see `JSONSchema.violations`).
 struct SchemaPattern: @unchecked Sendable {
     let source: String
     let regex: Regex<AnyRegexOutput>?
@@ -98,8 +98,9 @@ struct SchemaPattern: @unchecked Sendable {
             .replacing("\\w", with: "[A-Za-z0-9_]").replacing("\\W", with: "[^A-Za-z0-9_]")
     }
 
+    /// Called on the validation's own bounded thread (`JSONSchema.violations`).
     func matches(_ text: String) -> BoundedRegex.Outcome {
         guard let regex else { return .invalid }
-        return BoundedRegex.firstMatch(regex, in: text)
+        return (try? regex.firstMatch(in: text)) != nil ? .found : .notFound
     }
 }

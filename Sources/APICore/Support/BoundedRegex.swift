@@ -19,11 +19,6 @@ enum BoundedRegex {
 
     static func firstMatch(_ pattern: String, in text: String, limit: Double = limit) -> Outcome {
         guard let compiled = try? Regex(pattern) else { return .invalid }
-        return firstMatch(compiled, in: text, limit: limit)
-    }
-
-    /// The same with a regex compiled once by the caller (a schema's `pattern`).
-    static func firstMatch(_ compiled: Regex<AnyRegexOutput>, in text: String, limit: Double = limit) -> Outcome {
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Outcome?>(nil)
         nonisolated(unsafe) let regex = compiled  // used by that one thread only
