@@ -113,10 +113,10 @@ bench-deps: deps
 	  echo "bench-deps: installing$$missing"; \
 	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing || true; \
 	fi
-	@if ! bench/out/venv/bin/python -c 'import httpie, tavern._core.pytest' >/dev/null 2>&1; then \
+	@if ! bench/out/venv/bin/python -c 'import httpie, tavern._core.pytest, jsonschema, jsonschema_rs' >/dev/null 2>&1; then \
 	  echo "bench-deps: bench/out/venv with httpie + tavern"; \
 	  mkdir -p bench/out && $(PYTHON) -m venv bench/out/venv && \
-	  bench/out/venv/bin/python -m pip install -q --disable-pip-version-check httpie tavern 'pytest<9' || true; \
+	  bench/out/venv/bin/python -m pip install -q --disable-pip-version-check httpie tavern 'pytest<9' jsonschema jsonschema-rs || true; \
 	fi
 
 bench: bench-deps
