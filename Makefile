@@ -93,7 +93,7 @@ $(VENV_STAMP): Makefile
 	fi
 	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 
-build:
+build: deps
 	$(SWIFT) build
 
 # The Swift runtime linked statically: a faster start-up (see README, Benchmarks). Nothing links
@@ -165,7 +165,7 @@ test: deps venv
 test-urlsession: deps venv
 	@$(MAKE) --no-print-directory test SWIFT_TEST_FLAGS="--traits URLSessionTransport --scratch-path $(URLSESSION_BUILD) --filter 'TransportContractTests|TransferContractTests|TransportErrorTests'"
 
-run:
+run: deps
 	$(SWIFT) run apicli call github.zen --stub
 
 install: release
