@@ -33,9 +33,9 @@ extension SchemaSample {
     static func string(format: String?, variant: Int = 0) -> String {
         let n = variant == 0 ? "" : String(variant)
         switch format {
-        case "date-time": return "2024-01-01T00:00:\(String(format2: variant % 60))Z"
-        case "date": return "2024-01-\(String(format2: 1 + variant % 28))"
-        case "time": return "12:00:\(String(format2: variant % 60))Z"
+        case "date-time": return "2024-01-01T00:00:\(twoDigits(variant % 60))Z"
+        case "date": return "2024-01-\(twoDigits(1 + variant % 28))"
+        case "time": return "12:00:\(twoDigits(variant % 60))Z"
         case "duration": return "P\(1 + variant)D"
         case "email", "idn-email": return "user\(n)@example.com"
         case "uuid": return "3fa85f64-5717-4562-b3fc-" + String(String(0x2c963f66afa6 + variant, radix: 16).suffix(12))
@@ -97,7 +97,5 @@ extension SchemaSample {
     }
 }
 
-extension String {
-    /// `7` → `07`.
-    init(format2 n: Int) { self = n < 10 ? "0\(n)" : String(n) }
-}
+/// `7` → `07`. (Not a `String.init`: an unapplied `String.init` elsewhere would pick it.)
+func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
