@@ -89,6 +89,7 @@ extension APICLI {
                     if let save = adHoc.save { try saveAdHoc(self.target, as: save, workspace, console) }
                 } else {
                     (service, target) = try workspace.find(self.target)
+                    console.warn(target.warnings)
                 }
                 if dryRun {
                     let captured = FlowRunner.unsent(target, in: service, find: workspace.find)
