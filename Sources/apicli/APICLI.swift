@@ -27,7 +27,7 @@ struct APICLI: AsyncParsableCommand {
             Exit codes: `apicli help exit-codes`.
             """,
         version: "0.1.0",
-        subcommands: [Call.self, List.self, Show.self, Check.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self,
+        subcommands: [Call.self, List.self, Show.self, Check.self, Load.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self,
                       ExitCodes.self]
     )
 

@@ -69,3 +69,8 @@ public struct LoadPlan: Sendable {
         return plan
     }
 }
+
+extension LoadPlan {
+    /// Seconds from `30`, `1.5`, `800ms`, `2s`, `1m` (as durations in target files).
+    public static func seconds(_ text: String) -> Double? { NodeReader.seconds(text.trimmingSpaces()) }
+}

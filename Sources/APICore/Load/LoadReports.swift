@@ -1,7 +1,7 @@
 /// A load run in words (the summary printed at the end), as JUnit (one case per threshold), and
 /// merged from shards.
 public enum LoadText {
-    static func ms(_ s: Double) -> String { Text.fixed(s * 1000, 2) }
+    public static func ms(_ s: Double) -> String { Text.fixed(s * 1000, 2) }
 
     public static func summary(_ r: LoadResult, judged: [ThresholdResult]) -> String {
         var out = "load: \(r.model), \(r.load); \(Text.fixed(r.elapsed, 2)) s"
