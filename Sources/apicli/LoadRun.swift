@@ -89,6 +89,7 @@ extension APICLI.Load {
     func execute(_ setup: LoadSetup, _ flags: LoadFlags, _ console: Console) async throws {
         var plan = setup.plan
         var template = LoadResult()
+        (template.model, template.load) = Self.describe(plan)  // the whole run's load, whichever shard this is
         template.thresholds = setup.thresholds
         do throws(APIError) {
             if let text = flags.shard {
@@ -96,12 +97,11 @@ extension APICLI.Load {
                     : Shard.parse(text, source: "--shard")!
                 plan = plan.share(shard)
                 template.shard = shard
-                console.err("apicli: shard \(shard.index)/\(shard.count) (\(shard.source))\n")
+                console.err("apicli: shard \(shard.index)/\(shard.count) (\(shard.source)): \(Self.describe(plan).1)\n")
             }
         } catch {
             throw console.fail(error, target: nil)
         }
-        (template.model, template.load) = Self.describe(plan)
         let now = Date().timeIntervalSince1970
         if let at = flags.startAt {
             if at > now {

@@ -10,7 +10,7 @@ extension APICLI {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "report",
-            abstract: "Work with the JSON reports of apicli check.",
+            abstract: "Work with the JSON reports of apicli check and apicli load.",
             subcommands: [Merge.self]
         )
     }
@@ -53,6 +53,9 @@ extension APICLI.Report {
 
         func run() throws {
             Terminal.setUp()
+            if let first = reports.first, let data = FileManager.default.contents(atPath: first), LoadJSON.isLoadReport(data) {
+                return try mergeLoad()
+            }
             let merged: ReportMerge.Merged
             do {
                 var loaded: [LoadedReport] = []
@@ -75,6 +78,30 @@ extension APICLI.Report {
                 }
             }
             throw APICLI.Check.exitStatus(CheckSummary(results), failOnFlaky: failOnFlaky).code
+        }
+
+        /// Load reports (`apicli load --json`): the histograms and counts added up, the thresholds
+        /// judged again over the sum; exit 1 when one fails.
+        private func mergeLoad() throws {
+            let merged: LoadResult
+            do throws(APIError) {
+                var loaded: [(file: String, result: LoadResult)] = []
+                for file in reports {
+                    guard let data = FileManager.default.contents(atPath: file) else {
+                        throw .invalidInput([Diagnostic(file: file, mark: nil, message: "cannot read the report", hint: nil)])
+                    }
+                    loaded.append((file, try LoadJSON.read(data, file: file)))
+                }
+                merged = try LoadMerge.merge(loaded, allowMissing: allowMissing)
+            } catch {
+                throw Console.plain.fail(error, target: nil)
+            }
+            let judged = LoadVerdict.judge(merged.thresholds, merged)
+            Console.plain.out(LoadText.summary(merged, judged: judged))
+            try write(LoadJSON.render(merged), to: json)
+            try write(LoadText.junit(merged, judged: judged), to: junit)
+            try write(LoadHTML.render(merged, judged: judged), to: reportHTML)
+            if judged.contains(where: { !$0.passed }) { throw ExitStatus.failed.code }
         }
 
         private func write(_ text: String, to path: String?) throws {

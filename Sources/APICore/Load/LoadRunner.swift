@@ -38,8 +38,8 @@ public final class LoadRunner: Sendable {
         switch plan.model {
         case let .closed(users, think):
             await withDiscardingTaskGroup { group in
-                for user in 0..<users {
-                    group.addTask { await self.user(user, think: think) }
+                for _ in 0..<users {
+                    group.addTask { await self.user(think: think) }
                 }
             }
         case let .open(schedule, maxInFlight):
@@ -50,24 +50,23 @@ public final class LoadRunner: Sendable {
         return result
     }
 
-    /// Whether another request may start now; counts it when so.
-    private func claim() -> Bool {
-        if stopped.current != nil || Task.isCancelled { return false }
-        if let deadline, monotonicSeconds() >= deadline { return false }
-        return started.withLock { n in
-            if let limit = plan.requests, n >= limit { return false }
+    /// The number of the request that may start now (0-based, over the whole run: it picks the
+    /// target, so `--requests N` sends the same targets however the users interleave), or nil.
+    private func claim() -> Int? {
+        if stopped.current != nil || Task.isCancelled { return nil }
+        if let deadline, monotonicSeconds() >= deadline { return nil }
+        return started.withLock { n -> Int? in
+            if let limit = plan.requests, n >= limit { return nil }
             n += 1
-            return true
+            return n - 1
         }
     }
 
-    private func user(_ index: Int, think: Double) async {
+    private func user(think: Double) async {
         let caller = makeCaller()
         var prepared: [Int: PreparedCall] = [:]
-        var k = index * 7919  // users start at different places in the weighted order
-        while claim() {
+        while let k = claim() {
             let i = order[k % order.count]
-            k += 1
             let item = plan.items[i]
             let name = item.target.qualifiedName
             let call: PreparedCall
