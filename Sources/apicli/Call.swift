@@ -26,7 +26,8 @@ extension APICLI {
                 """
         )
 
-        @Argument(help: "The target, as service.target.", completion: .custom(completeTargetNames))
+        @Argument(help: "The target, as service.target; or a URL for a one-off request (-X, -d, --json, --save).",
+                  completion: .custom(completeTargetNames))
         var target: String
 
         @OptionGroup var targets: TargetsOptions
@@ -34,6 +35,7 @@ extension APICLI {
         @OptionGroup var request: RequestOptions
         @OptionGroup var form: FormOptions
         @OptionGroup var sending: SendOptions
+        @OptionGroup var adHoc: AdHocOptions
 
         @Flag(help: "Answer with the target's sample response; nothing is sent.")
         var stub = false
@@ -66,6 +68,9 @@ extension APICLI {
         func validate() throws {
             if sample != nil && !stub { throw ValidationError("--sample works with --stub") }
             if download && output != nil { throw ValidationError("--download and -o do not go together: -o names the file") }
+            if !Self.isURL(target) && !adHoc.isEmpty {
+                throw ValidationError("-X, -d, --json and --save go with a URL (apicli call https://…); a target's file says its method and body")
+            }
         }
 
         func run() async throws {
@@ -77,7 +82,13 @@ extension APICLI {
                 let (verbose, progress) = (self.verbose, self.progress(console))
                 let caller = Caller(workspace: workspace, mode: stub ? .stub : .live, policy: sending.policy,
                                     plugins: { [console] call in progress + logger(call.endpoint, console, level: verbose) })
-                let (service, target) = try workspace.find(self.target)
+                let (service, target): (Service, Target)
+                if Self.isURL(self.target) {
+                    (service, target) = try adHocTarget(self.target, workspace)
+                    if let save = adHoc.save { try saveAdHoc(self.target, as: save, workspace, console) }
+                } else {
+                    (service, target) = try workspace.find(self.target)
+                }
                 if dryRun {
                     let captured = FlowRunner.unsent(target, in: service, find: workspace.find)
                     return show(try workspace.build(target, in: service, captured: captured), console)

@@ -163,8 +163,6 @@ extension APICLI.Import {
                 }
                 let old = String(decoding: try ImportIO.read(to), as: UTF8.self)
                 let new = try TargetAppend.append(result.draft.targets[0], base: result.draft.baseURL, to: old, file: to)
-                let stem = Path.stem(Path.lastComponent(to))
-                _ = try TargetFile.decode(Array(new.utf8), file: to, defaultName: stem)  // never write a file that does not load
                 try ImportIO.write(new, to: to, force: true)
                 Console.plain.err("apicli: added \(result.draft.targets[0].name) to \(to)\n")
             } catch {

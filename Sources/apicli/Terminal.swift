@@ -40,7 +40,6 @@ enum Terminal {
         }
     }
 
-
     /// SIGPIPE is ignored (a closed pipe is EPIPE, handled in `write`). SIGINT (Ctrl-C) ends the
     /// program at once with exit 130: in-flight requests die with it, and no file is half written:
     /// downloads still in progress have their temporary files removed first. SIGTERM and SIGHUP
@@ -78,51 +77,4 @@ enum Terminal {
     }
 
     nonisolated(unsafe) private static var interrupts: [DispatchSourceSignal] = []
-}
-
-/// Text for stdout and stderr, with the secrets of the command's workspace hidden by its
-/// redactor (passed in: `--show-secrets` gives `.off`), and the failure lines that pick the exit code.
-/// The redactor is asked for at each write: secrets met later (a captured token) are hidden too.
-struct Console: Sendable {
-    private let source: @Sendable () -> Redactor
-
-    init(_ workspace: Workspace) {
-        source = { workspace.redactor }
-    }
-
-    private init(fixed: Redactor) {
-        source = { fixed }
-    }
-
-    var redactor: Redactor { source() }
-
-    /// Before a workspace exists (bad arguments, an unreadable project file): nothing to hide yet.
-    static let plain = Console(fixed: Redactor(secrets: []))
-
-    func out(_ text: String) { Terminal.write(Data(redactor.text(text).utf8)) }
-    func err(_ text: String) { Terminal.write(Data(redactor.text(text).utf8), to: STDERR_FILENO) }
-
-    /// Prints the failure and returns its exit code (`ExitStatus`) to throw: a target-file
-    /// problem with every diagnostic and its source line, anything else as its one-line summary.
-    func fail(_ error: APIError, target: String?) -> ExitCode {
-        switch error {
-        case .invalidInput(let diagnostics):
-            var renderer = DiagnosticRenderer()
-            for d in diagnostics { err(renderer.render(d)) }
-            if diagnostics.count > 1 { err("\(diagnostics.count) errors\n") }
-        case .stopped:
-            err("apicli: \(error.summary)\n")  // it names the target itself
-        default:
-            err("apicli: \(target.map { "\($0): " } ?? "")\(error.summary)\n")
-        }
-        return ExitStatus(error.kind).code
-    }
-}
-
-/// Standard output as a body sink: `call` streams a response body here (a closed pipe ends the
-/// program quietly, a full disk with exit 5, as `Terminal.write` does).
-final class StandardOutput: BodySink {
-    func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {
-        Terminal.write(Data(bytes))
-    }
 }

@@ -2,32 +2,32 @@ import Foundation
 import XCTest
 @testable import APICore
 
-/// Scalar resolution (`NodeReader.jsonNumber`, `NodeReader.seconds`), `Value.jsonText`,
+/// Scalar resolution (`YAMLScalar.number`, `NodeReader.seconds`), `Value.jsonText`,
 /// `ParameterEncoder` and `HeaderField` lists.
 final class ValueTests: XCTestCase {
     private let m = at(1, 1)
 
     func testJSONNumbersFromPlainScalars() {
         // THEN integers are normalised, floats keep their digits, and JSON-invalid forms are fixed up
-        XCTAssertEqual(NodeReader.jsonNumber("42"), "42")
-        XCTAssertEqual(NodeReader.jsonNumber("-7"), "-7")
-        XCTAssertEqual(NodeReader.jsonNumber("+5"), "5")
-        XCTAssertEqual(NodeReader.jsonNumber("007"), "7")
-        XCTAssertEqual(NodeReader.jsonNumber("0x1F"), "31")
-        XCTAssertEqual(NodeReader.jsonNumber("0o17"), "15")
-        XCTAssertEqual(NodeReader.jsonNumber("1.50"), "1.50")
-        XCTAssertEqual(NodeReader.jsonNumber("1e3"), "1e3")
-        XCTAssertEqual(NodeReader.jsonNumber(".5"), "0.5")
-        XCTAssertEqual(NodeReader.jsonNumber("-.5"), "-0.5")
-        XCTAssertEqual(NodeReader.jsonNumber("1."), "1.0")
-        XCTAssertEqual(NodeReader.jsonNumber("1.e5"), "1.0e5")
-        XCTAssertEqual(NodeReader.jsonNumber("12345678901234567890"), "12345678901234567890")
+        XCTAssertEqual(YAMLScalar.number("42"), "42")
+        XCTAssertEqual(YAMLScalar.number("-7"), "-7")
+        XCTAssertEqual(YAMLScalar.number("+5"), "5")
+        XCTAssertEqual(YAMLScalar.number("007"), "7")
+        XCTAssertEqual(YAMLScalar.number("0x1F"), "31")
+        XCTAssertEqual(YAMLScalar.number("0o17"), "15")
+        XCTAssertEqual(YAMLScalar.number("1.50"), "1.50")
+        XCTAssertEqual(YAMLScalar.number("1e3"), "1e3")
+        XCTAssertEqual(YAMLScalar.number(".5"), "0.5")
+        XCTAssertEqual(YAMLScalar.number("-.5"), "-0.5")
+        XCTAssertEqual(YAMLScalar.number("1."), "1.0")
+        XCTAssertEqual(YAMLScalar.number("1.e5"), "1.0e5")
+        XCTAssertEqual(YAMLScalar.number("12345678901234567890"), "12345678901234567890")
     }
 
     func testNotNumbers() {
         // THEN words, versions, times, infinities and lone signs stay text
         for text in ["moya", "1.2.3", "12:30", ".inf", "inf", "nan", "-", ".", "1e", "1_000", "0x", "", "1-2"] {
-            XCTAssertNil(NodeReader.jsonNumber(text), text)
+            XCTAssertNil(YAMLScalar.number(text), text)
         }
     }
 

@@ -175,6 +175,18 @@ final class ImportCurlCLITests: FolderTestCase {
                       outside.stderr)
     }
 
+    /// The one target-file editor keeps a CRLF file's line endings when a target is added (the
+    /// old line insertion wrote bare LF lines into it), and its comments and trailing keys.
+    func testAddingToACRLFFileKeepsItsLineEndings() throws {
+        let dir = try CLI.folder(["api.yaml": "baseURL: http://127.0.0.1:9/v1\r\ntargets:\r\n  one:   # first\r\n    path: /one\r\n\r\nrules: []\r\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["import", "curl", "--to", "api.yaml", "--name", "two", "curl http://127.0.0.1:9/v1/two"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("api.yaml"), encoding: .utf8),
+                       "baseURL: http://127.0.0.1:9/v1\r\ntargets:\r\n  one:   # first\r\n    path: /one\r\n  two:\r\n    path: /two\r\n\r\nrules: []\r\n")
+        XCTAssertEqual(try CLI.run(["validate", "api.yaml"], cwd: dir).code, 0)
+    }
+
     func testBadCommandsAreExit2() throws {
         for (command, message) in [
             ("wget http://x", "error: not a curl command: it does not start with 'curl'\n"),

@@ -28,6 +28,12 @@ public enum CurlImport {
         } catch {
             throw .invalid(Diagnostic(file: nil, mark: nil, message: "the curl command has an unterminated \(error.quote) quote"))
         }
+        return try run(words: words, options: options)
+    }
+
+    /// A curl command already split into words (`curl` first): what `apicli call URL -X … -H … -d …`
+    /// builds from its own flags, so an ad-hoc call means what the same curl command means.
+    public static func run(words: [String], options: Options) throws(APIError) -> Result {
         var parser = CurlParser(cwd: options.cwd)
         try parser.parse(words)
         var mapper = CurlMapper(request: parser.request)

@@ -25,7 +25,7 @@ struct CurlMapper {
         authorization(&t, headers: &headers)
         if !query.isEmpty { t.task.insert(contentsOf: queryEntries(query, &t), at: 0) }
         t.headers = headerEntries(headers)
-        t.timeout = request.maxTime.flatMap(NodeReader.jsonNumber)
+        t.timeout = request.maxTime.flatMap(YAMLScalar.number)
         auth(&t, url: url)
         t.name = name ?? ImportNames.fromRoute(t.method, url.path.removingPercentEscapes() ?? url.path)
         var draft = ServiceDraft(service: service ?? url.serviceName, baseURL: url.base)

@@ -58,8 +58,8 @@ struct SchemaSample {
         case "object": return object(s)
         case "array": return s["items"].flatMap { value($0) }.map { .list([$0]) } ?? .list([])
         case "string": return .string(Self.string(format: s["format"]?.text))
-        case "integer": return .number(s["minimum"]?.text.flatMap(NodeReader.jsonNumber) ?? "0")
-        case "number": return .number(s["minimum"]?.text.flatMap(NodeReader.jsonNumber) ?? "0.0")
+        case "integer": return .number(s["minimum"]?.text.flatMap(YAMLScalar.number) ?? "0")
+        case "number": return .number(s["minimum"]?.text.flatMap(YAMLScalar.number) ?? "0.0")
         case "boolean": return .bool(true)
         case "null": return .null
         default: return nil

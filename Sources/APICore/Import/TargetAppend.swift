@@ -1,11 +1,12 @@
-/// Adds a target to an existing service file's text, below its last target, keeping every other
-/// byte. The target's URL must lie under the file's `baseURL` (its path is made relative to it).
+/// `import curl --to` and `call --save`: a target added to an existing service file below its
+/// last target, through the one target-file editor (every other byte kept, CRLF included). The
+/// target's URL must lie under the file's `baseURL` (its path is made relative to it).
 public enum TargetAppend {
     public static func append(_ target: TargetDraft, base: String, to text: String, file: String) throws(APIError) -> String {
         let root: Node?
         do { root = try YAMLParser.parse(Array(text.utf8)) } catch { throw .invalid(Diagnostic(file: file, error)) }
         guard let pairs = root?.pairs, let targetsIndex = pairs.firstIndex(where: { $0.key.scalarText == "targets" }),
-              let targets = pairs[targetsIndex].value.pairs, let firstTarget = targets.first else {
+              let targets = pairs[targetsIndex].value.pairs, let firstTarget = targets.first, let root else {
             throw .invalid(Diagnostic(file: file, mark: root?.mark, message: "\(file) has no block targets: mapping to add to"))
         }
         if targets.contains(where: { $0.key.scalarText == target.name }) {
@@ -14,10 +15,12 @@ public enum TargetAppend {
         }
         var t = target
         t.path = try relativePath(target, base: base, file: file, root: pairs)
-        let indent = firstTarget.key.mark.column - 1
         var block = ""
-        YAMLWriter.block(.map([.pair(t.name, t.yaml)]), indent: indent, into: &block)
-        return insert(block, into: text, beforeLine: targetsIndex + 1 < pairs.count ? pairs[targetsIndex + 1].key.mark.line : nil)
+        YAMLWriter.block(.map([.pair(t.name, t.yaml)]), indent: firstTarget.key.mark.column - 1, into: &block)
+        var editor = TargetFileEditor(text: text, file: file)
+        try editor.appendTarget(block, root: root)
+        let stem = Path.stem(Path.lastComponent(file))
+        return try editor.checked(defaultName: stem, what: "adding \(t.name)") { $0.target(named: t.name) != nil }
     }
 
     /// The target's path below the file's base URL: `https://h/v1` + `/v1/x` … the curl URL is
@@ -32,14 +35,5 @@ public enum TargetAppend {
                                       hint: "import it into a file of its own: apicli import curl … > FILE"))
         }
         return String(full.dropFirst(trimmed.count))
-    }
-
-    /// `block` inserted before line `line` (1-based), or at the end (with a newline before it if needed).
-    private static func insert(_ block: String, into text: String, beforeLine line: Int?) -> String {
-        guard let line else { return text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + block }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let at = min(line - 1, lines.count)
-        lines.insert(contentsOf: block.dropLast().split(separator: "\n", omittingEmptySubsequences: false), at: at)
-        return lines.joined(separator: "\n")
     }
 }

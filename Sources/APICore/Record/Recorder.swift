@@ -30,8 +30,9 @@ public enum Recorder {
         }
         var editor = TargetFileEditor(text: String(decoding: data, as: UTF8.self), file: file)
         try editor.write(sample, name: name, target: target.name, root: root, sideFile: side?.relative)
-        let text = editor.text
-        try verify(text, file: file, defaultName: service.name, target: target.name, name: name)
+        let text = try editor.checked(defaultName: service.name, what: "record: writing the sample") {
+            $0.target(named: target.name)?.sample(named: name) != nil
+        }
         var written: String?
         if let side {
             let path = Path.join(Path.parent(file), side.relative)
@@ -43,23 +44,5 @@ public enum Recorder {
         }
         try OutputFile.write(Data(text.utf8), to: file)
         return written
-    }
-
-    /// The edited file must still be a valid target file holding the new sample.
-    private static func verify(_ text: String, file: String, defaultName: String, target: String, name: String?) throws(APIError) {
-        let service: Service
-        do throws(APIError) {
-            service = try TargetFile.decode(Array(text.utf8), file: file, defaultName: defaultName)
-        } catch {
-            var diagnostics: [Diagnostic] = [Diagnostic(file: file, mark: nil,
-                message: "record: writing the sample would break the target file; nothing was written",
-                hint: "the problem it would cause follows")]
-            if case .invalidInput(let d) = error { diagnostics += d }
-            throw .invalidInput(diagnostics)
-        }
-        guard service.target(named: target)?.sample(named: name) != nil else {
-            throw .invalid(Diagnostic(file: file, mark: nil,
-                                      message: "record: the sample written for \(target) is not where it should be; nothing was written"))
-        }
     }
 }

@@ -16,7 +16,7 @@ enum SampleYAML {
         }
         if !merged.isEmpty {
             out.append(inner + "headers:")
-            for h in merged { out.append(inner + "  " + TargetFileEditor.key(h.name) + ": " + quoted(h.value)) }
+            for h in merged { out.append(inner + "  " + TargetFileEditor.key(h.name) + ": " + YAMLScalar.quoted(h.value)) }
         }
         switch sample.body {
         case .json(let value)?:
@@ -28,22 +28,15 @@ enum SampleYAML {
                 out += json.map { inner + "  " + $0 }
             }
         case .text(let text)?:
-            out.append(inner + "body: " + quoted(text))
+            out.append(inner + "body: " + YAMLScalar.quoted(text))
         case .file?:
-            if let file { out.append(inner + "file: " + quoted(file)) }
+            if let file { out.append(inner + "file: " + YAMLScalar.quoted(file)) }
         case nil:
             break
         }
         if !sample.masked.isEmpty {
-            out.append(inner + "masked: [" + sample.masked.map(quoted).joined(separator: ", ") + "]")
+            out.append(inner + "masked: [" + sample.masked.map(YAMLScalar.quoted).joined(separator: ", ") + "]")
         }
-        return out
-    }
-
-    /// A JSON string, which is also a YAML double-quoted scalar.
-    static func quoted(_ text: String) -> String {
-        var out = ""
-        Value.writeJSONString(text, into: &out)
         return out
     }
 
@@ -55,7 +48,7 @@ enum SampleYAML {
             var out = ["{"]
             for (i, m) in members.enumerated() {
                 var lines = pretty(m.value)
-                lines[0] = quoted(m.key) + ": " + lines[0]
+                lines[0] = YAMLScalar.quoted(m.key) + ": " + lines[0]
                 if i < members.count - 1 { lines[lines.count - 1] += "," }
                 out += lines.map { "  " + $0 }
             }

@@ -128,7 +128,7 @@ struct NodeReader {
             if !s.isPlain || node.tag == Node.strTag { return .string(Template(s.value, mark: node.mark)) }
             if node.isNull { return .null }
             if let b = Self.boolean(s.value) { return .bool(b) }
-            if let number = Self.jsonNumber(s.value) { return .number(number) }
+            if let number = YAMLScalar.number(s.value) { return .number(number) }
             return .string(Template(s.value, mark: node.mark))
         case .sequence(let items):
             var out: [Value] = []
@@ -151,22 +151,4 @@ struct NodeReader {
         }
     }
 
-    /// A plain scalar that YAML's core schema reads as a number, written as JSON writes it; nil otherwise.
-    static func jsonNumber(_ text: String) -> String? {
-        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
-            || first == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
-        if text.hasPrefix("0x"), let n = Int(text.dropFirst(2), radix: 16) { return String(n) }
-        if text.hasPrefix("0o"), let n = Int(text.dropFirst(2), radix: 8) { return String(n) }
-        if let n = Int(text) { return String(n) }
-        // Floats: digits, one point, an exponent. Double() also takes "inf" and "nan": not numbers here.
-        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
-              text.contains(where: \.isNumber), Double(text) != nil else { return nil }
-        var s = text.hasPrefix("+") ? String(text.dropFirst()) : text
-        let negative = s.hasPrefix("-")
-        if negative { s.removeFirst() }
-        if s.hasPrefix(".") { s = "0" + s }
-        s = s.replacing(".e", with: ".0e").replacing(".E", with: ".0E")
-        if s.hasSuffix(".") { s += "0" }
-        return (negative ? "-" : "") + s
-    }
 }

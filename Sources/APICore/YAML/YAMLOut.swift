@@ -50,7 +50,7 @@ public indirect enum YAMLOut: Sendable, Equatable {
                 self = .bool(true)
             } else if ["false", "False", "FALSE"].contains(s.value) {
                 self = .bool(false)
-            } else if let n = NodeReader.jsonNumber(s.value) {
+            } else if let n = YAMLScalar.number(s.value) {
                 self = .number(n)
             } else {
                 self = .string(s.value)

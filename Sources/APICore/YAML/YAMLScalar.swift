@@ -60,4 +60,23 @@ enum YAMLScalar {
     /// Bytes that never stand in a plain scalar here; in flow context, the flow indicators too.
     private static let never = table("\"'`\\|>!&*%@")
     private static let flowIndicator = table(",[]{}:#")
+
+    /// A plain scalar that YAML's core schema reads as a number, written as JSON writes it; nil otherwise.
+    static func number(_ text: String) -> String? {
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+            || first == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
+        if text.hasPrefix("0x"), let n = Int(text.dropFirst(2), radix: 16) { return String(n) }
+        if text.hasPrefix("0o"), let n = Int(text.dropFirst(2), radix: 8) { return String(n) }
+        if let n = Int(text) { return String(n) }
+        // Floats: digits, one point, an exponent. Double() also takes "inf" and "nan": not numbers here.
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
+              text.contains(where: \.isNumber), Double(text) != nil else { return nil }
+        var s = text.hasPrefix("+") ? String(text.dropFirst()) : text
+        let negative = s.hasPrefix("-")
+        if negative { s.removeFirst() }
+        if s.hasPrefix(".") { s = "0" + s }
+        s = s.replacing(".e", with: ".0e").replacing(".E", with: ".0E")
+        if s.hasSuffix(".") { s += "0" }
+        return (negative ? "-" : "") + s
+    }
 }

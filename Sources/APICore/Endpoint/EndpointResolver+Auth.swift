@@ -1,0 +1,40 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The resolver's auth layer: a target's `auth:` expanded into the credential its requests carry (OAuth2 settings included).
+extension EndpointResolver {
+    /// Expands the `auth:` that applies; `auth: none` (or no auth at all) is nil.
+    func credential(_ auth: Auth?, _ bindings: Bindings, _ name: String, _ file: String) throws(APIError) -> Credential? {
+        switch auth {
+        case nil, .none?: return nil
+        case .bearer(let token)?:
+            return .bearer(try headerValue(token, bindings, in: "the bearer token of \(name)", file: file))
+        case .basic(let user, let password)?:
+            return .basic(user: try bindings.expand(user, in: "the basic user of \(name)", file: file),
+                          password: try bindings.expand(password, in: "the basic password of \(name)", file: file))
+        case .header(let header, let value)?:
+            return .header(name: header, value: try headerValue(value, bindings, in: "auth header '\(header)' of \(name)", file: file))
+        case .oauth2(let o)?:
+            func x(_ t: Template?, _ what: String) throws(APIError) -> String? {
+                guard let t else { return nil }
+                return try bindings.expand(t, in: "oauth2 \(what) of \(name)", file: file)
+            }
+            let tokenURL = try x(o.tokenURL, "tokenURL") ?? ""
+            if let problem = URLBuilder.problem(withBaseURL: tokenURL) {
+                throw .invalid(Diagnostic(file: file, mark: o.tokenURL.mark, message: "oauth2 tokenURL '\(tokenURL)' of \(name) \(problem)"))
+            }
+            let settings = OAuth2Settings<String>(tokenURL: tokenURL, clientId: try x(o.clientId, "clientId") ?? "",
+                                                  // An empty secret is a public client's: client_id goes in the form.
+                                                  clientSecret: try x(o.clientSecret, "clientSecret").flatMap { $0.isEmpty ? nil : $0 },
+                                                  scope: try x(o.scope, "scope").flatMap { $0.isEmpty ? nil : $0 },
+                                                  grant: OAuth2Settings<String>.Grant(rawValue: o.grant.rawValue) ?? .clientCredentials,
+                                                  username: try x(o.username, "username"), password: try x(o.password, "password"),
+                                                  refreshToken: try x(o.refreshToken, "refreshToken"))
+            for secret in [settings.clientSecret, settings.password, settings.refreshToken].compactMap({ $0 }) { secrets.record(secret) }
+            return .oauth2(settings)
+        }
+    }
+}

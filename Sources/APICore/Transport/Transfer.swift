@@ -1,0 +1,47 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How one exchange moves its bytes: where the response body goes and who hears about progress.
+public struct Transfer: Sendable {
+    /// Set: the body is streamed into this file (a download); the response's `body` stays empty.
+    public var destination: PartialFile?
+    /// Set (and no destination): the body is streamed here as it comes (stdout), in flat memory.
+    public var stream: (any BodySink)?
+    /// Called as bytes go out and come in, from any thread.
+    public var progress: @Sendable (TransferProgress) -> Void
+    /// Called once with the final response's status and headers (no body), before its body moves.
+    public var head: @Sendable (Response) -> Void
+
+    public init(destination: PartialFile? = nil, stream: (any BodySink)? = nil,
+                progress: @escaping @Sendable (TransferProgress) -> Void = { _ in },
+                head: @escaping @Sendable (Response) -> Void = { _ in }) {
+        self.destination = destination
+        self.stream = stream
+        self.progress = progress
+        self.head = head
+    }
+}
+
+/// Bytes moved so far in one direction.
+public struct TransferProgress: Sendable, Equatable {
+    public enum Direction: Sendable, Equatable {
+        /// The request body.
+        case upload
+        /// The response body.
+        case download
+    }
+
+    public var direction: Direction
+    public var bytes: Int64
+    /// When known: the request body's length, the response's Content-Length.
+    public var total: Int64?
+
+    public init(_ direction: Direction, bytes: Int64, total: Int64?) {
+        self.direction = direction
+        self.bytes = bytes
+        self.total = total
+    }
+}

@@ -1,0 +1,111 @@
+import APICore
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `apicli call URL`: a one-off request without a target file. The flags are read as the same
+/// curl command would read them (`import curl`'s mapping), the request is built into a target in
+/// memory, and sent through the one factory and the one send path like any target; `--save`
+/// writes that target into a service file so that exploring an API turns into files `check` runs.
+struct AdHocOptions: ParsableArguments {
+    @Option(name: [.customShort("X"), .customLong("request")],
+            help: ArgumentHelp("With a URL: the method (default GET, or POST with a body).", valueName: "method"))
+    var method: String?
+
+    @Option(name: [.customShort("d"), .customLong("data")],
+            help: ArgumentHelp("With a URL: a request body as curl -d takes it (repeatable, joined with &).", valueName: "data"))
+    var data: [String] = []
+
+    @Option(name: .customLong("json"),
+            help: ArgumentHelp("With a URL: a JSON body (Content-Type and Accept application/json), as curl --json.", valueName: "json"))
+    var json: String?
+
+    @Option(help: ArgumentHelp("With a URL: write the request as a target (service.target) into targets/SERVICE.yaml, added below its targets when its baseURL holds the URL, else a new file.",
+                               valueName: "service.target"))
+    var save: String?
+
+    var isEmpty: Bool { method == nil && data.isEmpty && json == nil && save == nil }
+
+    /// The curl words for `url` and these flags (and `extra`: -H and -F when saving).
+    func curlWords(_ url: String, extra: [String]) -> [String] {
+        var words = ["curl", url]
+        if let method { words += ["-X", method] }
+        for d in data { words += ["--data", d] }
+        if let json { words += ["--json", json] }
+        return words + extra
+    }
+}
+
+extension APICLI.Call {
+    /// Whether the argument is a URL rather than `service.target`.
+    static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("http://") || text.hasPrefix("https://")
+    }
+
+    /// The URL's request as a target in memory (named like `import curl` names it). The command
+    /// line's -H and -F reach it as they reach any target (overrides), so no secret of theirs is
+    /// ever written into the target text.
+    func adHocTarget(_ url: String, _ workspace: Workspace) throws(APIError) -> (Service, Target) {
+        let result = try CurlImport.run(words: adHoc.curlWords(url, extra: []),
+                                        options: .init(cwd: FileManager.default.currentDirectoryPath))
+        let draft = result.draft
+        let service = try TargetFile.decode(Array(draft.text.utf8), file: "(command line)", defaultName: draft.service)
+        guard let target = service.targets.first else {
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "cannot make a request of \(url)"))
+        }
+        return (service, target)
+    }
+
+    /// `--save service.target`: the request with its -H and -F, written through `import curl`'s
+    /// mapping (an Authorization header becomes `auth:` with a `${VAR}`, never the secret) into
+    /// targets/SERVICE.yaml: below its targets when its baseURL holds the URL, else as a new file.
+    func saveAdHoc(_ url: String, as name: String, _ workspace: Workspace, _ console: Console) throws(APIError) {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, CurlImport.isName(parts[0]), CurlImport.isName(parts[1]) else {
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "--save takes service.target (letters, digits, '_' and '-'), got '\(name)'"))
+        }
+        var extra: [String] = []
+        for h in request.headers { extra += ["-H", h] }
+        for f in form.forms { extra += ["-F", f] }
+        let result = try CurlImport.run(words: adHoc.curlWords(url, extra: extra),
+                                        options: .init(service: parts[0], name: parts[1], cwd: FileManager.default.currentDirectoryPath))
+        ImportIO.warn(result.warnings)
+        var draft = result.draft
+        draft.header = ["Saved by apicli call --save."]
+        draft.targets[0].auth = Self.credentialsAsVariables(draft.targets[0].auth, service: parts[0], console)
+        let file = Path.join(workspace.options.directory, parts[0] + ".yaml")
+        let text: String
+        if Path.exists(file) {
+            let old = String(decoding: try ImportIO.read(file), as: UTF8.self)
+            text = try TargetAppend.append(draft.targets[0], base: draft.baseURL, to: old, file: file)
+        } else {
+            text = draft.text
+            _ = try TargetFile.decode(Array(text.utf8), file: file, defaultName: parts[0])  // never write a file that does not load
+        }
+        try ImportIO.write(text, to: file, force: true)
+        if !quiet { console.err("apicli: saved \(name) in \(file)\n") }
+    }
+
+    /// The credentials of `-H 'Authorization: …'` as `${SERVICE_TOKEN}` / `${SERVICE_PASSWORD}` in
+    /// the saved target, never their values; a note says which variable to set.
+    static func credentialsAsVariables(_ auth: YAMLOut?, service: String, _ console: Console) -> YAMLOut? {
+        guard let pairs = auth?.pairs, let (kind, value) = pairs.first else { return auth }
+        let prefix = service.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
+        switch kind {
+        case "bearer":
+            let name = String(prefix) + "_TOKEN"
+            console.err("apicli: --save: the bearer token is saved as ${\(name)}; set \(name) to call it\n")
+            return .map([.pair("bearer", .string("${\(name)}"))])
+        case "basic":
+            let name = String(prefix) + "_PASSWORD"
+            let user = value.pairs?.first { $0.0 == "user" }?.1 ?? .string("")
+            console.err("apicli: --save: the password is saved as ${\(name)}; set \(name) to call it\n")
+            return .map([.pair("basic", .map([.pair("user", user), .pair("password", .string("${\(name)}"))]))])
+        default:
+            return auth
+        }
+    }
+}
