@@ -20,7 +20,7 @@ extension APICLI.Report {
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge",
-            abstract: "Merge the JSON reports of a sharded check into one report, as one unsharded run would have written it.",
+            abstract: "Merge the JSON reports of a sharded check (or load) into one report, as one unsharded run would have written it.",
             discussion: """
                 Every report must come from the same suite (the same selected targets, and the same --stub and \
                 --all) and hold other shards of the same count; every shard must be there unless --allow-missing. \
@@ -29,6 +29,9 @@ extension APICLI.Report {
                 Exit codes: as apicli check over the merged results (0 all passed, 1 a check failed, 2 a target \
                 could not be built, 3 every failure was a network failure, 4 every failure was a timeout), with \
                 2 also for a report that cannot be read or is refused, and 5 for an output file that cannot be written.
+
+                Load reports (apicli load --json) are recognised: their histograms and counts are added up and \
+                the thresholds they carry judged again over the sum (exit 1 when one fails).
                 """
         )
 

@@ -60,8 +60,7 @@ public final class LoadRecorder: Sendable {
     /// Counts for a progress line, without copying histograms: requests, errors, p95 so far.
     public func progress(now: Double = monotonicSeconds()) -> LoadProgress {
         state.withLock { s in
-            LoadProgress(elapsed: now - start, requests: s.requests, errors: s.errors, p95: s.overall.seconds(at: 95),
-                         lateStarts: 0)
+            LoadProgress(elapsed: now - start, requests: s.requests, errors: s.errors, p95: s.overall.seconds(at: 95))
         }
     }
 }
@@ -72,5 +71,4 @@ public struct LoadProgress: Sendable {
     public var requests: UInt64
     public var errors: UInt64
     public var p95: Double
-    public var lateStarts: UInt64
 }

@@ -131,10 +131,9 @@ public final class LoadRunner: Sendable {
         recorder.record(name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: bytes, lag: lag)
     }
 
-    /// A request cut short because the run was stopped: not counted.
+    /// A request that failed once the run was stopped (Ctrl-C cancels the requests in flight):
+    /// not counted, the stop cut it short.
     private func cancelled(_ error: APIError) -> Bool {
-        guard stopped.current != nil || Task.isCancelled else { return false }
-        if case .network(.cancelled) = error { return true }
-        return true
+        stopped.current != nil || Task.isCancelled
     }
 }
