@@ -108,7 +108,9 @@ public final class LoadRunner: Sendable {
                     try? await Task.sleep(nanoseconds: 200_000)
                 }
                 if stopped.current != nil || Task.isCancelled { break }
-                let lag = monotonicSeconds() - due
+                // A start up to 0.5 ms early (not worth a sleep) counts from when it started.
+                let now = monotonicSeconds()
+                let (from, lag) = (max(due, now), max(now - due, 0))
                 let i = order[k % order.count]
                 let call = calls[i]
                 k += 1
@@ -116,7 +118,7 @@ public final class LoadRunner: Sendable {
                 inFlight.withLock { $0 += 1 }
                 group.addTask {
                     let sent = await caller.send(call)
-                    self.record(call.target.qualifiedName, sent, due: due, lag: lag)
+                    self.record(call.target.qualifiedName, sent, due: from, lag: lag)
                     self.inFlight.withLock { $0 -= 1 }
                 }
             }
