@@ -27,6 +27,12 @@ if [[ -n $nginx_url ]]; then
   wrk32=""
   have wrk && wrk32=$(wrk -t2 -c32 -d10s "$nginx_url/hello" 2>/dev/null | awk '/Requests\/sec/ {print $2}')
   row "wrk -t2 -c32 -d10s /hello" "${wrk32:-n/a} req/s" "" ""
+  if have hey; then  # another load tool (Debian's hey), same scenario: 32 connections, 10 s
+    hey -z 10s -c 32 "$nginx_url/hello" >"$out/hey.txt" 2>&1
+    hey_rps=$(awk '/Requests\/sec/ {print $2}' "$out/hey.txt")
+    hey_p99=$(awk '$1 == "99%" {print $3 * 1000}' "$out/hey.txt")
+    row "hey -z 10s -c 32 /hello" "${hey_rps:-n/a} req/s" "" "p99 ${hey_p99:-n/a} ms"
+  fi
   row "apicli load --users 32 --duration 10s" "$closed_rps req/s" "" \
     "$(python3 -c "print('%.0f%%' % (100 * $closed_rps / float('${wrk32:-0}' or 'inf')))" 2>/dev/null) of wrk (goal >= 50%); p99 $(load_pct "$out/load-closed.json" overall.histogram 99) ms"
   # 6b. open model at 5000/s for 20 s; memory at 10 s and 60 s
