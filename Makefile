@@ -27,6 +27,9 @@ URLSESSION_BUILD := .build-urlsession
 
 # Python packages for the local httpbin. header-map needs gunicorn >= 22.
 HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
+# jsonschema judges the samples `import openapi` builds from schemas (OpenAPIRealSpecTests).
+SCHEMA_PIP  := 'jsonschema>=4.18,<5'
+VENV_CHECK  := 'import gunicorn, jsonschema, importlib.util as u; assert u.find_spec("httpbin")'
 
 # Debian packages: sudo only when we are not root and sudo exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
@@ -38,7 +41,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 help:
 	@echo "apicli make targets:"
 	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium (apt) if missing"
-	@echo "  venv           create .venv with httpbin + gunicorn (for live tests)"
+	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
@@ -76,17 +79,19 @@ deps:
 	  echo "deps: installing$$missing"; \
 	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
+	@# The test servers run on the system python3 (scripts/graphql-server.py needs graphql-core).
+	@$(PYTHON) -c 'import graphql' >/dev/null 2>&1 || $(PYTHON) -m pip install -q --disable-pip-version-check 'graphql-core>=3.2,<3.3'
 
 venv: $(VENV_STAMP)
 	@:
 
-$(VENV_STAMP):
-	@if [ ! -x $(VENV)/bin/gunicorn ]; then \
-	  echo "venv: creating $(VENV) with httpbin + gunicorn"; \
-	  $(PYTHON) -m venv $(VENV) && \
-	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP); \
+$(VENV_STAMP): Makefile
+	@if ! $(VENV)/bin/python -c $(VENV_CHECK) >/dev/null 2>&1; then \
+	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema"; \
+	  { [ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV); } && \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP); \
 	fi
-	@$(VENV)/bin/python -c 'import gunicorn, importlib.util as u; assert u.find_spec("httpbin")' && touch $@
+	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 
 build:
 	$(SWIFT) build

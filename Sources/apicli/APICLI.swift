@@ -24,11 +24,10 @@ struct APICLI: AsyncParsableCommand {
             service. Name a target as service.target, e.g. github.zen. targets/apicli.yaml, when \
             present, holds defaults, rules and environments for every service (--env, APICLI_ENV).
 
-            Exit codes: `apicli help exit-codes`.
+            Exit codes: `apicli help exit-codes` (or `apicli exit-codes`; `--markdown` for README's table).
             """,
         version: "0.1.0",
-        subcommands: [Call.self, List.self, Show.self, Check.self, Load.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self,
-                      ExitCodes.self]
+        subcommands: [Call.self, List.self, Show.self, Check.self, Load.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self]
     )
 
     /// The command line, with `--drift=MODE` (an option whose value may be left out, which the
@@ -44,7 +43,15 @@ struct APICLI: AsyncParsableCommand {
     static func main() async {
         var code: Int32 = 0
         do {
-            var command = try parseAsRoot(arguments)
+            var words = arguments
+            // Answered before argument-parser: each subcommand it knows costs every run its start-up.
+            if let table = ExitStatus.request(words) {
+                Console.plain.out(table)
+                fflush(nil)
+                _exit(0)
+            }
+            try AdHocOptions.extract(from: &words)
+            var command = try parseAsRoot(words)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -59,23 +66,5 @@ struct APICLI: AsyncParsableCommand {
         }
         fflush(nil)
         _exit(code)
-    }
-}
-
-extension APICLI {
-    /// `apicli exit-codes` (and `apicli help exit-codes`): the one table of exit codes.
-    struct ExitCodes: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "exit-codes",
-            abstract: "Print what each exit code means (every command uses the one table).",
-            discussion: ExitStatus.text(width: 76)
-        )
-
-        @Flag(help: "Print the table as Markdown (README's).")
-        var markdown = false
-
-        func run() {
-            Console.plain.out(markdown ? ExitStatus.markdown : ExitStatus.text())
-        }
     }
 }

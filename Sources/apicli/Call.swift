@@ -21,12 +21,15 @@ extension APICLI {
                 destination, renamed into place only when complete and accepted. A progress bar shows on \
                 stderr for transfers longer than a second when stderr is a terminal (not with --quiet).
 
-                Exit codes: 0 ok, 1 rejected by validate:, 2 bad target file or name, 3 network, 4 timeout, \
-                5 cannot write the output file, 130 interrupted.
+                A URL instead of a target sends a one-off request, read as curl reads the same flags: \
+                -X METHOD (--request), -d DATA (--data, repeatable), --json JSON, and -H, -F as for a target; \
+                --save service.target writes it as a target into targets/SERVICE.yaml.
+
+                Exit codes: apicli help exit-codes.
                 """
         )
 
-        @Argument(help: "The target, as service.target; or a URL for a one-off request (-X, -d, --json, --save).",
+        @Argument(help: "The target, as service.target; or a URL for a one-off request (with -X METHOD, -d DATA, --json JSON, --save service.target).",
                   completion: .custom(completeTargetNames))
         var target: String
 
@@ -35,7 +38,6 @@ extension APICLI {
         @OptionGroup var request: RequestOptions
         @OptionGroup var form: FormOptions
         @OptionGroup var sending: SendOptions
-        @OptionGroup var adHoc: AdHocOptions
 
         @Flag(help: "Answer with the target's sample response; nothing is sent.")
         var stub = false
@@ -68,9 +70,6 @@ extension APICLI {
         func validate() throws {
             if sample != nil && !stub { throw ValidationError("--sample works with --stub") }
             if download && output != nil { throw ValidationError("--download and -o do not go together: -o names the file") }
-            if !Self.isURL(target) && !adHoc.isEmpty {
-                throw ValidationError("-X, -d, --json and --save go with a URL (apicli call https://…); a target's file says its method and body")
-            }
         }
 
         func run() async throws {
@@ -124,7 +123,9 @@ extension APICLI {
             // rejected body on stderr), the body streams to stdout as it comes, in flat memory;
             // -i's head goes first. An attempt that is sent again (a retry, an OAuth2 401) never
             // reaches stdout: the Caller holds it.
-            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 ? StandardOutput() : nil
+            // (A GraphQL response is judged for its errors: it is held.)
+            let graphql = target.expect?.graphqlErrors == true
+            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 && !graphql ? StandardOutput() : nil
             let include = self.include
             let transfer = Transfer(destination: destination, stream: stream, head: { response in
                 if include, stream != nil {
@@ -138,6 +139,10 @@ extension APICLI {
                 let unwritten = destination.map { $0.destination == "." ? "nothing was saved" : "\($0.destination) was not written" }
                 console.err("apicli: \(target.qualifiedName): rejected: status \(response.statusLine.dropFirst(9)) is not accepted by "
                             + "validate: \(endpoint.validation)\(unwritten.map { "; \($0)" } ?? "")\n")
+                throw ExitStatus.failed.code
+            }
+            if graphql, response.saved == nil, let errors = Judge.graphqlErrors(response.body) {
+                console.err("apicli: \(target.qualifiedName): \(errors)\n")
                 throw ExitStatus.failed.code
             }
             if let destination { try save(destination, response, sent.request, console) }

@@ -10,24 +10,50 @@ import Foundation
 /// curl command would read them (`import curl`'s mapping), the request is built into a target in
 /// memory, and sent through the one factory and the one send path like any target; `--save`
 /// writes that target into a service file so that exploring an API turns into files `check` runs.
-struct AdHocOptions: ParsableArguments {
-    @Option(name: [.customShort("X"), .customLong("request")],
-            help: ArgumentHelp("With a URL: the method (default GET, or POST with a body).", valueName: "method"))
+struct AdHocOptions {
     var method: String?
-
-    @Option(name: [.customShort("d"), .customLong("data")],
-            help: ArgumentHelp("With a URL: a request body as curl -d takes it (repeatable, joined with &).", valueName: "data"))
     var data: [String] = []
-
-    @Option(name: .customLong("json"),
-            help: ArgumentHelp("With a URL: a JSON body (Content-Type and Accept application/json), as curl --json.", valueName: "json"))
     var json: String?
-
-    @Option(help: ArgumentHelp("With a URL: write the request as a target (service.target) into targets/SERVICE.yaml, added below its targets when its baseURL holds the URL, else a new file.",
-                               valueName: "service.target"))
     var save: String?
 
     var isEmpty: Bool { method == nil && data.isEmpty && json == nil && save == nil }
+
+    /// What `extract` took from this process's command line.
+    nonisolated(unsafe) static var current = AdHocOptions()
+
+    /// `apicli call URL -X … -d … --json … --save …`: these four flags are curl's and mean something
+    /// only with a URL, so they are taken out here, before argument-parser, and only then: every
+    /// option argument-parser knows costs each run of `call TARGET` its reflection at start-up.
+    /// With a target name they stay in, and argument-parser refuses them (exit 64).
+    static func extract(from words: inout [String]) throws {
+        guard words.first == "call", words.dropFirst().contains(where: APICLI.Call.isURL) else { return }
+        var kept: [String] = []
+        var options = AdHocOptions()
+        var i = 0
+        while i < words.count {
+            let word = words[i]
+            let (flag, inline): (String, String?) = word.hasPrefix("--") && word.contains("=")
+                ? (String(word[..<word.firstIndex(of: "=")!]), String(word[word.index(after: word.firstIndex(of: "=")!)...]))
+                : (word, nil)
+            guard ["-X", "--request", "-d", "--data", "--json", "--save"].contains(flag) else {
+                kept.append(word)
+                i += 1
+                continue
+            }
+            guard let value = inline ?? (i + 1 < words.count ? words[i + 1] : nil) else {
+                throw ValidationError("\(flag) needs a value")
+            }
+            switch flag {
+            case "-X", "--request": options.method = value
+            case "-d", "--data": options.data.append(value)
+            case "--json": options.json = value
+            default: options.save = value
+            }
+            i += inline == nil ? 2 : 1
+        }
+        words = kept
+        current = options
+    }
 
     /// The curl words for `url` and these flags (and `extra`: -H and -F when saving).
     func curlWords(_ url: String, extra: [String]) -> [String] {
@@ -40,6 +66,9 @@ struct AdHocOptions: ParsableArguments {
 }
 
 extension APICLI.Call {
+    /// The one-off request's curl flags (taken out of the command line before parsing).
+    var adHoc: AdHocOptions { AdHocOptions.current }
+
     /// Whether the argument is a URL rather than `service.target`.
     static func isURL(_ text: String) -> Bool {
         text.hasPrefix("http://") || text.hasPrefix("https://")

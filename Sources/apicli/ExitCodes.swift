@@ -59,6 +59,17 @@ enum ExitStatus: Int32, CaseIterable {
         (.terminated, "terminated (SIGTERM)"),
     ]
 
+    /// `apicli exit-codes [--markdown]` and `apicli help exit-codes`: the table to print, or nil
+    /// for any other command line. (Not a subcommand: every subcommand argument-parser knows
+    /// costs every run of apicli its reflection at start-up.)
+    static func request(_ words: [String]) -> String? {
+        switch words {
+        case ["exit-codes"], ["help", "exit-codes"], ["exit-codes", "--help"]: return text()
+        case ["exit-codes", "--markdown"]: return markdown
+        default: return nil
+        }
+    }
+
     /// The table as README has it.
     static var markdown: String {
         "| code | meaning |\n| --- | --- |\n" + table.map { "| \($0.rawValue) | \($1) |\n" }.joined()

@@ -99,16 +99,26 @@ extension APICLI.Import {
         @Option(help: ArgumentHelp("Only operations with one of these tags.", valueName: "t1,t2"))
         var tags: String?
 
+        @Option(name: .customLong("allow-ref-root"),
+                help: ArgumentHelp("A folder whose files $refs may name besides the spec's own (repeatable).", valueName: "dir"))
+        var allowRefRoot: [String] = []
+
         @Flag(help: "Replace the file if it exists.")
         var force = false
 
         @OptionGroup var targets: TargetsOptions
 
+        func validate() throws {
+            for dir in allowRefRoot where !Path.isDirectory(dir) {
+                throw ValidationError("--allow-ref-root \(dir): no such folder")
+            }
+        }
+
         func run() throws {
             Terminal.setUp()
             let tagList = tags?.split(separator: ",").map { $0.trimmingSpaces() } ?? []
             do throws(APIError) {
-                let result = try OpenAPIImport.run(spec: spec, options: .init(service: service, tags: tagList),
+                let result = try OpenAPIImport.run(spec: spec, options: .init(service: service, tags: tagList, refRoots: allowRefRoot),
                                                    read: ImportIO.read)
                 ImportIO.warn(result.warnings)
                 let path = output ?? Path.join(targets.directory, "\(result.draft.service).yaml")

@@ -17,7 +17,7 @@ struct LoadFlags {
     /// Unix seconds.
     var startAt: Double?
 
-    static let maxSeconds = 7 * 86_400.0
+    static let maxSeconds = Durations.maxSeconds
 
     init(_ c: APICLI.Load) throws {
         func seconds(_ text: String?, _ flag: String, zero: Bool, max: Double) throws -> Double? {

@@ -50,8 +50,23 @@ extension APICLI {
         @Flag(name: .shortAndLong, help: "No log line per request.")
         var quiet = false
 
+        @Option(name: .customLong("max-connections"),
+                help: ArgumentHelp("Connections open at once; one more is closed at once (default 512).", valueName: "n"))
+        var maxConnections = MockServer.Limits().connections
+
+        @Option(name: .customLong("request-timeout"),
+                help: ArgumentHelp("Seconds a connection has to send a whole request, from when it opened or got its last response; then it is closed (idle and slow clients; default 30).",
+                                   valueName: "seconds"))
+        var requestTimeout = MockServer.Limits().requestTimeout
+
         func validate() throws {
             if !(0...65535).contains(port) { throw ValidationError("--port takes 0 to 65535, got \(port)") }
+            if !(1...100_000).contains(maxConnections) {
+                throw ValidationError("--max-connections takes 1 to 100000, got \(maxConnections)")
+            }
+            if !Durations.accepts(requestTimeout, allowZero: false) {
+                throw ValidationError("--request-timeout takes a positive number of seconds, at most \(Int(Durations.maxSeconds)), got \(requestTimeout)")
+            }
         }
 
         private func load() throws(APIError) -> (MockTable, FileStamps, [Service]) {
@@ -78,7 +93,8 @@ extension APICLI {
             if !quiet { log = Self.logLine }
             let server: MockServer
             do throws(APIError) {
-                server = try await MockServer.start(host: host, port: port, table: table, log: log)
+                server = try await MockServer.start(host: host, port: port, table: table,
+                                                    limits: .init(connections: maxConnections, requestTimeout: requestTimeout), log: log)
             } catch {
                 throw console.fail(error, target: nil)
             }

@@ -93,8 +93,8 @@ struct RequestOptions: ParsableArguments {
                 throw ValidationError("-H takes 'Name: value', got '\(h)'")
             }
         }
-        if let timeout, !(timeout > 0) || !timeout.isFinite {
-            throw ValidationError("--timeout takes a positive number of seconds, got \(timeout)")
+        if let timeout, !Durations.accepts(timeout, allowZero: false) {
+            throw ValidationError("--timeout takes a positive number of seconds, at most \(Int(Durations.maxSeconds)) (a day), got \(timeout)")
         }
     }
 

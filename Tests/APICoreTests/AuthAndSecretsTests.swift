@@ -86,15 +86,29 @@ final class AuthAndSecretsTests: XCTestCase {
     func testCurlCommandIsQuotedForTheShellAndRedacted() {
         // GIVEN a POST with a quote in its body and a secret header
         let request = PreparedRequest(url: URL(string: "https://api.test/it's")!, method: "POST",
-                                      headers: [HeaderField("Content-Type", "text/plain"), HeaderField("X-Key", "k3")],
-                                      body: .data(Data("it's k3".utf8)), timeout: 30)
+                                      headers: [HeaderField("Content-Type", "text/plain"), HeaderField("X-Key", "k3y9")],
+                                      body: .data(Data("it's k3y9".utf8)), timeout: 30)
         // THEN every argument is single-quoted, quotes escaped, secrets hidden unless the redactor is off
-        XCTAssertEqual(Curl.command(request, redactor: Redactor(secrets: ["k3"])),
+        XCTAssertEqual(Curl.command(request, redactor: Redactor(secrets: ["k3y9"])),
                        #"curl -L -X POST 'https://api.test/it'\''s' -H 'Content-Type: text/plain' -H 'X-Key: ••••' --data-binary 'it'\''s ••••' --max-time 30"# + "\n")
         XCTAssertEqual(Curl.command(request, redactor: .off),
-                       #"curl -L -X POST 'https://api.test/it'\''s' -H 'Content-Type: text/plain' -H 'X-Key: k3' --data-binary 'it'\''s k3' --max-time 30"# + "\n")
+                       #"curl -L -X POST 'https://api.test/it'\''s' -H 'Content-Type: text/plain' -H 'X-Key: k3y9' --data-binary 'it'\''s k3y9' --max-time 30"# + "\n")
         var head = request
         (head.method, head.body, head.headers, head.timeout) = ("HEAD", nil, [], 1.5)
         XCTAssertEqual(Curl.command(head, redactor: .off), "curl -L --head 'https://api.test/it'\\''s' --max-time 1.5\n")
+    }
+}
+
+/// Issue 26, item 14: a secret shorter than the floor is not masked inside text (with
+/// `API_TOKEN=e` every "e" of `-v` became ••••, garbling it and giving the secret away), only as
+/// a whole header or query value.
+final class ShortSecretTests: XCTestCase {
+    func testShortSecretsAreMaskedOnlyAsWholeValues() {
+        let redactor = Redactor(secrets: ["e", "longsecret"])
+        XCTAssertEqual(redactor.text("> GET https://example.com/get?x=e"), "> GET https://example.com/get?x=e")
+        XCTAssertEqual(redactor.text("token longsecret here"), "token •••• here")
+        XCTAssertEqual(redactor.header(HeaderField("X-Token", "e")).value, "••••")
+        XCTAssertEqual(redactor.header(HeaderField("X-Other", "keep")).value, "keep")
+        XCTAssertEqual(redactor.url("https://example.com/get?x=e&y=ee"), "https://example.com/get?x=••••&y=ee")
     }
 }

@@ -101,6 +101,10 @@ final class HTTPPartsTests: XCTestCase {
         let body = String(repeating: "a", count: 5000) + "!"
         XCTAssertEqual(BoundedRegex.firstMatch("^(a+)+$", in: body, limit: 0.5), .tooSlow(0.5))
         XCTAssertLessThan(Date().timeIntervalSince(start), 3)
+        // Issue 26, item 12: a small text is bounded too (24 bytes ran for minutes)
+        let small = Date()
+        XCTAssertEqual(BoundedRegex.firstMatch("^(a+)+$", in: String(repeating: "a", count: 23) + "!", limit: 0.5), .tooSlow(0.5))
+        XCTAssertLessThan(Date().timeIntervalSince(small), 3)
     }
 
     func testTextHelpers() {

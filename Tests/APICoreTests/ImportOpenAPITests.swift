@@ -90,3 +90,23 @@ final class ImportOpenAPITests: XCTestCase {
         XCTAssertEqual(ImportNames.unique("a", &taken), "a2")
     }
 }
+
+/// `Template.escaping`: what an importer writes expands back to the text it was given.
+final class TemplateEscapingTests: XCTestCase {
+    func testEscapedTextExpandsToItself() throws {
+        let bindings = Bindings(params: ["id": "X", "name": "Y"], environment: ["HOME": "/root", "A": "a"])
+        for text in ["${HOME}", "{id}", "{{name}}", "$${A}", "$$${A}", "${{}", "{+id}", "a{id}b${A}c", "${", "{", "}", "$",
+                     "${A:-{id}}", "{code}{", "{id", "price: ${{}} {}", "ünï{id}cødé", ""] {
+            let escaped = Template.escaping(text)
+            let t = Template(escaped, mark: Mark(line: 1, column: 1))
+            XCTAssertEqual(try bindings.expand(t, in: "test", file: nil), text, escaped)
+            XCTAssertEqual(try bindings.expand(t, in: "test", file: nil, unresolved: .keep), text, escaped)
+            XCTAssertEqual(t.placeholders, [], escaped)
+        }
+        // AND `${{}` is a literal brace wherever it stands
+        let t = Template("${{}id} {id}", mark: Mark(line: 1, column: 1))
+        XCTAssertEqual(try bindings.expand(t, in: "test", file: nil), "{id} X")
+        XCTAssertEqual(t.references, ["{id}"])
+        XCTAssertEqual(Template("$${A} ${{}x} ${B:-1}", mark: Mark(line: 1, column: 1)).references, ["${B}"])
+    }
+}

@@ -31,6 +31,9 @@ extension EndpointResolver {
                 expanded.append(p)
             }
             out.body = .multipart(expanded)
+        case .graphql(var op)?:
+            op.variables = try op.variables?.expanded(with: bindings, in: "the GraphQL variables of \(name)", file: file)
+            out.body = .graphql(op)
         case .file?, .upload?, nil: break
         }
         return out

@@ -28,6 +28,11 @@ public enum RequestBuilder {
             }
         }
 
+        if case .graphql(let op)? = body, op.get {
+            query = merge(query, .object(op.members(inURL: true)))
+            body = nil
+        }
+
         var urlString = endpoint.url
         if let query {
             let encoded = encoder.encode(query)
@@ -57,6 +62,9 @@ public enum RequestBuilder {
         case .upload(let path, _)?:
             payload = .file(path)
             contentType = MediaType.forPath(path)
+        case .graphql(let op)?:
+            payload = .data(Data(Value.object(op.members(inURL: false)).jsonText.utf8))
+            contentType = "application/json"
         case .multipart(let parts)?:
             let boundary = fixed ?? MultipartBody.randomBoundary()
             let multipart = MultipartBody(boundary: boundary, parts: parts.map(Self.part))

@@ -35,7 +35,9 @@ public enum Redirect {
             if let auth = request.authHeader { drop.insert(auth.lowercased()) }
             let secrets = request.secrets?.values ?? []
             next.headers.removeAll { field in
-                drop.contains(field.name.lowercased()) || secrets.contains { field.value.contains($0) }
+                drop.contains(field.name.lowercased()) || secrets.contains { secret in
+                    secret.count >= Redactor.shortestSecret ? field.value.contains(secret) : field.value == secret
+                }
             }
             if let body = next.body, holdsSecret(body, secrets) { return nil }
         }
@@ -44,6 +46,7 @@ public enum Redirect {
 
     /// Whether a body to repeat holds one of `secrets` (in memory: data, multipart text parts).
     static func holdsSecret(_ body: PreparedRequest.Body, _ secrets: [String]) -> Bool {
+        let secrets = secrets.filter { $0.count >= Redactor.shortestSecret }
         guard !secrets.isEmpty else { return false }
         func holds(_ data: Data) -> Bool {
             let bytes = [UInt8](data)

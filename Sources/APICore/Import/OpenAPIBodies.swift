@@ -57,7 +57,7 @@ extension OpenAPIMapper {
         switch type.lowercased() {
         case let json where Self.isJSON(json):
             t.task.append(.pair("json", ImportText.literal(value)))
-            if json != "application/json" && json != "*/*" { t.task.append(.pair("contentType", .string(type))) }
+            if json != "application/json" && json != "*/*" { t.task.append(.pair("contentType", .string(ImportText.literal(type)))) }
         case "application/x-www-form-urlencoded":
             t.task.append(.pair("form", ImportText.literal(Self.object(value))))
         case "multipart/form-data":
@@ -79,9 +79,9 @@ extension OpenAPIMapper {
             t.notes.append("The body is \(type) data: send a file with task: { upload: PATH }.")
             warn(media, "no text example for the \(type) body; the target sends an empty body")
         } else {
-            t.task.append(.pair("body", .string(value.scalarText ?? value.flowText)))
+            t.task.append(.pair("body", .string(ImportText.literal(value.scalarText ?? value.flowText))))
         }
-        if !type.lowercased().hasPrefix("text/plain") { t.task.append(.pair("contentType", .string(type))) }
+        if !type.lowercased().hasPrefix("text/plain") { t.task.append(.pair("contentType", .string(ImportText.literal(type)))) }
     }
 
     static func isBinary(_ schema: SpecNode?) -> Bool {

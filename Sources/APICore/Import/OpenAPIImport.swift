@@ -7,10 +7,13 @@ public enum OpenAPIImport {
         public var service: String?
         /// Only operations with one of these tags (all when empty).
         public var tags: [String]
+        /// `--allow-ref-root`: folders besides the spec's own whose files a `$ref` may name.
+        public var refRoots: [String]
 
-        public init(service: String? = nil, tags: [String] = []) {
+        public init(service: String? = nil, tags: [String] = [], refRoots: [String] = []) {
             self.service = service
             self.tags = tags
+            self.refRoots = refRoots
         }
     }
 
@@ -22,7 +25,7 @@ public enum OpenAPIImport {
     /// Imports the description at `spec`; `read` gives the bytes of it and of files its `$ref`s name.
     public static func run(spec: String, options: Options,
                            read: @escaping (String) throws(APIError) -> [UInt8]) throws(APIError) -> Result {
-        let loader = SpecLoader(read: read)
+        let loader = SpecLoader(read: read, roots: options.refRoots)
         let root = try loader.root(spec)
         let version = try version(of: root)
         let service = try serviceName(options.service, root: root, spec: spec)

@@ -11,6 +11,8 @@ final class OpenAPIMapper {
     var serviceScheme: String?
     /// The service's API key when it travels in the query.
     var serviceQuery: YAMLOut.Entry?
+    /// Server lists of paths and operations already warned about.
+    var ignoredServers: Set<[String]> = []
 
     init(loader: SpecLoader, root: SpecNode, service: String) {
         self.loader = loader
@@ -31,6 +33,8 @@ final class OpenAPIMapper {
         }
         if servers.count > 1 {
             draft.environments = servers.map { .pair($0.name, .map([.pair("baseURL", .string($0.url))])) }
+        } else if let variants = servers.first?.variants, !variants.isEmpty {
+            draft.environments = variants.map { .pair($0.name, .map([.pair("baseURL", .string($0.url))])) }
         }
         if let title = root["info"]?["title"]?.text {
             let version = root["info"]?["version"]?.text.map { " \($0)" } ?? ""
@@ -54,16 +58,36 @@ final class OpenAPIMapper {
             warn(root, "the description has no paths:")
             return []
         }
-        for (path, _, rawItem) in paths.entries where path.hasPrefix("/") {
+        for (key, keyMark, rawItem) in paths.entries {
+            guard key.hasPrefix("/") else {
+                if !key.hasPrefix("x-") {
+                    loader.warn(ImportWarning(file: paths.file, mark: keyMark, message: "path '\(key)' does not start with '/'; it is not imported"))
+                }
+                continue
+            }
             guard let item = loader.resolve(rawItem) else { continue }
-            if let servers = item["servers"] { warn(servers, "servers of path \(path) are not imported; the service's baseURL applies") }
-            for (key, _, op) in item.entries {
-                guard let method = Self.methods[key] else { continue }
+            // `/files/{id}#get_shared_link`: the fragment tells operations apart; it is no part of the URL.
+            let hash = key.firstIndex(of: "#")
+            let path = ImportText.literalVariables(hash.map { String(key[..<$0]) } ?? key)
+            let naming = hash.map { path + "/" + key[key.index(after: $0)...] } ?? path
+            if let servers = item["servers"] { serversIgnored(servers, of: "path \(key)") }
+            for (name, _, rawOp) in item.entries {
+                guard let method = Self.methods[name] else { continue }
+                guard let op = loader.resolve(rawOp) else { continue }
                 guard tags.isEmpty || Self.tags(of: op).contains(where: tags.contains) else { continue }
-                out.append(target(method: method, path: path, op: op, item: item, taken: &taken))
+                out.append(target(method: method, path: path, naming: naming, op: op, item: item, taken: &taken))
             }
         }
         return out
+    }
+
+    /// `servers:` of a path or an operation: nothing to say when they are the description's own;
+    /// else one warning per distinct list.
+    func serversIgnored(_ servers: SpecNode, of what: String) {
+        let urls = servers.items.compactMap { $0["url"]?.text }
+        let top = root["servers"]?.items.compactMap { $0["url"]?.text } ?? []
+        guard urls != top, ignoredServers.insert(urls).inserted else { return }
+        warn(servers, "servers \(urls.joined(separator: ", ")) of \(what) are not imported (nor of any other path or operation listing them); the service's baseURL applies")
     }
 
     static let methods: [String: String] = [
@@ -81,9 +105,23 @@ enum ImportText {
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
 
-    /// A string value that goes through template expansion: a literal `${` is written `$${`.
-    static func literal(_ s: String) -> String {
-        s.utf8.contains(UInt8(ascii: "$")) ? s.replacing("${", with: "$${") : s
+    /// A string value that goes through template expansion, written so it stays the spec's text:
+    /// `${` as `$${`, a `{` that would start a placeholder as `${{}` (see `Template.escaping`).
+    static func literal(_ s: String) -> String { Template.escaping(s) }
+
+    /// Only `${` escaped: for text whose `{name}`s are meant (paths, server URLs).
+    static func literalVariables(_ s: String) -> String {
+        s.contains("${") ? s.replacing("${", with: "$${") : s
+    }
+
+    /// Why a header cannot be written (a name that is not a token, a value with a line break or
+    /// another control character), or nil.
+    static func headerProblem(name: String, value: String) -> String? {
+        if !TargetFile.isToken(name) { return "header name '\(name.debugDescription.dropFirst().dropLast())' is not a valid header name" }
+        if value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+            return "the value of header '\(name)' holds a line break or a control character"
+        }
+        return nil
     }
 
     /// Every string of `value` escaped for template expansion.

@@ -11,7 +11,7 @@ extension OpenAPIMapper {
             var part: [YAMLOut.Entry] = [.pair("name", .string(name))]
             let text: String
             switch v {
-            case .list, .map: text = v.flowText
+            case .list, .map: text = v.jsonValue.jsonText  // an object part travels as JSON
             default: text = v.scalarText ?? ""
             }
             part.append(.pair("value", .string(ImportText.literal(file ? "" : text))))
@@ -21,5 +21,19 @@ extension OpenAPIMapper {
             out.append(.map(part))
         }
         return out
+    }
+}
+
+extension YAMLOut {
+    /// The value as JSON data (comments left out).
+    var jsonValue: Value {
+        switch self {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .number(let n): return .number(n)
+        case .string(let s): return .json(s)
+        case .list(let items): return .array(items.map(\.jsonValue))
+        case .map, .blockMap: return .object((pairs ?? []).map { Value.Member(key: $0.0, value: $0.1.jsonValue) })
+        }
     }
 }

@@ -2,9 +2,9 @@
 /// summary, then parameters, body, security and responses. Methods that change data get
 /// `check: false`, so `apicli check` never creates data by accident.
 extension OpenAPIMapper {
-    func target(method: String, path: String, op: SpecNode, item: SpecNode,
+    func target(method: String, path: String, naming: String, op: SpecNode, item: SpecNode,
                 taken: inout Set<String>) -> TargetDraft {
-        let base = op["operationId"]?.text.flatMap(ImportNames.lowerCamel) ?? ImportNames.fromRoute(method, path)
+        let base = op["operationId"]?.text.flatMap(ImportNames.lowerCamel) ?? ImportNames.fromRoute(method, naming)
         var t = TargetDraft(name: ImportNames.unique(base, &taken))
         t.method = method
         if let summary = (op["summary"] ?? op["description"])?.text.map(ImportText.oneLine), !summary.isEmpty {
@@ -19,9 +19,8 @@ extension OpenAPIMapper {
         if let key = auth.query { Self.addQuery(key, to: &t) }
         if !["GET", "HEAD", "OPTIONS"].contains(method) { t.check = false }
         applyResponses(op, method: method, to: &t)
-        for key in ["callbacks", "servers"] {
-            if let node = op[key] { warn(node, "\(key) of operation '\(t.name)' are not imported") }
-        }
+        if let node = op["callbacks"] { warn(node, "callbacks of operation '\(t.name)' are not imported") }
+        if let node = op["servers"] { serversIgnored(node, of: "operation '\(t.name)'") }
         if t.method == "GET" || t.method == "HEAD", t.task.contains(where: Self.isMultipart) {
             warn(op, "\(method) \(path) declares a multipart body, which apicli sends only with POST, PUT or PATCH")
             t.task.removeAll(where: Self.isMultipart)

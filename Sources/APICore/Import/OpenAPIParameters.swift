@@ -30,20 +30,47 @@ extension OpenAPIMapper {
         var query: [YAMLOut.Entry] = []
         var listInQuery = false
         for p in params {
-            let value = example(p)
+            var value = example(p)
+            if p.node["schema"] == nil, p.node["content"] != nil, Self.isCollection(value) {
+                value = .string(value.jsonValue.jsonText)  // `content:` serializes the value as its media type (JSON)
+            }
             switch p.location {
             case "path":
+                let (style, explode) = self.style(of: p)
                 let placeholder = ImportNames.placeholder(p.name)
-                if placeholder != p.name { path = path.replacing("{\(p.name)}", with: "{\(placeholder)}") }
-                t.params.append(.pair(placeholder, Self.scalar(value)))
+                // A styled value holds `,;=`: `{+name}` keeps them, as the style means them.
+                let styled = style != "simple" || Self.isCollection(value)
+                let written = styled ? "{+\(placeholder)}" : "{\(placeholder)}"
+                if written != "{\(p.name)}" { path = path.replacing("{\(p.name)}", with: written) }
+                let text = styled ? YAMLOut.string(Self.styled(value, name: p.name, style: style, explode: explode)) : Self.scalar(value)
+                t.params.append(.pair(placeholder, ImportText.literal(text)))
             case "query":
-                if case .list = value { listInQuery = true }
-                query.append(entry(p, ImportText.literal(value)))
+                let (style, explode) = self.style(of: p)
+                switch value {
+                case .list where style == "form" && explode:
+                    listInQuery = true
+                    query.append(entry(p, ImportText.literal(value)))
+                case .map(let entries) where style == "form" && explode:  // one pair per property
+                    for case .pair(let k, let v) in entries {
+                        query.append(entry(Parameter(name: k, location: "query", required: p.required, node: p.node), ImportText.literal(v)))
+                    }
+                case .map where style == "deepObject":  // `id[role]=admin`: how apicli sends an object
+                    query.append(entry(p, ImportText.literal(value)))
+                case _ where Self.isCollection(value):
+                    if style == "deepObject" { warn(p.node, "deepObject query parameter '\(p.name)' has an example that is not an object; it is sent comma-separated") }
+                    query.append(entry(p, .string(ImportText.literal(Self.delimited(value, style: style)))))
+                default:
+                    query.append(entry(p, ImportText.literal(value)))
+                }
             case "header":
+                let (style, explode) = self.style(of: p)
+                let text = Self.styled(value, name: p.name, style: style, explode: explode)
                 if Self.ignoredHeaders.contains(p.name.lowercased()) {
                     warn(p.node, "header parameter '\(p.name)' is not imported: OpenAPI ignores it (content types and auth have their own keys)")
+                } else if let problem = ImportText.headerProblem(name: p.name, value: text) {
+                    warn(p.node, "\(problem); the header is left out")
                 } else {
-                    t.headers.append(entry(p, .string(ImportText.literal(value.scalarText ?? value.flowText))))
+                    t.headers.append(entry(p, .string(ImportText.literal(text))))
                 }
             default:
                 warn(p.node, "\(p.location) parameter '\(p.name)' is not imported; send it with -H")

@@ -54,6 +54,10 @@ extension OpenAPIMapper {
                 .pair("user", .string("${\(v)_USER}")), .pair("password", .string("${\(v)_PASSWORD}"))]))]))
         case ("apiKey", _, "header"):
             let header = s["name"]?.text ?? "X-API-Key"
+            if let problem = ImportText.headerProblem(name: header, value: "") {
+                warn(s, "security scheme '\(name)': \(problem); it is not imported (send the key with -H)")
+                return MappedAuth()
+            }
             return MappedAuth(auth: .map([.pair("header", .string(header)), .pair("value", .string("${\(v)_API_KEY}"))]))
         case ("apiKey", _, "query"):
             return MappedAuth(query: .pair(s["name"]?.text ?? "api_key", .string("${\(v)_API_KEY}")))
@@ -78,9 +82,9 @@ extension OpenAPIMapper {
             guard let tokenURL = flows?[flow]?["tokenUrl"]?.text, !tokenURL.isEmpty else { continue }
             // Client credentials are a confidential client's; the others may be public (no secret).
             let secret = grant == "client_credentials" ? "${\(v)_CLIENT_SECRET}" : "${\(v)_CLIENT_SECRET:-}"
-            var fields: [YAMLOut.Entry] = [.pair("tokenURL", .string(tokenURL)), .pair("clientId", .string("${\(v)_CLIENT_ID}")),
+            var fields: [YAMLOut.Entry] = [.pair("tokenURL", .string(ImportText.literal(tokenURL))), .pair("clientId", .string("${\(v)_CLIENT_ID}")),
                                            .pair("clientSecret", .string(secret))]
-            if !scopes.isEmpty { fields.append(.pair("scope", .string(scopes.joined(separator: " ")))) }
+            if !scopes.isEmpty { fields.append(.pair("scope", .string(ImportText.literal(scopes.joined(separator: " "))))) }
             fields.append(.pair("grant", .string(grant)))
             var notes = ["Security scheme '\(name)': OAuth2 \(flow) flow; apicli fetches, caches and refreshes the token."]
             switch flow {

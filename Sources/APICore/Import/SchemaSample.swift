@@ -1,7 +1,9 @@
 /// A value that fits a JSON Schema, for samples and parameters without examples: the schema's own
-/// example, default, const or first enum value, else one built from its type and format (objects
-/// with their required properties, arrays with one item). `allOf` parts are merged, `oneOf` and
-/// `anyOf` take their first alternative. A schema that contains itself stops at the second visit.
+/// const, example, default or enum value, else one built from its type and its validation keywords
+/// (objects with their required properties and `minProperties`, arrays of `minItems`…`maxItems`
+/// items, distinct under `uniqueItems`; strings and numbers in `SchemaSampleScalars.swift`).
+/// `allOf` parts are merged, `oneOf`/`anyOf` take their first alternative (with its `discriminator`
+/// value). A schema that contains itself stops at the second visit; depth is bounded.
 struct SchemaSample {
     let loader: SpecLoader
     /// Schemas (by their `$ref`) being sampled right now, the recursion guard.
@@ -9,58 +11,89 @@ struct SchemaSample {
     private var depth = 0
     /// Samples of `$ref`'d schemas taken outside any recursion (the same whoever asks again).
     private var cache: [String: YAMLOut] = [:]
-    static let maxDepth = 12
+    static let maxDepth = 64
+    /// The most items an array sample gets, whatever its `minItems` says.
+    static let maxItems = 100
 
     init(loader: SpecLoader) {
         self.loader = loader
     }
 
     /// A sample of `schema`, or nil when there is nothing to say (a cycle, an unreadable `$ref`).
-    mutating func value(_ schema: SpecNode) -> YAMLOut? {
-        guard let ref = schema.ref else { return sample(schema) }
+    /// `variant` > 0 asks for another value of the same schema (distinct array items).
+    mutating func value(_ schema: SpecNode, variant: Int = 0) -> YAMLOut? {
+        guard let ref = schema.ref else { return sample(schema, variant: variant) }
         let key = SpecLoader.key(ref, from: schema.file)
         if active.contains(key) || depth >= Self.maxDepth { return nil }
-        guard active.isEmpty, depth == 0 else { return sample(schema, guardKey: key) }
+        guard active.isEmpty, depth == 0, variant == 0 else { return sample(schema, guardKey: key, variant: variant) }
         if let hit = cache[key] { return hit }
-        let v = sample(schema, guardKey: key)
+        let v = sample(schema, guardKey: key, variant: variant)
         if v != nil { cache[key] = v }  // a failure is looked up (and reported) again where it recurs
         return v
     }
 
-    private mutating func sample(_ schema: SpecNode, guardKey: String? = nil) -> YAMLOut? {
-        guard let s = loader.resolve(schema) else { return nil }
+    private mutating func sample(_ schema: SpecNode, guardKey: String? = nil, variant: Int) -> YAMLOut? {
+        guard depth < Self.maxDepth, let s = loader.resolve(schema) else { return nil }
         if let key = guardKey { active.insert(key) }
         depth += 1
         defer {
             depth -= 1
             if let key = guardKey { active.remove(key) }
         }
-        if let given = Self.given(s) { return given }
-        return built(s)
-    }
-
-    /// A value the schema states itself.
-    static func given(_ s: SpecNode) -> YAMLOut? {
-        if let e = s["example"] { return YAMLOut(e.node) }
-        if let first = s["examples"]?.items.first { return YAMLOut(first.node) }  // 3.1: a list
-        if let c = s["const"] { return YAMLOut(c.node) }
-        if let d = s["default"] { return YAMLOut(d.node) }
-        if let first = s["enum"]?.items.first { return YAMLOut(first.node) }
-        return nil
-    }
-
-    private mutating func built(_ s: SpecNode) -> YAMLOut? {
-        if let parts = s["allOf"]?.items, !parts.isEmpty { return merged(parts, into: s) }
-        for key in ["oneOf", "anyOf"] {
-            if let first = s[key]?.items.first { return value(first) }
+        let v = Self.given(s, variant: variant) ?? built(s, variant: variant)
+        guard let v, let not = s["not"].flatMap({ loader.resolve($0) }), Self.excluded(v, by: not) else { return v }
+        for k in 1...3 {  // `not`: another variant
+            if let other = Self.given(s, variant: variant + k) ?? built(s, variant: variant + k), !Self.excluded(other, by: not) { return other }
         }
-        switch Self.type(of: s) {
-        case "object": return object(s)
-        case "array": return s["items"].flatMap { value($0) }.map { .list([$0]) } ?? .list([])
-        case "string": return .string(Self.string(format: s["format"]?.text))
-        case "integer": return .number(s["minimum"]?.text.flatMap(YAMLScalar.number) ?? "0")
-        case "number": return .number(s["minimum"]?.text.flatMap(YAMLScalar.number) ?? "0.0")
-        case "boolean": return .bool(true)
+        for type in s["type"]?.items.compactMap(\.text) ?? [] {  // or another of its types
+            if let other = built(s, variant: variant, type: type), !Self.excluded(other, by: not) { return other }
+        }
+        loader.warn(not.warning("no sample outside this 'not' could be made; write an example"))
+        return v
+    }
+
+    /// Whether `not` plainly rejects `v`: by its `const`, `enum` or `type` (other keywords are not judged).
+    static func excluded(_ v: YAMLOut, by not: SpecNode) -> Bool {
+        if let c = not["const"], YAMLOut(c.node) == v { return true }
+        if let values = not["enum"]?.items, values.contains(where: { YAMLOut($0.node) == v }) { return true }
+        guard let type = not["type"]?.text, not.entries.count == 1 else { return false }
+        switch (type, v) {
+        case ("string", .string), ("boolean", .bool), ("null", .null), ("array", .list), ("object", .map), ("number", .number): return true
+        case ("integer", .number(let n)): return !n.contains(".") && !n.lowercased().contains("e")
+        default: return false
+        }
+    }
+
+    /// A value the schema states itself (for a `variant`, another of its enum values or examples).
+    static func given(_ s: SpecNode, variant: Int) -> YAMLOut? {
+        if let c = s["const"] { return YAMLOut(c.node) }
+        let examples = s["examples"]?.items ?? []  // 3.1: a list
+        let values = s["enum"]?.items ?? []
+        if variant == 0 {
+            if let e = s["example"] { return YAMLOut(e.node) }
+            if let first = examples.first { return YAMLOut(first.node) }
+            if let d = s["default"] { return YAMLOut(d.node) }
+            return values.first.map { YAMLOut($0.node) }
+        }
+        if variant < examples.count { return YAMLOut(examples[variant].node) }
+        return values.isEmpty ? nil : YAMLOut(values[variant % values.count].node)
+    }
+
+    private mutating func built(_ s: SpecNode, variant: Int, type: String? = nil) -> YAMLOut? {
+        if let parts = s["allOf"]?.items, !parts.isEmpty { return merged(parts, into: s, variant: variant) }
+        for key in ["oneOf", "anyOf"] {
+            if let first = s[key]?.items.first {
+                let v = value(first, variant: variant)
+                return Self.discriminated(v, s, chosen: first)
+            }
+        }
+        switch type ?? Self.type(of: s) {
+        case "object": return object(s, variant: variant)
+        case "array": return array(s)
+        case "string": return .string(string(s, variant: variant))
+        case "integer": return .number(Self.number(s, integer: true, variant: variant))
+        case "number": return .number(Self.number(s, integer: false, variant: variant))
+        case "boolean": return .bool(variant % 2 == 0)
         case "null": return .null
         default: return nil
         }
@@ -71,27 +104,75 @@ struct SchemaSample {
     static func type(of s: SpecNode) -> String? {
         if let t = s["type"]?.text { return t }
         if let list = s["type"]?.items.compactMap(\.text) { return list.first { $0 != "null" } ?? list.first }
-        if s["properties"] != nil || s["additionalProperties"] != nil { return "object" }
-        if s["items"] != nil { return "array" }
+        if s["properties"] != nil || s["additionalProperties"] != nil || s["required"] != nil { return "object" }
+        if s["items"] != nil || s["prefixItems"] != nil { return "array" }
+        if s["minLength"] != nil || s["maxLength"] != nil || s["pattern"] != nil || s["format"] != nil { return "string" }
+        if s["minimum"] != nil || s["maximum"] != nil || s["multipleOf"] != nil { return "number" }
         return nil
     }
 
-    /// The required properties (every property when the schema requires none), in written order.
-    private mutating func object(_ s: SpecNode) -> YAMLOut {
-        let required = Set(s["required"]?.items.compactMap(\.text) ?? [])
+    /// The required properties (every property when the schema requires none), then optional ones
+    /// up to `minProperties`; a required name without a property schema gets a string.
+    private mutating func object(_ s: SpecNode, variant: Int) -> YAMLOut {
+        let requiredList = s["required"]?.items.compactMap(\.text) ?? []
+        let required = Set(requiredList)
+        let minimum = s["minProperties"]?.text.flatMap { Int($0) }.map { min($0, Self.maxItems) } ?? 0
         var entries: [YAMLOut.Entry] = []
-        for p in s["properties"]?.entries ?? [] where required.isEmpty || required.contains(p.key) {
-            if let v = value(p.value) { entries.append(.pair(p.key, v)) }
+        var names: Set<String> = []
+        let properties = s["properties"]?.entries ?? []
+        for p in properties where required.isEmpty || required.contains(p.key) {
+            if let v = value(p.value, variant: variant) { entries.append(.pair(p.key, v)); names.insert(p.key) }
+        }
+        for p in properties where names.count < minimum && !names.contains(p.key) {
+            if let v = value(p.value, variant: variant) { entries.append(.pair(p.key, v)); names.insert(p.key) }
+        }
+        let extra = s["additionalProperties"]
+        for name in requiredList where !names.contains(name) && !properties.contains(where: { $0.key == name }) {
+            entries.append(.pair(name, extra.flatMap { value($0, variant: variant) } ?? .string("string")))
+            names.insert(name)
+        }
+        var n = 0
+        while names.count < minimum, extra?.bool != false {
+            n += 1
+            let name = "property\(n)"
+            if names.insert(name).inserted { entries.append(.pair(name, extra.flatMap { value($0) } ?? .string("string"))) }
         }
         return .map(entries)
     }
 
+    /// `minItems` items (one when it says nothing), at most `maxItems`; `prefixItems` first; with
+    /// `uniqueItems`, each item another variant of the item schema.
+    private mutating func array(_ s: SpecNode) -> YAMLOut {
+        let minItems = s["minItems"]?.text.flatMap { Int($0) } ?? 0
+        let maxItems = s["maxItems"]?.text.flatMap { Int($0) }
+        let prefix = s["prefixItems"]?.items ?? []
+        var count = max(minItems, prefix.count, 1)
+        if let maxItems { count = min(count, maxItems) }
+        count = min(max(count, 0), Self.maxItems)
+        let unique = s["uniqueItems"]?.bool == true
+        var items: [YAMLOut] = []
+        for i in 0..<count {
+            let schema = i < prefix.count ? prefix[i] : s["items"]
+            guard let schema else {
+                items.append(.string(i == 0 ? "string" : "string\(i)"))
+                continue
+            }
+            guard let v = value(schema, variant: unique ? i : 0) else { break }
+            if unique, items.contains(v) { break }
+            items.append(v)
+        }
+        if items.count < minItems {
+            loader.warn(s.warning("the sample of this array has \(items.count) item\(items.count == 1 ? "" : "s"), fewer than minItems \(minItems) (no more distinct items could be made)"))
+        }
+        return .list(items)
+    }
+
     /// `allOf`: the members of every part's sample, later parts winning, plus the schema's own properties.
-    private mutating func merged(_ parts: [SpecNode], into s: SpecNode) -> YAMLOut? {
+    private mutating func merged(_ parts: [SpecNode], into s: SpecNode, variant: Int) -> YAMLOut? {
         var entries: [YAMLOut.Entry] = []
         var names: [String: Int] = [:]
-        var samples = parts.compactMap { value($0) }
-        if s["properties"] != nil { samples.append(object(s)) }
+        var samples = parts.compactMap { value($0, variant: variant) }
+        if s["properties"] != nil || s["required"] != nil { samples.append(object(s, variant: variant)) }
         for sample in samples {
             guard let pairs = sample.pairs else { return sample }  // not objects: the first part's value
             for (k, v) in pairs {
@@ -104,21 +185,19 @@ struct SchemaSample {
         return .map(entries)
     }
 
-    static func string(format: String?) -> String {
-        switch format {
-        case "date-time": return "2024-01-01T00:00:00Z"
-        case "date": return "2024-01-01"
-        case "time": return "12:00:00"
-        case "email": return "user@example.com"
-        case "uuid": return "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-        case "uri", "url": return "https://example.com"
-        case "hostname": return "example.com"
-        case "ipv4": return "192.0.2.1"
-        case "ipv6": return "2001:db8::1"
-        case "byte": return "c3RyaW5n"
-        case "password": return "secret"
-        default: return "string"
+    /// The chosen alternative's sample with the `discriminator` property set to the name that
+    /// selects it (the `mapping` key naming its `$ref`, else the `$ref`'s last component).
+    static func discriminated(_ v: YAMLOut?, _ s: SpecNode, chosen: SpecNode) -> YAMLOut? {
+        guard let v, case .map(var entries) = v, let property = s["discriminator"]?["propertyName"]?.text,
+              let ref = chosen.ref else { return v }
+        let mapped = s["discriminator"]?["mapping"]?.entries.first { $0.value.text == ref }?.key
+        let name = mapped ?? ref.split(separator: "/").last.map(String.init) ?? ref
+        if let i = entries.firstIndex(where: { if case .pair(property, _) = $0 { return true } else { return false } }) {
+            entries[i] = .pair(property, .string(name))
+        } else {
+            entries.append(.pair(property, .string(name)))
         }
+        return .map(entries)
     }
 
     /// Required properties of an object schema (through `$ref` and `allOf`), for `expect: json`.

@@ -1,15 +1,21 @@
 /// Reads OpenAPI descriptions (YAML or JSON, both through libyaml: JSON is YAML flow syntax) and
 /// resolves `$ref`s: local (`#/components/schemas/Pet`) and to other files relative to the
-/// referring one (`common.yaml#/Error`). Files and resolved pointers are read once.
+/// referring one (`common.yaml#/Error`). Files and resolved pointers are read once. A `$ref` to a
+/// file outside the `roots` (the spec's folder, and what `--allow-ref-root` names) is not followed:
+/// a description cannot make the import read, and then send, any file of the machine.
 final class SpecLoader {
     private var documents: [String: Node] = [:]
     private var resolved: [String: SpecNode] = [:]
     private(set) var warnings: [ImportWarning] = []
     /// Where the bytes of `path` come from; the executable passes a file reader.
     private let read: (String) throws(APIError) -> [UInt8]
+    /// Folders a `$ref`'d file must be inside; none: the referring files' own folders only.
+    private var roots: [String]
+    private var warned: Set<String> = []
 
-    init(read: @escaping (String) throws(APIError) -> [UInt8]) {
+    init(read: @escaping (String) throws(APIError) -> [UInt8], roots: [String] = []) {
         self.read = read
+        self.roots = roots
     }
 
     /// The root of the document at `path` (as the user or a `$ref` named it).
@@ -23,11 +29,18 @@ final class SpecLoader {
             throw .invalid(Diagnostic(file: path, error))
         }
         guard let node else { throw .invalid(Diagnostic(file: path, mark: nil, message: "the file is empty")) }
+        if documents.isEmpty { roots.insert(Path.parent(path), at: 0) }  // the spec's own folder
         documents[path] = node
         return SpecNode(node: node, file: path)
     }
 
-    func warn(_ w: ImportWarning) { warnings.append(w) }
+    /// Every file read so far, as named (the spec, then what its `$ref`s named).
+    var files: [String] { Array(documents.keys) }
+
+    /// Records a warning once: the same message at the same place is not repeated.
+    func warn(_ w: ImportWarning) {
+        if warned.insert(w.description).inserted { warnings.append(w) }
+    }
 
     /// The node a `$ref` chain ends at, or the node itself; nil (and a warning) when a reference
     /// cannot be followed. `seen` is the chain so far: a cycle of `$ref`s is reported, not followed.
@@ -68,11 +81,16 @@ final class SpecLoader {
             warn(n.warning("$ref '\(ref)' names a URL; only local files are read"))
             return nil
         }
+        if documents[path] == nil, !roots.contains(where: { Path.isInside(path, $0) }) {
+            warn(n.warning("$ref '\(ref)' names a file outside the description's folder; it is not followed (pass --allow-ref-root DIR to allow the folder holding it)"))
+            return nil
+        }
         let document: SpecNode
         do {
             document = try root(path)
         } catch {
-            warn(n.warning("$ref '\(ref)': cannot read \(path)\(Self.reason(error))"))
+            let reason = Self.reason(error)
+            warn(n.warning("$ref '\(ref)': " + (reason.hasPrefix("cannot read") ? reason : "cannot read \(path)" + (reason.isEmpty ? "" : ": " + reason))))
             return nil
         }
         guard let target = Self.follow(pointer: String(key[key.index(after: hash)...]), in: document) else {
@@ -84,7 +102,7 @@ final class SpecLoader {
     }
 
     private static func reason(_ error: APIError) -> String {
-        if case .invalidInput(let d) = error, let first = d.first { return ": " + first.message }
+        if case .invalidInput(let d) = error, let first = d.first { return first.message }
         return ""
     }
 

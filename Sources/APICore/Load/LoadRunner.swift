@@ -108,9 +108,9 @@ public final class LoadRunner: Sendable {
                     try? await Task.sleep(nanoseconds: 200_000)
                 }
                 if stopped.current != nil || Task.isCancelled { break }
-                // A start up to 0.5 ms early (not worth a sleep) counts from when it started.
+                // A start up to 0.5 ms early (not worth a sleep) counts from when it started; a late one from its schedule.
                 let now = monotonicSeconds()
-                let (from, lag) = (max(due, now), max(now - due, 0))
+                let (from, lag) = (min(due, now), max(now - due, 0))
                 let i = order[k % order.count]
                 let call = calls[i]
                 k += 1

@@ -21,7 +21,7 @@ public struct RateSchedule: Sendable, Equatable {
     public var hold: Double
 
     public static let maxRate = 1_000_000.0
-    public static let maxSeconds = 7 * 86_400.0
+    public static let maxSeconds = Durations.maxSeconds
 
     public init(constant rate: Double) {
         stages = []
@@ -105,7 +105,7 @@ public struct RateSchedule: Sendable, Equatable {
                 return .failure(.init("ramp stage '\(words[0])': rates are 0 to \(Int(maxRate)) a second, like 100/s; \(example)"))
             }
             guard let d = NodeReader.seconds(words[1]), d.isFinite, d > 0, d <= maxSeconds else {
-                return .failure(.init("ramp stage duration '\(words[1])' must be above 0 and at most 7 days, like 10s or 2m"))
+                return .failure(.init("ramp stage duration '\(words[1])' must be above 0 and at most a day, like 10s or 2m"))
             }
             stages.append(Stage(from: from, to: to, duration: d))
         }

@@ -29,6 +29,25 @@ public final class MockServer: Sendable {
         }
     }
 
+    /// What a client may hold: the server stays up and answering whatever clients do.
+    public struct Limits: Sendable {
+        /// Connections open at once; one more is closed at once (idle connections must not use up
+        /// the file descriptors the reload needs to read the targets).
+        public var connections: Int
+        /// Seconds a connection may take to send a whole request, counted from when it opened or
+        /// its last response was sent: an idle keep-alive connection and a client that trickles
+        /// its headers (slowloris) are closed when it runs out.
+        public var requestTimeout: Double
+        /// The longest request target (path and query) answered; a longer one gets 414.
+        public var uriLength: Int
+
+        public init(connections: Int = 512, requestTimeout: Double = 30, uriLength: Int = 8192) {
+            self.connections = connections
+            self.requestTimeout = requestTimeout
+            self.uriLength = uriLength
+        }
+    }
+
     private let table: Locked<MockTable>
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
@@ -37,18 +56,26 @@ public final class MockServer: Sendable {
     public let host: String
 
     /// Listens on `host:port` (0: a free port). A port that cannot be bound is a network error.
-    public static func start(host: String, port: Int, table: MockTable,
+    public static func start(host: String, port: Int, table: MockTable, limits: Limits = Limits(),
                              log: (@Sendable (Event) -> Void)?) async throws(APIError) -> MockServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let shared = Locked(table)
+        let open = Locked(0)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 512)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(MockHandler(table: shared, log: log))
+                let admitted = open.withLock { count -> Bool in
+                    guard count < limits.connections else { return false }
+                    count += 1
+                    return true
+                }
+                guard admitted else { return channel.close() }
+                channel.closeFuture.whenComplete { _ in open.withLock { $0 -= 1 } }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(MockHandler(table: shared, limits: limits, log: log))
                 }
             }
         do {
@@ -92,13 +119,34 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let table: Locked<MockTable>
+    private let limits: MockServer.Limits
     private let log: (@Sendable (MockServer.Event) -> Void)?
     private var head: HTTPRequestHead?
     private var start: UInt64 = 0
+    /// Closes the connection when the next request is not in by then.
+    private var deadline: Scheduled<Void>?
 
-    init(table: Locked<MockTable>, log: (@Sendable (MockServer.Event) -> Void)?) {
+    init(table: Locked<MockTable>, limits: MockServer.Limits, log: (@Sendable (MockServer.Event) -> Void)?) {
         self.table = table
+        self.limits = limits
         self.log = log
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        arm(context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+    }
+
+    /// The next request must be in within the limit, or the connection is closed.
+    private func arm(_ context: ChannelHandlerContext) {
+        deadline?.cancel()
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(limits.requestTimeout * 1e9))) {
+            channel.close(promise: nil)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -111,13 +159,26 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
+            deadline?.cancel()
+            let channel = context.channel
+            channel.closeFuture.whenComplete { _ in }
+            if head.uri.utf8.count > limits.uriLength {
+                let answer = MockTable.Answer(reply: MockTable.json(414, [("error", .string(
+                    "the request target is longer than \(limits.uriLength) bytes"))]), target: nil, sample: nil)
+                respond(answer, to: head, channel: channel, close: true)
+                return
+            }
             let answer = table.current.answer(method: head.method.rawValue, uri: head.uri,
                                               sampleHeader: head.headers.first(name: MockTable.sampleHeader))
-            respond(answer, to: head, channel: context.channel)
+            respond(answer, to: head, channel: channel, close: false)
+            let loop = context.eventLoop
+            let rearm = NIOLoopBound(self, eventLoop: loop)
+            let bound = NIOLoopBound(context, eventLoop: loop)
+            loop.execute { if channel.isActive { rearm.value.arm(bound.value) } }
         }
     }
 
-    private func respond(_ answer: MockTable.Answer, to head: HTTPRequestHead, channel: any Channel) {
+    private func respond(_ answer: MockTable.Answer, to head: HTTPRequestHead, channel: any Channel, close: Bool) {
         let (start, log) = (self.start, self.log)
         let event = { @Sendable (status: Int?) in
             guard let log else { return }
@@ -133,10 +194,26 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         case .response(let status, let headers, let body, let delay):
             Self.after(delay, on: channel) {
-                Self.write(status: status, headers: headers, body: body, to: head, channel: channel)
+                // A header value a path capture filled with CR, LF or another control character
+                // cannot go on the wire: a 500 that says which, at once (it used to hang the client).
+                if let bad = headers.first(where: { !Self.isValidHeaderValue($0.value) }) {
+                    let text = JSONValue.object([(key: "error", value: .string(
+                        "the sample's header \(bad.name) holds a control character (CR, LF or another): it cannot be sent"))]).jsonText + "\n"
+                    Self.write(status: 500, headers: [HeaderField("Content-Type", "application/json")], body: Data(text.utf8),
+                               to: head, channel: channel, close: true)
+                    event(500)
+                    return
+                }
+                Self.write(status: status, headers: headers, body: body, to: head, channel: channel,
+                           close: close || status == 400 || status == 414)
                 event(status)
             }
         }
+    }
+
+    /// Header text HTTP allows: visible characters, spaces and tabs, no CR, LF, NUL or other controls.
+    static func isValidHeaderValue(_ value: String) -> Bool {
+        value.unicodeScalars.allSatisfy { $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)) }
     }
 
     private static func after(_ delay: Double, on channel: any Channel, _ body: @escaping @Sendable () -> Void) {
@@ -147,7 +224,8 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private static func write(status: Int, headers: [HeaderField], body: Data, to head: HTTPRequestHead, channel: any Channel) {
+    private static func write(status: Int, headers: [HeaderField], body: Data, to head: HTTPRequestHead, channel: any Channel,
+                              close: Bool) {
         var fields = HTTPHeaders()
         for h in headers {
             let name = h.name.lowercased()
@@ -155,7 +233,7 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
             fields.add(name: h.name, value: h.value)
         }
         fields.add(name: "Content-Length", value: String(body.count))
-        let keepAlive = head.isKeepAlive
+        let keepAlive = head.isKeepAlive && !close
         if !keepAlive { fields.add(name: "Connection", value: "close") }
         let response = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: fields)
         channel.write(HTTPServerResponsePart.head(response), promise: nil)

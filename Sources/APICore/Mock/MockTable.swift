@@ -162,15 +162,21 @@ public struct MockTable: Sendable {
         }
     }
 
+    /// The most characters of a request line compared with each route to find the closest ones:
+    /// the distance costs their product, and it runs on the event loop.
+    static let comparedLength = 200
+
     /// 404 with the routes closest to what was asked, nearest first.
     private func notFound(method: String, path: String, parts: [Substring]) -> Reply {
         let asked = "\(method) \(path)"
-        let scored = entries.map { e in (e.route, Suggestions.distance(asked, e.route.filled(with: parts))) }
+        let compared = String(asked.prefix(Self.comparedLength))
+        let scored = entries.map { e in (e.route, Suggestions.distance(compared, String(e.route.filled(with: parts).prefix(Self.comparedLength)))) }
             .sorted { $0.1 < $1.1 }.prefix(3)
         let closest: [JSONValue] = scored.map { route, _ in
             .object([("route", .string(route.label)), ("target", .string(route.target.qualifiedName))])
         }
-        return Self.json(404, [("error", .string("no route for \(asked)")), ("closest", .array(closest))])
+        return Self.json(404, [("error", .string("no route for \(compared)\(asked.count > compared.count ? "…" : "")")),
+                               ("closest", .array(closest))])
     }
 
     static func json(_ status: Int, _ members: [(String, JSONValue)]) -> Reply {

@@ -124,7 +124,8 @@ public final class PartialFile: BodySink, @unchecked Sendable {
     }
 
     /// Moves the complete body into place: over `destination`, or with `name` to that file in
-    /// the same folder. `replace: false` refuses to replace an existing file (exit 5).
+    /// the same folder. `replace: false` refuses to replace an existing file (exit 5). A file
+    /// replaced keeps its permissions and owner unless `mode` is given.
     public func commit(as name: String? = nil, replace: Bool = true, mode: mode_t? = nil) throws(APIError) {
         lock.lock()
         defer { lock.unlock() }
@@ -137,9 +138,14 @@ public final class PartialFile: BodySink, @unchecked Sendable {
                 try copyInPlace(to: target)
             } else {
                 guard fsync(fd) == 0 || errno == EINVAL else { throw OutputFile.failure(target) }
+                // A replaced file keeps its mode (a 0600 target file or download stays 0600) and,
+                // where allowed, its owner, as curl does; a new file gets `mode` or the umask's.
                 let mask = umask(0)
                 umask(mask)
-                fchmod(fd, mode ?? (0o666 & ~mask))
+                var old = stat()
+                let replacing = replace && stat(target, &old) == 0 && old.st_mode & S_IFMT == S_IFREG
+                fchmod(fd, mode ?? (replacing ? old.st_mode & 0o7777 : 0o666 & ~mask))
+                if replacing { _ = fchown(fd, old.st_uid, old.st_gid) }
                 if !replace {
                     let placeholder = open(target, O_WRONLY | O_CREAT | O_EXCL, 0o600)
                     guard placeholder >= 0 else {

@@ -53,15 +53,13 @@ public struct RecordedSample: Sendable {
                     credentials: [String] = []) {
             self.masks = masks
             self.keepHeaders = keepHeaders
-            let named = secrets.filter { $0.value.count >= Self.shortestSecret }
+            let named = secrets.filter { $0.value.count >= Redactor.shortestSecret }
             let whole = credentials.filter { credential in !named.contains { credential.contains($0.value) } }
                 .map { (name: "", value: $0) }
-            self.secrets = (named + whole).filter { $0.value.count >= Self.shortestSecret }
+            self.secrets = (named + whole).filter { $0.value.count >= Redactor.shortestSecret }
                 .sorted { $0.value.count > $1.value.count }
         }
 
-        /// Shorter values are not looked for (`a`, `1` would be replaced everywhere).
-        public static let shortestSecret = 4
     }
 
     public init(_ response: Response, options: Options) {

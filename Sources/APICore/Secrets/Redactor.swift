@@ -12,19 +12,27 @@ public struct Redactor: Sendable {
     /// Header names (lower-cased) whose values are credentials, whatever their origin.
     public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
+    /// The shortest secret hidden wherever it stands in a text: shorter ones (`API_TOKEN=e`) would
+    /// garble every message, masking each `e`, and so give the secret away. They are hidden only
+    /// as a whole value (a header's, a query parameter's). `record` uses the same floor.
+    public static let shortestSecret = 4
+
     /// Longest first, so a secret that contains another is hidden whole.
     public private(set) var secrets: [String]
+    /// Secrets under `shortestSecret`, hidden only as whole values.
+    private var short: Set<String>
     public private(set) var enabled: Bool
 
     public init(secrets: [String], enabled: Bool = true) {
         var forms: [String] = []
+        var short = Set<String>()
         for secret in secrets where !secret.isEmpty {
-            for form in [secret, URLBuilder.escapeQuery(secret), URLBuilder.encodeSegment(secret), Self.jsonEscaped(secret)]
-            where !forms.contains(form) {
-                forms.append(form)
+            for form in [secret, URLBuilder.escapeQuery(secret), URLBuilder.encodeSegment(secret), Self.jsonEscaped(secret)] {
+                if form.count < Self.shortestSecret { short.insert(form) } else if !forms.contains(form) { forms.append(form) }
             }
         }
         self.secrets = forms.sorted { $0.count > $1.count }
+        self.short = short
         self.enabled = enabled
     }
 
@@ -45,7 +53,7 @@ public struct Redactor: Sendable {
     /// The header as it may be shown.
     public func header(_ field: HeaderField) -> HeaderField {
         guard enabled else { return field }
-        return HeaderField(field.name, isCredential(field.name) ? Self.mask : text(field.value))
+        return HeaderField(field.name, isCredential(field.name) || short.contains(field.value) ? Self.mask : text(field.value))
     }
 
     /// A URL as it may be shown: every secret value hidden, and the value of every query parameter
@@ -57,7 +65,8 @@ public struct Redactor: Sendable {
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<eq])
             let decoded = name.removingPercentEscapes() ?? name
-            return Secrets.isSecretName(decoded) || isCredential(decoded) ? name + "=" + Self.mask : String(pair)
+            let value = String(pair[pair.index(after: eq)...])
+            return Secrets.isSecretName(decoded) || isCredential(decoded) || short.contains(value) ? name + "=" + Self.mask : String(pair)
         }
         return shown[...q] + pairs.joined(separator: "&")
     }

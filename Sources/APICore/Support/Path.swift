@@ -13,6 +13,36 @@ public enum Path {
         return a.hasSuffix("/") ? a + b : a + "/" + b
     }
 
+    /// The absolute path with symbolic links, `.` and `..` resolved (`realpath`), or nil when it
+    /// does not exist.
+    public static func resolved(_ path: String) -> String? {
+        guard let p = realpath(path.isEmpty ? "." : path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// `.` and `..` collapsed as text (`a/./b/../c` → `a/c`); a relative path keeps leading `..`s.
+    public static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast() }
+            else if part == "..", path.hasPrefix("/") { continue }
+            else { parts.append(part) }
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
+
+    /// Whether `path` is `root` or inside it: compared as real paths when both exist, else as text.
+    public static func isInside(_ path: String, _ root: String) -> Bool {
+        if let p = resolved(path), let r = resolved(root) {
+            return p == r || p.hasPrefix(r.hasSuffix("/") ? r : r + "/")
+        }
+        let p = normalized(path), r = normalized(root)
+        guard p.hasPrefix("/") == r.hasPrefix("/") else { return false }
+        if r.isEmpty { return p != ".." && !p.hasPrefix("../") }
+        return p == r || p.hasPrefix(r.hasSuffix("/") ? r : r + "/")
+    }
+
     /// The last component: `targets/api.yaml` → `api.yaml`.
     public static func lastComponent(_ path: String) -> String {
         var p = Substring(path)

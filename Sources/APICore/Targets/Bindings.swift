@@ -20,7 +20,8 @@ public struct Bindings: Sendable {
     }
 
     /// Expands `template` in one pass, so expanded text is never expanded again.
-    /// `$${` writes a literal `${`. `encode` transforms `{name}` values and `encodeReserved`
+    /// `$${` writes a literal `${` and `${{}` a literal `{` (so `${{}id}` is the text `{id}`, not a
+    /// placeholder). `encode` transforms `{name}` values and `encodeReserved`
     /// `{+name}` values (percent-encoding in paths: RFC 6570's simple and reserved expansion);
     /// environment values go in as they are. `place` names where the template stands, for messages.
     public func expand(_ template: Template, in place: String, file: String?, unresolved: Unresolved = .fail,
@@ -36,6 +37,9 @@ public struct Bindings: Sendable {
             if rest.hasPrefix("$${") {
                 out += "${"
                 i = text.index(i, offsetBy: 3)
+            } else if rest.hasPrefix(Template.literalBrace) {
+                out += "{"
+                i = text.index(i, offsetBy: 4)
             } else if rest.hasPrefix("${") {
                 guard let close = rest.firstIndex(of: "}") else {
                     throw .invalid(Diagnostic(file: file, mark: template.mark,

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -19,11 +24,26 @@ public struct Catalog: Sendable {
             throw .invalid(Diagnostic(file: nil, mark: nil, message: "no targets folder at '\(directory)'",
                                       hint: "run from the folder that holds targets/, or pass --targets DIR (or set APICLI_TARGETS)"))
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            // Never "no files": a folder that cannot be listed now (out of file descriptors) is an
+            // error, so `mock` keeps the routes it has instead of reloading to none.
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "cannot list the targets folder '\(directory)': \(Self.listingProblem(directory))",
+                                      hint: "try again; if it persists, check the folder's permissions and the open-file limit (ulimit -n)"))
+        }
         return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
             .filter { !$0.hasPrefix(".") && !Project.fileNames.contains($0) }
             .sorted()
             .map { Path.join(directory, $0) }
+    }
+
+    /// Why a folder cannot be listed, in the system's words (opened once more to read `errno`).
+    private static func listingProblem(_ directory: String) -> String {
+        guard let dir = opendir(directory) else { return String(cString: strerror(errno)) }
+        closedir(dir)
+        return "it could not be read"
     }
 
     /// Loads every file of `directory`. Problems of all files are reported together.

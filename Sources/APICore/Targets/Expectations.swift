@@ -9,6 +9,8 @@ public struct Expectations: Sendable, Equatable {
     /// Seconds.
     public var maxTime: Double?
     public var mark: Mark
+    /// A GraphQL target (`errors: fail`, the default): a non-empty `errors` list fails.
+    public var graphqlErrors = false
 
     public init(status: [StatusPattern]? = nil, headers: [HeaderExpectation] = [], json: [JSONExpectation] = [],
                 body: BodyExpectation? = nil, maxTime: Double? = nil, mark: Mark) {

@@ -98,6 +98,11 @@ struct NodeReader {
                   at: node.mark, hint: "write 30, 1.5, 800ms, 2s or 1m")
             return nil
         }
+        guard Durations.accepts(seconds, allowZero: allowZero) else {
+            error("\(what) must be at most a day (\(Int(Durations.maxSeconds)) s), not '\(t.text)'", at: node.mark,
+                  hint: "no exchange waits longer; write 30, 1.5, 800ms, 2s or 1m")
+            return nil
+        }
         return seconds
     }
 

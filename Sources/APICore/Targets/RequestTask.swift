@@ -14,6 +14,8 @@ public struct RequestTask: Sendable {
         case multipart([FormPart])
         /// A file's bytes, typed from its extension (Moya's `uploadFile`); the path is absolute.
         case upload(String, mark: Mark)
+        /// A GraphQL operation: a JSON body, or with `method: GET` the URL's query.
+        case graphql(GraphQLOperation)
     }
 
     public var query: Value?

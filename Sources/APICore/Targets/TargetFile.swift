@@ -23,7 +23,7 @@ public enum TargetFile {
         public static let environment = ["baseURL", "headers"]
         /// `apicli.yaml`, the project file: defaults for every service.
         public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc", "load"]
-        public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding",
+        public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding", "graphql",
                                   "arrays", "bools", "multipart", "upload", "download"]
         /// One entry of `multipart:`.
         public static let part = ["name", "file", "value", "filename", "type"]
@@ -196,6 +196,7 @@ struct ServiceDecoder {
             default: break
             }
         }
+        if case .graphql(let op) = target.task.body { graphqlDefaults(&target, op, methodWritten: entries.contains { $0.key == "method" }) }
         if HTTPMethods.bodyless.contains(target.method),
            let taskNode = entries.first(where: { $0.key == "task" })?.value,
            let key = taskNode.pairs?.first(where: { $0.key.scalarText == "multipart" || $0.key.scalarText == "upload" })?.key {

@@ -9,12 +9,45 @@ public struct Template: Sendable, Equatable {
         self.mark = mark
     }
 
+    /// `${{}` in a template is a literal `{`: `${{}id}` expands to the text `{id}`. (`$${` is a
+    /// literal `${`.) Importers write text from their input with both escapes, so it stays literal.
+    public static let literalBrace = "${{}"
+
+    /// `text` written so that expanding it gives `text` back: every `${` as `$${`, and every `{`
+    /// that would start a `{placeholder}` as `${{}`.
+    public static func escaping(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
+        var out = ""
+        var i = text.startIndex
+        while i < text.endIndex {
+            let c = text[i]
+            if c == "$", text[text.index(after: i)...].hasPrefix("{") {
+                out += "$${"  // the `{` goes with it: `$${` is read as one unit
+                i = text.index(i, offsetBy: 2)
+                continue
+            } else if c == "{", placeholder(in: text, at: i) != nil {
+                out += literalBrace
+                i = text.index(after: i)
+                continue
+            } else {
+                out.append(c)
+            }
+            i = text.index(after: i)
+        }
+        return out
+    }
+
     /// The `{placeholders}` and `${VARIABLES}` it refers to, as written (`{id}`, `${TOKEN}`): where
     /// an expanded value came from, for messages.
     public var references: [String] {
         var out: [String] = []
         var rest = text[...]
         while let open = rest.firstRange(of: "${") {
+            let escaped = open.lowerBound > rest.startIndex && rest[rest.index(before: open.lowerBound)] == "$"
+            if escaped || rest[open.upperBound...].hasPrefix("{}") {  // `$${`, `${{}`: literal text
+                rest = rest[open.upperBound...]
+                continue
+            }
             guard let close = rest[open.upperBound...].firstIndex(of: "}") else { break }
             let body = rest[open.upperBound..<close]
             out.append("${" + (body.firstRange(of: ":-").map { String(body[..<$0.lowerBound]) } ?? String(body)) + "}")

@@ -21,10 +21,32 @@ public enum Judge {
         out += expect.headers.compactMap { header($0, response.headers) }
         if !expect.json.isEmpty { out += json(expect.json, response.body) }
         if let body = expect.body, let failure = self.body(body, response.body) { out.append(failure) }
+        if expect.graphqlErrors, let errors = graphqlErrors(response.body) { out.append(errors) }
         if let maxTime = expect.maxTime, response.duration > maxTime {
             out.append("took \(Text.milliseconds(response.duration)), maxTime is \(Text.milliseconds(maxTime))")
         }
         return out
+    }
+
+    /// A GraphQL response's `errors` (a non-empty list), as one line: each message with its
+    /// path, at most three, and how many more; nil when there are none.
+    public static func graphqlErrors(_ body: Data) -> String? {
+        guard let json = JSONValue.parse(body), case .object(let members) = json,
+              case .array(let errors)? = members.first(where: { $0.key == "errors" })?.value, !errors.isEmpty else { return nil }
+        let shown = errors.prefix(3).map { error -> String in
+            guard case .object(let fields) = error else { return error.jsonText }
+            let message = fields.first { $0.key == "message" }.map { field -> String in
+                if case .string(let s) = field.value { return s }
+                return field.value.jsonText
+            } ?? error.jsonText
+            guard case .array(let path)? = fields.first(where: { $0.key == "path" })?.value else { return message }
+            return message + " (at " + path.map { item -> String in
+                if case .string(let s) = item { return s }
+                return item.jsonText
+            }.joined(separator: ".") + ")"
+        }
+        let more = errors.count > 3 ? "; and \(errors.count - 3) more" : ""
+        return "graphql errors: " + shown.joined(separator: "; ") + more
     }
 
     static func header(_ e: HeaderExpectation, _ headers: [HeaderField]) -> String? {

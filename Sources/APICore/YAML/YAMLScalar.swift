@@ -18,12 +18,18 @@ enum YAMLScalar {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             case "\r": out += "\\r"
-            case _ where c.value < 0x20 || (0x7f...0x9f).contains(c.value) || [0x2028, 0x2029, 0xfeff].contains(c.value):
+            case _ where needsEscape(c):
                 out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
             default: out.unicodeScalars.append(c)
             }
         }
         return out + "\""
+    }
+
+    /// A character YAML does not allow raw (controls but tab, DEL, C1, line and paragraph
+    /// separators, BOM).
+    static func needsEscape(_ c: Unicode.Scalar) -> Bool {
+        (c.value < 0x20 && c != "\t") || (0x7f...0x9f).contains(c.value) || [0x2028, 0x2029, 0xfeff].contains(c.value)
     }
 
     /// Words YAML 1.1 or the core schema may read as something other than text.

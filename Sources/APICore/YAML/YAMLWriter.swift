@@ -138,9 +138,32 @@ public enum YAMLWriter {
         }
     }
 
+    /// `# text` lines. Every character YAML reads as a line break (CR, NEL, LS, PS, not only LF)
+    /// starts a new comment line, and other control characters are written as `\u` escapes, so
+    /// text in a comment can never end it and become keys.
     static func comment(_ text: String, indent: Int) -> String {
         let pad = String(repeating: " ", count: indent)
-        return text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.isEmpty ? pad + "#\n" : pad + "# " + $0 + "\n" }.joined()
+        let normalized = text.contains("\r\n") ? text.replacing("\r\n", with: "\n") : text
+        return normalized.split(omittingEmptySubsequences: false, whereSeparator: { $0.unicodeScalars.contains(where: isLineBreak) })
+            .map { $0.isEmpty ? pad + "#\n" : pad + "# " + visible($0) + "\n" }.joined()
+    }
+
+    private static func isLineBreak(_ c: Unicode.Scalar) -> Bool {
+        c == "\n" || c == "\r" || c.value == 0x85 || c.value == 0x2028 || c.value == 0x2029
+    }
+
+    /// Control characters (but tab), DEL, C1 and the BOM as `\uXXXX` text.
+    private static func visible(_ line: Substring) -> String {
+        guard line.unicodeScalars.contains(where: YAMLScalar.needsEscape) else { return String(line) }
+        var out = ""
+        for c in line.unicodeScalars {
+            if YAMLScalar.needsEscape(c) {
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import XCTest
+
+/// Issue 26, items 6–8: `apicli mock` is a server people share, so no client may stop it. Idle
+/// connections are capped and timed out (they used the file descriptors up, and the reload then
+/// swapped in an empty route table), a slow-header client is closed, a very long path gets 414 at
+/// once (the closest-route search froze the event loop), a 400 closes the connection, and a header
+/// value a path capture filled with CR/LF gets a prompt 500 (it used to hang the client).
+final class MockHardeningTests: XCTestCase {
+    var dir: URL!
+    var mock: MockProcess!
+
+    override func setUpWithError() throws {
+        dir = try CLI.folder(["targets/api.yaml": """
+            baseURL: http://127.0.0.1:9
+            targets:
+              user:
+                path: /users/{name}
+                sample: { status: 200, headers: { X-Name: "{name}" }, json: { ok: true } }
+            """])
+        mock = try MockProcess(["--max-connections", "40", "--request-timeout", "2"], cwd: dir)
+    }
+
+    override func tearDownWithError() throws {
+        mock?.stop()
+        if let dir { try? FileManager.default.removeItem(at: dir) }
+    }
+
+    var port: String { String(mock.url.split(separator: ":").last!) }
+
+    /// Runs scripts/hostile-client.py with `args`; its one line of output.
+    func client(_ args: [String], timeout: Double = 30) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", CLI.root.appendingPathComponent("scripts/hostile-client.py").path] + args
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testIdleAndSlowClientsAreClosedAndTheMockKeepsAnswering() throws {
+        // GIVEN 100 idle connections (the cap is 40) held in the background
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["python3", CLI.root.appendingPathComponent("scripts/hostile-client.py").path, "idle", port, "100", "6"]
+        let out = Pipe()
+        holder.standardOutput = out
+        try holder.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        // WHEN a normal request comes THEN it is answered within the request timeout
+        let start = Date()
+        var answered = false
+        while Date().timeIntervalSince(start) < 5 && !answered {
+            answered = (try? Curl.run(["\(mock.url)/users/ada"]))?.status == 200
+            if !answered { Thread.sleep(forTimeInterval: 0.2) }
+        }
+        XCTAssertTrue(answered, "no answer within 5 s while idle clients held connections: \(mock.stderr)")
+        holder.waitUntilExit()
+        let held = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(held.trimmingCharacters(in: .whitespacesAndNewlines), "held 100 closed 100",
+                       "every idle connection is closed: over the cap at once, the others after the request timeout")
+        // AND a client trickling its headers is closed after the request timeout
+        XCTAssertEqual(try client(["slow", port, "8"]), "closed after 2")
+        XCTAssertTrue(mock.process.isRunning)
+    }
+
+    func testLongPathsBadRequestsAndBadHeaderValuesGetPromptAnswersThatClose() throws {
+        let long = "/" + String(repeating: "x", count: 60_000)
+        let start = Date()
+        XCTAssertEqual(try client(["raw", port, "GET \(long) HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n"]), "HTTP/1.1 414 URI Too Long|closed")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+        XCTAssertEqual(try client(["raw", port, "GARBAGE\\r\\n\\r\\n"]), "HTTP/1.1 400 Bad Request|closed")
+        let injected = try client(["raw", port, "GET /users/a%0D%0AX-Evil:%201 HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n"])
+        XCTAssertEqual(injected, "HTTP/1.1 500 Internal Server Error|closed")
+        XCTAssertTrue(mock.waitForStderr("  500  "), mock.stderr)
+        XCTAssertEqual(try Curl.run(["\(mock.url)/users/ada"]).status, 200)
+    }
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Hostile clients of `apicli mock` for its tests and its soak bench. Loopback only, bounded.
+
+    hostile-client.py idle PORT N SECONDS      hold N connections open, sending nothing; print how many
+                                               the server closed before SECONDS were up
+    hostile-client.py slow PORT SECONDS        trickle a request's headers one byte a second; print
+                                               "closed after S" when the server closes it
+    hostile-client.py raw PORT BYTES           send BYTES (Python escapes), print the answer's status
+                                               line and whether the server then closed the connection
+"""
+import socket
+import sys
+import time
+
+
+def connect(port):
+    s = socket.create_connection(("127.0.0.1", int(port)), timeout=10)
+    return s
+
+
+def idle(port, n, seconds):
+    held = []
+    for _ in range(int(n)):
+        try:
+            held.append(connect(port))
+        except OSError:
+            break
+    end = time.time() + float(seconds)
+    closed = 0
+    for s in held:
+        s.settimeout(max(0.01, end - time.time()))
+        try:
+            if s.recv(1) == b"":
+                closed += 1
+        except (socket.timeout, TimeoutError):
+            pass
+        except OSError:
+            closed += 1
+    print("held %d closed %d" % (len(held), closed), flush=True)
+
+
+def slow(port, seconds):
+    s = connect(port)
+    request = b"GET /slow HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * 1000
+    start = time.time()
+    for b in request:
+        try:
+            s.sendall(bytes([b]))
+            s.settimeout(1.0)
+            if s.recv(1) == b"":
+                break
+        except (socket.timeout, TimeoutError):
+            pass
+        except OSError:
+            break
+        if time.time() - start > float(seconds):
+            print("still open after %d" % int(float(seconds)), flush=True)
+            return
+    print("closed after %d" % int(time.time() - start), flush=True)
+
+
+def raw(port, data):
+    s = connect(port)
+    s.sendall(data.encode("latin-1").decode("unicode_escape").encode("latin-1"))
+    s.settimeout(5)
+    answer = b""
+    closed = False
+    try:
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                closed = True
+                break
+            answer += chunk
+    except (socket.timeout, TimeoutError):
+        pass
+    line = answer.split(b"\r\n", 1)[0].decode("latin-1")
+    print("%s|%s" % (line, "closed" if closed else "open"), flush=True)
+
+
+if __name__ == "__main__":
+    kind = sys.argv[1]
+    {"idle": lambda: idle(*sys.argv[2:5]), "slow": lambda: slow(*sys.argv[2:4]), "raw": lambda: raw(*sys.argv[2:4])}[kind]()
