@@ -1,6 +1,6 @@
-# `make bench`, part 6: apicli load beside wrk. Sourced by bench/run.sh (uses its bin, out, t,
+# `make bench`, part 7: apicli load beside wrk. Sourced by bench/run.sh (uses its bin, out, t,
 # nginx_url, row, have, timed, pids). Everything on loopback.
-echo "== 6. load: apicli load beside wrk"
+echo "== 7. load: apicli load beside wrk"
 lt=$out/load-targets
 rm -rf "$lt" && mkdir -p "$lt"
 # p<N> of a load report's histogram ([[microseconds, count], ...]) at KEY, in ms

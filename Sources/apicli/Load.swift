@@ -30,7 +30,8 @@ extension APICLI {
         @OptionGroup var targets: TargetsOptions
         @OptionGroup var environment: EnvironmentOptions
         @OptionGroup var request: RequestOptions
-        @OptionGroup var sending: SendOptions
+        @Option(help: SendOptions.retriesHelp)
+        var retries = 0
 
         @Option(help: ArgumentHelp("Stop starting requests after this long (30s, 2m; default 10s, or the ramp's length).", valueName: "time"))
         var duration: String?
@@ -89,6 +90,7 @@ extension APICLI {
         var reportHTML: String?
 
         func validate() throws {
+            try SendOptions.validate(retries: retries)
             _ = try LoadFlags(self)
         }
 

@@ -113,7 +113,7 @@ extension APICLI.Load {
         }
         template.startedAt = flags.startAt ?? now
         let workspace = setup.workspace
-        let policy = sending.policy
+        let policy = SendPolicy(retries: retries)
         let runner = LoadRunner(plan: plan, start: monotonicSeconds(), template: template) {
             Caller(workspace: workspace, policy: policy)
         }

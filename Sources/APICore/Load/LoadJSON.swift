@@ -149,8 +149,7 @@ public enum LoadJSON {
 }
 
 extension JSONValue {
-    var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
-    var numberValue: Double? { if case .number(let n) = self { return n } else { return nil } }
+    // stringValue and numberValue: Schema/SchemaRegistry.swift
     var fields: [String: JSONValue]? {
         guard case .object(let m) = self else { return nil }
         return Dictionary(m.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })

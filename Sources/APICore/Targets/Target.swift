@@ -36,6 +36,9 @@ public struct Target: Sendable {
     public var until: Until? = nil
     /// `load:`: this target's weight and thresholds in `apicli load`.
     public var load: LoadSettings? = nil
+    /// What the target says that works but is likely a mistake (`method: GTE`); `validate`, `show`
+    /// and `call` print these on stderr.
+    public var warnings: [Diagnostic] = []
 
     /// `service.target`, the name users type.
     public var qualifiedName: String { "\(service).\(name)" }
