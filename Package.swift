@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // The live transport (SwiftNIO, BoringSSL): HTTP/1.1 and HTTP/2, TLS options, streaming.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // `apicli load`: latency histograms (HdrHistogram: bounded memory, lossless merge across shards).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // The system's libyaml (Debian: libyaml-dev). Only APICore/YAML imports it.
@@ -33,6 +35,7 @@ let package = Package(
             dependencies: [
                 "CLibYAML",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         // Argument parsing, rendering and exit codes.

@@ -15,7 +15,7 @@ public enum TargetFile {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
                                      "auth", "rules", "environments", "followRedirects"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
-                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until"]
+                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load"]
         /// `until:`: polling.
         public static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
@@ -27,7 +27,7 @@ public enum TargetFile {
         public static let ruleTask = ["encoding", "arrays", "bools", "contentType"]
         public static let environment = ["baseURL", "headers"]
         /// `apicli.yaml`, the project file: defaults for every service.
-        public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc"]
+        public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc", "load"]
         public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding", "graphql",
                                   "arrays", "bools", "multipart", "upload", "download"]
         /// One entry of `multipart:`.
@@ -217,6 +217,7 @@ struct ServiceDecoder {
             case "capture": target.captures = captures(e.value, what)
             case "needs": target.needs = needs(e.value)
             case "until": target.until = until(e.value, what)
+            case "load": target.load = load(e.value, target: service + "." + name)
             default: break
             }
         }
