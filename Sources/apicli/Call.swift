@@ -65,6 +65,11 @@ extension APICLI {
         @Flag(help: "Save the body in the current folder under the name the server gives (Content-Disposition) or the URL's last segment.")
         var download = false
 
+        @Option(help: ArgumentHelp(
+            "How a text/event-stream response is printed, each event as it comes: raw (the bytes), events (event:/id:/data: blocks; the default on a terminal, raw otherwise) or json (one {\"event\",\"data\",\"id\"} object a line).",
+            valueName: "raw|events|json"))
+        var format: EventFormat?
+
         @Flag(name: .shortAndLong, help: "No progress bar and no notes on stderr; errors are still printed.")
         var quiet = false
 
@@ -128,16 +133,22 @@ extension APICLI {
             // reaches stdout: the Caller holds it.
             // (A GraphQL response is judged for its errors: it is held.)
             let graphql = target.expect?.graphqlErrors == true
-            let stream: StandardOutput? = destination == nil && !Terminal.stdoutIsTTY && verbose < 2 && !graphql ? StandardOutput() : nil
+            // A text/event-stream body is printed event by event (--format), on a terminal too; there
+            // any other body is held by the sink and shown whole.
+            let tty = Terminal.stdoutIsTTY
+            let stream = destination == nil && verbose < 2 && !graphql
+                ? EventStreamOutput(format: format ?? (tty ? .events : .raw), holdOthers: tty, maxHeld: call.prepared.maxBody,
+                                    host: call.prepared.url.host ?? "the server") : nil
             let include = self.include
             let transfer = Transfer(destination: destination, stream: stream, head: { response in
+                stream?.head(response)
                 if include, stream != nil {
                     console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n")
                 }
             })
             let sent = await caller.send(call, answer: answer, transfer: transfer)
             let response = try sent.response()
-            try emit(response, console)
+            try emit(response, held: stream?.heldBody, console)
             if !endpoint.validation.accepts(response.status) {
                 let unwritten = destination.map { $0.destination == "." ? "nothing was saved" : "\($0.destination) was not written" }
                 console.err("apicli: \(target.qualifiedName): rejected: status \(response.statusLine.dropFirst(9)) is not accepted by "
@@ -187,8 +198,9 @@ extension APICLI {
         }
 
         /// `-i`'s head, and the body when it goes to stdout (a saved body is committed by `save`).
-        private func emit(_ response: Response, _ console: Console) throws(APIError) {
+        private func emit(_ response: Response, held: Data?, _ console: Console) throws(APIError) {
             if include && !response.streamed { console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n") }
+            if let held { Terminal.write(BodyDisplay.body(held, forTerminal: true)); return }
             guard response.saved == nil, !response.streamed else { return }
             Terminal.write(BodyDisplay.body(response.body, forTerminal: Terminal.stdoutIsTTY))
         }
