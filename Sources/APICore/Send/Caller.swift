@@ -29,7 +29,7 @@ public struct Caller: Sendable {
     private let flow: FlowRunner
 
     /// `transport`: the live transport (tests give their own); by default the one live transport,
-    /// with OAuth2 as its decorator. `plugins`: the command's own, added after the endpoint's.
+    /// with OAuth2 and Digest as its decorators. `plugins`: the command's own, added after the endpoint's.
     public init(workspace: Workspace, mode: Mode = .live, policy: SendPolicy = SendPolicy(),
                 plugins: @escaping @Sendable (PreparedCall) -> [any Plugin] = { _ in [] },
                 transport: (any Transport)? = nil) {
@@ -43,7 +43,7 @@ public struct Caller: Sendable {
         self.workspace = workspace
         self.mode = mode
         self.policy = policy
-        let sender = Sender(mode: mode, policy: policy, transport: OAuth2Transport(transport ?? LiveTransport()),
+        let sender = Sender(mode: mode, policy: policy, transport: DigestTransport(OAuth2Transport(transport ?? LiveTransport())),
                             plugins: plugins)
         self.sender = sender
         flow = FlowRunner(workspace: workspace, find: find, send: { call in await sender.send(call, answer: nil, transfer: Transfer()) })
