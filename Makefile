@@ -35,7 +35,7 @@ VENV_CHECK  := 'import gunicorn, jsonschema, importlib.util as u; assert u.find_
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: help deps bench-deps test-urlsession bench venv build release test run install uninstall clean distclean \
+.PHONY: help deps bench-deps test-urlsession bench venv build release test warnings run install uninstall clean distclean \
         httpbin-start httpbin-stop httpbin-status fuzz fuzz-build
 
 help:
@@ -48,6 +48,7 @@ help:
 	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), then the URLSession"
 	@echo "                 transport's contract tests (trait URLSessionTransport, .build-urlsession), stop it"
 	@echo "  test-urlsession  only the URLSession transport's contract tests"
+	@echo "  warnings       swift build --build-tests; fails on a warning from this repo's Sources/ or Tests/ (run by test)"
 	@echo "  run            offline demo: swift run apicli call github.zen --stub"
 	@echo "  install        release build, install apicli into \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=$(PREFIX))"
 	@echo "  uninstall      remove \$$(DESTDIR)\$$(PREFIX)/bin/apicli"
@@ -95,7 +96,7 @@ $(VENV_STAMP): Makefile
 	fi
 	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 
-build:
+build: deps
 	$(SWIFT) build
 
 # The Swift runtime linked statically: a faster start-up (see README, Benchmarks). Nothing links
@@ -115,10 +116,10 @@ bench-deps: deps
 	  echo "bench-deps: installing$$missing"; \
 	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing || true; \
 	fi
-	@if ! bench/out/venv/bin/python -c 'import httpie, tavern._core.pytest' >/dev/null 2>&1; then \
+	@if ! bench/out/venv/bin/python -c 'import httpie, tavern._core.pytest, jsonschema, jsonschema_rs' >/dev/null 2>&1; then \
 	  echo "bench-deps: bench/out/venv with httpie + tavern"; \
 	  mkdir -p bench/out && $(PYTHON) -m venv bench/out/venv && \
-	  bench/out/venv/bin/python -m pip install -q --disable-pip-version-check httpie tavern 'pytest<9' || true; \
+	  bench/out/venv/bin/python -m pip install -q --disable-pip-version-check httpie tavern 'pytest<9' jsonschema jsonschema-rs || true; \
 	fi
 
 bench: bench-deps
@@ -146,7 +147,23 @@ fuzz: fuzz-build
 
 # One recipe, one shell: the trap stops httpbin however swift test ends,
 # and the recipe exits with swift test's own status.
-test: deps venv
+# `make warnings`: builds (with the tests) and fails if the compiler or SwiftPM warned about a file of
+# this repository's Sources/ or Tests/ (dependencies' warnings are theirs). The compiler repeats a
+# warning only when it compiles the file again, so this sees every file on a fresh build (CI) and
+# the changed ones on an incremental one.
+warnings: deps
+	@set -o pipefail; log="$$(mktemp)"; trap 'rm -f "$$log"' EXIT; \
+	$(SWIFT) build --build-tests 2>&1 | tee "$$log" || exit $$?; \
+	ours="$$(grep -E "^($(CURDIR)/)?(Sources|Tests)/[^ ]+:[0-9]+:[0-9]+: warning:" "$$log" | sort -u)"; \
+	unhandled="$$(grep -E "^ +$(CURDIR)/(Sources|Tests)/" "$$log" | sort -u)"; \
+	if [ -n "$$ours$$unhandled" ]; then \
+	  echo "warnings: the build warned about this repository's code:"; \
+	  [ -z "$$ours" ] || echo "$$ours"; \
+	  [ -z "$$unhandled" ] || { echo "files neither resources nor excluded in Package.swift:"; echo "$$unhandled"; }; \
+	  exit 1; \
+	fi
+
+test: deps venv warnings
 	@set -u; \
 	export APICLI_RUN_DIR=$(TEST_RUN_DIR); \
 	url="$$($(HTTPBIN) start)" || exit 1; \
@@ -167,7 +184,7 @@ test: deps venv
 test-urlsession: deps venv
 	@$(MAKE) --no-print-directory test SWIFT_TEST_FLAGS="--traits URLSessionTransport --scratch-path $(URLSESSION_BUILD) --filter 'TransportContractTests|TransferContractTests|TransportErrorTests'"
 
-run:
+run: deps
 	$(SWIFT) run apicli call github.zen --stub
 
 install: release

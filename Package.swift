@@ -56,6 +56,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // Runs the built binary: exit codes, stdout/stderr, live calls against a local httpbin.
-        .testTarget(name: "apicliTests", dependencies: ["apicli", "apicli-fuzz"]),
+        // Fixtures and Malformed are read from the source tree (by #filePath), not bundled.
+        .testTarget(name: "apicliTests", dependencies: ["apicli", "apicli-fuzz"], exclude: ["Fixtures", "Malformed"]),
     ]
 )

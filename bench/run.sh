@@ -298,6 +298,9 @@ row "release binary (static Swift runtime)" "$size_mb MB" "" "goal <= 60 MB; lin
 strip -o "$out/apicli-stripped" "$bin" 2>/dev/null && \
   row "release binary, stripped (what make install installs)" "$(python3 -c "import os; print('%.1f' % (os.path.getsize('$out/apicli-stripped') / 1e6))") MB" "" "goal <= 60 MB"
 
+# ---------------------------------------------------------------- 6. JSON Schema
+source bench/schema.sh
+
 # ---------------------------------------------------------------- results.md
 {
   echo "# apicli benchmark results"

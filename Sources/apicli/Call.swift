@@ -37,7 +37,8 @@ extension APICLI {
         @OptionGroup var environment: EnvironmentOptions
         @OptionGroup var request: RequestOptions
         @OptionGroup var form: FormOptions
-        @OptionGroup var sending: SendOptions
+        @Option(help: SendOptions.retriesHelp)
+        var retries = 0
 
         @Flag(help: "Answer with the target's sample response; nothing is sent.")
         var stub = false
@@ -68,6 +69,7 @@ extension APICLI {
         var quiet = false
 
         func validate() throws {
+            try SendOptions.validate(retries: retries)
             if sample != nil && !stub { throw ValidationError("--sample works with --stub") }
             if download && output != nil { throw ValidationError("--download and -o do not go together: -o names the file") }
         }
@@ -79,7 +81,7 @@ extension APICLI {
                 let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts())
                 console = Console(workspace)
                 let (verbose, progress) = (self.verbose, self.progress(console))
-                let caller = Caller(workspace: workspace, mode: stub ? .stub : .live, policy: sending.policy,
+                let caller = Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries),
                                     plugins: { [console] call in progress + logger(call.endpoint, console, level: verbose) })
                 let (service, target): (Service, Target)
                 if Self.isURL(self.target) {
@@ -87,6 +89,7 @@ extension APICLI {
                     if let save = adHoc.save { try saveAdHoc(self.target, as: save, workspace, console) }
                 } else {
                     (service, target) = try workspace.find(self.target)
+                    console.warn(target.warnings)
                 }
                 if dryRun {
                     let captured = FlowRunner.unsent(target, in: service, find: workspace.find)

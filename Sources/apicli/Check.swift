@@ -44,7 +44,8 @@ extension APICLI {
         @Option(help: ArgumentHelp("Requests in flight at once.", valueName: "n"))
         var jobs = 8
 
-        @OptionGroup var sending: SendOptions
+        @Option(help: SendOptions.retriesHelp)
+        var retries = 0
 
         @Flag(help: "Start nothing new after the first failure.")
         var failFast = false
@@ -75,6 +76,7 @@ extension APICLI {
         var json: String?
 
         func validate() throws {
+            try SendOptions.validate(retries: retries)
             if jobs < 1 { throw ValidationError("--jobs takes a number of at least 1, got \(jobs)") }
             if let maxBody, maxBody < 1 { throw ValidationError("--max-body takes a number of bytes of at least 1, got \(maxBody)") }
             if stub && (drift || driftMode != nil) { throw ValidationError("--drift compares live responses with samples; it does not go with --stub") }
@@ -97,7 +99,7 @@ extension APICLI {
             do throws(APIError) {
                 let workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
                 runner = CheckRunner(options: .init(jobs: jobs, failFast: failFast),
-                                     caller: Caller(workspace: workspace, mode: stub ? .stub : .live, policy: sending.policy))
+                                     caller: Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries)))
                 (items, scope, sends) = try plan(workspace, runner.caller)
                 console = Console(workspace)
                 unverified = sends.filter { !workspace.tls(for: $0.service).verify }.map(\.name)

@@ -34,6 +34,13 @@ struct Console: Sendable {
     func out(_ text: String) { Terminal.write(Data(redactor.text(text).utf8)) }
     func err(_ text: String) { Terminal.write(Data(redactor.text(text).utf8), to: STDERR_FILENO) }
 
+    /// Warnings from target files, on stderr; they change no exit code.
+    func warn(_ warnings: [Diagnostic]) {
+        guard !warnings.isEmpty else { return }
+        var renderer = DiagnosticRenderer()
+        for d in warnings { err(renderer.render(d)) }
+    }
+
     /// Prints the failure and returns its exit code (`ExitStatus`) to throw: a target-file
     /// problem with every diagnostic and its source line, anything else as its one-line summary.
     func fail(_ error: APIError, target: String?) -> ExitCode {

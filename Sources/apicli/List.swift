@@ -11,8 +11,17 @@ extension APICLI {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List every service.target with its method and URL.",
-            discussion: "URLs are shown as declared: {placeholders} and ${VARS} are not expanded."
+            discussion: """
+                URLs are shown as declared: {placeholders} and ${VARS} are not expanded.
+                Patterns select as `check` does: a service (github) or service.target globs ('httpbin.status*').
+                A targets folder with no targets prints nothing on stdout ([] with --json), says so on stderr, exit 0.
+                """
         )
+
+        @Argument(help: ArgumentHelp("Services (github) or service.target globs ('httpbin.status*'); default: all.",
+                                     valueName: "pattern"),
+                  completion: .custom(completeTargetNames))
+        var patterns: [String] = []
 
         @OptionGroup var targets: TargetsOptions
 
@@ -25,18 +34,20 @@ extension APICLI {
         func run() throws {
             Terminal.setUp()
             let console = Console.plain
-            let catalog: Catalog
+            let selected: [(Service, Target)]
             do throws(APIError) {
-                catalog = try APICLI.workspace(targets).catalog()
+                selected = try Selection.select(try APICLI.workspace(targets).catalog(), patterns: patterns)
             } catch {
                 throw console.fail(error, target: nil)
             }
-            let rows = catalog.services.flatMap { service in
-                service.targets.map { target in
-                    (target.qualifiedName, target.method,
-                     URLBuilder.join(base: baseURL ?? service.baseURL.text, path: target.path?.text ?? ""),
-                     target.doc)
-                }
+            if selected.isEmpty {
+                console.err("no targets in \(targets.directory)\n"
+                            + "    hint: a target file is a .yaml file with baseURL: and targets:; `apicli import` writes one\n")
+            }
+            let rows = selected.map { service, target in
+                (target.qualifiedName, target.method,
+                 URLBuilder.join(base: baseURL ?? service.baseURL.text, path: target.path?.text ?? ""),
+                 target.doc)
             }
             if json {
                 let items: [Value] = rows.map { row in

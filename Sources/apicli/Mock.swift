@@ -47,6 +47,10 @@ extension APICLI {
                 help: ArgumentHelp("When two services answer the same route, this one does (repeatable).", valueName: "name"))
         var services: [String] = []
 
+        @Flag(name: .customLong("validate"),
+              help: "Refuse to start when a sample breaks its target's expect: schema: (each one at its line); answer 400 with the violations to a request body that breaks the operation's request schema.")
+        var validateSamples = false
+
         @Flag(name: .shortAndLong, help: "No log line per request.")
         var quiet = false
 
@@ -77,7 +81,12 @@ extension APICLI {
                                           hint: Suggestions.hint(for: name, in: catalog.services.map(\.name))))
             }
             let selected = try Selection.select(catalog, patterns: patterns)
-            let table = try MockTable(workspace: workspace, selected: selected, prefer: services)
+            if validateSamples {
+                let broken = SampleCheck.schemaDiagnostics(selected, workspace: workspace)
+                if !broken.isEmpty { throw .invalidInput(broken) }
+            }
+            var table = try MockTable(workspace: workspace, selected: selected, prefer: services)
+            table.validateRequests = validateSamples
             let stamps = FileStamps(directory: targets.directory,
                                     files: environment.envFiles + FileStamps.referenced(by: catalog.services))
             return (table, stamps, catalog.services)

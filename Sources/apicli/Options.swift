@@ -140,17 +140,16 @@ struct RequestOptions: ParsableArguments {
     return names.filter { $0.hasPrefix(prefix) }
 }
 
-/// How the one send path retries: `call`, `record` and `check` take the same flag.
-struct SendOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Retries after a network failure or a 5xx, with exponential backoff (Retry-After honoured); at most \(SendPolicy.maxRetries).",
-                               valueName: "n"))
-    var retries = 0
+/// `--retries`, which `call`, `record` and `check` declare alike (as an option of their own: an
+/// option group costs every run its reflection at start-up).
+enum SendOptions {
+    static let retriesHelp = ArgumentHelp("Retries after a network failure or a 5xx, with exponential backoff (Retry-After honoured); at most \(SendPolicy.maxRetries).",
+                                          valueName: "n")
 
-    func validate() throws {
+    /// In each command's `validate()`: out of range is exit 64.
+    static func validate(retries: Int) throws {
         if retries < 0 || retries > SendPolicy.maxRetries {
             throw ValidationError("--retries takes 0 to \(SendPolicy.maxRetries), got \(retries)")
         }
     }
-
-    var policy: SendPolicy { SendPolicy(retries: retries) }
 }

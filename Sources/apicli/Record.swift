@@ -31,7 +31,8 @@ extension APICLI {
         @OptionGroup var targets: TargetsOptions
         @OptionGroup var environment: EnvironmentOptions
         @OptionGroup var request: RequestOptions
-        @OptionGroup var sending: SendOptions
+        @Option(help: SendOptions.retriesHelp)
+        var retries = 0
 
         @Option(help: ArgumentHelp("Write the response as this entry of samples: instead of sample:.", valueName: "name"))
         var sample: String?
@@ -53,6 +54,7 @@ extension APICLI {
         var quiet = false
 
         func validate() throws {
+            try SendOptions.validate(retries: retries)
             for mask in masks where !mask.hasPrefix("$") {
                 throw ValidationError("--mask takes a JSONPath starting with $, like $.token, got '\(mask)'")
             }
@@ -68,7 +70,7 @@ extension APICLI {
                     // Anew for each target: the one before may have rewritten its file.
                     let workspace = try APICLI.workspace(targets, environment, request)
                     console = Console(workspace)
-                    let caller = Caller(workspace: workspace, policy: sending.policy)
+                    let caller = Caller(workspace: workspace, policy: SendPolicy(retries: retries))
                     let call = try await caller.prepare(named: name)
                     if try await !record(call, caller, console) { failures.insert(.expectation) }
                 } catch {

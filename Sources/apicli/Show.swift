@@ -32,6 +32,7 @@ extension APICLI {
                 let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts())
                 console = Console(workspace)
                 let (service, target) = try workspace.find(self.target)
+                console.warn(target.warnings)
                 // Nothing is sent: values the needs would capture show as {name}.
                 let call = try workspace.build(target, in: service, captured: FlowRunner.unsent(target, in: service, find: workspace.find))
                 console.out(render(call, console.redactor))

@@ -43,6 +43,7 @@ extension APICLI {
                 problems += FileCheck.missing(in: service)
                 problems += SampleCheck.diagnostics(service, workspace: workspace)
             }
+            console.warn(services.flatMap(\.targets).flatMap(\.warnings))
             if !problems.isEmpty { throw console.fail(.invalidInput(Self.unique(problems)), target: nil) }
             let targetCount = services.reduce(0) { $0 + $1.targets.count }
             let sampleCount = services.flatMap(\.targets).reduce(0) { $0 + $1.allSamples.count }

@@ -74,6 +74,7 @@ final class DiagnosticRendererTests: XCTestCase {
             \(d.file!):4:3: note: while parsing a block mapping
               4 |   zen:
                 |   ^
+                hint: line 6 is indented 3 spaces, but the keys of the mapping on line 4 are indented 2; indent it like the key it belongs beside
 
             """)
     }
@@ -152,6 +153,7 @@ final class DiagnosticRendererTests: XCTestCase {
             \(d.file!):2:9: error: unknown alias '*nope'; define '&nope' before using it
               2 | second: *nope
                 |         ^
+                hint: '*' at the start of a value is an alias (*name repeats &name); quote the value: second: "*nope"
 
             """)
     }

@@ -684,7 +684,8 @@ final class TargetFileTests: XCTestCase {
         let syntax = decodeDiagnostics("a: b: c\n")
         let duplicate = decodeDiagnostics("baseURL: https://api.test\nbaseURL: https://other.test\ntargets: {}\n")
         // THEN libyaml's text and the duplicate's note carry over
-        XCTAssertEqual(syntax, [Diagnostic(file: inlineFile, mark: at(1, 5), message: "mapping values are not allowed in this context")])
+        XCTAssertEqual(syntax, [Diagnostic(file: inlineFile, mark: at(1, 5), message: "mapping values are not allowed in this context",
+                                                   hint: "a second ':' in a plain value; quote the value: a: \"b: c\"")])
         XCTAssertEqual(duplicate, [Diagnostic(file: inlineFile, mark: at(2, 1), message: "duplicate key 'baseURL'",
                                               notes: [Diagnostic.Note(message: "first defined here", mark: at(1, 1))])])
     }

@@ -70,7 +70,7 @@ final class TransferContractTests: XCTestCase {
 
     func testStreamedUploadsReportProgressUpToTheLength() async throws {
         let events = Events()
-        let transport = try NIOTransport(tls: TLSOptions())
+        let transport = NIOTransport(tls: TLSOptions())
         _ = try await transport.send(request("PUT", "/put", .file(dir.appendingPathComponent("data.bin").path)),
                                      transfer: Transfer(progress: events.add))
         let uploads = events.all.filter { $0.direction == .upload }

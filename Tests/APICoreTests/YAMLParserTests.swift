@@ -254,7 +254,8 @@ final class YAMLParserTests: XCTestCase {
         // GIVEN an alias with no anchor
         let error = yamlError("a: 1\nb: *nope\n")
         // THEN it is reported where the alias stands
-        XCTAssertEqual(error, YAMLError(.unknownAlias, "unknown alias '*nope'; define '&nope' before using it", at: at(2, 4)))
+        XCTAssertEqual(error, YAMLError(.unknownAlias, "unknown alias '*nope'; define '&nope' before using it", at: at(2, 4),
+                                        hint: "'*' at the start of a value is an alias (*name repeats &name); quote the value: b: \"*nope\""))
     }
 
     func testAliasInsideItsOwnAnchorIsUnknownNotARecursion() {
@@ -294,7 +295,8 @@ final class YAMLParserTests: XCTestCase {
         // GIVEN `a: b: c`
         let error = yamlError("a: b: c\n")
         // THEN libyaml's problem text at the second colon, with no context note
-        XCTAssertEqual(error, YAMLError(.syntax, "mapping values are not allowed in this context", at: at(1, 5)))
+        XCTAssertEqual(error, YAMLError(.syntax, "mapping values are not allowed in this context", at: at(1, 5),
+                                        hint: "a second ':' in a plain value; quote the value: a: \"b: c\""))
     }
 
     func testBadIndentIsASyntaxErrorWithLibyamlsContextAsNote() {
@@ -302,7 +304,9 @@ final class YAMLParserTests: XCTestCase {
         let error = yamlError("a:\n  b: 1\n c: 2\n")
         // THEN libyaml's problem and its context, both placed
         XCTAssertEqual(error, YAMLError(.syntax, "did not find expected key", at: at(3, 2),
-                                        note: ("while parsing a block mapping", at(1, 1))))
+                                        note: ("while parsing a block mapping", at(1, 1)),
+                                        hint: "line 3 is indented 1 space, but the keys of the mapping on line 1 are indented 0; "
+                                            + "indent it like the key it belongs beside"))
     }
 
     func testInvalidUTF8IsASyntaxErrorPlacedFromTheByteOffset() {

@@ -36,8 +36,8 @@ struct CLI {
         let tmp = FileManager.default.temporaryDirectory
         let outURL = tmp.appendingPathComponent("apicli-out-\(UUID().uuidString)")
         let errURL = tmp.appendingPathComponent("apicli-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)

@@ -10,7 +10,7 @@ final class CheckCISurfacesTests: FolderTestCase {
 
     func testAPassOnARetryIsFlakyInEveryReport() throws {
         // GIVEN a server whose /flaky/1/… paths answer 503 once, then 200
-        try CLI.httpbin()
+        _ = try CLI.httpbin()
         let server = try FlakyServer()
         defer { server.stop() }
         let yaml = { (tag: String) in """

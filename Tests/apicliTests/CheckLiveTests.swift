@@ -142,7 +142,7 @@ final class CheckLiveTests: FolderTestCase {
 
     func testRetriesRecordEveryAttempt() throws {
         // GIVEN a server that fails the first calls to each path
-        try CLI.httpbin()
+        _ = try CLI.httpbin()
         let server = try FlakyServer()
         defer { server.stop() }
         let dir = try folder(["flaky.yaml": """
@@ -176,7 +176,7 @@ final class CheckLiveTests: FolderTestCase {
 
     func testRetryAfterIsHonoured() throws {
         // GIVEN a 503 that says Retry-After: 1 (the default backoff would wait 0.5 s)
-        try CLI.httpbin()
+        _ = try CLI.httpbin()
         let server = try FlakyServer()
         defer { server.stop() }
         let dir = try folder(["f.yaml": "baseURL: http://127.0.0.1:9\ntargets:\n  later: { path: /flaky/1/h, task: { query: { after: 1 } } }\n"])
@@ -187,7 +187,7 @@ final class CheckLiveTests: FolderTestCase {
     }
 
     func testNoRetriesByDefault() throws {
-        try CLI.httpbin()
+        _ = try CLI.httpbin()
         let server = try FlakyServer()
         defer { server.stop() }
         let dir = try folder(["flaky.yaml": "baseURL: http://127.0.0.1:9\nvalidate: success\ntargets:\n  once: { path: /flaky/1/a }\n"])

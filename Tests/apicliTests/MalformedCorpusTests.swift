@@ -54,7 +54,7 @@ final class MalformedCorpusTests: XCTestCase {
         let dir = try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("big.yaml")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         var chunk = "baseURL: https://api.test\ntargets:\n"
         var written = 0, i = 0

@@ -18,7 +18,7 @@ final class MockProcess: @unchecked Sendable {
         environment.merge(env) { _, new in new }
         process.environment = environment
         errURL = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-mock-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: errURL)

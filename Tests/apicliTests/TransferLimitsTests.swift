@@ -21,7 +21,7 @@ final class TransferLimitsTests: XCTestCase {
         files = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-big-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
         let big = files.appendingPathComponent("big.bin")
-        FileManager.default.createFile(atPath: big.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: big.path, contents: nil)
         if let handle = try? FileHandle(forWritingTo: big) {
             for offset in [0, 100 << 20, bigSize - 16] {
                 try? handle.seek(toOffset: UInt64(offset))
@@ -113,7 +113,7 @@ final class TransferLimitsTests: XCTestCase {
     func testABodyOf256MiBToStdoutStreamsUnder64MiB() throws {
         // WHEN the body goes to stdout (a file here, as in `apicli call big.get > file`)
         let out = dir.appendingPathComponent("stdout.bin")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         let handle = try FileHandle(forWritingTo: out)
         let (r, kib) = try measured(["call", "big.get"], stdout: handle)
         try handle.close()

@@ -14,6 +14,8 @@ public struct Diagnostic: Error, Sendable, Equatable {
     public var hint: String?
     /// Other places worth showing (where a duplicate key was first defined).
     public var notes: [Note]
+    /// A warning: worth saying, but the file still loads and runs.
+    public var isWarning = false
 
     public init(file: String?, mark: Mark?, message: String, hint: String? = nil, notes: [Note] = []) {
         self.file = file
@@ -25,7 +27,7 @@ public struct Diagnostic: Error, Sendable, Equatable {
 
     /// A YAML layer error, placed in `file`.
     public init(file: String, _ error: YAMLError) {
-        self.init(file: file, mark: error.mark, message: error.message,
+        self.init(file: file, mark: error.mark, message: error.message, hint: error.hint,
                   notes: error.note.map { [Note(message: $0.message, mark: $0.mark)] } ?? [])
     }
 }

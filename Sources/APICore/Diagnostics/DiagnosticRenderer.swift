@@ -30,7 +30,7 @@ public struct DiagnosticRenderer {
     private static let lineBreaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
 
     public mutating func render(_ d: Diagnostic) -> String {
-        var out = "\(location(d.file, d.mark))error: \(d.message)\n"
+        var out = "\(location(d.file, d.mark))\(d.isWarning ? "warning" : "error"): \(d.message)\n"
         out += excerpt(d.file, d.mark)
         for note in d.notes {
             out += "\(location(d.file, note.mark))note: \(note.message)\n"

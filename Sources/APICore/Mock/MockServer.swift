@@ -123,6 +123,9 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let log: (@Sendable (MockServer.Event) -> Void)?
     private var head: HTTPRequestHead?
     private var start: UInt64 = 0
+    /// The request body, for `mock --validate`.
+    private var body = Data()
+    static let maxBody = 8 << 20
     /// Closes the connection when the next request is not in by then.
     private var deadline: Scheduled<Void>?
 
@@ -153,9 +156,13 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
+            body = Data()
             start = DispatchTime.now().uptimeNanoseconds
-        case .body:
-            break
+        case .body(var part):
+            // kept only when requests are validated, and at most `maxBody` bytes (a longer one is cut: not JSON)
+            if table.current.validateRequests, body.count < Self.maxBody, let bytes = part.readBytes(length: min(part.readableBytes, Self.maxBody - body.count)) {
+                body.append(contentsOf: bytes)
+            }
         case .end:
             guard let head else { return }
             self.head = nil
@@ -169,7 +176,8 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
                 return
             }
             let answer = table.current.answer(method: head.method.rawValue, uri: head.uri,
-                                              sampleHeader: head.headers.first(name: MockTable.sampleHeader))
+                                              sampleHeader: head.headers.first(name: MockTable.sampleHeader), body: body)
+            body = Data()
             respond(answer, to: head, channel: channel, close: false)
             let loop = context.eventLoop
             let rearm = NIOLoopBound(self, eventLoop: loop)

@@ -19,6 +19,9 @@ public struct MockTable: Sendable {
     /// Most specific first.
     private(set) var entries: [Entry]
     private let workspace: Workspace
+    /// `mock --validate`: a request whose JSON body breaks its operation's request schema
+    /// (`expect: schema: { openapi:, operation: }`) gets 400 and the violations.
+    public var validateRequests = false
     /// Selected targets that have no sample: not served.
     public private(set) var withoutSamples: [String] = []
 
@@ -111,13 +114,14 @@ public struct MockTable: Sendable {
 
     /// The answer to `method uri` (origin form: path and query). `HEAD` is answered by a `GET`
     /// route when no `HEAD` route matches (the server sends no body).
-    public func answer(method: String, uri: String, sampleHeader: String? = nil) -> Answer {
+    public func answer(method: String, uri: String, sampleHeader: String? = nil, body: Data = Data()) -> Answer {
         let (path, query) = Self.split(uri)
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         let chosen = sampleHeader.flatMap { $0.isEmpty ? nil : $0 } ?? Self.queryValue(Self.sampleParameter, in: query)
         for method in method == "HEAD" ? ["HEAD", "GET"] : [method] {
             for entry in entries where entry.route.method == method {
                 if let captures = entry.route.match(parts) {
+                    if validateRequests, let refused = Self.refused(body, by: entry.route.target) { return refused }
                     return answer(entry, captures: captures, sample: chosen)
                 }
             }
@@ -196,5 +200,17 @@ public struct MockTable: Sendable {
             if kv[0] == name { return kv.count > 1 ? (String(kv[1]).removingPercentEscapes() ?? String(kv[1])) : "" }
         }
         return nil
+    }
+
+    /// 400 with every violation (what Prism answers) when `body` breaks the target's request schema.
+    static func refused(_ body: Data, by target: Target) -> Answer? {
+        guard let violations = target.expect?.schema?.requestViolations(body), !violations.isEmpty else { return nil }
+        let list: [JSONValue] = violations.map { v in
+            .object([("instancePath", .string(v.instancePath)), ("schemaPath", .string(v.schemaPath)), ("keyword", .string(v.keyword)),
+                     ("expected", .string(v.expected)), ("got", .string(v.got)), ("message", .string(v.description))])
+        }
+        let reply = json(400, [("error", .string("the request body breaks the request schema of \(target.qualifiedName)")),
+                               ("violations", .array(list))])
+        return Answer(reply: reply, target: target.qualifiedName, sample: nil)
     }
 }

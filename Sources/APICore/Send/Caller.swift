@@ -43,7 +43,9 @@ public struct Caller: Sendable {
         self.workspace = workspace
         self.mode = mode
         self.policy = policy
-        let sender = Sender(mode: mode, policy: policy, transport: DigestTransport(OAuth2Transport(transport ?? LiveTransport())),
+        // Stubbed, nothing is sent: no live transport is made (its client costs start-up).
+        let live: (any Transport)? = mode == .live ? DigestTransport(OAuth2Transport(transport ?? LiveTransport())) : nil
+        let sender = Sender(mode: mode, policy: policy, transport: live,
                             plugins: plugins)
         self.sender = sender
         flow = FlowRunner(workspace: workspace, find: find, send: { call in await sender.send(call, answer: nil, transfer: Transfer()) })
@@ -86,14 +88,18 @@ public struct Caller: Sendable {
 struct Sender: Sendable {
     let mode: Caller.Mode
     let policy: SendPolicy
-    let transport: any Transport
+    /// nil in `stub` mode.
+    let transport: (any Transport)?
     let plugins: @Sendable (PreparedCall) -> [any Plugin]
 
     func send(_ call: PreparedCall, answer: Sample?, transfer: Transfer) async -> Sent {
         let transport: any Transport
         switch mode {
         case .live:
-            transport = self.transport
+            guard let live = self.transport else {
+                return Sent(request: call.prepared, last: .failure(.network(.other("no live transport"))), attempts: [])
+            }
+            transport = live
         case .stub:
             do throws(APIError) {
                 if let answer { transport = call.stub(answer) } else { transport = try call.stub(sample: nil) }

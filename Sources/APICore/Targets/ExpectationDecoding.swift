@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 extension TargetFile.Keys {
-    public static let expect = ["status", "headers", "json", "body", "maxTime"]
+    public static let expect = ["status", "headers", "json", "body", "schema", "maxTime"]
     public static let bodyExpectation = ["contains", "matches"]
     /// The keys of a JSON comparison mapping: `{ ">=": 1 }`, `{ exists: false }`.
     public static let comparison = ComparisonOperator.allCases.map(\.rawValue) + ["exists"]
@@ -22,6 +22,7 @@ extension ServiceDecoder {
             case "headers": expect.headers = headerExpectations(e.value)
             case "json": expect.json = jsonExpectations(e.value)
             case "body": expect.body = bodyExpectation(e.value)
+            case "schema": expect.schema = schemaExpectation(e.value)
             default: expect.maxTime = reader.duration(e.value, "maxTime", allowZero: false)
             }
         }

@@ -6,6 +6,8 @@ public struct Expectations: Sendable, Equatable {
     public var headers: [HeaderExpectation]
     public var json: [JSONExpectation]
     public var body: BodyExpectation?
+    /// `schema:`: the JSON body must satisfy it.
+    public var schema: SchemaExpectation?
     /// Seconds.
     public var maxTime: Double?
     public var mark: Mark
@@ -13,7 +15,8 @@ public struct Expectations: Sendable, Equatable {
     public var graphqlErrors = false
 
     public init(status: [StatusPattern]? = nil, headers: [HeaderExpectation] = [], json: [JSONExpectation] = [],
-                body: BodyExpectation? = nil, maxTime: Double? = nil, mark: Mark) {
+                body: BodyExpectation? = nil, schema: SchemaExpectation? = nil, maxTime: Double? = nil, mark: Mark) {
+        self.schema = schema
         self.status = status
         self.headers = headers
         self.json = json

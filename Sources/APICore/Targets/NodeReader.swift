@@ -24,6 +24,15 @@ struct NodeReader {
         diagnostics.append(Diagnostic(file: file, mark: mark, message: message, hint: hint))
     }
 
+    /// Problems that do not stop the file from loading (`Service.warnings`).
+    private(set) var warnings: [Diagnostic] = []
+
+    mutating func warn(_ message: String, at mark: Mark, hint: String? = nil) {
+        var d = Diagnostic(file: file, mark: mark, message: message, hint: hint)
+        d.isWarning = true
+        warnings.append(d)
+    }
+
     /// A mapping's entries in order. With `known`, any other key is reported with a did-you-mean hint,
     /// except keys starting with `x-`: those are ignored, a place for shared blocks (`x-defaults: &d`).
     mutating func mapping(_ node: Node, _ what: String, known: [String]? = nil) -> [Entry]? {

@@ -34,6 +34,9 @@ public struct Target: Sendable {
     public var needs: [Need] = []
     /// `until:`: repeat the request until the response meets a condition.
     public var until: Until? = nil
+    /// What the target says that works but is likely a mistake (`method: GTE`); `validate`, `show`
+    /// and `call` print these on stderr.
+    public var warnings: [Diagnostic] = []
 
     /// `service.target`, the name users type.
     public var qualifiedName: String { "\(service).\(name)" }

@@ -174,6 +174,7 @@ struct ServiceDecoder {
         var target = Target(name: name, service: service, mark: mark, doc: nil, path: nil, method: "GET", params: [],
                             task: RequestTask(), headers: [], timeout: nil, validation: nil, sample: nil, samples: [])
         // The method first: where a task's parameters go depends on it.
+        let warned = reader.warnings.count
         if let node = entries.first(where: { $0.key == "method" })?.value { target.method = method(node) ?? target.method }
         for e in entries {
             switch e.key {
@@ -205,6 +206,7 @@ struct ServiceDecoder {
             reader.error("\(kind) needs a method that carries a body; \(target.method) does not", at: key.mark,
                          hint: "set method: POST (or PUT, PATCH) on target '\(name)'")
         }
+        target.warnings = Array(reader.warnings[warned...])
         return target
     }
 
@@ -218,14 +220,34 @@ struct ServiceDecoder {
         return t
     }
 
+    /// `method: GET`, or `method: { custom: NAME }` for a method of one's own (no warning).
+    /// A token that is neither standard nor in `HTTPMethods.known` is sent as written, with a warning.
     private mutating func method(_ node: Node) -> String? {
-        guard let t = reader.text(node, "method") else { return nil }
+        var custom = false
+        var valueNode = node
+        if node.pairs != nil {
+            guard let entries = reader.mapping(node, "method", known: ["custom"]) else { return nil }
+            guard let entry = entries.first(where: { $0.key == "custom" }) else {
+                reader.error("method: { } needs custom: NAME", at: node.mark, hint: "method: { custom: PURGE }")
+                return nil
+            }
+            custom = true
+            valueNode = entry.value
+        }
+        guard let t = reader.text(valueNode, "method") else { return nil }
         guard TargetFile.isToken(t.text) else {
-            reader.error("method '\(t.text)' is not an HTTP method token", at: node.mark,
+            reader.error("method '\(t.text)' is not an HTTP method token", at: valueNode.mark,
                          hint: "use GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or another RFC 9110 token")
             return nil
         }
-        return t.text.uppercased()
+        let method = t.text.uppercased()
+        if !custom, !HTTPMethods.standard.contains(method), !HTTPMethods.known.contains(method) {
+            let closest = Suggestions.closest(to: method, in: HTTPMethods.standard, limit: 1).first
+            reader.warn("'\(method)' is not a standard HTTP method; it is sent as written", at: valueNode.mark,
+                        hint: (closest.map { "did you mean \($0)? " } ?? "")
+                            + "(for a method of your own: method: { custom: \(method) })")
+        }
+        return method
     }
 
     private mutating func params(_ node: Node) -> [(name: String, value: Template)] {

@@ -181,7 +181,9 @@ public struct NIOTransport: Transport {
             return .network(.tls(host: host, reason: tlsProblem(text)))
         }
         if text.contains("connection refused") || text.contains("Connection refused") { return .network(.refused(host: host)) }
-        if text.contains("NXDOMAIN") || text.contains("could not resolve") || text.contains("lookup failed") {
+        // NIO's resolver: `SocketAddressError.UnknownHost` inside a `NIOConnectionError` ("DNS error: …").
+        if error is SocketAddressError.UnknownHost || text.contains("UnknownHost") || text.contains("NXDOMAIN")
+            || text.contains("could not resolve") || text.contains("lookup failed") {
             return .network(.dns(host: host))
         }
         return .network(.other("\(text) (\(host))"))

@@ -11,7 +11,9 @@ extension Drift {
         guard let sample = target.sample, sample.error == nil,
               let bindings = try? workspace.bindings(for: target, in: service),
               let response = try? StubTransport(sample: sample, bindings: bindings, file: service.file).response() else { return nil }
-        return Baseline(mode: mode, sample: response, ignored: sample.masked.map(Drift.normalized))
+        var baseline = Baseline(mode: mode, sample: response, ignored: sample.masked.map(Drift.normalized))
+        baseline.schema = target.expect?.schema
+        return baseline
     }
 }
 

@@ -22,6 +22,8 @@ public enum Drift {
         public var json: JSONValue?
         /// Paths (as written by `Drift.paths`, e.g. `$.token`) not compared, nor anything under them.
         public var ignored: [String]
+        /// The target's `expect: schema:`: a live JSON body breaking it is drift, by instance path.
+        public var schema: SchemaExpectation?
 
         public init(mode: Mode, sample: Response, ignored: [String] = []) {
             self.mode = mode
@@ -47,6 +49,9 @@ public enum Drift {
                 } else if !live.body.isEmpty || !(json == .null) {
                     out.append("$: sample has JSON, live body is not JSON")
                 }
+            }
+            if let schema {
+                out += Judge.schema(schema, live).map { String($0.dropFirst("schema: ".count)) }
             }
             guard out.count > limit else { return out }
             return Array(out.prefix(limit)) + ["… and \(out.count - limit) more differences"]

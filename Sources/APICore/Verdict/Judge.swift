@@ -21,6 +21,7 @@ public enum Judge {
         out += expect.headers.compactMap { header($0, response.headers) }
         if !expect.json.isEmpty { out += json(expect.json, response.body) }
         if let body = expect.body, let failure = self.body(body, response.body) { out.append(failure) }
+        if let schema = expect.schema { out += self.schema(schema, response) }
         if expect.graphqlErrors, let errors = graphqlErrors(response.body) { out.append(errors) }
         if let maxTime = expect.maxTime, response.duration > maxTime {
             out.append("took \(Text.milliseconds(response.duration)), maxTime is \(Text.milliseconds(maxTime))")
@@ -121,6 +122,14 @@ public enum Judge {
                 return "body: /\(pattern)/ gave no answer within \(Int(seconds)) s (catastrophic backtracking?)"
             }
         }
+    }
+
+    /// One message per violation: `$.items[3].price: 0 is below minimum 1 (#/…/price) [schema]`.
+    static func schema(_ e: SchemaExpectation, _ response: Response) -> [String] {
+        guard let schema = e.schema(for: response.status) else { return [] }
+        guard let root = JSONValue.parse(response.body) else { return ["body is not JSON (schema \(e.source) cannot be checked)"] }
+        return schema.violations(of: root, options: SchemaOptions(assertFormats: e.assertFormats, direction: .response))
+            .map { "schema: \($0.description) [\($0.keyword)]" }
     }
 
     static func list(_ items: [String]) -> String {

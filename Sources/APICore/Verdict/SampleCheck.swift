@@ -43,3 +43,26 @@ public enum SampleCheck {
         Diagnostic(file: service.file, mark: sample.mark, message: message, hint: hint)
     }
 }
+
+extension SampleCheck {
+    /// `apicli mock --validate`: every sample of the selected targets that breaks its target's
+    /// `expect: schema:` (for the sample's status), as a diagnostic at the sample, so the mock
+    /// refuses to start serving a body that contradicts the contract.
+    public static func schemaDiagnostics(_ selected: [(Service, Target)], workspace: Workspace) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for (service, target) in selected {
+            guard let schema = target.expect?.schema, !target.allSamples.isEmpty,
+                  let bindings = try? workspace.bindings(for: target, in: service) else { continue }
+            for (name, sample) in target.allSamples where !sample.expectFailure {
+                guard let response = try? StubTransport(sample: sample, bindings: bindings, file: service.file).response() else { continue }
+                let violations = Judge.schema(schema, response)
+                guard let first = violations.first else { continue }
+                let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"
+                let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
+                out.append(Diagnostic(file: service.file, mark: sample.mark, message: "\(what) breaks its schema: \(first.dropFirst("schema: ".count))\(more)",
+                                      hint: "fix the sample (or re-record it), or the schema"))
+            }
+        }
+        return out
+    }
+}

@@ -103,7 +103,31 @@ public final class YAMLParser {
         if let context = p.context.map({ String(cString: $0) }) {
             note = (context, Self.mark(p.context_mark))
         }
-        return YAMLError(.syntax, problem, at: Self.mark(p.problem_mark), note: note)
+        let mark = Self.mark(p.problem_mark)
+        let hint = SyntaxHint.hint(problem: problem, context: note?.0, mark: mark, contextMark: note?.1, line: sourceLine)
+        return YAMLError(.syntax, problem, at: mark, note: note, hint: hint)
+    }
+
+    /// Line `n` (1-based) of UTF-8 input without its line break; nil for UTF-16 input or past the end.
+    private func sourceLine(_ n: Int) -> String? {
+        let p = parser.pointee
+        guard p.encoding != YAML_UTF16LE_ENCODING, p.encoding != YAML_UTF16BE_ENCODING, n >= 1 else { return nil }
+        let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        var line = 1, start = 0, i = 0
+        while i < input.count, line < n {
+            if input[i] == lf || input[i] == cr {
+                if input[i] == cr, i + 1 < input.count, input[i + 1] == lf { i += 1 }
+                line += 1
+                start = i + 1
+            }
+            i += 1
+        }
+        guard line == n, start <= input.count else { return nil }
+        var end = start
+        while end < input.count, input[end] != lf, input[end] != cr { end += 1 }
+        var bytes = Array(input[start..<end])
+        if start == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Line and character column of a byte offset, for reader errors that only report the offset.
@@ -165,7 +189,9 @@ public final class YAMLParser {
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.pointee.data.alias.anchor) ?? ""
             guard let anchored = anchors[name] else {
-                throw YAMLError(.unknownAlias, "unknown alias '*\(name)'; define '&\(name)' before using it", at: start)
+                let message = "unknown alias '*\(name)'; define '&\(name)' before using it"
+                throw YAMLError(.unknownAlias, message, at: start,
+                                hint: SyntaxHint.hint(problem: message, context: nil, mark: start, contextMark: nil, line: sourceLine))
             }
             aliasedNodes += anchored.size
             if aliasedNodes > limits.maxAliasedNodes {

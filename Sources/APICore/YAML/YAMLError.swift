@@ -20,16 +20,19 @@ public struct YAMLError: Error, Sendable, Equatable {
     public var mark: Mark
     /// A second place worth naming (the first occurrence of a duplicate key, libyaml's context).
     public var note: (message: String, mark: Mark)?
+    /// What a syntax error usually means and how to fix it, in the user's words (see `SyntaxHint`).
+    public var hint: String?
 
-    public init(_ kind: Kind, _ message: String, at mark: Mark, note: (String, Mark)? = nil) {
+    public init(_ kind: Kind, _ message: String, at mark: Mark, note: (String, Mark)? = nil, hint: String? = nil) {
         self.kind = kind
         self.message = message
         self.mark = mark
         self.note = note.map { (message: $0.0, mark: $0.1) }
+        self.hint = hint
     }
 
     public static func == (a: YAMLError, b: YAMLError) -> Bool {
         a.kind == b.kind && a.message == b.message && a.mark == b.mark
-            && a.note?.message == b.note?.message && a.note?.mark == b.note?.mark
+            && a.note?.message == b.note?.message && a.note?.mark == b.note?.mark && a.hint == b.hint
     }
 }

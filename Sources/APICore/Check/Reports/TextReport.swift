@@ -33,10 +33,26 @@ public enum TextReport {
         if !failed.isEmpty {
             text += "\nfailures:\n"
             for r in failed {
-                text += "  \(r.name)\n" + r.messages.map { "    - \($0)\n" }.joined()
+                text += "  \(r.name)\n" + capped(r.messages).map { "    - \($0)\n" }.joined()
             }
         }
         return text + "\n" + CheckSummary(results).line + "\n"
     }
 
+
+    /// Schema violations beyond the first three of an item as one count (JSON, JUnit and HTML
+    /// reports keep every one).
+    static func capped(_ messages: [String], schemaLimit: Int = 3) -> [String] {
+        var out: [String] = []
+        var schema = 0
+        for m in messages {
+            if m.hasPrefix("schema: ") {
+                schema += 1
+                if schema > schemaLimit { continue }
+            }
+            out.append(m)
+        }
+        if schema > schemaLimit { out.append("… and \(schema - schemaLimit) more schema violations") }
+        return out
+    }
 }

@@ -1,0 +1,54 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `expect: { schema: … }`: the response body must satisfy a JSON Schema, written inline, read
+/// from a file (`{ file: schemas/user.json }`), taken from an OpenAPI description
+/// (`{ $ref: "openapi.yaml#/components/schemas/User" }`) or the operation's own responses
+/// (`{ openapi: openapi.yaml, operation: getUser }`: the schema for the response's status and
+/// JSON media type). Compiled when the target file is read; a bad schema is an error there.
+public struct SchemaExpectation: Sendable, Equatable {
+    /// `inline`, the file, the reference or `openapi.yaml getUser`, for messages.
+    public var source: String
+    public var mark: Mark
+    /// By response status as OpenAPI writes it (`200`, `2XX`, `default`); one `*` entry for a
+    /// schema that holds whatever the status.
+    var schemas: [(status: String, schema: JSONSchema)]
+    public var assertFormats: Bool
+    /// The operation's JSON request body schema (`openapi:` + `operation:` only), for
+    /// `mock --validate`; checked in the request direction (`readOnly` properties must be absent).
+    public var request: JSONSchema?
+
+    init(source: String, mark: Mark, schemas: [(status: String, schema: JSONSchema)], assertFormats: Bool = false) {
+        self.source = source
+        self.mark = mark
+        self.schemas = schemas
+        self.assertFormats = assertFormats
+    }
+
+    /// The schema a response with `status` must satisfy (exact code, then `2XX`, then `default`);
+    /// nil when the description documents no JSON body for it.
+    public func schema(for status: Int) -> JSONSchema? {
+        if let any = schemas.first(where: { $0.status == "*" }) { return any.schema }
+        if let exact = schemas.first(where: { $0.status == String(status) }) { return exact.schema }
+        if let family = schemas.first(where: { $0.status.uppercased() == "\(status / 100)XX" }) { return family.schema }
+        return schemas.first { $0.status == "default" }?.schema
+    }
+
+    /// The request body's violations; empty when there is no request schema. A body that is
+    /// not JSON is one violation at `$`.
+    public func requestViolations(_ body: Data) -> [SchemaViolation] {
+        guard let request else { return [] }
+        guard let value = JSONValue.parse(body) else {
+            return [SchemaViolation(instancePath: "$", schemaPath: "#", keyword: "type", expected: "a JSON body",
+                                    got: body.isEmpty ? "no body" : "not JSON", message: "the request body is not JSON")]
+        }
+        return request.violations(of: value, options: SchemaOptions(assertFormats: assertFormats, direction: .request))
+    }
+
+    public static func == (a: SchemaExpectation, b: SchemaExpectation) -> Bool {
+        a.source == b.source && a.mark == b.mark && a.assertFormats == b.assertFormats
+    }
+}

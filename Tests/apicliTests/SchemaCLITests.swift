@@ -1,0 +1,133 @@
+import XCTest
+
+/// `expect: { schema: }` end to end: a live `check` against a local server (`apicli mock`) whose
+/// response breaks the schema fails with instance path, keyword and schema path in the text,
+/// JSON and JUnit reports; the same stale sample fails `validate` and `check --stub` offline;
+/// `mock --validate` refuses to start with it.
+final class SchemaCLITests: XCTestCase {
+    private let schema = #"{"type":"object","required":["id"],"properties":{"id":{"type":"integer","minimum":1}}}"#
+    private var mock: MockProcess?
+
+    override func tearDown() { mock?.stop() }
+
+    private func client(baseURL: String, sampleID: Int) throws -> URL {
+        try CLI.folder([
+            "targets/schemas/user.json": schema,
+            "targets/users.yaml": """
+                baseURL: \(baseURL)
+                targets:
+                  user:
+                    path: /users/1
+                    expect:
+                      status: 200
+                      schema: { file: schemas/user.json }
+                    sample: { status: 200, headers: { Content-Type: application/json }, json: { id: \(sampleID) } }
+                """,
+        ])
+    }
+
+    func testLiveCheckNamesTheViolationInEveryReport() throws {
+        let server = try CLI.folder(["targets/api.yaml": """
+            baseURL: http://127.0.0.1:9
+            targets:
+              user:
+                path: /users/1
+                sample: { status: 200, headers: { Content-Type: application/json }, json: { id: 0 } }
+            """])
+        let m = try MockProcess(["--targets", server.appendingPathComponent("targets").path])
+        mock = m
+        let dir = try client(baseURL: m.url, sampleID: 5)
+        let r = try CLI.run(["check", "--json", "out.json", "--junit", "out.xml"], cwd: dir)
+        XCTAssertEqual(r.code, 1, r.stderr)
+        let line = "$.id: 0 is below minimum 1 (#/properties/id) [minimum]"
+        XCTAssertTrue(r.stdout.contains(line), r.stdout)
+        let json = try String(contentsOf: dir.appendingPathComponent("out.json"), encoding: .utf8)
+        XCTAssertTrue(json.contains("$.id: 0 is below minimum 1"), json)
+        let junit = try String(contentsOf: dir.appendingPathComponent("out.xml"), encoding: .utf8)
+        XCTAssertTrue(junit.contains("$.id: 0 is below minimum 1 (#/properties/id) [minimum]"), junit)
+
+        // the valid sample passes offline; the live response breaking the schema is drift
+        XCTAssertEqual(try CLI.run(["check", "--stub"], cwd: dir).code, 0)
+        let drift = try CLI.run(["check", "--drift"], cwd: dir)
+        XCTAssertNotEqual(drift.code, 0)
+        XCTAssertTrue(drift.stdout.contains("$.id: 0 is below minimum 1"), drift.stdout)
+    }
+
+    func testStaleSampleFailsValidateStubAndMockValidate() throws {
+        let dir = try client(baseURL: "http://127.0.0.1:9", sampleID: 0)
+        let v = try CLI.run(["validate"], cwd: dir)
+        XCTAssertEqual(v.code, 2)
+        XCTAssertTrue(v.stderr.contains("targets/users.yaml:8:13: error:") && v.stderr.contains("$.id: 0 is below minimum 1"), v.stderr)
+        let stub = try CLI.run(["check", "--stub"], cwd: dir)
+        XCTAssertEqual(stub.code, 1)
+        XCTAssertTrue(stub.stdout.contains("$.id: 0 is below minimum 1 (#/properties/id) [minimum]"), stub.stdout)
+        let m = try CLI.run(["mock", "--validate", "--port", "0"], cwd: dir, timeout: 10)
+        XCTAssertEqual(m.code, 2)
+        XCTAssertTrue(m.stderr.contains("targets/users.yaml:8:13: error: the sample of users.user breaks its schema: $.id: 0"), m.stderr)
+    }
+
+    func testBadSchemaFileIsAnErrorAtItsLine() throws {
+        let dir = try CLI.folder([
+            "targets/users.yaml": """
+                baseURL: http://127.0.0.1:9
+                targets:
+                  user:
+                    path: /users/1
+                    expect:
+                      schema:
+                        type: object
+                        properties: { id: { $ref: "#/$defs/missing" } }
+                """,
+        ])
+        let v = try CLI.run(["validate"], cwd: dir)
+        XCTAssertEqual(v.code, 2)
+        XCTAssertTrue(v.stderr.contains("targets/users.yaml:8:"), v.stderr)
+        XCTAssertTrue(v.stderr.contains("does not resolve"), v.stderr)
+    }
+
+    func testMockValidateAnswersABadRequestBodyWith400AndTheViolations() throws {
+        let dir = try CLI.folder([
+            "targets/contracts/openapi.yaml": """
+                openapi: 3.0.3
+                info: { title: t, version: "1" }
+                paths:
+                  /users:
+                    post:
+                      operationId: createUser
+                      requestBody:
+                        content:
+                          application/json:
+                            schema:
+                              type: object
+                              required: [email]
+                              properties:
+                                id: { type: integer, readOnly: true }
+                                email: { type: string, minLength: 3 }
+                      responses:
+                        "201":
+                          content:
+                            application/json:
+                              schema: { type: object, required: [id], properties: { id: { type: integer } } }
+                """,
+            "targets/users.yaml": """
+                baseURL: http://127.0.0.1:9
+                targets:
+                  create:
+                    method: POST
+                    path: /users
+                    expect:
+                      schema: { openapi: contracts/openapi.yaml, operation: createUser }
+                    sample: { status: 201, headers: { Content-Type: application/json }, json: { id: 7 } }
+                """,
+        ])
+        let m = try MockProcess(["--targets", dir.appendingPathComponent("targets").path, "--validate"])
+        mock = m
+        let bad = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data", #"{"id":3,"email":"x"}"#, m.url + "/users"])
+        XCTAssertEqual(bad.status, 400, bad.body)
+        XCTAssertTrue(bad.body.contains(#""keyword":"readOnly""#) && bad.body.contains(#""keyword":"minLength""#), bad.body)
+        XCTAssertTrue(bad.body.contains(#""instancePath":"$.email""#), bad.body)
+        let good = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data", #"{"email":"a@b.c"}"#, m.url + "/users"])
+        XCTAssertEqual(good.status, 201, good.body)
+        XCTAssertEqual(good.body, #"{"id":7}"#)
+    }
+}
