@@ -106,10 +106,10 @@ release: deps
 
 # Benchmark tools: Debian (hyperfine, nginx, wrk, GNU time) and PyPI (httpie, tavern) in
 # bench/out/venv, apart from the test venv. A tool that cannot be installed makes its rows n/a.
-BENCH_APT := hyperfine nginx-light wrk time
+BENCH_APT := hyperfine nginx-light wrk time hey
 bench-deps: deps
 	@missing=""; \
-	for t in hyperfine:hyperfine nginx:nginx-light wrk:wrk; do \
+	for t in hyperfine:hyperfine nginx:nginx-light wrk:wrk hey:hey; do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || [ -x /usr/sbin/$${t%%:*} ] || missing="$$missing $${t#*:}"; done; \
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	if [ -n "$$missing" ]; then \

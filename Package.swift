@@ -22,6 +22,8 @@ let package = Package(
         // MD5 and SHA-256 for HTTP Digest: already built for async-http-client (through
         // swift-nio-ssl and swift-certificates), so naming it costs no build time.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // `apicli load`: latency histograms (HdrHistogram: bounded memory, lossless merge across shards).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // The system's libyaml (Debian: libyaml-dev). Only APICore/YAML imports it.
@@ -37,6 +39,7 @@ let package = Package(
                 "CLibYAML",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         // Argument parsing, rendering and exit codes.

@@ -301,6 +301,9 @@ strip -o "$out/apicli-stripped" "$bin" 2>/dev/null && \
 # ---------------------------------------------------------------- 6. JSON Schema
 source bench/schema.sh
 
+# ---------------------------------------------------------------- 7. load
+source bench/load.sh
+
 # ---------------------------------------------------------------- results.md
 {
   echo "# apicli benchmark results"

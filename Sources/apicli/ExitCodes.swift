@@ -44,7 +44,8 @@ enum ExitStatus: Int32, CaseIterable {
     static let table: [(ExitStatus, String)] = [
         (.ok, "success; check: every check passed (skipped ones do not count); mock: stopped by SIGINT or SIGTERM"),
         (.failed, "rejected by validate: or expect:; a check failed; a needed target failed or captured nothing; "
-            + "until:'s failIf: held; an oauth2 token was refused; check --fail-on-flaky and a flaky check"),
+            + "until:'s failIf: held; an oauth2 token was refused; check --fail-on-flaky and a flaky check; load (and report merge "
+            + "of load reports): a threshold failed"),
         (.invalid, "bad target file, unknown target or pattern, unresolved {param} or ${VAR}, a target that cannot "
             + "be built; record: the edit would break the file; import: bad input; report merge: reports refused"),
         (.network, "network failure (refused, DNS, TLS, reset) or a stubbed error:; check: every failure was one; "
@@ -52,9 +53,9 @@ enum ExitStatus: Int32, CaseIterable {
         (.timeout, "timeout (also until:'s within: running out); check: every failure was one"),
         (.output, "a local file could not be written (-o, a download, a report, a recorded sample); import: the "
             + "file exists (use --force)"),
-        (.usage, "bad command-line usage"),
+        (.usage, "bad command-line usage; load: a host that is neither loopback nor a baseURL of the target files, without --yes"),
         (.hungUp, "hung up (SIGHUP)"),
-        (.interrupted, "interrupted (Ctrl-C)"),
+        (.interrupted, "interrupted (Ctrl-C); load: after printing and writing the report so far"),
         (.terminated, "terminated (SIGTERM)"),
     ]
 

@@ -10,7 +10,7 @@ extension APICLI {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "report",
-            abstract: "Work with the JSON reports of apicli check.",
+            abstract: "Work with the JSON reports of apicli check and apicli load.",
             subcommands: [Merge.self]
         )
     }
@@ -20,7 +20,7 @@ extension APICLI.Report {
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge",
-            abstract: "Merge the JSON reports of a sharded check into one report, as one unsharded run would have written it.",
+            abstract: "Merge the JSON reports of a sharded check (or load) into one report, as one unsharded run would have written it.",
             discussion: """
                 Every report must come from the same suite (the same selected targets, and the same --stub and \
                 --all) and hold other shards of the same count; every shard must be there unless --allow-missing. \
@@ -29,6 +29,9 @@ extension APICLI.Report {
                 Exit codes: as apicli check over the merged results (0 all passed, 1 a check failed, 2 a target \
                 could not be built, 3 every failure was a network failure, 4 every failure was a timeout), with \
                 2 also for a report that cannot be read or is refused, and 5 for an output file that cannot be written.
+
+                Load reports (apicli load --json) are recognised: their histograms and counts are added up and \
+                the thresholds they carry judged again over the sum (exit 1 when one fails).
                 """
         )
 
@@ -53,6 +56,9 @@ extension APICLI.Report {
 
         func run() throws {
             Terminal.setUp()
+            if let first = reports.first, let data = FileManager.default.contents(atPath: first), LoadJSON.isLoadReport(data) {
+                return try mergeLoad()
+            }
             let merged: ReportMerge.Merged
             do {
                 var loaded: [LoadedReport] = []
@@ -75,6 +81,30 @@ extension APICLI.Report {
                 }
             }
             throw APICLI.Check.exitStatus(CheckSummary(results), failOnFlaky: failOnFlaky).code
+        }
+
+        /// Load reports (`apicli load --json`): the histograms and counts added up, the thresholds
+        /// judged again over the sum; exit 1 when one fails.
+        private func mergeLoad() throws {
+            let merged: LoadResult
+            do throws(APIError) {
+                var loaded: [(file: String, result: LoadResult)] = []
+                for file in reports {
+                    guard let data = FileManager.default.contents(atPath: file) else {
+                        throw .invalidInput([Diagnostic(file: file, mark: nil, message: "cannot read the report", hint: nil)])
+                    }
+                    loaded.append((file, try LoadJSON.read(data, file: file)))
+                }
+                merged = try LoadMerge.merge(loaded, allowMissing: allowMissing)
+            } catch {
+                throw Console.plain.fail(error, target: nil)
+            }
+            let judged = LoadVerdict.judge(merged.thresholds, merged)
+            Console.plain.out(LoadText.summary(merged, judged: judged))
+            try write(LoadJSON.render(merged), to: json)
+            try write(LoadText.junit(merged, judged: judged), to: junit)
+            try write(LoadHTML.render(merged, judged: judged), to: reportHTML)
+            if judged.contains(where: { !$0.passed }) { throw ExitStatus.failed.code }
         }
 
         private func write(_ text: String, to path: String?) throws {

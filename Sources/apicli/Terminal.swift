@@ -62,5 +62,19 @@ enum Terminal {
         }
     }
 
+    /// Ctrl-C runs `action` instead of ending the program (`load`: stop, print the report so far,
+    /// exit 130); a second Ctrl-C ends it at once.
+    static func onInterrupt(_ action: @escaping @Sendable () -> Void) {
+        interrupts.first?.cancel()
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        let first = Locked(false)
+        source.setEventHandler {
+            if first.claim() { action(); return }
+            _exit(ExitStatus.interrupted.rawValue)
+        }
+        source.resume()
+        if interrupts.isEmpty { interrupts = [source] } else { interrupts[0] = source }
+    }
+
     nonisolated(unsafe) private static var interrupts: [DispatchSourceSignal] = []
 }

@@ -131,6 +131,22 @@ final class DownloadFileTests: XCTestCase {
         XCTAssertEqual(DownloadName.derive(contentDisposition: #"attachment; filename="..""#, url: url), "download")
     }
 
+    /// C1 controls (U+009B is a terminal's CSI) and bidi overrides (`evil\u{202E}txt.exe` shows as
+    /// `evilexe.txt`) are removed from a server's name, in either header form and from the URL.
+    func testServerNamesLoseC1AndBidiControls() {
+        let url = URL(string: "https://x.test/")!
+        XCTAssertEqual(DownloadName.derive(contentDisposition: "attachment; filename*=UTF-8''evil%E2%80%AEtxt.exe", url: url),
+                       "eviltxt.exe")
+        XCTAssertEqual(DownloadName.derive(contentDisposition: "attachment; filename=\"a\u{9B}2Jb\u{85}c\"", url: url), "a2Jbc")
+        XCTAssertEqual(DownloadName.derive(contentDisposition: "attachment; filename=\"\u{2067}x\u{200F}y\u{061C}.txt\u{2069}\"",
+                                           url: url), "xy.txt")
+        XCTAssertEqual(DownloadName.derive(contentDisposition: "attachment; filename*=iso-8859-1''a%9Bb.txt", url: url), "ab.txt")
+        XCTAssertEqual(DownloadName.derive(contentDisposition: nil, url: URL(string: "https://x.test/r%E2%80%AEfdp.exe")!), "rfdp.exe")
+        XCTAssertEqual(DownloadName.derive(contentDisposition: "attachment; filename*=UTF-8''%E2%80%AE", url: url), "download")
+        XCTAssertEqual(DownloadName.derive(contentDisposition: "attachment; filename=\"caf\u{E9} \u{05D0}.txt\"", url: url),
+                       "caf\u{E9} \u{05D0}.txt")
+    }
+
     func testNamesFromTheURLWhenTheServerGivesNone() {
         XCTAssertEqual(DownloadName.derive(contentDisposition: nil, url: URL(string: "https://x.test/a/b/data%20set.csv?v=2")!),
                        "data set.csv")

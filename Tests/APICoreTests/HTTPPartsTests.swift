@@ -58,6 +58,31 @@ final class HTTPPartsTests: XCTestCase {
         XCTAssertEqual(jar.header(for: URL(string: "http://www.example.test/")!, now: now), "d=4")
     }
 
+    /// A cookie naming a public suffix or an IP suffix would go to every site under it: refused.
+    func testCookieJarRefusesPublicSuffixAndIPDomains() {
+        let jar = CookieJar()
+        let now = 1_000_000.0
+        jar.store(["tld=1; Domain=test; Path=/", "dot=2; Domain=.test; Path=/", "uk=3; Domain=co.uk; Path=/"],
+                  from: URL(string: "http://shop.co.uk/")!, now: now)
+        jar.store(["tld=1; Domain=test; Path=/"], from: URL(string: "http://a.example.test/")!, now: now)
+        jar.store(["gh=4; Domain=github.io; Path=/"], from: URL(string: "http://me.github.io/")!, now: now)
+        XCTAssertNil(jar.header(for: URL(string: "http://other.co.uk/")!, now: now))
+        XCTAssertNil(jar.header(for: URL(string: "http://b.other.test/")!, now: now))
+        XCTAssertNil(jar.header(for: URL(string: "http://you.github.io/")!, now: now))
+        // IP hosts: a Domain= suffix of the address is refused, the address itself is exact.
+        jar.store(["ip=5; Domain=0.0.1; Path=/", "own=6; Domain=10.0.0.1; Path=/"],
+                  from: URL(string: "http://10.0.0.1/")!, now: now)
+        XCTAssertEqual(jar.header(for: URL(string: "http://10.0.0.1/")!, now: now), "own=6")
+        XCTAssertNil(jar.header(for: URL(string: "http://1.10.0.0.1/")!, now: now))
+        XCTAssertNil(jar.header(for: URL(string: "http://20.0.0.1/")!, now: now))
+        // A site's own registrable domain still works, and an intranet name may set one for itself.
+        jar.store(["ok=7; Domain=example.co.uk; Path=/"], from: URL(string: "http://www.example.co.uk/")!, now: now)
+        XCTAssertEqual(jar.header(for: URL(string: "http://api.example.co.uk/")!, now: now), "ok=7")
+        jar.store(["lh=8; Domain=localhost; Path=/"], from: URL(string: "http://localhost/")!, now: now)
+        XCTAssertEqual(jar.header(for: URL(string: "http://localhost/")!, now: now), "lh=8")
+        XCTAssertNil(jar.header(for: URL(string: "http://x.localhost/")!, now: now))
+    }
+
     func testProxySettingsFromTheEnvironment() throws {
         let p = ProxySettings(environment: ["HTTP_PROXY": "http://u:p%40w@proxy.test:3128", "https_proxy": "proxy2.test:8443",
                                             "NO_PROXY": "localhost, .internal.test,10.0.0.1"])

@@ -9,6 +9,8 @@ final class ImportWriterTests: XCTestCase {
         "a: b", "a #b", "#x", "- x", "x:", "{a}", "/pets/{id}", "[1]", "a,b", "*ref", "&a", "!tag", "|", ">",
         "'q'", "\"q\"", "line\nbreak", "tab\there", "ü", "${VAR}", "@at", "%p", "`b`", "a\\b", "trailing ",
         "https://example.com/x?y=1", "\u{7f}", "\u{1}", "\u{85}", "a\u{2028}b", "\u{feff}x", "é\u{301}",
+        "a" + String(Unicode.Scalar(0xfffe)!) + "b", String(Unicode.Scalar(0xffff)!), "\u{9b}2J",
+        String(Unicode.Scalar(0xfdd0)!) + String(Unicode.Scalar(0x1fffe)!),
     ]
 
     func testEveryStringReadsBackAsTheSameText() throws {

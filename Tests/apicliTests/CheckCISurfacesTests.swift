@@ -234,10 +234,10 @@ struct Chromium {
     }
 
     /// Screenshot of the page, then the bands of each colour in it (scripts/png-bands.py).
-    func bands(_ file: URL, fragment: String, colours: [String]) throws -> [String: Int] {
+    func bands(_ file: URL, fragment: String, colours: [String], size: String = "900,700") throws -> [String: Int] {
         let png = profile.deletingLastPathComponent().appendingPathComponent("apicli-shot-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: png) }
-        _ = try run(["--window-size=900,700", "--screenshot=\(png.path)", file.absoluteString + "#" + fragment])
+        _ = try run(["--window-size=\(size)", "--screenshot=\(png.path)", file.absoluteString + "#" + fragment])
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", CLI.root.appendingPathComponent("scripts/png-bands.py").path, png.path] + colours

@@ -35,7 +35,7 @@ public final class CookieJar: Sendable {
         let matching = cookies.withLock { all in
             all.removeAll { ($0.expires ?? .infinity) <= now }
             return all.filter { c in
-                (c.hostOnly ? host == c.domain : host == c.domain || host.hasSuffix("." + c.domain))
+                CookieDomain.matches(host, cookieDomain: c.domain, hostOnly: c.hostOnly)
                     && (path == c.path || path.hasPrefix(c.path.hasSuffix("/") ? c.path : c.path + "/"))
                     && (https || !c.secure)
             }
@@ -68,10 +68,9 @@ public final class CookieJar: Sendable {
             let value = parts.count > 1 ? parts[1] : ""
             switch parts.first?.lowercased() ?? "" {
             case "domain":
-                let domain = value.lowercased().drop { $0 == "." }
-                // A cookie may name its own host or a parent of it, never another site.
-                guard !domain.isEmpty, host == domain || host.hasSuffix("." + domain) else { return nil }
-                (cookie.domain, cookie.hostOnly) = (String(domain), false)
+                // Its own host or a parent of it; never another site, an IP suffix or a public suffix.
+                guard let scope = CookieDomain.scope(value, host: host) else { return nil }
+                (cookie.domain, cookie.hostOnly) = scope
             case "path": if value.hasPrefix("/") { cookie.path = value }
             case "secure": cookie.secure = true
             case "max-age": maxAge = Double(value)

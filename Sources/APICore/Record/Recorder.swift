@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `apicli record`: a live response written into its target file as a sample, in place.
 public enum Recorder {
@@ -33,16 +38,52 @@ public enum Recorder {
         let text = try editor.checked(defaultName: service.name, what: "record: writing the sample") {
             $0.target(named: target.name)?.sample(named: name) != nil
         }
-        var written: String?
-        if let side {
-            let path = Path.join(Path.parent(file), side.relative)
-            let out = try PartialFile.create(for: path, createFolders: true)
-            defer { out.discard() }
-            try out.write(side.bytes)
-            try out.commit()
-            written = path
+        // Both files are written under temporary names first (a full disk or an unwritable folder
+        // fails here, before anything is replaced); the side file is renamed into place, then the
+        // target file last. If that last rename fails, the side file goes back to what it was.
+        let targetFile = try PartialFile.create(for: file)
+        defer { targetFile.discard() }
+        try targetFile.write(Data(text.utf8))
+        guard let side else {
+            try targetFile.commit()
+            return nil
         }
-        try OutputFile.write(Data(text.utf8), to: file)
-        return written
+        let path = Path.join(Path.parent(file), side.relative)
+        let out = try PartialFile.create(for: path, createFolders: true)
+        defer { out.discard() }
+        try out.write(side.bytes)
+        let previous = SideFileBackup(path)
+        try out.commit()
+        do throws(APIError) {
+            try targetFile.commit()
+        } catch {
+            previous.restore()
+            throw error
+        }
+        previous.drop()
+        return path
+    }
+}
+
+/// The side file `record` is about to replace, kept as a hard link under a temporary name so that
+/// a failed target-file write can put it back (or remove the new one when there was none).
+struct SideFileBackup {
+    let path: String
+    let backup: String?
+
+    init(_ path: String) {
+        self.path = path
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { backup = nil; return }
+        let name = Path.join(Path.parent(path), ".apicli-old-\(UInt32.random(in: 0 ... .max))")
+        backup = link(path, name) == 0 ? name : nil
+    }
+
+    func restore() {
+        if let backup { rename(backup, path) } else { unlink(path) }
+    }
+
+    func drop() {
+        if let backup { unlink(backup) }
     }
 }

@@ -40,4 +40,4 @@ public struct SendPolicy: Sendable {
 }
 
 /// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+public func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }

@@ -17,6 +17,8 @@ public struct Project: Sendable {
     /// Matched against `service.target`.
     public var rules: [Rule] = []
     public var environments: [Environment] = []
+    /// `load: { thresholds: … }`: thresholds over the whole of an `apicli load` run.
+    public var load: LoadSettings? = nil
 
     public init() {}
 
@@ -58,6 +60,7 @@ extension ServiceDecoder {
             case "auth": project.auth = auth(e.value, "the project")
             case "rules": project.rules = rules(e.value)
             case "environments": project.environments = environments(e.value)
+            case "load": project.load = load(e.value, target: nil)
             default: break  // doc
             }
         }

@@ -34,6 +34,8 @@ public struct Target: Sendable {
     public var needs: [Need] = []
     /// `until:`: repeat the request until the response meets a condition.
     public var until: Until? = nil
+    /// `load:`: this target's weight and thresholds in `apicli load`.
+    public var load: LoadSettings? = nil
     /// What the target says that works but is likely a mistake (`method: GTE`); `validate`, `show`
     /// and `call` print these on stderr.
     public var warnings: [Diagnostic] = []

@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Decodes one target file into a `Service`, or into every problem the file has.
 public enum TargetFile {
@@ -10,7 +15,7 @@ public enum TargetFile {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
                                      "auth", "rules", "environments", "followRedirects"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
-                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until"]
+                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load"]
         /// `until:`: polling.
         public static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
@@ -22,7 +27,7 @@ public enum TargetFile {
         public static let ruleTask = ["encoding", "arrays", "bools", "contentType"]
         public static let environment = ["baseURL", "headers"]
         /// `apicli.yaml`, the project file: defaults for every service.
-        public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc"]
+        public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc", "load"]
         public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding", "graphql",
                                   "arrays", "bools", "multipart", "upload", "download"]
         /// One entry of `multipart:`.
@@ -34,11 +39,30 @@ public enum TargetFile {
     /// With `only`, just that target is decoded (libyaml reads the others; no nodes are built for them):
     /// what `call` and `show` need from a file of thousands of targets.
     public static func load(_ path: String, only: String? = nil) throws(APIError) -> Service {
+        try checkSize(path)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read target file"))
         }
         let stem = Path.stem(Path.lastComponent(path))
         return try decode([UInt8](data), file: path, defaultName: stem, only: only)
+    }
+
+    /// The largest target file read, in bytes: 16 MiB, or `APICLI_MAX_TARGET_FILE_SIZE` (bytes).
+    public static let defaultMaxSize = 16 << 20
+
+    static func maxSize(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        environment["APICLI_MAX_TARGET_FILE_SIZE"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? defaultMaxSize
+    }
+
+    /// A file larger than `maxSize` is refused before it is read (exit 2).
+    static func checkSize(_ path: String) throws(APIError) {
+        let limit = maxSize()
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > limit else { return }
+        let size = Int(info.st_size)
+        throw .invalid(Diagnostic(file: path, mark: nil,
+                                  message: "the target file is \(size) bytes; target files are read up to \(limit) bytes",
+                                  hint: "split it, or set APICLI_MAX_TARGET_FILE_SIZE to a larger number of bytes"))
     }
 
     public static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil) throws(APIError) -> Service {
@@ -195,6 +219,7 @@ struct ServiceDecoder {
             case "capture": target.captures = captures(e.value, what)
             case "needs": target.needs = needs(e.value)
             case "until": target.until = until(e.value, what)
+            case "load": target.load = load(e.value, target: service + "." + name)
             default: break
             }
         }

@@ -16,22 +16,30 @@ enum Deadline {
                                   _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         let gate = Locked(false)
         let box = Locked<Task<Void, Never>?>(nil)
+        // A timer source, cancelled when the work wins: a pending `asyncAfter` would hold the
+        // finished task and its continuation until the deadline (60 s by default) — about 10 KiB
+        // a request, gigabytes in a load run.
+        let timer = Locked(DispatchSource.makeTimerSource(queue: timers))  // DispatchSource is not Sendable
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-                box.set(Task {
-                    do {
-                        let value = try await work()
-                        if gate.claim() { continuation.resume(returning: value) }
-                    } catch {
-                        if gate.claim() { continuation.resume(throwing: error) }
-                    }
-                })
-                timers.asyncAfter(deadline: .now() + seconds) {
+                let source = timer.current
+                source.schedule(deadline: .now() + seconds)
+                source.setEventHandler {
+                    timer.current.cancel()
                     guard gate.claim() else { return }
                     box.current?.cancel()
                     onTimeout()
                     continuation.resume(throwing: APIError.timedOut(seconds))
                 }
+                box.set(Task {
+                    do {
+                        let value = try await work()
+                        if gate.claim() { timer.current.cancel(); continuation.resume(returning: value) }
+                    } catch {
+                        if gate.claim() { timer.current.cancel(); continuation.resume(throwing: error) }
+                    }
+                })
+                source.resume()
             }
         } onCancel: {
             // Not here, under the cancelled task's lock: cancelling a URLSession task from a

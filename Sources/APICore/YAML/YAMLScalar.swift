@@ -26,10 +26,11 @@ enum YAMLScalar {
         return out + "\""
     }
 
-    /// A character YAML does not allow raw (controls but tab, DEL, C1, line and paragraph
-    /// separators, BOM).
+    /// A character YAML does not allow raw (controls but tab, DEL, C1 and NEL, line and paragraph
+    /// separators, BOM, the noncharacters U+FFFE and U+FFFF, which libyaml refuses).
     static func needsEscape(_ c: Unicode.Scalar) -> Bool {
-        (c.value < 0x20 && c != "\t") || (0x7f...0x9f).contains(c.value) || [0x2028, 0x2029, 0xfeff].contains(c.value)
+        (c.value < 0x20 && c != "\t") || (0x7f...0x9f).contains(c.value)
+            || [0x2028, 0x2029, 0xfeff, 0xfffe, 0xffff].contains(c.value)
     }
 
     /// Words YAML 1.1 or the core schema may read as something other than text.

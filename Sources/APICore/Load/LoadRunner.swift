@@ -1,0 +1,141 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Runs a `LoadPlan`: every request through a `Caller` (`makeCaller`: one per virtual user in
+/// the closed model, one for the run in the open model), each counted by the `recorder`.
+/// Latency is from the moment a request was due: in the open model its scheduled start (so a
+/// server that stalls is not measured only by the few requests that got through: no coordinated
+/// omission), in the closed model when the user sent it.
+public final class LoadRunner: Sendable {
+    public let plan: LoadPlan
+    public let recorder: LoadRecorder
+    private let makeCaller: @Sendable () -> Caller
+    private let stopped = Locked<String?>(nil)
+    private let started = Locked<Int>(0)
+    private let inFlight = Locked<Int>(0)
+    private let order: [Int]
+    private let deadline: Double?
+
+    /// `start`: monotonic seconds when the run begins (the `--start-at` moment, already waited for).
+    public init(plan: LoadPlan, start: Double, template: LoadResult, makeCaller: @escaping @Sendable () -> Caller) {
+        self.plan = plan
+        self.makeCaller = makeCaller
+        order = plan.order
+        deadline = plan.duration.map { start + $0 }
+        recorder = LoadRecorder(names: plan.items.map(\.target.qualifiedName), start: start, template: template)
+    }
+
+    /// Starts nothing new; requests in flight finish (or are cancelled with the run's task).
+    public func stop(_ reason: String) { stopped.withLock { if $0 == nil { $0 = reason } } }
+
+    public var stopReason: String? { stopped.current }
+
+    /// The run; throws when the open model cannot build a target's request (its needs failed).
+    public func run() async throws(APIError) -> LoadResult {
+        switch plan.model {
+        case let .closed(users, think):
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<users {
+                    group.addTask { await self.user(think: think) }
+                }
+            }
+        case let .open(schedule, maxInFlight):
+            try await open(schedule, maxInFlight: maxInFlight)
+        }
+        var result = recorder.snapshot()
+        result.stopped = stopReason
+        return result
+    }
+
+    /// The number of the request that may start now (0-based, over the whole run: it picks the
+    /// target, so `--requests N` sends the same targets however the users interleave), or nil.
+    private func claim() -> Int? {
+        if stopped.current != nil || Task.isCancelled { return nil }
+        if let deadline, monotonicSeconds() >= deadline { return nil }
+        return started.withLock { n -> Int? in
+            if let limit = plan.requests, n >= limit { return nil }
+            n += 1
+            return n - 1
+        }
+    }
+
+    private func user(think: Double) async {
+        let caller = makeCaller()
+        var prepared: [Int: PreparedCall] = [:]
+        while let k = claim() {
+            let i = order[k % order.count]
+            let item = plan.items[i]
+            let name = item.target.qualifiedName
+            let call: PreparedCall
+            if let ready = prepared[i] {
+                call = ready
+            } else {
+                do {
+                    call = try await caller.prepare(item.target, in: item.service)
+                    prepared[i] = call
+                } catch {
+                    let now = monotonicSeconds()
+                    if !cancelled(error) { recorder.record(name, due: now, end: now, error: LoadOutcome.errorKind(error), bytes: 0) }
+                    try? await Task.sleep(nanoseconds: UInt64(max(think, 0.1) * 1e9))
+                    continue
+                }
+            }
+            let due = monotonicSeconds()
+            let sent = await caller.send(call)
+            record(name, sent, due: due, lag: nil)
+            if think > 0 { try? await Task.sleep(nanoseconds: UInt64(think * 1e9)) }
+        }
+    }
+
+    private func open(_ schedule: RateSchedule, maxInFlight: Int) async throws(APIError) {
+        let caller = makeCaller()
+        var calls: [PreparedCall] = []
+        for item in plan.items { calls.append(try await caller.prepare(item.target, in: item.service)) }
+        let start = recorder.start
+        let end = plan.duration ?? .infinity
+        var k = 0
+        await withDiscardingTaskGroup { group in
+            while stopped.current == nil, !Task.isCancelled {
+                if let limit = plan.requests, k >= limit { break }
+                guard let at = schedule.time(of: k), at < end else { break }
+                let due = start + at
+                let wait = due - monotonicSeconds()
+                if wait > 0.0005 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+                while inFlight.current >= maxInFlight, stopped.current == nil, !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 200_000)
+                }
+                if stopped.current != nil || Task.isCancelled { break }
+                // A start up to 0.5 ms early (not worth a sleep) counts from when it started; a late one from its schedule.
+                let now = monotonicSeconds()
+                let (from, lag) = (min(due, now), max(now - due, 0))
+                let i = order[k % order.count]
+                let call = calls[i]
+                k += 1
+                recorder.scheduled(UInt64(k))
+                inFlight.withLock { $0 += 1 }
+                group.addTask {
+                    let sent = await caller.send(call)
+                    self.record(call.target.qualifiedName, sent, due: from, lag: lag)
+                    self.inFlight.withLock { $0 -= 1 }
+                }
+            }
+        }
+    }
+
+    private func record(_ name: String, _ sent: Sent, due: Double, lag: Double?) {
+        let end = monotonicSeconds()
+        if case .failure(let e) = sent.last, cancelled(e) { return }
+        let bytes: Int
+        if case .success(let r) = sent.last { bytes = r.body.count } else { bytes = 0 }
+        recorder.record(name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: bytes, lag: lag)
+    }
+
+    /// A request that failed once the run was stopped (Ctrl-C cancels the requests in flight):
+    /// not counted, the stop cut it short.
+    private func cancelled(_ error: APIError) -> Bool {
+        stopped.current != nil || Task.isCancelled
+    }
+}

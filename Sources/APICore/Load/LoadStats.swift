@@ -1,0 +1,79 @@
+import Histogram
+
+/// Latencies in microseconds, in an HDR histogram (3 significant digits, up to an hour): bounded
+/// memory whatever the run's length, and lossless to add up across shards.
+public struct Latencies: Sendable, Equatable {
+    public private(set) var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: Self.highest,
+                                                           numberOfSignificantValueDigits: .three)
+    public static let highest: UInt64 = 3_600_000_000
+
+    public init() {}
+
+    public mutating func record(seconds: Double) {
+        let us = seconds.isFinite ? UInt64(Swift.min(Swift.max(seconds * 1e6, 1), Double(Self.highest))) : Self.highest
+        _ = histogram.record(us)
+    }
+
+    public mutating func record(microseconds value: UInt64, count: UInt64) {
+        _ = histogram.record(Swift.min(Swift.max(value, 1), Self.highest), count: count)
+    }
+
+    public mutating func add(_ other: Latencies) { histogram.add(other.histogram) }
+
+    public var count: UInt64 { histogram.totalCount }
+
+    /// Seconds at `percentile` (0-100); 0 when nothing was recorded.
+    public func seconds(at percentile: Double) -> Double {
+        count == 0 ? 0 : Double(histogram.valueAtPercentile(percentile)) / 1e6
+    }
+
+    public var max: Double { count == 0 ? 0 : Double(histogram.max) / 1e6 }
+    public var mean: Double { count == 0 ? 0 : histogram.mean / 1e6 }
+
+    /// Every recorded bucket as (microseconds, count): what the JSON report keeps, so that a
+    /// histogram read back equals the one written.
+    public var buckets: [(value: UInt64, count: UInt64)] {
+        histogram.recordedValues().map { (histogram.medianEquivalentForValue($0.value), UInt64($0.count)) }
+    }
+
+    public static func == (a: Latencies, b: Latencies) -> Bool {
+        a.count == b.count && a.buckets.elementsEqual(b.buckets) { $0.value == $1.value && $0.count == $1.count }
+    }
+}
+
+/// What a load run measured for one target, or for the whole run.
+public struct LoadStats: Sendable, Equatable {
+    public var requests: UInt64 = 0
+    /// Requests that failed, by kind: `4xx`, `5xx`, `timeout`, `network:refused`, … .
+    public var errors: [String: UInt64] = [:]
+    /// Response body bytes received.
+    public var bytes: UInt64 = 0
+    public var latency = Latencies()
+
+    public init() {}
+
+    public var errorCount: UInt64 { errors.values.reduce(0, +) }
+
+    public mutating func add(_ other: LoadStats) {
+        requests += other.requests
+        bytes += other.bytes
+        for (k, v) in other.errors { errors[k, default: 0] += v }
+        latency.add(other.latency)
+    }
+}
+
+/// One second of the run (from its start): how many requests started in it, how many of them
+/// failed, and their latencies (for the charts).
+public struct LoadSecond: Sendable, Equatable {
+    public var requests: UInt64 = 0
+    public var errors: UInt64 = 0
+    public var latency = Latencies()
+
+    public init() {}
+
+    public mutating func add(_ other: LoadSecond) {
+        requests += other.requests
+        errors += other.errors
+        latency.add(other.latency)
+    }
+}

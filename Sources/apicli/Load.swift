@@ -1,0 +1,117 @@
+import APICore
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension APICLI {
+    struct Load: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "load",
+            abstract: "Load-test targets: many requests through the same send path, with HDR latency percentiles and thresholds.",
+            discussion: """
+                Closed model: --users N virtual users, each sending one request after another (its own needs: \
+                and captures), --think between them. Open model: --rate R/s or --ramp stages; requests start on \
+                schedule whether or not earlier ones came back (at most --max-in-flight), and latency counts \
+                from the scheduled start. Stop after --duration (default 10s, or the ramp's length) or --requests.
+
+                Exit codes: 0 every threshold passed, 1 a threshold failed, 2 bad target file or pattern, \
+                64 bad flags or a host refused without --yes, 130 Ctrl-C (the report so far is printed and written).
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Services (github) or service.target globs ('httpbin.status*'); default: all.",
+                                     valueName: "pattern"),
+                  completion: .custom(completeTargetNames))
+        var patterns: [String] = []
+
+        @OptionGroup var targets: TargetsOptions
+        @OptionGroup var environment: EnvironmentOptions
+        @OptionGroup var request: RequestOptions
+        @Option(help: SendOptions.retriesHelp)
+        var retries = 0
+
+        @Option(help: ArgumentHelp("Stop starting requests after this long (30s, 2m; default 10s, or the ramp's length).", valueName: "time"))
+        var duration: String?
+
+        @Option(help: ArgumentHelp("Stop after this many requests.", valueName: "n"))
+        var requests: Int?
+
+        @Option(help: ArgumentHelp("Closed model: virtual users, each looping over the targets.", valueName: "n"))
+        var users: Int?
+
+        @Option(help: ArgumentHelp("Closed model: pause after each request of a user (100ms).", valueName: "time"))
+        var think: String?
+
+        @Option(help: ArgumentHelp("Open model: requests started a second (500/s, 6000/m).", valueName: "rate"))
+        var rate: String?
+
+        @Option(help: ArgumentHelp("Open model: rate stages 'from:to duration, …' ('0:100/s 10s, 100:500/s 30s'); the last rate holds after them.",
+                                   valueName: "stages"))
+        var ramp: String?
+
+        @Option(name: .customLong("max-in-flight"), help: ArgumentHelp("Open model: requests in flight at most (default 1000); a start waits for a slot, late.",
+                                                                       valueName: "n"))
+        var maxInFlight = 1000
+
+        @Option(help: ArgumentHelp("A target's weight (service.target=3), over its load: { weight: }. Repeatable.", valueName: "name=n"))
+        var weight: [String] = []
+
+        @Option(help: ArgumentHelp("A threshold: [service.target:]metric<value (p99<500ms, errors<1%, rps>=100). Repeatable.",
+                                   valueName: "rule"))
+        var threshold: [String] = []
+
+        @Flag(help: "Stop the run as soon as a threshold fails.")
+        var abortOnFail = false
+
+        @Option(help: ArgumentHelp("Run this shard's share of the users or the rate (i/n, 1-based); auto: from the CI engine's environment.",
+                                   valueName: "i/n|auto"))
+        var shard: String?
+
+        @Option(name: .customLong("start-at"), help: ArgumentHelp("Start at this time (Unix seconds, or YYYY-MM-DDTHH:MM:SSZ): shards start together.",
+                                                                  valueName: "time"))
+        var startAt: String?
+
+        @Flag(help: "Send load to a host that is neither loopback nor in the target files' baseURLs.")
+        var yes = false
+
+        @Flag(name: .shortAndLong, help: "No progress lines.")
+        var quiet = false
+
+        @Option(help: ArgumentHelp("Write a JSON report (histograms included: apicli report merge adds shards up).", valueName: "file"))
+        var json: String?
+
+        @Option(help: ArgumentHelp("Write a JUnit XML report: one case per threshold.", valueName: "file"))
+        var junit: String?
+
+        @Option(help: ArgumentHelp("Write a self-contained HTML report with latency and throughput charts.", valueName: "file"))
+        var reportHTML: String?
+
+        func validate() throws {
+            try SendOptions.validate(retries: retries)
+            _ = try LoadFlags(self)
+        }
+
+        func run() async throws {
+            Terminal.setUp()
+            let flags = try LoadFlags(self)
+            var console = Console.plain
+            let setup: LoadSetup
+            do throws(APIError) {
+                let workspace = try APICLI.workspace(targets, environment, request, maxBody: nil)
+                console = Console(workspace)
+                setup = try LoadSetup(workspace, patterns: patterns, flags: flags)
+            } catch {
+                throw console.fail(error, target: nil)
+            }
+            if let problem = setup.usageProblem {
+                console.err("apicli: \(problem)\n")
+                throw ExitStatus.usage.code
+            }
+            try confirmHosts(setup, console)
+            try await execute(setup, flags, console)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import APICore
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `apicli load`'s flags read and range-checked (a problem is exit 64 before anything is sent).
+struct LoadFlags {
+    var model: LoadPlan.Model
+    var duration: Double?
+    var requests: Int?
+    var weights: [String: Int] = [:]
+    var thresholds: [LoadThreshold] = []
+    var shard: String?
+    /// Unix seconds.
+    var startAt: Double?
+
+    static let maxSeconds = Durations.maxSeconds
+
+    init(_ c: APICLI.Load) throws {
+        func seconds(_ text: String?, _ flag: String, zero: Bool, max: Double) throws -> Double? {
+            guard let text else { return nil }
+            guard let s = LoadPlan.seconds(text), s.isFinite, zero ? s >= 0 : s > 0, s <= max else {
+                throw ValidationError("\(flag) takes a duration \(zero ? "from 0" : "above 0") up to \(Text.duration(max)), like 30s or 500ms, got '\(text)'")
+            }
+            return s
+        }
+        duration = try seconds(c.duration, "--duration", zero: false, max: Self.maxSeconds)
+        if let n = c.requests, !(1...LoadPlan.maxRequests).contains(n) {
+            throw ValidationError("--requests takes 1 to \(LoadPlan.maxRequests), got \(n)")
+        }
+        requests = c.requests
+        let think = try seconds(c.think, "--think", zero: true, max: 3600) ?? 0
+        if c.users != nil && (c.rate != nil || c.ramp != nil) {
+            throw ValidationError("--users (closed model) does not go with --rate or --ramp (open model); pick one")
+        }
+        if c.rate != nil && c.ramp != nil { throw ValidationError("--rate and --ramp both set the rate; give one (a ramp's last rate holds)") }
+        if !(1...100_000).contains(c.maxInFlight) { throw ValidationError("--max-in-flight takes 1 to 100000, got \(c.maxInFlight)") }
+        if let rate = c.rate {
+            guard let r = RateSchedule.parseRate(rate), r > 0 else {
+                throw ValidationError("--rate takes requests a second above 0 and up to \(Int(RateSchedule.maxRate)), like 500/s or 6000/m, got '\(rate)'")
+            }
+            if c.think != nil { throw ValidationError("--think is for the closed model (--users)") }
+            model = .open(RateSchedule(constant: r), maxInFlight: c.maxInFlight)
+        } else if let ramp = c.ramp {
+            switch RateSchedule.parseRamp(ramp) {
+            case .success(let s): model = .open(s, maxInFlight: c.maxInFlight)
+            case .failure(let p): throw ValidationError("--ramp: " + p.message)
+            }
+            if c.think != nil { throw ValidationError("--think is for the closed model (--users)") }
+            if duration == nil, c.requests == nil, case .open(let s, _) = model { duration = s.rampSeconds }
+        } else {
+            let users = c.users ?? 1
+            guard (1...LoadPlan.maxUsers).contains(users) else {
+                throw ValidationError("--users takes 1 to \(LoadPlan.maxUsers), got \(users)")
+            }
+            model = .closed(users: users, think: think)
+        }
+        if duration == nil, requests == nil { duration = 10 }
+        for w in c.weight {
+            let parts = w.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let n = Int(parts[1]), LoadSettings.weights.contains(n), parts[0].contains(".") else {
+                throw ValidationError("--weight takes service.target=n with n from 1 to \(LoadSettings.weights.upperBound), got '\(w)'")
+            }
+            weights[parts[0]] = n
+        }
+        for t in c.threshold {
+            switch LoadThreshold.parse(t, source: "--threshold '\(t)'") {
+            case .success(let th): thresholds.append(th)
+            case .failure(let p): throw ValidationError("--threshold: " + p.message)
+            }
+        }
+        if let shard = c.shard, shard != "auto", Shard.parse(shard, source: "--shard") == nil {
+            throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, or auto, got '\(shard)'")
+        }
+        shard = c.shard
+        if let text = c.startAt {
+            let now = Date().timeIntervalSince1970
+            let value = Double(text) ?? (try? Date(text, strategy: .iso8601))?.timeIntervalSince1970
+            guard let value, value.isFinite, abs(value - now) <= 86_400 else {
+                throw ValidationError("--start-at takes a time within a day of now, as Unix seconds or 2026-01-02T15:04:05Z, got '\(text)'")
+            }
+            startAt = value
+        }
+    }
+}

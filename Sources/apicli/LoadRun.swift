@@ -1,0 +1,190 @@
+import APICore
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What `apicli load` will run, read from the files and the flags.
+struct LoadSetup {
+    var workspace: Workspace
+    var plan: LoadPlan
+    var thresholds: [LoadThreshold]
+    /// Hosts the run would send to that are neither loopback nor in the target files' baseURLs.
+    var foreignHosts: [String]
+    /// A flag that names something the files do not have (exit 64).
+    var usageProblem: String?
+
+    init(_ workspace: Workspace, patterns: [String], flags: LoadFlags) throws(APIError) {
+        self.workspace = workspace
+        let selected = try Selection.select(try workspace.catalog(), patterns: patterns)
+        let names = Set(selected.map(\.1.qualifiedName))
+        let items = selected.map { service, target in
+            LoadPlan.Item(service: service, target: target,
+                          weight: flags.weights[target.qualifiedName] ?? target.load?.weight ?? 1)
+        }
+        plan = LoadPlan(items: items, model: flags.model, duration: flags.duration, requests: flags.requests)
+        thresholds = (workspace.project.load?.thresholds ?? []) + selected.flatMap { $0.1.load?.thresholds ?? [] } + flags.thresholds
+        if let unknown = flags.weights.keys.sorted().first(where: { !names.contains($0) }) {
+            usageProblem = "--weight names \(unknown), which is not among the selected targets"
+        }
+        if let unknown = flags.thresholds.first(where: { $0.target.map { !names.contains($0) } ?? false }) {
+            usageProblem = "--threshold names \(unknown.target!), which is not among the selected targets"
+        }
+        foreignHosts = Self.foreignHosts(workspace, selected)
+    }
+
+    private static func host(_ text: String) -> String? { URL(string: text)?.host?.lowercased() }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let h = host.filter { $0 != "[" && $0 != "]" }
+        return h == "localhost" || h.hasSuffix(".localhost") || h == "::1" || h.hasPrefix("127.")
+    }
+
+    private static func foreignHosts(_ workspace: Workspace, _ selected: [(Service, Target)]) -> [String] {
+        var own = Set<String>()
+        var services: [Service] = []
+        if let catalog = try? workspace.catalog() { services = catalog.services }
+        for s in services {
+            if let h = host(s.baseURL.text) { own.insert(h) }
+            for e in s.environments { if let b = e.baseURL, let h = host(b.text) { own.insert(h) } }
+        }
+        for e in workspace.project.environments { if let b = e.baseURL, let h = host(b.text) { own.insert(h) } }
+        var needed = selected
+        let caller = Caller(workspace: workspace)
+        for name in caller.needed(by: selected).sorted() { if let found = try? workspace.find(name) { needed.append(found) } }
+        var foreign: [String] = []
+        for (service, target) in needed {
+            guard let call = try? workspace.build(target, in: service), let h = call.request.url.host?.lowercased() else { continue }
+            if !isLoopback(h), !own.contains(h), !foreign.contains(h) { foreign.append(h) }
+        }
+        return foreign
+    }
+}
+
+extension APICLI.Load {
+    /// A host outside loopback and the files' own baseURLs needs `--yes`: asked for on a terminal,
+    /// refused without one.
+    func confirmHosts(_ setup: LoadSetup, _ console: Console) throws {
+        guard !yes, let first = setup.foreignHosts.first else { return }
+        let hosts = setup.foreignHosts.joined(separator: ", ")
+        if isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 {
+            console.err("apicli: load would go to \(hosts), which is not loopback and not a baseURL of the target files. Send it? [y/N] ")
+            let answer = readLine()?.trimmingSpaces().lowercased() ?? ""
+            if answer == "y" || answer == "yes" { return }
+            console.err("apicli: nothing sent\n")
+            throw ExitStatus.usage.code
+        }
+        console.err("apicli: load would go to \(first)\(setup.foreignHosts.count > 1 ? " and more (\(hosts))" : ""), which is not "
+                    + "loopback and not a baseURL of the target files; pass --yes to send it\n")
+        throw ExitStatus.usage.code
+    }
+
+    func execute(_ setup: LoadSetup, _ flags: LoadFlags, _ console: Console) async throws {
+        var plan = setup.plan
+        var template = LoadResult()
+        (template.model, template.load) = Self.describe(plan)  // the whole run's load, whichever shard this is
+        template.thresholds = setup.thresholds
+        do throws(APIError) {
+            if let text = flags.shard {
+                let shard = text == "auto" ? try ShardEngine.detect(ProcessInfo.processInfo.environment)
+                    : Shard.parse(text, source: "--shard")!
+                plan = plan.share(shard)
+                template.shard = shard
+                console.err("apicli: shard \(shard.index)/\(shard.count) (\(shard.source)): \(Self.describe(plan).1)\n")
+            }
+        } catch {
+            throw console.fail(error, target: nil)
+        }
+        let now = Date().timeIntervalSince1970
+        if let at = flags.startAt {
+            if at > now {
+                if !quiet { console.err("apicli: starting at \(flags.startAt!) (in \(Text.fixed(at - now, 1)) s)\n") }
+                try? await Task.sleep(nanoseconds: UInt64((at - now) * 1e9))
+            } else if now - at > 1 {
+                console.err("apicli: warning: --start-at was \(Text.fixed(now - at, 1)) s ago; starting now\n")
+            }
+        }
+        template.startedAt = flags.startAt ?? now
+        let workspace = setup.workspace
+        let policy = SendPolicy(retries: retries)
+        let runner = LoadRunner(plan: plan, start: monotonicSeconds(), template: template) {
+            Caller(workspace: workspace, policy: policy)
+        }
+        let task = Task { () async throws(APIError) -> LoadResult in try await runner.run() }
+        Terminal.onInterrupt {
+            runner.stop("interrupted (Ctrl-C)")
+            task.cancel()
+        }
+        let progress = Task { await showProgress(runner, plan, setup.thresholds, console) }
+        let result: LoadResult
+        switch await task.result {
+        case .success(let r): result = r
+        case .failure(let error):
+            progress.cancel()
+            throw console.fail(error as? APIError ?? .output("\(error)"), target: nil)
+        }
+        progress.cancel()
+        _ = await progress.value
+        try finish(result, console)
+    }
+
+    /// The summary, the reports, and the exit code (130 stopped by Ctrl-C, 1 a threshold failed).
+    func finish(_ result: LoadResult, _ console: Console) throws {
+        let judged = LoadVerdict.judge(result.thresholds, result)
+        console.out(LoadText.summary(result, judged: judged))
+        for (path, text) in [(json, LoadJSON.render(result)), (junit, LoadText.junit(result, judged: judged)),
+                             (reportHTML, LoadHTML.render(result, judged: judged))] {
+            guard let path else { continue }
+            do throws(APIError) { try OutputFile.write(Data(console.redactor.text(text).utf8), to: path) } catch {
+                throw console.fail(error, target: nil)
+            }
+        }
+        if result.stopped?.hasPrefix("interrupted") == true { throw ExitStatus.interrupted.code }
+        if judged.contains(where: { !$0.passed }) { throw ExitStatus.failed.code }
+    }
+
+    static func describe(_ plan: LoadPlan) -> (String, String) {
+        switch plan.model {
+        case let .closed(users, think):
+            return ("closed", "\(users) user\(users == 1 ? "" : "s")" + (think > 0 ? ", think \(Text.duration(think))" : ""))
+        case let .open(schedule, maxInFlight):
+            let rate = { (r: Double) in Text.fixed(r, r == r.rounded() ? 0 : 2) + "/s" }
+            let stages = schedule.stages.map { "\(rate($0.from).dropLast(2)):\(rate($0.to)) \(Text.duration($0.duration))" }
+            return ("open", (stages.isEmpty ? rate(schedule.hold) : "ramp " + stages.joined(separator: ", "))
+                    + ", at most \(maxInFlight) in flight")
+        }
+    }
+
+    /// A live line on a terminal (stderr), a plain line every 2 s otherwise, none with -q; with
+    /// `--abort-on-fail` the thresholds are judged at each tick.
+    private func showProgress(_ runner: LoadRunner, _ plan: LoadPlan, _ thresholds: [LoadThreshold], _ console: Console) async {
+        let tty = isatty(STDERR_FILENO) == 1
+        let tick: Double = tty ? 0.5 : 2
+        var last = ""
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: UInt64(tick * 1e9))
+            if Task.isCancelled { break }
+            let p = runner.recorder.progress()
+            if abortOnFail, !thresholds.isEmpty, p.requests > 0 {
+                let judged = LoadVerdict.judge(thresholds, runner.recorder.snapshot())
+                if let failed = judged.first(where: { !$0.passed }) {
+                    runner.stop("threshold failed (--abort-on-fail): \(failed.threshold.text), measured \(failed.measuredText)")
+                }
+            }
+            guard !quiet else { continue }
+            var line = "\(Text.fixed(p.elapsed, 1)) s  \(p.requests) requests  \(Text.fixed(p.elapsed > 0 ? Double(p.requests) / p.elapsed : 0, 1))/s"
+            if case .open(let schedule, _) = plan.model { line += " (asked \(Text.fixed(schedule.rate(at: p.elapsed), 1))/s)" }
+            line += "  p95 \(LoadText.ms(p.p95)) ms  errors \(p.errors)"
+            if tty { console.err("\r\u{1B}[K" + line) } else { console.err("load: " + line + "\n") }
+            last = line
+        }
+        if tty, !quiet, !last.isEmpty { console.err("\r\u{1B}[K") }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import XCTest
+
+/// `apicli load` against scripts/load-server.py on loopback: both models, thresholds and their exit
+/// codes, a login per virtual user, a ramp, no coordinated omission, shards merged, Ctrl-C, bad
+/// input, the host guard, and the HTML report drawn by Chromium. Each run lasts a second or two.
+final class LoadTests: XCTestCase {
+    var server: TestServer!
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        server = try TestServer("load-server.py", ["--lifetime", "120"])
+        dir = try CLI.folder(["targets/svc.yaml": """
+            baseURL: \(server.url)
+            targets:
+              stats: { path: /stats }
+              fast: { path: /fast, load: { weight: 3 } }
+              slow: { path: /delay, task: { query: { ms: "50" } } }
+              bad: { path: /status/503 }
+              login: { path: /login, method: POST, capture: { token: { json: "$.token", secret: true } } }
+              me: { path: /me, needs: [login], headers: { X-Token: "{token}" }, load: { thresholds: { errors: "0%" } } }
+            """])
+    }
+
+    override func tearDownWithError() throws {
+        server?.stop()
+        if let dir { try? FileManager.default.removeItem(at: dir) }
+    }
+
+    func load(_ args: [String], env: [String: String] = [:], timeout: Double = 30) throws -> CLI.Result {
+        try CLI.run(["load", "--targets", dir.appendingPathComponent("targets").path, "-q"] + args, env: env, timeout: timeout)
+    }
+
+    func report(_ name: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: dir.appendingPathComponent(name))
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func overall(_ r: [String: Any]) -> [String: Any] { r["overall"] as? [String: Any] ?? [:] }
+
+    func stats() throws -> [String: Any] {
+        let r = try CLI.run(["call", "--targets", dir.appendingPathComponent("targets").path, "svc.stats"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any])
+    }
+
+    func testClosedModelWeightsAndAPassingThreshold() throws {
+        let json = dir.appendingPathComponent("c.json").path
+        let r = try load(["svc.fast", "svc.slow", "--users", "4", "--requests", "40", "--threshold", "p99<5s", "--json", json])
+        XCTAssertEqual(r.code, 0, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("threshold passed: p99 < 5000.00 ms"), r.stdout)
+        let rep = try report("c.json")
+        XCTAssertEqual(overall(rep)["requests"] as? Int, 40)
+        let targets = try XCTUnwrap(rep["targets"] as? [[String: Any]])
+        XCTAssertEqual(targets.map { $0["requests"] as? Int }, [30, 10])  // weights 3:1
+        XCTAssertEqual(try stats()["requests"] as? Int, 40)
+        // /delay?ms=50: the slow target's p50 is the server's delay, not less
+        let slow = try XCTUnwrap(targets[1]["latencyMs"] as? [String: Double])
+        XCTAssertGreaterThanOrEqual(slow["p50"]!, 49)
+        XCTAssertLessThan(slow["p50"]!, 200)
+    }
+
+    func testAFailingThresholdExits1AndErrorsAreCountedByKind() throws {
+        let xml = dir.appendingPathComponent("t.xml").path
+        let r = try load(["svc.fast", "svc.bad", "--users", "2", "--requests", "20", "--threshold", "errors<1%",
+                          "--threshold", "svc.fast:p95<30s", "--weight", "svc.bad=1", "--junit", xml])
+        XCTAssertEqual(r.code, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("threshold FAILED: errors < 1.00% (measured 25.00%)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("threshold passed: svc.fast: p95 < 30000.00 ms"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("errors: 5xx 5"), r.stdout)
+        let junit = try String(contentsOfFile: xml, encoding: .utf8)
+        XCTAssertTrue(junit.contains("tests=\"2\" failures=\"1\""), junit)
+    }
+
+    func testOpenModelKeepsItsScheduleAndMeasuresFromIt() throws {
+        let json = dir.appendingPathComponent("o.json").path
+        let r = try load(["svc.fast", "--rate", "100/s", "--duration", "2s", "--json", json])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        // "on schedule" unless the machine is busy (a start 10 ms late says BEHIND): the lag is reported either way
+        XCTAssertTrue(r.stdout.contains(" started; start lag p50 "), r.stdout)
+        let n = try XCTUnwrap(overall(try report("o.json"))["requests"] as? Int)
+        XCTAssertTrue((195...200).contains(n), "\(n) requests at 100/s for 2 s")
+        // One slot, 50 ms per request, 20 due in half a second: starts fall behind, and latency
+        // counts from the scheduled start (the last one waited about half a second).
+        let late = try load(["svc.slow", "--rate", "40/s", "--duration", "0.5s", "--max-in-flight", "1", "--json", json])
+        XCTAssertEqual(late.code, 0, late.stderr)
+        XCTAssertTrue(late.stdout.contains("BEHIND SCHEDULE"), late.stdout)
+        let ms = try XCTUnwrap(overall(try report("o.json"))["latencyMs"] as? [String: Double])
+        XCTAssertGreaterThan(ms["max"]!, 300, "latency from the scheduled start, not from when a slot freed")
+    }
+
+    func testEachVirtualUserLogsInOnce() throws {
+        let r = try load(["svc.me", "--users", "3", "--requests", "60"])
+        XCTAssertEqual(r.code, 0, r.stdout + r.stderr)  // the file's threshold errors: 0% holds
+        XCTAssertTrue(r.stdout.contains("threshold passed: svc.me: errors <= 0.00%"), r.stdout)
+        let s = try stats()
+        XCTAssertEqual(s["logins"] as? Int, 3)
+        let byToken = try XCTUnwrap(s["me_by_token"] as? [String: Int])
+        XCTAssertEqual(byToken.count, 3)
+        XCTAssertEqual(byToken.values.reduce(0, +), 60)
+        XCTAssertFalse(r.stdout.contains("tok-"), "a secret capture never reaches the output")
+    }
+
+    func testARampRisesStageByStage() throws {
+        let json = dir.appendingPathComponent("r.json").path
+        let r = try load(["svc.fast", "--ramp", "0:100/s 1s, 100:100/s 1s", "--json", json])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let rep = try report("r.json")
+        let n = try XCTUnwrap(overall(rep)["requests"] as? Int)
+        XCTAssertTrue((145...150).contains(n), "\(n): 50 in the rising second, 100 in the flat one")
+        let seconds = try XCTUnwrap(rep["timeline"] as? [[String: Any]]).map { $0["requests"] as? Int ?? 0 }
+        XCTAssertTrue((45...55).contains(seconds[0]) && (95...101).contains(seconds[1]), "\(seconds)")
+    }
+
+    /// README's Kubernetes Indexed Job: each pod runs `--shard auto` with JOB_COMPLETION_INDEX and
+    /// APICLI_SHARD_COUNT and a common --start-at; the merged report equals one unsharded run.
+    func testShardsMergedEqualOneRun() throws {
+        let args = ["svc.fast", "svc.bad", "--weight", "svc.bad=1", "--users", "4", "--requests", "40", "--threshold", "errors<50%"]
+        let single = try load(args + ["--json", dir.appendingPathComponent("one.json").path])
+        XCTAssertEqual(single.code, 0, single.stderr)
+        let start = String(Int(Date().timeIntervalSince1970) + 2)
+        let results = Locked2<[Int: CLI.Result]>([:])
+        let folder: URL = dir
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let r = try? CLI.run(["load", "--targets", folder.appendingPathComponent("targets").path, "-q"] + args
+                                 + ["--shard", "auto", "--start-at", start, "--json", folder.appendingPathComponent("shard-\(i).json").path],
+                                 env: ["JOB_COMPLETION_INDEX": String(i), "APICLI_SHARD_COUNT": "2"])
+            results.set(i, r)
+        }
+        for i in 0..<2 { XCTAssertEqual(results.get(i)?.code, 0, results.get(i)?.stderr ?? "") }
+        let merged = try CLI.run(["report", "merge", dir.appendingPathComponent("shard-0.json").path,
+                                  dir.appendingPathComponent("shard-1.json").path, "--json", dir.appendingPathComponent("m.json").path])
+        XCTAssertEqual(merged.code, 0, merged.stdout + merged.stderr)
+        let one = try report("one.json"), all = try report("m.json")
+        for key in ["requests", "errors", "bytes"] {
+            XCTAssertEqual(String(describing: overall(one)[key]!), String(describing: overall(all)[key]!), key)
+        }
+        let missing = try CLI.run(["report", "merge", dir.appendingPathComponent("shard-0.json").path])
+        XCTAssertEqual(missing.code, 2)
+        XCTAssertTrue(missing.stderr.contains("shard 2 of 2 is missing"), missing.stderr)
+    }
+
+    func testCtrlCPrintsTheReportSoFarAndExits130() throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        let json = dir.appendingPathComponent("i.json")
+        process.arguments = ["load", "--targets", dir.appendingPathComponent("targets").path, "-q", "svc.fast",
+                             "--rate", "50/s", "--duration", "30s", "--json", json.path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.2)
+        kill(process.processIdentifier, SIGINT)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertTrue(text.contains("stopped: interrupted (Ctrl-C)"), text)
+        let n = try XCTUnwrap(overall(try report("i.json"))["requests"] as? Int)
+        XCTAssertTrue((30...80).contains(n), "\(n) requests in about a second at 50/s")
+    }
+
+    func testBadNumbersAndAForeignHost() throws {
+        for (args, needle) in [(["--users", "0"], "--users takes 1 to"), (["--threshold", "p95<200"], "with its unit"),
+                               (["--rate", "10/s", "--users", "2"], "pick one"), (["--ramp", "0:10/s"], "from:to duration"),
+                               (["--weight", "svc.fast=0"], "--weight takes"), (["--duration", "0s"], "--duration takes")] {
+            let r = try load(["svc.fast"] + args)
+            XCTAssertEqual(r.code, 64, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(needle), "\(args): \(r.stderr)")
+        }
+        let bad = try CLI.folder(["targets/x.yaml": "baseURL: \(server.url)\ntargets:\n  a: { path: /fast, load: { weight: 0, thresholds: { p95: fast } } }\n"])
+        defer { try? FileManager.default.removeItem(at: bad) }
+        let r = try CLI.run(["load", "--targets", bad.appendingPathComponent("targets").path, "--requests", "1"])
+        XCTAssertEqual(r.code, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("x.yaml:3:"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("load weight must be a whole number from 1 to 1000"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("p95 takes a duration"), r.stderr)
+        // example.invalid never resolves: nothing is sent either way
+        let foreign = try load(["svc.fast", "--requests", "1", "--base-url", "http://example.invalid"])
+        XCTAssertEqual(foreign.code, 64, foreign.stderr)
+        XCTAssertTrue(foreign.stderr.contains("pass --yes"), foreign.stderr)
+    }
+
+    func testTheHTMLReportDrawsItsChartsInChromium() throws {
+        let browser = try Chromium()
+        let html = dir.appendingPathComponent("load.html")
+        let r = try load(["svc.fast", "svc.bad", "--rate", "60/s", "--duration", "2s", "--report-html", html.path])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let page = try String(contentsOf: html, encoding: .utf8)
+        XCTAssertFalse(page.contains("<script"), "no script")
+        XCTAssertTrue(page.contains("id=\"percentiles\""))
+        // the charts' colours: throughput bars (green), error bars and p99 (red), p95 (orange), p50 (blue)
+        let colours = ["2ca02c", "d62728", "ff7f0e", "1f77b4"]
+        let bands = try browser.bands(html, fragment: "", colours: colours, size: "900,1000")
+        for c in colours { XCTAssertGreaterThan(bands[c] ?? 0, 0, "colour \(c) drawn: \(bands)") }
+        let empty = dir.appendingPathComponent("empty.html")
+        try Data("<html><body><h1>apicli load</h1></body></html>".utf8).write(to: empty)
+        let none = try browser.bands(empty, fragment: "", colours: colours, size: "900,1000")
+        XCTAssertEqual(none.values.reduce(0, +), 0, "the check sees nothing where nothing is drawn")
+    }
+}
+
+/// A dictionary shared by the threads of `concurrentPerform`.
+final class Locked2<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func set<K: Hashable, V>(_ key: K, _ v: V?) where Value == [K: V] { lock.lock(); value[key] = v; lock.unlock() }
+    func get<K: Hashable, V>(_ key: K) -> V? where Value == [K: V] { lock.lock(); defer { lock.unlock() }; return value[key] }
+}
