@@ -40,7 +40,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 help:
 	@echo "apicli make targets:"
-	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium (apt) if missing"
+	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium, nginx-light (apt) if missing"
 	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
@@ -60,7 +60,7 @@ help:
 	@echo "  distclean      clean, and remove .venv"
 
 # System packages. Quiet and a no-op when everything is present. chromium (headless) renders
-# the HTML report in CheckCISurfacesTests.
+# the HTML report in CheckCISurfacesTests; nginx (ssl_verify_client) is ClientCertificateTests' server.
 deps:
 	@missing=""; \
 	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists yaml-0.1; then \
@@ -72,6 +72,8 @@ deps:
 	  missing="$$missing libxml2-utils"; fi; \
 	if ! command -v chromium >/dev/null 2>&1; then \
 	  missing="$$missing chromium"; fi; \
+	if [ ! -x /usr/sbin/nginx ]; then \
+	  missing="$$missing nginx-light"; fi; \
 	if ! command -v $(PYTHON) >/dev/null 2>&1; then \
 	  missing="$$missing python3 python3-venv"; \
 	elif ! $(PYTHON) -c 'import venv, ensurepip' >/dev/null 2>&1; then \

@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // The live transport (SwiftNIO, BoringSSL): HTTP/1.1 and HTTP/2, TLS options, streaming.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // MD5 and SHA-256 for HTTP Digest: already built for async-http-client (through
+        // swift-nio-ssl and swift-certificates), so naming it costs no build time.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         // `apicli load`: latency histograms (HdrHistogram: bounded memory, lossless merge across shards).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
@@ -35,6 +38,7 @@ let package = Package(
             dependencies: [
                 "CLibYAML",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),

@@ -194,7 +194,7 @@ extension APICLI {
         /// The progress bar, on a terminal's stderr only.
         private func progress(_ console: Console) -> [any Plugin] {
             guard !quiet, isatty(STDERR_FILENO) == 1 else { return [] }
-            return [ProgressPlugin(sink: { console.err($0) })]
+            return [ProgressPlugin(sink: { console.progress($0) })]
         }
 
         /// `-i`'s head, and the body when it goes to stdout (a saved body is committed by `save`).

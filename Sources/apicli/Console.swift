@@ -31,8 +31,33 @@ struct Console: Sendable {
     /// Before a workspace exists (bad arguments, an unreadable project file): nothing to hide yet.
     static let plain = Console(fixed: Redactor(secrets: []))
 
-    func out(_ text: String) { Terminal.write(Data(redactor.text(text).utf8)) }
-    func err(_ text: String) { Terminal.write(Data(redactor.text(text).utf8), to: STDERR_FILENO) }
+    func out(_ text: String) { Terminal.write(Data(Self.visible(redactor.text(text)).utf8)) }
+    func err(_ text: String) { Terminal.write(Data(Self.visible(redactor.text(text)).utf8), to: STDERR_FILENO) }
+
+    /// A progress line our own code composed (`\r`, then the line, then erase-to-end): the one
+    /// writer that may send control sequences to the terminal.
+    func progress(_ text: String) { Terminal.write(Data(redactor.text(text).utf8), to: STDERR_FILENO) }
+
+    /// Text as a terminal may be shown it: control characters (ESC, BEL, CR, other C0, DEL and
+    /// the C1 range, U+009B CSI included) written as `\xHH`, so a target file, a report or a
+    /// server's header cannot retitle the window, clear the screen or rewrite a line. Newlines and
+    /// tabs stay.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for c in text.unicodeScalars {
+            if isControl(c) {
+                out.append(contentsOf: "\\x\(Text.hexByte(UInt8(c.value)))".unicodeScalars)
+            } else {
+                out.append(c)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isControl(_ c: Unicode.Scalar) -> Bool {
+        (c.value < 0x20 && c != "\n" && c != "\t") || (0x7F...0x9F).contains(c.value)
+    }
 
     /// Warnings from target files, on stderr; they change no exit code.
     func warn(_ warnings: [Diagnostic]) {

@@ -6,9 +6,15 @@ import Foundation
 
 /// Re-indents JSON text for a terminal without parsing it into objects: key order, number text
 /// and escapes stay exactly as received. Returns nil when the text is not a single JSON value, so
-/// the caller prints the bytes unchanged.
+/// the caller prints the bytes unchanged. Indentation grows with depth, so the output could be
+/// quadratic in the input (12,000 nested arrays: 290 MB): past `maxDepth`, or past `maxGrowth`
+/// times the input plus a MiB, it gives up (nil) and the raw bytes are printed instead.
 enum JSONPretty {
+    static let maxDepth = 128
+    static let maxGrowth = 8
+
     static func format(_ data: Data, indent: Int = 2) -> Data? {
+        let budget = data.count * maxGrowth + (1 << 20)
         var out = [UInt8]()
         out.reserveCapacity(data.count + data.count / 2)
         var depth = 0
@@ -37,6 +43,7 @@ enum JSONPretty {
                 out.append(byte)
                 stack.append(byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
                 depth += 1
+                if depth > maxDepth || out.count > budget { return nil }
                 emptyOpen = true
                 continue
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
@@ -49,6 +56,7 @@ enum JSONPretty {
                 guard depth > 0 else { return nil }
                 out.append(byte)
                 newline()
+                if out.count > budget { return nil }
             case UInt8(ascii: ":"):
                 guard depth > 0 else { return nil }
                 out.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])

@@ -182,9 +182,9 @@ extension APICLI.Load {
             var line = "\(Text.fixed(p.elapsed, 1)) s  \(p.requests) requests  \(Text.fixed(p.elapsed > 0 ? Double(p.requests) / p.elapsed : 0, 1))/s"
             if case .open(let schedule, _) = plan.model { line += " (asked \(Text.fixed(schedule.rate(at: p.elapsed), 1))/s)" }
             line += "  p95 \(LoadText.ms(p.p95)) ms  errors \(p.errors)"
-            if tty { console.err("\r\u{1B}[K" + line) } else { console.err("load: " + line + "\n") }
+            if tty { console.progress("\r\u{1B}[K" + line) } else { console.err("load: " + line + "\n") }
             last = line
         }
-        if tty, !quiet, !last.isEmpty { console.err("\r\u{1B}[K") }
+        if tty, !quiet, !last.isEmpty { console.progress("\r\u{1B}[K") }
     }
 }

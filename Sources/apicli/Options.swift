@@ -71,6 +71,14 @@ struct RequestOptions: ParsableArguments {
                                valueName: "file"), completion: .file())
     var cacert: String?
 
+    @Option(help: ArgumentHelp("Present this client certificate (PEM, with its chain; the key too unless --key).",
+                               valueName: "file"), completion: .file())
+    var cert: String?
+
+    @Option(help: ArgumentHelp("The private key (PEM) of the --cert client certificate.", valueName: "file"),
+            completion: .file())
+    var key: String?
+
     @Flag(help: "Do not verify the server's certificate (a warning is printed).")
     var insecure = false
 
@@ -85,6 +93,10 @@ struct RequestOptions: ParsableArguments {
         if let cacert, !Path.isReadable(cacert) {
             throw ValidationError("--cacert: cannot read '\(cacert)'")
         }
+        for (flag, file) in [("--cert", cert), ("--key", key)] {
+            if let file, !Path.isReadable(file) { throw ValidationError("\(flag): cannot read '\(file)'") }
+        }
+        if key != nil && cert == nil { throw ValidationError("--key needs --cert (the certificate the key belongs to)") }
         for p in params where !p.contains("=") || p.hasPrefix("=") {
             throw ValidationError("-p takes name=value, got '\(p)'")
         }
@@ -110,7 +122,8 @@ struct RequestOptions: ParsableArguments {
                                String(h[h.index(after: colon)...]).trimmingSpaces())
         }
         var overrides = EndpointResolver.Overrides(params: values, headers: fields, baseURL: baseURL, timeout: timeout,
-                                                   tls: TLSOptions(caFile: cacert, verify: !insecure))
+                                                   tls: TLSOptions(caFile: cacert, verify: !insecure,
+                                                                   certFile: cert, keyFile: key))
         if noFollow { overrides.followRedirects = false }
         return overrides
     }

@@ -71,3 +71,22 @@ final class RecorderWriteTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".apicli") }, [])
     }
 }
+
+/// Issue 26, item 15: what a server sent is written as literal text: a `{id}` in a response
+/// header stays `{id}` when the sample is served (it was read as a placeholder), and `-0` stays `-0`.
+final class RecordedLiteralTests: XCTestCase {
+    func testHeaderBracesAndNegativeZeroSurviveTheSample() throws {
+        let response = Response(status: 200, headers: [HeaderField("Link", "</items/{id}>; rel=\"item\""),
+                                                       HeaderField("Content-Type", "application/json")],
+                                body: Data(#"{"z": -0}"#.utf8), duration: 0)
+        let recorded = RecordedSample(response, options: .init())
+        let lines = SampleYAML.lines(recorded, key: "sample", indent: 4, file: nil)
+        let service = try decodeService("baseURL: http://127.0.0.1:9\ntargets:\n  t:\n    path: /t/{id}\n    params: { id: \"7\" }\n"
+                                        + lines.joined(separator: "\n") + "\n")
+        let sample = try XCTUnwrap(service.targets.first?.sample)
+        let served = try StubTransport(sample: sample, bindings: Workspace(variables: [:]).bindings(for: service.targets[0], in: service),
+                                       file: "t.yaml").response()
+        XCTAssertEqual(served.headers.value(of: "Link"), "</items/{id}>; rel=\"item\"")
+        XCTAssertEqual(String(decoding: served.body, as: UTF8.self), #"{"z":-0}"#)
+    }
+}

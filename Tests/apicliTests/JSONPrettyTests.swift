@@ -22,6 +22,16 @@ final class JSONPrettyTests: XCTestCase {
             """)
     }
 
+    /// Issue 26, item 11: re-indenting is bounded: 12,000 nested arrays (24 KB) used to become
+    /// 290 MB; past the depth or size bound the raw bytes are printed instead, at once.
+    func testDeepNestingFallsBackToTheRawBytes() {
+        let deep = Data((String(repeating: "[", count: 12_000) + String(repeating: "]", count: 12_000)).utf8)
+        let start = Date()
+        XCTAssertNil(JSONPretty.format(deep))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
+        XCTAssertNotNil(JSONPretty.format(Data((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8)))
+    }
+
     func testRejectsWhatIsNotOneJSONValue() {
         XCTAssertNil(pretty("{} {}"))
         XCTAssertNil(pretty("{\"a\": 1"))

@@ -72,7 +72,12 @@ final class MalformedCorpusTests: XCTestCase {
         try handle.close()
         let lines = i + 3
 
-        let r = try CLI.run(["list", "--targets", dir.path], timeout: 120)
+        // Past the default cap (16 MiB) it is refused before it is read
+        let capped = try CLI.run(["list", "--targets", dir.path], timeout: 120)
+        XCTAssertEqual(capped.code, 2)
+        XCTAssertTrue(capped.stderr.hasPrefix("\(url.path): error: the target file is "), capped.stderr)
+        // With the cap raised, it is read to its one error, in bounded memory
+        let r = try CLI.run(["list", "--targets", dir.path], env: ["APICLI_MAX_TARGET_FILE_SIZE": "100000000"], timeout: 120)
         XCTAssertEqual(r.code, 2)
         XCTAssertEqual(r.stderr.split(separator: "\n").first.map(String.init),
                        "\(url.path):\(lines + 1):1: error: did not find expected ',' or '}'")

@@ -17,6 +17,11 @@ extension EndpointResolver {
                           password: try bindings.expand(password, in: "the basic password of \(name)", file: file))
         case .header(let header, let value)?:
             return .header(name: header, value: try headerValue(value, bindings, in: "auth header '\(header)' of \(name)", file: file))
+        case .digest(let user, let password)?:
+            let login = DigestLogin(user: try bindings.expand(user, in: "the digest username of \(name)", file: file),
+                                    password: try bindings.expand(password, in: "the digest password of \(name)", file: file))
+            secrets.record(login.password)
+            return .digest(login)
         case .oauth2(let o)?:
             func x(_ t: Template?, _ what: String) throws(APIError) -> String? {
                 guard let t else { return nil }

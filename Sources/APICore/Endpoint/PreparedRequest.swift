@@ -30,6 +30,8 @@ public struct PreparedRequest: Sendable {
     public var authHeader: String? = nil
     /// `auth: { oauth2: }`: the client whose token goes in `Authorization` when it is sent.
     public var oauth2: OAuth2Settings<String>? = nil
+    /// `auth: { digest: }`: the login `DigestTransport` answers a 401 challenge with.
+    public var digest: DigestLogin? = nil
     /// With `oauth2`: skip the cached token and fetch a fresh one (the API answered 401).
     public var freshToken = false
     /// Where values met while sending (an OAuth2 token) are recorded as secrets: the workspace's.

@@ -140,7 +140,9 @@ public struct RecordedSample: Sendable {
     /// variable is set, the mask when not; the value itself is never written.
     /// A `${` already in the text is written `$${` (a literal, not a variable).
     static func hideSecrets(_ text: String, _ secrets: [(name: String, value: String)]) -> String {
-        var out = text.contains("${") ? text.replacing("${", with: "$${") : text
+        // What the server sent is literal text: `${` and `{name}` escaped (a `{id}` in a Link header
+        // or Content-Disposition used to become a placeholder that validate rejected).
+        var out = Template.escaping(text)
         for (name, value) in secrets where out.contains(value) {
             out = out.replacing(value, with: name.isEmpty ? Redactor.mask : "${\(name):-\(Redactor.mask)}")
         }

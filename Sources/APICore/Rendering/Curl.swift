@@ -22,6 +22,13 @@ public enum Curl {
             let shown = redactor.header(header)
             args += ["-H", quote("\(shown.name): \(shown.value)")]
         }
+        if let cert = r.tls.certFile {
+            args += ["--cert", quote(cert)]
+            if let key = r.tls.keyFile { args += ["--key", quote(key)] }
+        }
+        if let login = r.digest {
+            args += ["--digest", "-u", quote(redactor.text("\(login.user):\(login.password)"))]
+        }
         switch r.body {
         case .data(let data)?:
             args += ["--data-binary", quote(redactor.text(String(decoding: data, as: UTF8.self)))]

@@ -11,6 +11,8 @@ public enum Auth: Sendable, Equatable {
     case header(name: String, value: Template)
     /// `{ oauth2: { tokenURL, clientId, clientSecret, scope, grant, username, password } }`.
     case oauth2(OAuth2Settings<Template>)
+    /// `{ digest: { username: u, password: p } }`: HTTP Digest (RFC 7616), answering the 401 challenge.
+    case digest(user: Template, password: Template)
 }
 
 /// An OAuth2 client as declared (`Template`s) or expanded (`String`s).
@@ -39,4 +41,16 @@ public enum Credential: Sendable, Equatable {
     case basic(user: String, password: String)
     case header(name: String, value: String)
     case oauth2(OAuth2Settings<String>)
+    case digest(DigestLogin)
+}
+
+/// `auth: { digest: }` expanded: what `DigestTransport` answers a challenge with.
+public struct DigestLogin: Sendable, Hashable {
+    public var user: String
+    public var password: String
+
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
 }

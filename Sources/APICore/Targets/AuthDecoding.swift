@@ -1,5 +1,5 @@
 /// The `auth:` block: `none`, `{ bearer: … }`, `{ basic: { user: …, password: … } }` or
-/// `{ header: Name, value: … }`.
+/// `{ header: Name, value: … }`, `{ digest: { username: …, password: … } }` or `{ oauth2: … }`.
 extension ServiceDecoder {
     mutating func auth(_ node: Node, _ what: String) -> Auth? {
         if node.pairs == nil {
@@ -33,10 +33,21 @@ extension ServiceDecoder {
             }
             return .header(name: header.text, value: text)
         }
+        if keys == ["digest"], let e = value("digest") {
+            guard let fields = reader.mapping(e.value, "digest auth", known: ["username", "password"]) else { return nil }
+            let user = fields.first { $0.key == "username" }.flatMap { reader.text($0.value, "digest username") }
+            let password = fields.first { $0.key == "password" }.flatMap { reader.text($0.value, "digest password") }
+            guard let user, let password else {
+                reader.error("digest auth needs username: and password:", at: e.value.mark,
+                             hint: "write digest: { username: u, password: \"${PW}\" }")
+                return nil
+            }
+            return .digest(user: user, password: password)
+        }
         if keys == ["oauth2"], let e = value("oauth2") {
             return oauth2(e.value).map { .oauth2($0) }
         }
-        reader.error("auth of \(what) takes one of bearer:, basic:, oauth2:, or header: with value:", at: node.mark,
+        reader.error("auth of \(what) takes one of bearer:, basic:, digest:, oauth2:, or header: with value:", at: node.mark,
                      hint: "write { bearer: \"${TOKEN}\" }, { basic: { user: u, password: \"${PW}\" } } or { header: X-API-Key, value: \"${KEY}\" }")
         return nil
     }

@@ -20,7 +20,7 @@ public enum TargetFile {
         public static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
         public static let capture = ["json", "header", "body", "secret"]
-        public static let auth = ["bearer", "basic", "header", "value", "oauth2"]
+        public static let auth = ["bearer", "basic", "header", "value", "oauth2", "digest"]
         public static let oauth2 = ["tokenURL", "clientId", "clientSecret", "scope", "grant", "username", "password", "refreshToken"]
         public static let rule = ["match", "except", "headers", "timeout", "cookies", "validate", "auth", "task",
                                   "followRedirects"]
@@ -175,13 +175,15 @@ struct ServiceDecoder {
         return t
     }
 
-    /// `tls: { cacert: ca.pem, verify: false }`.
+    /// `tls: { cacert: ca.pem, verify: false, cert: client.pem, key: client.key }`.
     private mutating func tls(_ node: Node) -> TLSOptions? {
-        guard let entries = reader.mapping(node, "tls", known: ["cacert", "verify"]) else { return nil }
+        guard let entries = reader.mapping(node, "tls", known: ["cacert", "verify", "cert", "key"]) else { return nil }
         var options = TLSOptions()
         for e in entries {
             switch e.key {
             case "cacert": options.caFile = fileReference(e.value, "tls cacert", use: .tls)
+            case "cert": options.certFile = fileReference(e.value, "tls cert", use: .tls)
+            case "key": options.keyFile = fileReference(e.value, "tls key", use: .tls)
             default: options.verify = reader.boolean(e.value, "tls verify") ?? options.verify
             }
         }

@@ -2,6 +2,11 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTPCompression
 import NIOSSL
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The async-http-client clients of a run: one per (TLS setting, proxy), kept for the life of the
 /// process, so every request with the same setting shares one connection pool (a `check` of
@@ -59,6 +64,50 @@ enum ClientPool {
             }
         }
         if !tls.verify { configuration.certificateVerification = .none }
+        if let certFile = tls.certFile {
+            let (chain, key) = try clientIdentity(certFile, keyFile: tls.keyFile)
+            configuration.certificateChain = chain.map { .certificate($0) }
+            configuration.privateKey = .privateKey(key)
+        }
         return configuration
+    }
+
+    /// The client certificate (mTLS) and its key, checked before any connection: each file
+    /// readable as PEM, the certificate in date, the key the certificate's.
+    private static func clientIdentity(_ certFile: String, keyFile: String?) throws(APIError) -> ([NIOSSLCertificate], NIOSSLPrivateKey) {
+        func fail(_ message: String, _ hint: String) -> APIError {
+            .invalid(Diagnostic(file: nil, mark: nil, message: message, hint: hint))
+        }
+        let chain: [NIOSSLCertificate]
+        do { chain = try NIOSSLCertificate.fromPEMFile(certFile) } catch {
+            throw fail("cannot read the client certificate from \(certFile): \(error)",
+                       "pass a PEM file that starts with -----BEGIN CERTIFICATE----- (--cert, tls: { cert: })")
+        }
+        guard let leaf = chain.first else {
+            throw fail("no certificate in \(certFile)", "pass a PEM file that starts with -----BEGIN CERTIFICATE-----")
+        }
+        let keyPath = keyFile ?? certFile
+        let key: NIOSSLPrivateKey
+        do { key = try NIOSSLPrivateKey(file: keyPath, format: .pem) } catch {
+            throw fail("cannot read the private key from \(keyPath): \(error)",
+                       keyFile == nil ? "pass the key with --key FILE (tls: { key: })"
+                                      : "pass an unencrypted PEM private key (-----BEGIN PRIVATE KEY-----)")
+        }
+        let now = time(nil)
+        if leaf.notValidAfter < now {
+            throw fail("the client certificate in \(certFile) expired", "renew it; the server would refuse it")
+        }
+        if leaf.notValidBefore > now {
+            throw fail("the client certificate in \(certFile) is not valid yet", "check its notBefore date and the clock")
+        }
+        // BoringSSL checks the pair when a context takes them: a key of another certificate fails here.
+        var probe = TLSConfiguration.makeClientConfiguration()
+        probe.certificateChain = chain.map { .certificate($0) }
+        probe.privateKey = .privateKey(key)
+        do { _ = try NIOSSLContext(configuration: probe) } catch {
+            throw fail("the private key in \(keyPath) does not match the client certificate in \(certFile) (\(error))",
+                       "pass the key the certificate was issued for")
+        }
+        return (chain, key)
     }
 }

@@ -74,7 +74,7 @@ enum YAMLScalar {
             || first == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
         if text.hasPrefix("0x"), let n = Int(text.dropFirst(2), radix: 16) { return String(n) }
         if text.hasPrefix("0o"), let n = Int(text.dropFirst(2), radix: 8) { return String(n) }
-        if let n = Int(text) { return String(n) }
+        if let n = Int(text) { return n == 0 && text.hasPrefix("-") ? "-0" : String(n) }  // JSON's -0 is kept
         // Floats: digits, one point, an exponent. Double() also takes "inf" and "nan": not numbers here.
         guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
               text.contains(where: \.isNumber), Double(text) != nil else { return nil }

@@ -13,7 +13,9 @@ public struct AuthPlugin: Plugin {
         self.credential = credential
     }
 
-    public var header: HeaderField {
+    /// The header added before sending; nil for Digest, whose `Authorization` answers the
+    /// server's challenge (`DigestTransport`).
+    public var header: HeaderField? {
         switch credential {
         case .bearer(let token):
             return HeaderField("Authorization", "Bearer \(token)")
@@ -24,15 +26,22 @@ public struct AuthPlugin: Plugin {
         case .oauth2:
             // The token is fetched (or taken from the cache) when the request is sent: `OAuth2Client`.
             return HeaderField("Authorization", "Bearer " + OAuth2Client.pending)
+        case .digest:
+            return nil
         }
     }
 
     public func prepare(_ request: PreparedRequest) -> PreparedRequest {
         var out = request
-        let field = header
-        if out.headers.value(of: field.name) == nil { out.headers.append(field) }
-        out.authHeader = field.name
+        if let field = header {
+            if out.headers.value(of: field.name) == nil { out.headers.append(field) }
+            out.authHeader = field.name
+        }
         if case .oauth2(let settings) = credential { out.oauth2 = settings }
+        if case .digest(let login) = credential, out.headers.value(of: "Authorization") == nil {
+            out.digest = login
+            out.authHeader = "Authorization"
+        }
         return out
     }
 }

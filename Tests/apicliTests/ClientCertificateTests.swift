@@ -1,0 +1,171 @@
+import Foundation
+import XCTest
+
+/// Client certificates (mTLS) against nginx with `ssl_verify_client on`: a CA, the server's and
+/// the client's certificates made by the test with openssl; the right certificate is let in,
+/// none or one from another CA is refused, and a bad file pair fails before anything is sent.
+final class ClientCertificateTests: XCTestCase {
+    nonisolated(unsafe) static var nginx: Process?
+    nonisolated(unsafe) static var dir: URL?
+    nonisolated(unsafe) static var port = 0
+    nonisolated(unsafe) static var setupError = ""
+
+    static func sh(_ script: String, in dir: URL) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script]
+        p.currentDirectoryURL = dir
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        if p.terminationStatus != 0 { throw NSError(domain: "sh", code: Int(p.terminationStatus), userInfo: [NSLocalizedDescriptionKey: script + ": " + text]) }
+        return text
+    }
+
+    override class func setUp() {
+        do {
+            let folder = try CLI.folder([:])
+            dir = folder
+            let days = "-days 2"
+            _ = try sh("""
+                set -e
+                openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=test-ca -keyout ca.key -out ca.pem
+                openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+                  -keyout server.key -out server.pem
+                openssl req -newkey rsa:2048 -nodes -subj /CN=apicli-client -keyout client.key -out client.csr
+                openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial \(days) -out client.pem
+                openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=stranger -keyout stranger.key -out stranger.pem
+                cat client.pem client.key > combined.pem
+                mkdir -p tmp
+                """, in: folder)
+            port = Int(try sh("python3 -c 'import socket;s=socket.socket();s.bind((\"127.0.0.1\",0));print(s.getsockname()[1])'",
+                              in: folder).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            let d = folder.path
+            try Data("""
+                daemon off;
+                worker_processes 1;
+                pid \(d)/nginx.pid;
+                error_log \(d)/error.log;
+                events { worker_connections 64; }
+                http {
+                  access_log off;
+                  client_body_temp_path \(d)/tmp/body; proxy_temp_path \(d)/tmp/proxy; fastcgi_temp_path \(d)/tmp/fcgi;
+                  uwsgi_temp_path \(d)/tmp/uwsgi; scgi_temp_path \(d)/tmp/scgi;
+                  server {
+                    listen 127.0.0.1:\(port) ssl;
+                    ssl_certificate \(d)/server.pem;
+                    ssl_certificate_key \(d)/server.key;
+                    ssl_client_certificate \(d)/ca.pem;
+                    ssl_verify_client on;
+                    location / { default_type text/plain; return 200 "hello $ssl_client_s_dn"; }
+                  }
+                }
+                """.utf8).write(to: folder.appendingPathComponent("nginx.conf"))
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+            p.arguments = ["-p", d, "-c", "\(d)/nginx.conf", "-e", "\(d)/error.log"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            nginx = p
+            // Up when it answers TLS (curl without a certificate gets nginx's 400).
+            _ = try sh("for i in $(seq 100); do c=$(curl -sk -o /dev/null -w '%{http_code}' https://127.0.0.1:\(port)/ || true); "
+                       + "[ \"$c\" = 400 ] && exit 0; sleep 0.1; done; cat error.log; exit 1", in: folder)
+            try Data("""
+                baseURL: https://127.0.0.1:\(port)
+                tls: { cacert: server.pem, cert: client.pem, key: client.key }
+                targets:
+                  hello: { path: /, validate: success }
+                """.utf8).write(to: folder.appendingPathComponent("mtls.yaml"))
+            try Data("""
+                baseURL: https://127.0.0.1:\(port)
+                tls: { cacert: server.pem }
+                targets:
+                  hello: { path: /, validate: success }
+                """.utf8).write(to: folder.appendingPathComponent("bare.yaml"))
+        } catch {
+            setupError = "\(error)"
+        }
+    }
+
+    override class func tearDown() {
+        if let nginx, nginx.isRunning { nginx.terminate(); nginx.waitUntilExit() }
+        if let dir { try? FileManager.default.removeItem(at: dir) }
+    }
+
+    override func setUpWithError() throws {
+        if FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") == false {
+            if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" {
+                XCTFail("nginx is not installed: `make deps` installs nginx-light")
+            }
+            throw XCTSkip("nginx is not installed (make deps)")
+        }
+        XCTAssertEqual(Self.setupError, "")
+        XCTAssertNotEqual(Self.port, 0)
+    }
+
+    var dir: URL { Self.dir! }
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    func run(_ args: [String]) throws -> CLI.Result {
+        try CLI.run(args + ["--targets", dir.path], timeout: 30)
+    }
+
+    func testTheCertificateFromTheTargetFileIsLetIn() throws {
+        let r = try run(["call", "mtls.hello"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "hello CN=apicli-client")
+    }
+
+    func testCertAndKeyFlagsLikeCurlAndOneCombinedFile() throws {
+        let flags = try run(["call", "bare.hello", "--cert", path("client.pem"), "--key", path("client.key")])
+        XCTAssertEqual(flags.code, 0, flags.stderr)
+        XCTAssertEqual(flags.stdout, "hello CN=apicli-client")
+        // A PEM with the certificate and its key together, as curl takes with --cert alone
+        let combined = try run(["call", "bare.hello", "--cert", path("combined.pem")])
+        XCTAssertEqual(combined.code, 0, combined.stderr)
+        XCTAssertEqual(combined.stdout, "hello CN=apicli-client")
+        // check goes through the same path
+        let check = try run(["check", "bare.hello", "--cert", path("combined.pem")])
+        XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
+    }
+
+    func testNoCertificateOrAStrangersIsRefused() throws {
+        let none = try run(["call", "bare.hello", "-i"])
+        XCTAssertNotEqual(none.code, 0)
+        XCTAssertTrue(none.stdout.hasPrefix("HTTP/1.1 400"), none.stdout)
+        XCTAssertTrue(none.stdout.contains("No required SSL certificate was sent"), none.stdout)
+        let stranger = try run(["call", "bare.hello", "-i", "--cert", path("stranger.pem"), "--key", path("stranger.key")])
+        XCTAssertNotEqual(stranger.code, 0)
+        XCTAssertTrue(stranger.stdout.hasPrefix("HTTP/1.1 400"), stranger.stdout)
+        XCTAssertTrue(stranger.stdout.contains("The SSL certificate error"), stranger.stdout)
+    }
+
+    func testABadPairIsNamedBeforeSending() throws {
+        // A key of another certificate
+        let mismatch = try run(["call", "bare.hello", "--cert", path("client.pem"), "--key", path("stranger.key")])
+        XCTAssertEqual(mismatch.code, 2, mismatch.stderr)
+        XCTAssertTrue(mismatch.stderr.contains("the private key in \(path("stranger.key")) does not match the client certificate in \(path("client.pem"))"),
+                      mismatch.stderr)
+        // A certificate without its key
+        let keyless = try run(["call", "bare.hello", "--cert", path("client.pem")])
+        XCTAssertEqual(keyless.code, 2, keyless.stderr)
+        XCTAssertTrue(keyless.stderr.contains("cannot read the private key from \(path("client.pem"))"), keyless.stderr)
+        // Not a certificate at all
+        let garbage = try run(["call", "bare.hello", "--cert", path("nginx.conf"), "--key", path("client.key")])
+        XCTAssertEqual(garbage.code, 2, garbage.stderr)
+        XCTAssertTrue(garbage.stderr.contains("cannot read the client certificate from \(path("nginx.conf"))"), garbage.stderr)
+        // --key alone is a usage error
+        let alone = try run(["call", "bare.hello", "--key", path("client.key")])
+        XCTAssertEqual(alone.code, 64, alone.stderr)
+    }
+
+    func testCurlAndShowNameTheCertificate() throws {
+        let r = try run(["call", "mtls.hello", "--curl", "--dry-run"])
+        XCTAssertTrue(r.stdout.contains("--cert \(path("client.pem")) --key \(path("client.key"))"), r.stdout)
+    }
+}
