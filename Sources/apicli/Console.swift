@@ -83,10 +83,3 @@ struct Console: Sendable {
     }
 }
 
-/// Standard output as a body sink: `call` streams a response body here (a closed pipe ends the
-/// program quietly, a full disk with exit 5, as `Terminal.write` does).
-final class StandardOutput: BodySink {
-    func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {
-        Terminal.write(Data(bytes))
-    }
-}
