@@ -304,6 +304,9 @@ source bench/schema.sh
 # ---------------------------------------------------------------- 7. load
 source bench/load.sh
 
+# ---------------------------------------------------------------- 8. mock soak
+source bench/mock-soak.sh
+
 # ---------------------------------------------------------------- results.md
 {
   echo "# apicli benchmark results"

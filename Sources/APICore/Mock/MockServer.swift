@@ -31,8 +31,8 @@ public final class MockServer: Sendable {
 
     /// What a client may hold: the server stays up and answering whatever clients do.
     public struct Limits: Sendable {
-        /// Connections open at once; one more is closed at once (idle connections must not use up
-        /// the file descriptors the reload needs to read the targets).
+        /// Connections open at once (idle connections must not use up the file descriptors the
+        /// reload needs to read the targets); at the limit the one idle longest makes room.
         public var connections: Int
         /// Seconds a connection may take to send a whole request, counted from when it opened or
         /// its last response was sent: an idle keep-alive connection and a client that trickles
@@ -60,22 +60,18 @@ public final class MockServer: Sendable {
                              log: (@Sendable (Event) -> Void)?) async throws(APIError) -> MockServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let shared = Locked(table)
-        let open = Locked(0)
+        let connections = MockConnections(limit: limits.connections)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 512)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                let admitted = open.withLock { count -> Bool in
-                    guard count < limits.connections else { return false }
-                    count += 1
-                    return true
-                }
-                guard admitted else { return channel.close() }
-                channel.closeFuture.whenComplete { _ in open.withLock { $0 -= 1 } }
+                guard connections.admit(channel) else { return channel.close() }
+                channel.closeFuture.whenComplete { _ in connections.closed(channel) }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(MockHandler(table: shared, limits: limits, log: log))
+                    try channel.pipeline.syncOperations.addHandler(MockHandler(table: shared, limits: limits,
+                                                                               connections: connections, log: log))
                 }
             }
         do {
@@ -120,6 +116,7 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let table: Locked<MockTable>
     private let limits: MockServer.Limits
+    private let connections: MockConnections
     private let log: (@Sendable (MockServer.Event) -> Void)?
     private var head: HTTPRequestHead?
     private var start: UInt64 = 0
@@ -129,9 +126,11 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Closes the connection when the next request is not in by then.
     private var deadline: Scheduled<Void>?
 
-    init(table: Locked<MockTable>, limits: MockServer.Limits, log: (@Sendable (MockServer.Event) -> Void)?) {
+    init(table: Locked<MockTable>, limits: MockServer.Limits, connections: MockConnections,
+         log: (@Sendable (MockServer.Event) -> Void)?) {
         self.table = table
         self.limits = limits
+        self.connections = connections
         self.log = log
     }
 
@@ -156,6 +155,7 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
+            connections.busy(context.channel, true)
             body = Data()
             start = DispatchTime.now().uptimeNanoseconds
         case .body(var part):
@@ -168,7 +168,6 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.head = nil
             deadline?.cancel()
             let channel = context.channel
-            channel.closeFuture.whenComplete { _ in }
             if head.uri.utf8.count > limits.uriLength {
                 let answer = MockTable.Answer(reply: MockTable.json(414, [("error", .string(
                     "the request target is longer than \(limits.uriLength) bytes"))]), target: nil, sample: nil)
@@ -182,7 +181,12 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
             let loop = context.eventLoop
             let rearm = NIOLoopBound(self, eventLoop: loop)
             let bound = NIOLoopBound(context, eventLoop: loop)
-            loop.execute { if channel.isActive { rearm.value.arm(bound.value) } }
+            let connections = self.connections
+            loop.execute {
+                guard channel.isActive else { return }
+                connections.busy(channel, false)
+                rearm.value.arm(bound.value)
+            }
         }
     }
 
