@@ -62,7 +62,8 @@ final class MockHardeningTests: XCTestCase {
         XCTAssertEqual(held.trimmingCharacters(in: .whitespacesAndNewlines), "held 100 closed 100",
                        "every idle connection is closed: over the cap at once, the others after the request timeout")
         // AND a client trickling its headers is closed after the request timeout
-        XCTAssertEqual(try client(["slow", port, "8"]), "closed after 2")
+        let slow = try client(["slow", port, "8"])  // "closed after S", S whole seconds: about the 2 s timeout
+        XCTAssertTrue(["closed after 1", "closed after 2", "closed after 3"].contains(slow), slow)
         XCTAssertTrue(mock.process.isRunning)
     }
 
