@@ -16,8 +16,6 @@ struct AdHocOptions {
     var json: String?
     var save: String?
 
-    var isEmpty: Bool { method == nil && data.isEmpty && json == nil && save == nil }
-
     /// What `extract` took from this process's command line.
     nonisolated(unsafe) static var current = AdHocOptions()
 
@@ -47,7 +45,12 @@ struct AdHocOptions {
             case "-X", "--request": options.method = value
             case "-d", "--data": options.data.append(value)
             case "--json": options.json = value
-            default: options.save = value
+            default:
+                let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+                guard parts.count == 2, parts.allSatisfy({ CurlImport.isName(String($0)) }) else {
+                    throw ValidationError("--save takes service.target (letters, digits, '_' and '-'), got '\(value)'")
+                }
+                options.save = value
             }
             i += inline == nil ? 2 : 1
         }
@@ -92,10 +95,7 @@ extension APICLI.Call {
     /// mapping (an Authorization header becomes `auth:` with a `${VAR}`, never the secret) into
     /// targets/SERVICE.yaml: below its targets when its baseURL holds the URL, else as a new file.
     func saveAdHoc(_ url: String, as name: String, _ workspace: Workspace, _ console: Console) throws(APIError) {
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, CurlImport.isName(parts[0]), CurlImport.isName(parts[1]) else {
-            throw .invalid(Diagnostic(file: nil, mark: nil, message: "--save takes service.target (letters, digits, '_' and '-'), got '\(name)'"))
-        }
+        let parts = name.split(separator: ".").map(String.init)  // checked by `extract` (exit 64)
         var extra: [String] = []
         for h in request.headers { extra += ["-H", h] }
         for f in form.forms { extra += ["-F", f] }

@@ -44,6 +44,9 @@ final class AdHocCallTests: XCTestCase {
         let misuse = try CLI.run(["call", "svc.t", "-X", "POST"], cwd: dir)
         XCTAssertEqual(misuse.code, 64)
         XCTAssertTrue(misuse.stderr.contains("Unknown option '-X'"), misuse.stderr)
+        let badName = try CLI.run(["call", "\(base)/get", "--save", "no-dot"], cwd: dir)
+        XCTAssertEqual(badName.code, 64, badName.stderr)
+        XCTAssertTrue(badName.stderr.contains("--save takes service.target"), badName.stderr)
     }
 
     func testSaveWritesATargetThatCallAndCheckRunWithoutTheSecret() throws {
