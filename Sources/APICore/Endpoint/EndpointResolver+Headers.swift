@@ -16,7 +16,7 @@ extension EndpointResolver {
 
     static func checkHeaderValue(_ value: String, in place: String, comesFrom references: [String], file: String?,
                                  mark: Mark?) throws(APIError) {
-        guard let bad = value.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else { return }
+        guard let bad = HeaderField.forbiddenCharacter(in: value) else { return }
         let hex = String(bad.value, radix: 16, uppercase: true)
         let what = bad == "\n" || bad == "\r" ? "a line break"
             : "a control character (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))"

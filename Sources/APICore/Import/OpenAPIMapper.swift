@@ -118,7 +118,7 @@ enum ImportText {
     /// another control character), or nil.
     static func headerProblem(name: String, value: String) -> String? {
         if !TargetFile.isToken(name) { return "header name '\(name.debugDescription.dropFirst().dropLast())' is not a valid header name" }
-        if value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+        if HeaderField.forbiddenCharacter(in: value) != nil {
             return "the value of header '\(name)' holds a line break or a control character"
         }
         return nil

@@ -223,9 +223,10 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// Header text HTTP allows: visible characters, spaces and tabs, no CR, LF, NUL or other controls.
+    /// Header text that may go on the wire: the one rule (no line break or other C0 control,
+    /// no DEL), and no C1 control either (a terminal would read U+009B as CSI).
     static func isValidHeaderValue(_ value: String) -> Bool {
-        value.unicodeScalars.allSatisfy { $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)) }
+        HeaderField.forbiddenCharacter(in: value) == nil && !value.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }
     }
 
     private static func after(_ delay: Double, on channel: any Channel, _ body: @escaping @Sendable () -> Void) {

@@ -23,3 +23,11 @@ extension Array where Element == HeaderField {
         first { $0.name.equalsIgnoringCase(name) }?.value
     }
 }
+
+extension HeaderField {
+    /// The first character a header value may not hold (a line break, another C0 control, DEL),
+    /// or nil: the one rule the resolver, the importers and the mock apply. A tab is allowed.
+    public static func forbiddenCharacter(in value: String) -> Unicode.Scalar? {
+        value.unicodeScalars.first { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }
+    }
+}
