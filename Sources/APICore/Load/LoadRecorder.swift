@@ -28,15 +28,10 @@ public final class LoadRecorder: Sendable {
         let second = max(0, Int(due - start))
         state.withLock { s in
             s.requests += 1
-            var t = s.result.targets[name] ?? LoadStats()
-            t.requests += 1
-            t.bytes += UInt64(max(bytes, 0))
-            t.latency.record(seconds: latency)
-            if let error {
-                t.errors[error, default: 0] += 1
-                s.errors += 1
-            }
-            s.result.targets[name] = t
+            // In place (the dictionary's `default:` accessor): a copy out and back would copy the
+            // histogram's counts (about 200 KiB) on every request.
+            s.result.targets[name, default: LoadStats()].record(latency: latency, bytes: bytes, error: error)
+            if error != nil { s.errors += 1 }
             s.overall.record(seconds: latency)
             if second < 7 * 86_400 {
                 while s.result.timeline.count <= second { s.result.timeline.append(LoadSecond()) }

@@ -54,6 +54,14 @@ public struct LoadStats: Sendable, Equatable {
 
     public var errorCount: UInt64 { errors.values.reduce(0, +) }
 
+    /// One request: its latency, body bytes and error kind (nil: it succeeded).
+    mutating func record(latency seconds: Double, bytes: Int, error: String?) {
+        requests += 1
+        self.bytes += UInt64(max(bytes, 0))
+        latency.record(seconds: seconds)
+        if let error { errors[error, default: 0] += 1 }
+    }
+
     public mutating func add(_ other: LoadStats) {
         requests += other.requests
         bytes += other.bytes
