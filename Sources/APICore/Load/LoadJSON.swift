@@ -96,7 +96,7 @@ public enum LoadJSON {
                 var second = LoadSecond()
                 second.requests = try count(f["requests"], bad)
                 second.errors = try count(f["errors"], bad)
-                second.latency = try latencies(f["histogram"], bad)
+                second.latency = try latencies(f["histogram"], into: Latencies(coarse: true), bad)
                 r.timeline.append(second)
             }
         }
@@ -134,8 +134,9 @@ public enum LoadJSON {
         return UInt64(n)
     }
 
-    private static func latencies(_ v: JSONValue?, _ bad: (String) -> APIError) throws(APIError) -> Latencies {
-        var l = Latencies()
+    private static func latencies(_ v: JSONValue?, into empty: Latencies = Latencies(),
+                                  _ bad: (String) -> APIError) throws(APIError) -> Latencies {
+        var l = empty
         guard case .array(let pairs)? = v else { throw bad("a histogram is missing") }
         for pair in pairs {
             guard case .array(let p) = pair, p.count == 2 else { throw bad("a histogram bucket is not [microseconds, count]") }

@@ -103,20 +103,23 @@ public final class LoadRunner: Sendable {
                 guard let at = schedule.time(of: k), at < end else { break }
                 let due = start + at
                 let wait = due - monotonicSeconds()
-                if wait > 0.0005 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+                // No tolerance: a sleep may otherwise end a millisecond or more late.
+                if wait > Self.early { try? await Task.sleep(for: .nanoseconds(Int64(wait * 1e9)), tolerance: .zero) }
                 while inFlight.current >= maxInFlight, stopped.current == nil, !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: 200_000)
+                    try? await Task.sleep(for: .microseconds(200), tolerance: .zero)
                 }
                 if stopped.current != nil || Task.isCancelled { break }
-                // A start up to 0.5 ms early (not worth a sleep) counts from when it started; a late one from its schedule.
-                let now = monotonicSeconds()
-                let (from, lag) = (min(due, now), max(now - due, 0))
                 let i = order[k % order.count]
                 let call = calls[i]
                 k += 1
                 recorder.scheduled(UInt64(k))
                 inFlight.withLock { $0 += 1 }
                 group.addTask {
+                    // The request starts when its task runs (a busy pool runs it late): the lag is
+                    // measured here. A start a little early (not worth a sleep) counts from when it
+                    // started; a late one from its schedule.
+                    let now = monotonicSeconds()
+                    let (from, lag) = (min(due, now), max(now - due, 0))
                     let sent = await caller.send(call)
                     self.record(call.target.qualifiedName, sent, due: from, lag: lag)
                     self.inFlight.withLock { $0 -= 1 }
@@ -124,6 +127,9 @@ public final class LoadRunner: Sendable {
             }
         }
     }
+
+    /// How early a request may start rather than sleep until it is due (seconds).
+    private static let early = 0.0002
 
     private func record(_ name: String, _ sent: Sent, due: Double, lag: Double?) {
         let end = monotonicSeconds()

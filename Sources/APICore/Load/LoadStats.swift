@@ -3,11 +3,17 @@ import Histogram
 /// Latencies in microseconds, in an HDR histogram (3 significant digits, up to an hour): bounded
 /// memory whatever the run's length, and lossless to add up across shards.
 public struct Latencies: Sendable, Equatable {
-    public private(set) var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: Self.highest,
-                                                           numberOfSignificantValueDigits: .three)
+    public private(set) var histogram: Histogram<UInt64>
     public static let highest: UInt64 = 3_600_000_000
 
-    public init() {}
+    public init() { self.init(coarse: false) }
+
+    /// `coarse`: two significant digits (1%) instead of three, 26 KiB instead of 188 KiB: what
+    /// the timeline keeps for each second of a run, so that memory does not grow with its length.
+    public init(coarse: Bool) {
+        histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: Self.highest,
+                                      numberOfSignificantValueDigits: coarse ? .two : .three)
+    }
 
     public mutating func record(seconds: Double) {
         let us = seconds.isFinite ? UInt64(Swift.min(Swift.max(seconds * 1e6, 1), Double(Self.highest))) : Self.highest
@@ -18,7 +24,14 @@ public struct Latencies: Sendable, Equatable {
         _ = histogram.record(Swift.min(Swift.max(value, 1), Self.highest), count: count)
     }
 
-    public mutating func add(_ other: Latencies) { histogram.add(other.histogram) }
+    /// Adds `other`'s counts; at another precision (a coarse one into a fine one), bucket by bucket.
+    public mutating func add(_ other: Latencies) {
+        if histogram.numberOfSignificantValueDigits == other.histogram.numberOfSignificantValueDigits {
+            histogram.add(other.histogram)
+        } else {
+            for b in other.buckets { record(microseconds: b.value, count: b.count) }
+        }
+    }
 
     public var count: UInt64 { histogram.totalCount }
 
@@ -75,7 +88,8 @@ public struct LoadStats: Sendable, Equatable {
 public struct LoadSecond: Sendable, Equatable {
     public var requests: UInt64 = 0
     public var errors: UInt64 = 0
-    public var latency = Latencies()
+    /// At 1%: enough for the charts, small enough to keep one a second.
+    public var latency = Latencies(coarse: true)
 
     public init() {}
 
