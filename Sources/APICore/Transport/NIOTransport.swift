@@ -115,8 +115,9 @@ public struct NIOTransport: Transport {
     /// Response headers sorted by name (stable: repeated fields keep their order), on every
     /// platform alike (URLSession does not keep wire order).
     static func fields(_ headers: HTTPHeaders) -> [HeaderField] {
-        headers.map { HeaderField($0.name, $0.value) }.enumerated()
-            .sorted { ($0.element.name.lowercased(), $0.offset) < ($1.element.name.lowercased(), $1.offset) }.map(\.element)
+        // Each name lowered once, not twice per comparison (that was 2% of a load run's CPU).
+        headers.enumerated().map { (key: $0.element.name.lowercased(), offset: $0.offset, field: HeaderField($0.element.name, $0.element.value)) }
+            .sorted { ($0.key, $0.offset) < ($1.key, $1.offset) }.map(\.field)
     }
 
     /// Bytes per read from an upload's files.
