@@ -70,3 +70,34 @@ extension APICLI.Import {
         }
     }
 }
+
+extension APICLI.Import {
+    struct Insomnia: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "insomnia",
+            abstract: "Write service files from an Insomnia export (format 4, JSON or YAML).",
+            discussion: """
+                Request groups prefix the target names; {{ _.variables }} become ${VARIABLES} with the base \
+                environment's values as defaults; sub-environments that give a whole base URL become \
+                environments:. One service file per origin. Warnings go to stderr as FILE:LINE:COL: warning: …
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The exported file.", valueName: "export"),
+                  completion: .file(extensions: ["json", "yaml", "yml"]))
+        var export: String
+
+        @OptionGroup var options: ImportAppOptions
+
+        func run() throws {
+            Terminal.setUp()
+            do throws(APIError) {
+                let result = try InsomniaImport.run(file: export, bytes: ImportIO.read(export),
+                                                    options: .init(service: options.service))
+                try options.write(result.drafts, warnings: result.warnings)
+            } catch {
+                throw Console.plain.fail(error, target: nil)
+            }
+        }
+    }
+}

@@ -7,6 +7,8 @@ struct CollectionRequest {
     var method = "GET"
     /// `https://api.example.com`, `${BASE_URL}`: the service file's `baseURL`.
     var origin: String
+    /// The origin as the input writes it (`{{ _.base_url }}`), for environments.
+    var rawOrigin: String?
     var path = ""
     var params: [YAMLOut.Entry] = []
     var query: [YAMLOut.Entry] = []
@@ -69,6 +71,9 @@ enum CollectionDrafts {
                          auth: YAMLOut?, notes: [String], environments: [String: [YAMLOut.Entry]] = [:]) -> [ServiceDraft] {
         var origins: [String] = []
         for r in requests where !origins.contains(r.origin) { origins.append(r.origin) }
+        // The origin most requests use gets the plain name (the first of equals).
+        let counts = Dictionary(requests.map { ($0.origin, 1) }, uniquingKeysWith: +)
+        origins = origins.enumerated().sorted { (counts[$0.element]!, -$0.offset) > (counts[$1.element]!, -$1.offset) }.map(\.element)
         var drafts: [ServiceDraft] = []
         var names: Set<String> = []
         for (i, origin) in origins.enumerated() {

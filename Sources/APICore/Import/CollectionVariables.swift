@@ -45,6 +45,48 @@ struct CollectionVariables {
         return out + Template.escaping(String(rest))
     }
 
+    /// `text` with every variable replaced by its value, over and over (values may name others),
+    /// or nil when one has no value.
+    func resolved(_ text: String) -> String? {
+        var out = text
+        for _ in 0..<8 {
+            let (next, missing) = substitute(out) { values[$0] }
+            if missing { return nil }
+            if !hasVariable(next) { return next }
+            out = next
+        }
+        return nil
+    }
+
+    /// `text` with each variable whose value is made of other variables replaced by that value
+    /// (Insomnia's `base_url: "{{ scheme }}://{{ host }}"`), so the parts can be set one by one.
+    func inlined(_ text: String) -> String {
+        var out = text
+        for _ in 0..<8 {
+            let next = substitute(out) { name in values[name].flatMap { hasVariable($0) ? $0 : nil } }.text
+            if next == out { break }
+            out = next
+        }
+        return out
+    }
+
+    /// Each `{{ name }}` replaced by `value(name)`, kept when that is nil (`missing` then).
+    private func substitute(_ text: String, _ value: (String) -> String?) -> (text: String, missing: Bool) {
+        var out = ""
+        var rest = text[...]
+        var missing = false
+        while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
+            out += rest[..<open.lowerBound]
+            if let name = sourceName(String(rest[open.upperBound..<close.lowerBound])) {
+                if let v = value(name) { out += v } else { missing = true; out += rest[open.lowerBound..<close.upperBound] }
+            } else {
+                out += rest[open.lowerBound..<close.upperBound]
+            }
+            rest = rest[close.upperBound...]
+        }
+        return (out + rest, missing)
+    }
+
     /// Whether `text` holds a variable of the input's syntax.
     func hasVariable(_ text: String) -> Bool {
         guard let open = text.firstRange(of: "{{"), let close = text[open.upperBound...].firstRange(of: "}}") else { return false }
