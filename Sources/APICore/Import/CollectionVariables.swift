@@ -7,6 +7,12 @@ struct CollectionVariables {
     enum Syntax { case postman, insomnia }
 
     let syntax: Syntax
+    /// `SERVICE`: put before a name the shell or the system already uses (`${SERVICE_HOME}`, not
+    /// `${HOME}`), so a collection's `{{home}}` never reads the user's home folder.
+    var prefix = ""
+    static let reserved: Set<String> = ["HOME", "PATH", "USER", "SHELL", "PWD", "OLDPWD", "LANG", "TERM", "TMPDIR", "TMP", "TEMP",
+                                        "HOSTNAME", "HOST", "LOGNAME", "MAIL", "EDITOR", "DISPLAY", "UID", "LD_PRELOAD",
+                                        "LD_LIBRARY_PATH", "SSH_AUTH_SOCK", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"]
     /// The input's values by the input's names.
     var values: [String: String]
     /// `${NAME}`s written so far, in order, with whether each got a default.
@@ -106,7 +112,8 @@ struct CollectionVariables {
 
     /// `${NAME}` or `${NAME:-default}` for the input's variable `source`.
     private mutating func reference(_ source: String) -> String {
-        let name = Self.name(source)
+        var name = Self.name(source)
+        if Self.reserved.contains(name) || name.hasPrefix("APICLI_") { name = (prefix.isEmpty ? "IMPORTED" : prefix) + "_" + name }
         if source.hasPrefix("$") {
             warn("{{\(source)}} is a Postman dynamic variable; apicli has none: set ${\(name)}")
         }

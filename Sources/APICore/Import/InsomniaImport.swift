@@ -18,6 +18,7 @@ public enum InsomniaImport {
         let title = mapper.workspaceName
         let service = try CollectionInput.serviceName(options.service, title: title, file: file)
         mapper.prefix = ImportNames.variable(service)
+        mapper.variables.prefix = mapper.prefix
         mapper.mapRequests()
         guard !mapper.requests.isEmpty else {
             throw CollectionInput.bad(resources, "$.resources", "the export has no HTTP requests to import")

@@ -21,6 +21,7 @@ struct PostmanMapper {
         var values: [String: String] = [:]
         for (key, value, _) in CollectionInput.enabled(root["variable"]) { values[key] = value }
         self.variables = CollectionVariables(syntax: .postman, values: values)
+        self.variables.prefix = prefix
         self.collectionAuth = root["auth"]
         if let auth = root["auth"], !Self.inherits(auth) {
             var m = CollectionAuth.map(authKind(auth, at: "$.auth"), prefix: prefix, variables: &variables)
@@ -87,7 +88,7 @@ struct PostmanMapper {
             } else {
                 warn(event, "\(path)[\(i)]", "the \(kind) of \(owner) is not run (apicli runs no JavaScript)")
             }
-            request.notes.append("The \(kind) was not imported (apicli runs no JavaScript).")
+            request.notes.append("The \(kind) was not imported (apicli runs no JavaScript)\(status == nil ? "" : "; its status check is expect:").")
         }
         return status
     }
