@@ -27,6 +27,9 @@ struct CollectionVariables {
 
     /// `text` as target-file text: variables as `${NAME}`, the rest literal.
     mutating func text(_ text: String) -> String {
+        if syntax == .insomnia, text.contains("{%") {
+            warn("Insomnia template tags ({% … %}) have no apicli equivalent; they are sent as written")
+        }
         var out = ""
         var rest = text[...]
         while let open = rest.firstRange(of: "{{") {
@@ -44,9 +47,6 @@ struct CollectionVariables {
             }
             out += Template.escaping(literal) + reference(source)
             rest = rest[close.upperBound...]
-        }
-        if syntax == .insomnia, rest.contains("{%") {
-            warn("Insomnia template tags ({% … %}) have no apicli equivalent; they are sent as written")
         }
         return out + Template.escaping(String(rest))
     }
