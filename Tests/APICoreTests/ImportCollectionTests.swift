@@ -10,22 +10,23 @@ final class ImportCollectionTests: XCTestCase {
         XCTAssertEqual(CollectionVariables.name("base-url"), "BASE_URL")
         XCTAssertEqual(CollectionVariables.name("$randomInt"), "RANDOM_INT")
         XCTAssertEqual(CollectionVariables.name("2fa code"), "_2FA_CODE")
-        XCTAssertEqual(CollectionVariables.name("ünï"), "VAR")
+        XCTAssertEqual(CollectionVariables.name("ünï"), "N")
+        XCTAssertEqual(CollectionVariables.name("--"), "VAR")
     }
 
     func testPostmanTextIsLiteralAroundVariables() {
-        var v = CollectionVariables(syntax: .postman, values: ["host": "api.example.com", "token": "abc", "odd": "a}b", "home": "x"])
+        var v = CollectionVariables(syntax: .postman, values: ["server": "api.example.com", "token": "abc", "odd": "a}b", "home": "x"])
         v.prefix = "SVC"
-        XCTAssertEqual(v.text("https://{{host}}/x"), "https://${HOST:-api.example.com}/x")
+        XCTAssertEqual(v.text("https://{{server}}/x"), "https://${SERVER:-api.example.com}/x")
         XCTAssertEqual(v.text("Bearer {{token}}"), "Bearer ${TOKEN}")                 // a secret's value is no default
         XCTAssertEqual(v.text("{{odd}}"), "${ODD}")                                     // `}` cannot be in a default
         XCTAssertEqual(v.text("{id} ${HOME} {{home}}"), "${{}id} $${HOME} ${SVC_HOME:-x}")
         XCTAssertEqual(v.text("{{ }} {{unclosed"), "{{ }} {{unclosed")
-        XCTAssertEqual(v.text("$ {{host}}"), "$ ${HOST:-api.example.com}")
-        XCTAssertEqual(v.text("a${{host}}"), "a${HOST:-api.example.com}")               // the `$` cannot stay: warned
-        XCTAssertEqual(v.warnings, ["a '$' right before {{host}} cannot be written before a variable; it is left out"])
+        XCTAssertEqual(v.text("$ {{server}}"), "$ ${SERVER:-api.example.com}")
+        XCTAssertEqual(v.text("a${{server}}"), "a${SERVER:-api.example.com}")               // the `$` cannot stay: warned
+        XCTAssertEqual(v.warnings, ["a '$' right before {{server}} cannot be written before a variable; it is left out"])
         XCTAssertEqual(v.notes, ["Set before calling (export, or in targets/.env): ${TOKEN}, ${ODD}.",
-                                 "With defaults from the input's values: ${HOST}, ${SVC_HOME}."])
+                                 "With defaults from the input's values: ${SERVER}, ${SVC_HOME}."])
     }
 
     func testInsomniaVariablesAndInlining() {
