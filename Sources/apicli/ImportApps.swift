@@ -21,6 +21,17 @@ struct ImportAppOptions: ParsableArguments {
         }
     }
 
+    /// Reads `file`, imports it with `importer`, writes what it gives; errors rendered, exit codes chosen.
+    func run(_ file: String, _ importer: (String, [UInt8], PostmanImport.Options) throws(APIError) -> PostmanImport.Result) throws {
+        Terminal.setUp()
+        do throws(APIError) {
+            let result = try importer(file, ImportIO.read(file), .init(service: service))
+            try write(result.drafts, warnings: result.warnings)
+        } catch {
+            throw Console.plain.fail(error, target: nil)
+        }
+    }
+
     /// Writes the drafts, each as `DIR/SERVICE.yaml`, after checking that none exists (without --force).
     func write(_ drafts: [ServiceDraft], warnings: [ImportWarning]) throws(APIError) {
         ImportIO.warn(warnings)
@@ -59,14 +70,7 @@ extension APICLI.Import {
         @OptionGroup var options: ImportAppOptions
 
         func run() throws {
-            Terminal.setUp()
-            do throws(APIError) {
-                let result = try PostmanImport.run(file: collection, bytes: ImportIO.read(collection),
-                                                   options: .init(service: options.service))
-                try options.write(result.drafts, warnings: result.warnings)
-            } catch {
-                throw Console.plain.fail(error, target: nil)
-            }
+            try options.run(collection, PostmanImport.run)
         }
     }
 }
@@ -90,14 +94,7 @@ extension APICLI.Import {
         @OptionGroup var options: ImportAppOptions
 
         func run() throws {
-            Terminal.setUp()
-            do throws(APIError) {
-                let result = try InsomniaImport.run(file: export, bytes: ImportIO.read(export),
-                                                    options: .init(service: options.service))
-                try options.write(result.drafts, warnings: result.warnings)
-            } catch {
-                throw Console.plain.fail(error, target: nil)
-            }
+            try options.run(export, InsomniaImport.run)
         }
     }
 }

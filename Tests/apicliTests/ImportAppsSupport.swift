@@ -39,6 +39,25 @@ extension XCTestCase {
         return env
     }
 
+    /// `text` holds every one of `expected` and none of `secrets`; `stderr` holds each of `warnings`.
+    func assertWritten(_ text: String, holds expected: [String], never secrets: [String], stderr: String, warnings: [String],
+                       file: StaticString = #filePath, line: UInt = #line) {
+        for e in expected { XCTAssertTrue(text.contains(e), "missing \(e) in\n\(text)", file: file, line: line) }
+        for s in secrets { XCTAssertFalse(text.contains(s), "\(s) written in\n\(text)", file: file, line: line) }
+        for w in warnings { XCTAssertTrue(stderr.contains(w), "missing warning \(w) in\n\(stderr)", file: file, line: line) }
+    }
+
+    /// `import KIND FILE --to out` in `dir` exits 2 with `message` for each, and writes nothing.
+    func assertRefused(_ kind: String, _ cases: [(file: String, message: String)], in dir: URL,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        for (input, message) in cases {
+            let r = try CLI.run(["import", kind, input, "--to", "out"], cwd: dir)
+            XCTAssertEqual(r.code, 2, "\(input): \(r.stderr)", file: file, line: line)
+            XCTAssertTrue(r.stderr.contains(message), "\(input): \(r.stderr)", file: file, line: line)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path), input, file: file, line: line)
+        }
+    }
+
     func assertImportInvariant(_ dir: URL, file: StaticString = #filePath, line: UInt = #line) throws {
         let env = try dummyVariables(dir)
         XCTAssertFalse(try writtenFiles(dir).isEmpty, "nothing written", file: file, line: line)

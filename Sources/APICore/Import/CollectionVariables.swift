@@ -158,6 +158,12 @@ struct CollectionVariables {
         value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F && !"{}$".unicodeScalars.contains($0) }
     }
 
+    /// The warnings since the last call, for the caller to place.
+    mutating func takeWarnings() -> [String] {
+        defer { warnings = [] }
+        return warnings
+    }
+
     private mutating func warn(_ message: String) {
         if warned.insert(message).inserted { warnings.append(message) }
     }

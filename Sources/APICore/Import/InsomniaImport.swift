@@ -91,6 +91,7 @@ struct InsomniaMapper {
             switch node["_type"]?.text ?? "" {
             case "request":
                 if let r = request(node, at: path) { requests.append(r) }
+                for w in variables.takeWarnings() { warn(node, path, w) }
             case "grpc_request", "websocket_request", "socketio_request":
                 warn(node, path, "\(node["_type"]!.text!) '\(node["name"]?.text ?? "")' is not HTTP; it is not imported")
             default:

@@ -61,6 +61,7 @@ struct PostmanMapper {
                 guard var r = try self.request(request, at: "\(here).request", name: name, folders: folders, inherited: auth) else { continue }
                 responses(item["response"], at: "\(here).response", into: &r)
                 r.expectStatus = scripts(item["event"], at: "\(here).event", owner: "request '\(name)'", request: &r)
+                for w in variables.takeWarnings() { warn(request, "\(here).request", w) }
                 requests.append(r)
             } else {
                 warn(item, here, "item '\(name)' has neither 'request' nor 'item'; it is not imported")
