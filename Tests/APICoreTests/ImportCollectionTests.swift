@@ -61,6 +61,9 @@ final class ImportCollectionTests: XCTestCase {
         XCTAssertEqual(b.origin, "{{scheme}}://{{host/with/slash}}:8080")
         XCTAssertEqual(b.path, "/a")
         XCTAssertEqual(b.query.first?.value, "{{c?d}}")
+        XCTAssertEqual(CollectionURL.segment("a%20b"), "a b")
+        XCTAssertEqual(CollectionURL.segment("a%2Fb"), "a%2Fb")                        // an escaped `/` stays escaped
+        XCTAssertEqual(CollectionURL.segment("100%"), "100%")
         let c = CollectionURL("localhost:4010/graphql")
         XCTAssertEqual(c.origin, "http://localhost:4010")
         XCTAssertEqual(c.path, "/graphql")

@@ -62,6 +62,13 @@ struct CollectionURL {
         String(s).removingPercentEscapes() ?? String(s)
     }
 
+    /// A path segment with its percent escapes decoded (apicli encodes the path itself), unless
+    /// that would make a `/`, `?`, `#` or `%` out of an escape: then as written.
+    static func segment(_ s: Substring) -> String {
+        guard let decoded = String(s).removingPercentEscapes(), !decoded.contains(where: { "/?#%".contains($0) }) else { return String(s) }
+        return decoded
+    }
+
     /// `:name` path segments (Postman's path variables), in order.
     var pathVariables: [String] {
         path.split(separator: "/").filter { $0.hasPrefix(":") && $0.count > 1 }.map { String($0.dropFirst()) }

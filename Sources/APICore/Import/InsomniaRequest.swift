@@ -18,7 +18,7 @@ extension InsomniaMapper {
         r.folders = folders(of: node)
         r.method = method
         r.path = url.path.split(separator: "/", omittingEmptySubsequences: false)
-            .map { variables.text(String($0).removingPercentEscapes() ?? String($0)) }.joined(separator: "/")
+            .map { variables.text(CollectionURL.segment($0)) }.joined(separator: "/")
         var query = url.query
         for (key, value, _) in CollectionInput.enabled(node["parameters"], key: "name") { query.append((key, value)) }
         r.setQuery(query, variables: &variables)

@@ -58,7 +58,7 @@ struct PostmanMapper {
                     try walk(children, at: "\(here).item", folders: folders + [name], auth: inherited)
                 }
             } else if let request = item["request"] {
-                guard var r = try self.request(request, at: "\(here).request", name: name, folders: folders, inherited: auth) else { continue }
+                guard var r = self.request(request, at: "\(here).request", name: name, folders: folders, inherited: auth) else { continue }
                 responses(item["response"], at: "\(here).response", into: &r)
                 r.expectStatus = scripts(item["event"], at: "\(here).event", owner: "request '\(name)'", request: &r)
                 for w in variables.takeWarnings() { warn(request, "\(here).request", w) }

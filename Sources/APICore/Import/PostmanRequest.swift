@@ -2,7 +2,7 @@
 /// query), headers (disabled ones left out), body and auth.
 extension PostmanMapper {
     mutating func request(_ node: SpecNode, at path: String, name: String, folders: [String],
-                          inherited: SpecNode?) throws(APIError) -> CollectionRequest? {
+                          inherited: SpecNode?) -> CollectionRequest? {
         // v2 allows a request given as its URL alone.
         let urlNode = node.text != nil ? node : node["url"]
         let urlPath = node.text != nil ? path : "\(path).url"
@@ -15,7 +15,8 @@ extension PostmanMapper {
         r.folders = folders
         let method = node["method"]?.text?.uppercased() ?? "GET"
         guard TargetFile.isToken(method) else {
-            throw CollectionInput.bad(node["method"]!, "\(path).method", "'\(method)' is not an HTTP method")
+            warn(node["method"]!, "\(path).method", "'\(method)' is not an HTTP method; request '\(name)' is not imported")
+            return nil
         }
         r.method = method
         pathAndParams(url, node: urlNode, into: &r)
@@ -64,7 +65,7 @@ extension PostmanMapper {
                     r.params.append(.pair(name, .string(variables.text(defaults[source] ?? ""))))
                 }
             } else {
-                segments.append(variables.text(String(segment).removingPercentEscapes() ?? String(segment)))
+                segments.append(variables.text(CollectionURL.segment(segment)))
             }
         }
         r.path = segments.joined(separator: "/")
