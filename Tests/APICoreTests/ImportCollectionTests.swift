@@ -79,6 +79,7 @@ final class ImportCollectionTests: XCTestCase {
         let key = CollectionAuth.map(.apiKey(name: "Bad Name", value: "k", inQuery: false), prefix: "SVC", variables: &v)
         XCTAssertNil(key.auth)
         XCTAssertEqual(key.warnings.count, 1)
+        XCTAssertEqual(key.notes, [])
         let oauth = CollectionAuth.map(.oauth2(grant: "client_credentials", tokenURL: "https://a/token", clientId: "app", scope: "r w"),
                                        prefix: "SVC", variables: &v)
         XCTAssertEqual(oauth.auth, .map([.pair("oauth2", .map([

@@ -52,6 +52,7 @@ enum CollectionAuth {
                 m.query = .pair(key, .string(v))
             } else if let problem = ImportText.headerProblem(name: key, value: "") {
                 m.warnings.append("API key: \(problem); it is not imported (send it with -H)")
+                m.notes = []  // nothing to set: the key is not sent
             } else {
                 m.auth = .map([.pair("header", .string(key)), .pair("value", .string(v))])
             }
