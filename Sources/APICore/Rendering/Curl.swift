@@ -29,6 +29,11 @@ public enum Curl {
         if let login = r.digest {
             args += ["--digest", "-u", quote(redactor.text("\(login.user):\(login.password)"))]
         }
+        if let aws = r.aws {
+            args += ["--aws-sigv4", quote("aws:amz:\(aws.region):\(aws.service)"),
+                     "--user", quote(redactor.text("\(aws.accessKey):\(aws.secretKey)"))]
+            if let token = aws.sessionToken { args += ["-H", quote(redactor.text("X-Amz-Security-Token: \(token)"))] }
+        }
         switch r.body {
         case .data(let data)?:
             args += ["--data-binary", quote(redactor.text(String(decoding: data, as: UTF8.self)))]

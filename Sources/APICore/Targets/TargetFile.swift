@@ -20,7 +20,8 @@ public enum TargetFile {
         public static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
         public static let capture = ["json", "header", "body", "secret"]
-        public static let auth = ["bearer", "basic", "header", "value", "oauth2", "digest"]
+        public static let auth = ["bearer", "basic", "header", "value", "oauth2", "digest", "aws"]
+        public static let aws = ["region", "service", "accessKey", "secretKey", "sessionToken"]
         public static let oauth2 = ["tokenURL", "clientId", "clientSecret", "scope", "grant", "username", "password", "refreshToken"]
         public static let rule = ["match", "except", "headers", "timeout", "cookies", "validate", "auth", "task",
                                   "followRedirects"]
