@@ -134,6 +134,19 @@ final class ClientCertificateTests: XCTestCase {
         XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
     }
 
+    /// Issue 24's one-path row for a client certificate: call, check, record and load all present it.
+    func testEveryCommandThatSendsPresentsTheCertificate() throws {
+        for command in [["call", "mtls.hello"], ["check", "mtls.hello"], ["record", "mtls.hello"],
+                        ["load", "mtls.hello", "-q", "--users", "1", "--requests", "2"]] {
+            let r = try run(command)
+            XCTAssertEqual(r.code, 0, "\(command): \(r.stdout) \(r.stderr)")
+            if command[0] == "record" {
+                let saved = try String(contentsOfFile: path("mtls.yaml"), encoding: .utf8)
+                XCTAssertTrue(saved.contains("hello CN=apicli-client"), saved)
+            }
+        }
+    }
+
     func testNoCertificateOrAStrangersIsRefused() throws {
         let none = try run(["call", "bare.hello", "-i"])
         XCTAssertNotEqual(none.code, 0)
