@@ -34,7 +34,7 @@ final class ClientCertificateTests: XCTestCase {
             _ = try sh("""
                 set -e
                 openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=test-ca -keyout ca.key -out ca.pem
-                openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+                openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1,DNS:api.test \
                   -keyout server.key -out server.pem
                 openssl req -newkey rsa:2048 -nodes -subj /CN=apicli-client -keyout client.key -out client.csr
                 openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial \(days) -out client.pem
@@ -56,12 +56,13 @@ final class ClientCertificateTests: XCTestCase {
                   client_body_temp_path \(d)/tmp/body; proxy_temp_path \(d)/tmp/proxy; fastcgi_temp_path \(d)/tmp/fcgi;
                   uwsgi_temp_path \(d)/tmp/uwsgi; scgi_temp_path \(d)/tmp/scgi;
                   server {
-                    listen 127.0.0.1:\(port) ssl;
+                    listen 127.0.0.1:\(port) ssl http2;
                     ssl_certificate \(d)/server.pem;
                     ssl_certificate_key \(d)/server.key;
                     ssl_client_certificate \(d)/ca.pem;
                     ssl_verify_client on;
                     location / { default_type text/plain; return 200 "hello $ssl_client_s_dn"; }
+                    location = /proto { default_type text/plain; return 200 "$server_protocol $ssl_server_name"; }
                   }
                 }
                 """.utf8).write(to: folder.appendingPathComponent("nginx.conf"))
@@ -150,11 +151,11 @@ final class ClientCertificateTests: XCTestCase {
     func testNoCertificateOrAStrangersIsRefused() throws {
         let none = try run(["call", "bare.hello", "-i"])
         XCTAssertNotEqual(none.code, 0)
-        XCTAssertTrue(none.stdout.hasPrefix("HTTP/1.1 400"), none.stdout)
+        XCTAssertTrue(none.stdout.hasPrefix("HTTP/2 400"), none.stdout)  // nginx offers h2
         XCTAssertTrue(none.stdout.contains("No required SSL certificate was sent"), none.stdout)
         let stranger = try run(["call", "bare.hello", "-i", "--cert", path("stranger.pem"), "--key", path("stranger.key")])
         XCTAssertNotEqual(stranger.code, 0)
-        XCTAssertTrue(stranger.stdout.hasPrefix("HTTP/1.1 400"), stranger.stdout)
+        XCTAssertTrue(stranger.stdout.hasPrefix("HTTP/2 400"), stranger.stdout)
         XCTAssertTrue(stranger.stdout.contains("The SSL certificate error"), stranger.stdout)
     }
 
@@ -180,5 +181,34 @@ final class ClientCertificateTests: XCTestCase {
     func testCurlAndShowNameTheCertificate() throws {
         let r = try run(["call", "mtls.hello", "--curl", "--dry-run"])
         XCTAssertTrue(r.stdout.contains("--cert \(path("client.pem")) --key \(path("client.key"))"), r.stdout)
+    }
+
+    /// `--resolve host:port:address` (TLS still verified for the name) and `--http1.1` against this
+    /// nginx, which offers HTTP/2 over TLS (ALPN).
+    func testResolveConnectsElsewhereAndHTTP11IsForced() throws {
+        for name in ["api.test"] {
+            try Data("""
+                baseURL: https://\(name):\(Self.port)
+                tls: { cacert: server.pem, cert: client.pem, key: client.key }
+                targets:
+                  proto: { path: /proto, validate: success }
+                """.utf8).write(to: dir.appendingPathComponent("\(name.prefix { $0 != "." }).yaml"))
+        }
+        let resolve = "api.test:\(Self.port):127.0.0.1"
+        // WHEN the name is resolved to the loopback THEN the request reaches nginx, over HTTP/2 by default
+        let h2 = try run(["call", "api.proto", "--resolve", resolve])
+        XCTAssertEqual(h2.code, 0, h2.stderr)
+        XCTAssertEqual(h2.stdout, "HTTP/2.0 api.test", "HTTP/2, and TLS asked for the name (SNI), not the address")
+        // AND --http1.1 keeps to HTTP/1.1
+        let h1 = try run(["call", "api.proto", "--resolve", resolve, "--http1.1"])
+        XCTAssertEqual(h1.code, 0, h1.stderr)
+        XCTAssertEqual(h1.stdout, "HTTP/1.1 api.test")
+        // AND check goes the same way
+        XCTAssertEqual(try run(["check", "api.proto", "--resolve", resolve]).code, 0)
+        // AND without --resolve, or with one for another port, the name does not resolve
+        XCTAssertNotEqual(try run(["call", "api.proto"]).code, 0)
+        XCTAssertNotEqual(try run(["call", "api.proto", "--resolve", "api.test:1:127.0.0.1"]).code, 0)
+        // AND a malformed --resolve is a usage error
+        XCTAssertEqual(try run(["call", "api.proto", "--resolve", "api.test:443"]).code, 64)
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTPCompression
@@ -16,6 +21,9 @@ enum ClientPool {
     struct Key: Hashable {
         var tls: TLSOptions
         var proxy: ProxySettings.Server?
+        /// `--resolve` entries for the request's host and port.
+        var dns: [String: String] = [:]
+        var http1Only = false
     }
 
     private static let clients = Locked<[Key: HTTPClient]>([:])
@@ -24,8 +32,9 @@ enum ClientPool {
     /// (a decompression bomb would otherwise fill memory or the disk).
     static let inflationRatio = 100
 
-    static func client(tls: TLSOptions, proxy: ProxySettings.Server?) throws(APIError) -> HTTPClient {
-        let key = Key(tls: tls, proxy: proxy)
+    static func client(tls: TLSOptions, proxy: ProxySettings.Server?, url: URL? = nil) throws(APIError) -> HTTPClient {
+        let connection = ConnectionOptions.run.withLock { $0 }
+        let key = Key(tls: tls, proxy: proxy, dns: url.map { connection.dnsOverride(for: $0) } ?? [:], http1Only: connection.http1Only)
         let result = clients.withLock { clients -> Result<HTTPClient, APIError> in
             if let client = clients[key] { return .success(client) }
             return Result { () throws(APIError) in
@@ -48,6 +57,8 @@ enum ClientPool {
                                               return .basic(username: parts[0], password: parts.count > 1 ? parts[1] : "")
                                           })
         }
+        configuration.dnsOverride = key.dns
+        if key.http1Only { configuration.httpVersion = .http1Only }
         // A refused connection is an answer (exit 3); the pool would retry it until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
