@@ -205,6 +205,10 @@ final class ClientCertificateTests: XCTestCase {
         XCTAssertEqual(h1.stdout, "HTTP/1.1 api.test")
         // AND check goes the same way
         XCTAssertEqual(try run(["check", "api.proto", "--resolve", resolve]).code, 0)
+        // AND --curl spells them as curl does, and curl itself gets the same answer
+        let curl = try run(["call", "api.proto", "--resolve", resolve, "--http1.1", "--curl", "--dry-run"])
+        XCTAssertTrue(curl.stdout.contains("--resolve \(resolve) --http1.1 --cert"), curl.stdout)
+        XCTAssertEqual(try Self.sh(curl.stdout.replacingOccurrences(of: "curl -L", with: "curl -s --cacert server.pem -L"), in: dir), "HTTP/1.1 api.test")
         // AND without --resolve, or with one for another port, the name does not resolve
         XCTAssertNotEqual(try run(["call", "api.proto"]).code, 0)
         XCTAssertNotEqual(try run(["call", "api.proto", "--resolve", "api.test:1:127.0.0.1"]).code, 0)

@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// `auth: { aws: }` judged by botocore: scripts/sigv4-server.py (the venv's python) rebuilds each

@@ -22,6 +22,12 @@ public enum Curl {
             let shown = redactor.header(header)
             args += ["-H", quote("\(shown.name): \(shown.value)")]
         }
+        let connection = ConnectionOptions.run.withLock { $0 }
+        if let entry = connection.resolve.first(where: { !ConnectionOptions(resolve: [$0]).dnsOverride(for: r.url).isEmpty }) {
+            let address = entry.address.contains(":") ? "[\(entry.address)]" : entry.address
+            args += ["--resolve", quote("\(entry.host):\(entry.port):\(address)")]
+        }
+        if connection.http1Only { args.append("--http1.1") }
         if let cert = r.tls.certFile {
             args += ["--cert", quote(cert)]
             if let key = r.tls.keyFile { args += ["--key", quote(key)] }
