@@ -40,6 +40,7 @@ final class ClientCertificateTests: XCTestCase {
                 openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial \(days) -out client.pem
                 openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=stranger -keyout stranger.key -out stranger.pem
                 cat client.pem client.key > combined.pem
+                openssl pkcs12 -export -in client.pem -inkey client.key -out client.p12 -passout pass:p12-pass-77
                 mkdir -p tmp
                 """, in: folder)
             port = Int(try sh("python3 -c 'import socket;s=socket.socket();s.bind((\"127.0.0.1\",0));print(s.getsockname()[1])'",
@@ -214,5 +215,30 @@ final class ClientCertificateTests: XCTestCase {
         XCTAssertNotEqual(try run(["call", "api.proto", "--resolve", "api.test:1:127.0.0.1"]).code, 0)
         // AND a malformed --resolve is a usage error
         XCTAssertEqual(try run(["call", "api.proto", "--resolve", "api.test:443"]).code, 64)
+    }
+
+    /// `tls: { pkcs12:, password: }`: a bundle openssl made, its password from a variable; a wrong
+    /// password is refused before anything is sent, with a clear message and the password nowhere.
+    func testAPKCS12BundleWithItsPassword() throws {
+        try Data("""
+            baseURL: https://127.0.0.1:\(Self.port)
+            tls: { cacert: server.pem, pkcs12: client.p12, password: "${P12_PASSWORD}" }
+            targets:
+              hello: { path: /, validate: success }
+            """.utf8).write(to: dir.appendingPathComponent("p12.yaml"))
+        let ok = try CLI.run(["call", "p12.hello", "--targets", dir.path], env: ["P12_PASSWORD": "p12-pass-77"])
+        XCTAssertEqual(ok.code, 0, ok.stderr)
+        XCTAssertEqual(ok.stdout, "hello CN=apicli-client")
+        // AND --curl spells it as curl does, the password hidden
+        let curl = try CLI.run(["call", "p12.hello", "--curl", "--dry-run", "--targets", dir.path], env: ["P12_PASSWORD": "p12-pass-77"])
+        XCTAssertTrue(curl.stdout.contains("--cert-type P12 --cert '\(path("client.p12")):••••'"), curl.stdout)
+        let wrong = try CLI.run(["call", "p12.hello", "--targets", dir.path], env: ["P12_PASSWORD": "not-the-pass"])
+        XCTAssertEqual(wrong.code, 2, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("cannot open the PKCS#12 bundle"), wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("the password is wrong"), wrong.stderr)
+        XCTAssertFalse(wrong.stderr.contains("not-the-pass"), wrong.stderr)
+        let unset = try CLI.run(["call", "p12.hello", "--targets", dir.path])
+        XCTAssertEqual(unset.code, 2, unset.stderr)
+        XCTAssertTrue(unset.stderr.contains("P12_PASSWORD"), unset.stderr)
     }
 }

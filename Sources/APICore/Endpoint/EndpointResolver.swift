@@ -147,6 +147,10 @@ public struct EndpointResolver: Sendable {
             ?? layers.lastRule(\.followRedirects)?.0 ?? service.followRedirects ?? true
         endpoint.maxBody = overrides.maxBody ?? PreparedRequest.defaultMaxBody
         endpoint.tls = tls(for: service)
+        if let password = endpoint.tls.passwordTemplate {
+            endpoint.tls.password = try bindings.expand(Template(password, mark: endpoint.tls.passwordMark ?? Mark(line: 1, column: 1)), in: "the tls password of \(name)", file: service.file)
+            endpoint.tls.password.map(secrets.record)
+        }
         if let download = task.download {
             endpoint.download = try bindings.expand(download, in: "the download path of \(name)", file: file)
         }

@@ -28,6 +28,10 @@ public enum Curl {
             args += ["--resolve", quote("\(entry.host):\(entry.port):\(address)")]
         }
         if connection.http1Only { args.append("--http1.1") }
+        if let bundle = r.tls.pkcs12File {
+            let spec = r.tls.password.map { bundle.replacing(":", with: "\\:") + ":" + redactor.text($0) } ?? bundle
+            args += ["--cert-type", "P12", "--cert", quote(spec)]
+        }
         if let cert = r.tls.certFile {
             args += ["--cert", quote(cert)]
             if let key = r.tls.keyFile { args += ["--key", quote(key)] }

@@ -75,12 +75,37 @@ enum ClientPool {
             }
         }
         if !tls.verify { configuration.certificateVerification = .none }
+        if let bundle = tls.pkcs12File {
+            let (chain, key) = try pkcs12Identity(bundle, password: tls.password ?? "")
+            configuration.certificateChain = chain.map { .certificate($0) }
+            configuration.privateKey = .privateKey(key)
+        }
         if let certFile = tls.certFile {
             let (chain, key) = try clientIdentity(certFile, keyFile: tls.keyFile)
             configuration.certificateChain = chain.map { .certificate($0) }
             configuration.privateKey = .privateKey(key)
         }
         return configuration
+    }
+
+    /// The client certificate, its chain and key from a PKCS#12 bundle, in date.
+    private static func pkcs12Identity(_ file: String, password: String) throws(APIError) -> ([NIOSSLCertificate], NIOSSLPrivateKey) {
+        let bundle: NIOSSLPKCS12Bundle
+        do { bundle = try NIOSSLPKCS12Bundle(file: file, passphrase: Array(password.utf8)) } catch {
+            throw .invalid(Diagnostic(file: nil, mark: nil,
+                                      message: "cannot open the PKCS#12 bundle \(file): the password is wrong or it is not a PKCS#12 file (\(error))",
+                                      hint: "give its password with tls: { password: \"${P12_PASSWORD}\" }"))
+        }
+        guard let leaf = bundle.certificateChain.first else {
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "no certificate in the PKCS#12 bundle \(file)",
+                                      hint: "export it with its certificate: openssl pkcs12 -export -in cert.pem -inkey key.pem"))
+        }
+        let now = time(nil)
+        if leaf.notValidAfter < now || leaf.notValidBefore > now {
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "the client certificate in \(file) is expired or not valid yet",
+                                      hint: "renew it; the server would refuse it"))
+        }
+        return (bundle.certificateChain, bundle.privateKey)
     }
 
     /// The client certificate (mTLS) and its key, checked before any connection: each file
