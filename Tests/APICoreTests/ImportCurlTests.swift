@@ -11,6 +11,29 @@ final class ImportCurlTests: XCTestCase {
         XCTAssertThrowsError(try ShellWords.split("curl \"open"))
     }
 
+    /// `$'…'` as bash reads it: every escape Chrome's and Firefox's "Copy as cURL" write (`\uXXXX`
+    /// for every non-ASCII character), and the rest of bash's. bash itself is the judge.
+    func testANSICQuotingMatchesBash() throws {
+        let words = [
+            #"It\u2019s caf\u00e9"#, #"\U0001F600 \x41\x4 \101\7z"#, #"\cA\c?\ca\e\a\b\f\v\?"#,
+            #"tab\tnl\ncr\r q\' dq\" bs\\ unknown\q \xZZ \uZZ"#, #"\xc3\xa9 \303\251"#, #"{"a":"\u00fc"}"#,
+        ]
+        for w in words {
+            let bash = Process()
+            bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+            bash.arguments = ["-c", "printf %s $'\(w)'"]
+            let pipe = Pipe()
+            bash.standardOutput = pipe
+            try bash.run()
+            let expected = pipe.fileHandleForReading.readDataToEndOfFile()
+            bash.waitUntilExit()
+            let ours = try ShellWords.split("curl $'\(w)'")
+            XCTAssertEqual(ours.count, 2, w)
+            XCTAssertEqual(Array(ours.last!.utf8), [UInt8](expected), w)
+        }
+        XCTAssertEqual(try ShellWords.split(#"curl $'It\u2019s caf\u00e9'"#).last, "It’s café")
+    }
+
     func testCombinedAndAttachedShortOptions() throws {
         var p = CurlParser(cwd: "/w")
         try p.parse(["curl", "-sSLk", "-XPATCH", "-HX-A: 1", "-uu:p", "-F", "f=@pic.png;type=image/png;filename=\"a;b.png\"", "http://h/x"])
