@@ -62,4 +62,24 @@ public enum URLBuilder {
     public static func escapeQuery(_ s: String) -> String {
         s.percentEncoded(keeping: queryAllowed)
     }
+
+    /// A query written as text (`task: { query: "b=2&a=1&flag" }`): sent as it is, except what a URL
+    /// cannot hold (RFC 3986: a space, `[ ] { } | ^ " < >`, a `%` not followed by two hex digits,
+    /// non-ASCII), which is percent-encoded.
+    public static func encodeQueryString(_ s: String) -> String {
+        let b = Array(s.utf8)
+        var out = ""
+        for (i, byte) in b.enumerated() {
+            if byte == UInt8(ascii: "%"), i + 2 < b.count, Text.hex(b[i + 1]) != nil, Text.hex(b[i + 2]) != nil {
+                out += "%"
+            } else if queryStringAllowed.contains(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "%" + Text.hexByte(byte)
+            }
+        }
+        return out
+    }
+
+    static let queryStringAllowed = Text.ByteSet.unreserved.union("!$&'()*+,;=:@/?")
 }
