@@ -29,7 +29,10 @@ URLSESSION_BUILD := .build-urlsession
 HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
 # jsonschema judges the samples `import openapi` builds from schemas (OpenAPIRealSpecTests).
 SCHEMA_PIP  := 'jsonschema>=4.18,<5'
-VENV_CHECK  := 'import gunicorn, jsonschema, importlib.util as u; assert u.find_spec("httpbin")'
+# playwright drives the system chromium to record a real HAR of a loopback page (ImportHarCLITests);
+# no browser download: it is launched with executable_path=chromium.
+HAR_PIP     := 'playwright>=1.65,<1.66'
+VENV_CHECK  := 'import gunicorn, jsonschema, playwright, importlib.util as u; assert u.find_spec("httpbin")'
 
 # Debian packages: sudo only when we are not root and sudo exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
@@ -41,7 +44,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 help:
 	@echo "apicli make targets:"
 	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium, nginx-light (apt) if missing"
-	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema (for live tests)"
+	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema + playwright (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
@@ -90,9 +93,9 @@ venv: $(VENV_STAMP)
 
 $(VENV_STAMP): Makefile
 	@if ! $(VENV)/bin/python -c $(VENV_CHECK) >/dev/null 2>&1; then \
-	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema"; \
+	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema + playwright"; \
 	  { [ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV); } && \
-	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP); \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP) $(HAR_PIP); \
 	fi
 	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 

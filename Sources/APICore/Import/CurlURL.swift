@@ -48,10 +48,11 @@ struct CurlURL {
     /// A query as the request sends it: a mapping when apicli's encoding of it (keys sorted, each
     /// value percent-encoded) gives back the same bytes, else the text as written
     /// (`query: "b=2&a=1&flag"`). A value whose name `variable` knows is written as that `${VAR}`
-    /// (a secret), everything else literally.
-    static func queryEntry(_ raw: String, variable: (String) -> String? = { _ in nil }, warnings: inout [String]) -> YAMLOut.Entry {
+    /// (a secret), everything else literally. `asText`: always the text (a form body as recorded).
+    static func queryEntry(_ raw: String, variable: (String) -> String? = { _ in nil }, asText: Bool = false,
+                           warnings: inout [String]) -> YAMLOut.Entry {
         let sent = URLBuilder.encodeQueryString(raw)
-        if sent != raw {
+        if sent != raw, !asText {
             warnings.append("the query '\(raw)' holds characters a URL cannot carry as they are; curl sends them so, apicli as \(sent)")
         }
         var mapping: [YAMLOut.Entry]? = []
@@ -78,7 +79,7 @@ struct CurlURL {
             mapping?.append(.pair(key, .string(ImportText.literal(value))))
             last = key
         }
-        if let mapping, !mapping.isEmpty { return .pair("query", .map(mapping)) }
+        if let mapping, !mapping.isEmpty, !asText { return .pair("query", .map(mapping)) }
         return .pair("query", .string(text.joined(separator: "&")))
     }
 
