@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// `import curl` sends what curl sends: each command is run by bash with the real `curl`, and

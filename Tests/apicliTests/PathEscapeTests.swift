@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// A path whose text left a '%' that starts no escape made the whole URL invalid; Foundation then
