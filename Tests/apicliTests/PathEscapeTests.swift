@@ -16,6 +16,10 @@ final class PathEscapeTests: FolderTestCase {
           query:
             path: /q
             task: { query: "a=100%&b=%2F" }
+          queryValues:
+            path: /q
+            params: { v: "a&b c", r: "x/y&z" }
+            task: { query: "z=1&flag&v={v}&r={+r}&k[]=1" }
 
         """
 
@@ -23,7 +27,9 @@ final class PathEscapeTests: FolderTestCase {
         let dir = try folder(["s.yaml": file])
         for (target, url) in [("literal", "http://127.0.0.1:9/x/100%25/%24%7Ba%7D/%41"),
                               ("braces", "http://127.0.0.1:9/x/$%7B%7B%7Da%7D/%25zz"),
-                              ("query", "http://127.0.0.1:9/q?a=100%25&b=%2F")] {
+                              ("query", "http://127.0.0.1:9/q?a=100%25&b=%2F"),
+                              // a query written as text: as written, a {value} encoded as one query value
+                              ("queryValues", "http://127.0.0.1:9/q?z=1&flag&v=a%26b%20c&r=x/y&z&k%5B%5D=1")] {
             let r = try CLI.run(["show", "s.\(target)", "--targets", dir.path])
             XCTAssertEqual(r.code, 0, r.stderr)
             XCTAssertTrue(r.stdout.contains("GET \(url)\n"), "\(target): \(r.stdout)")
