@@ -56,7 +56,8 @@ final class ImportCurlRoundTripTests: FolderTestCase {
                            file: StaticString = #filePath, line: UInt = #line) throws -> (curl: Seen, apicli: Seen, warnings: String) {
         let dir = try folder(files)
         let full = command.replacing("URL", with: server.url)
-        let bash = try shell("\(full) -s", cwd: dir)
+        // bash, for `$'…'` and quoting exactly as a user's shell reads them
+        let bash = try shell("\(full) -s", cwd: dir, env: ["NO_PROXY": "127.0.0.1"], program: "/bin/bash")
         XCTAssertEqual(bash.code, 0, "curl: \(bash.stderr)", file: file, line: line)
         let imported = try CLI.run(["import", "curl", "--service", "rt", "--name", "t", full], cwd: dir)
         XCTAssertEqual(imported.code, 0, "import: \(imported.stderr)", file: file, line: line)
@@ -73,25 +74,6 @@ final class ImportCurlRoundTripTests: FolderTestCase {
         let v = try CLI.run(["validate", "rt.yaml"], cwd: dir)
         XCTAssertEqual(v.code, 0, v.stderr, file: file, line: line)
         return (theirs, ours, imported.stderr)
-    }
-
-    /// bash, for `$'…'` and quoting exactly as a user's shell reads them.
-    private func shell(_ command: String, cwd: URL) throws -> (code: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = ["-c", command]
-        p.currentDirectoryURL = cwd
-        var env = ProcessInfo.processInfo.environment
-        env["NO_PROXY"] = "127.0.0.1"
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
     func testANSICQuotedBodies() throws {

@@ -88,18 +88,19 @@ extension HarService {
         }
     }
 
-    /// Every string escaped as literal text, and the value of a secret-looking member as `${VAR}`.
-    private mutating func redacted(_ v: YAMLOut) -> YAMLOut {
+    /// Every string escaped as literal text, and the value of a secret-looking member as `${VAR}`
+    /// in a request body, as `redacted` in a sample (a login's `access_token`).
+    private mutating func redacted(_ v: YAMLOut, sample: Bool = false) -> YAMLOut {
         switch v {
         case .string(let s): return .string(ImportText.literal(s))
-        case .list(let items): return .list(items.map { redacted($0) })
+        case .list(let items): return .list(items.map { redacted($0, sample: sample) })
         case .map(let entries), .blockMap(let entries):
             return .map(entries.map { entry in
                 guard case .pair(let k, let x) = entry else { return entry }
-                if HarSecrets.isSecret(k), x.scalarText != nil, x != .null {
-                    return .pair(k, .string(secret(k, "the JSON field \(k)")))
-                }
-                return .pair(k, redacted(x))
+                guard HarSecrets.isSecret(k), x.scalarText != nil, x != .null else { return .pair(k, redacted(x, sample: sample)) }
+                guard sample else { return .pair(k, .string(secret(k, "the JSON field \(k)"))) }
+                appendWarning("the response field \(k) in a sample of \(service) is written as \"redacted\", not as recorded")
+                return .pair(k, .string("redacted"))
             })
         default: return v
         }
@@ -120,30 +121,12 @@ extension HarService {
                    ImportText.headerProblem(name: "Content-Type", value: type) == nil {
                     s.append(.pair("headers", .map([.pair("Content-Type", .string(ImportText.literal(type)))])))
                 }
-                if let json { s.append(.pair("json", redactedSample(json))) } else { s.append(.pair("body", .string(ImportText.literal(text)))) }
+                if let json { s.append(.pair("json", redacted(json, sample: true))) } else { s.append(.pair("body", .string(ImportText.literal(text)))) }
             } else {
                 notes.append("the recorded \(e.status) response body (\(body.count) bytes of \(type.isEmpty ? "binary data" : type)) is not text: not imported")
             }
         }
         if expectFailure { s.append(.pair("expectFailure", .bool(true))) }
         return .map(s)
-    }
-
-    /// A sample's JSON: secret-looking members (a login's `access_token`) replaced by `redacted`.
-    private mutating func redactedSample(_ v: YAMLOut) -> YAMLOut {
-        switch v {
-        case .string(let s): return .string(ImportText.literal(s))
-        case .list(let items): return .list(items.map { redactedSample($0) })
-        case .map(let entries), .blockMap(let entries):
-            return .map(entries.map { entry in
-                guard case .pair(let k, let x) = entry else { return entry }
-                if HarSecrets.isSecret(k), x.scalarText != nil, x != .null {
-                    appendWarning("the response field \(k) in a sample of \(service) is written as \"redacted\", not as recorded")
-                    return .pair(k, .string("redacted"))
-                }
-                return .pair(k, redactedSample(x))
-            })
-        default: return v
-        }
     }
 }
