@@ -22,41 +22,17 @@ extension APICLI.Import {
         @Argument(help: ArgumentHelp("The HAR file.", valueName: "file"), completion: .file(extensions: ["har", "json"]))
         var file: String
 
-        @Option(help: ArgumentHelp("Where to write the service files (default: the targets folder).", valueName: "dir"))
-        var to: String?
-
-        @Option(help: ArgumentHelp("Service name (default: from the host); with several origins, a prefix.", valueName: "name"))
-        var service: String?
-
         @Flag(help: "Import static assets too (style sheets, scripts, images, fonts, media, HTML pages).")
         var all = false
 
-        @Flag(help: "Replace files that exist.")
-        var force = false
-
-        @OptionGroup var targets: TargetsOptions
-
-        func validate() throws {
-            if let service, !CurlImport.isName(service) {
-                throw ValidationError("--service \(service): a service name may only hold letters, digits, '_' and '-'")
-            }
-        }
+        /// --to, --service, --force and the targets folder, written as postman and insomnia write.
+        @OptionGroup var options: ImportAppOptions
 
         func run() throws {
             Terminal.setUp()
             do throws(APIError) {
-                let result = try HarImport.run(try ImportIO.read(file), file: file, options: .init(service: service, all: all))
-                ImportIO.warn(result.warnings)
-                let dir = to ?? targets.directory
-                let files = result.drafts.map { (Path.join(dir, "\($0.service).yaml"), $0) }
-                if !force, let existing = files.first(where: { Path.exists($0.0) }) {
-                    throw .output("\(existing.0) already exists; pass --force to replace it (nothing was written)")
-                }
-                for (path, draft) in files {
-                    try ImportIO.write(draft.text, to: path, force: true)
-                    let n = draft.targets.count
-                    Console.plain.err("apicli: wrote \(path) (\(n) target\(n == 1 ? "" : "s"))\n")
-                }
+                let result = try HarImport.run(try ImportIO.read(file), file: file, options: .init(service: options.service, all: all))
+                try options.write(result.drafts, warnings: result.warnings)
             } catch {
                 throw Console.plain.fail(error, target: nil)
             }
