@@ -98,6 +98,9 @@ public struct MockTable: Sendable {
         case response(status: Int, headers: [HeaderField], body: Data, delay: Double)
         /// An `error:` sample: the connection is closed without a response after `delay`.
         case close(delay: Double)
+        /// An `events:` sample: the head after `delay`, then each event after its own delay,
+        /// chunked and flushed one by one (`text/event-stream`).
+        case events(status: Int, headers: [HeaderField], events: [(delay: Double, bytes: Data)], delay: Double)
     }
 
     public struct Answer: Sendable {
@@ -149,6 +152,16 @@ public struct MockTable: Sendable {
         let shown = pick.0 ?? "sample"
         let stub = workspace.stub(pick.1, of: target, in: entry.route.service, bindings: entry.bindings, captures: captures)
         if pick.1.error != nil { return Answer(reply: .close(delay: pick.1.delay), target: label, sample: shown) }
+        if pick.1.events != nil {
+            do throws(APIError) {
+                let head = try stub.response()
+                return Answer(reply: .events(status: head.status, headers: head.headers, events: try stub.eventChunks(),
+                                             delay: pick.1.delay),
+                              target: label, sample: shown)
+            } catch {
+                return Answer(reply: Self.json(500, [("error", .string(error.summary))]), target: label, sample: shown)
+            }
+        }
         if let response = entry.rendered[pick.0 ?? ""] {
             return Answer(reply: .response(status: response.status, headers: response.headers, body: response.body,
                                            delay: pick.1.delay),

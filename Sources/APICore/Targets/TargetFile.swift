@@ -32,7 +32,10 @@ public enum TargetFile {
                                   "arrays", "bools", "multipart", "upload", "download"]
         /// One entry of `multipart:`.
         public static let part = ["name", "file", "value", "filename", "type"]
-        public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked"]
+        public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked",
+                                    "events"]
+        /// One entry of a sample's `events:`.
+        public static let sampleEvent = ["event", "data", "id", "retry", "delay"]
     }
 
     /// Reads and decodes `path`. The service is named by `service:` or else by the file's name.
