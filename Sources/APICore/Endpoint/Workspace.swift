@@ -81,6 +81,7 @@ public struct Workspace: Sendable {
         let endpoint = try resolver.endpoint(for: target, in: service, captured: captured)
         var request = try RequestBuilder.build(endpoint)
         request.secrets = resolver.secrets
+        request.idle = target.stream?.idle
         return PreparedCall(service: service, target: target, endpoint: endpoint, request: request,
                             bindings: try resolver.bindings(for: target, in: service, captured: captured))
     }

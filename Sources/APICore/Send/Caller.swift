@@ -43,8 +43,9 @@ public struct Caller: Sendable {
         self.workspace = workspace
         self.mode = mode
         self.policy = policy
-        // Stubbed, nothing is sent: no live transport is made (its client costs start-up).
-        let live: (any Transport)? = mode == .live ? DigestTransport(OAuth2Transport(transport ?? LiveTransport())) : nil
+        // Stubbed, nothing is sent: no live transport is made (its client costs start-up). A stream's
+        // idle timeout wraps the rest.
+        let live: (any Transport)? = mode == .live ? IdleTransport(DigestTransport(OAuth2Transport(transport ?? LiveTransport()))) : nil
         let sender = Sender(mode: mode, policy: policy, transport: live,
                             plugins: plugins)
         self.sender = sender
@@ -110,6 +111,9 @@ struct Sender: Sendable {
         let plugins = call.plugins + self.plugins(call)
         if let until = call.target.until {
             return await poll(until, call, transport, plugins, transfer)
+        }
+        if mode == .live, let reconnects = call.target.stream?.reconnects, reconnects > 0 {
+            return await reconnecting(call, transport, plugins, transfer, reconnects: reconnects)
         }
         return await retrying(call, transport, plugins, transfer, tries: mode == .stub ? 1 : policy.retries + 1)
     }

@@ -138,3 +138,12 @@ extension SSEEvent {
         return events
     }
 }
+
+extension SSEEvent {
+    /// The last valid `retry:` of a whole body.
+    public static func retry(in body: Data) -> Int? {
+        var parser = SSEParser()
+        _ = parser.feed(body)
+        return parser.retry
+    }
+}

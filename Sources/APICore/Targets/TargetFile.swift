@@ -15,7 +15,8 @@ public enum TargetFile {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
                                      "auth", "rules", "environments", "followRedirects"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
-                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load"]
+                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load",
+                                    "stream"]
         /// `until:`: polling.
         public static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
@@ -223,6 +224,7 @@ struct ServiceDecoder {
             case "needs": target.needs = needs(e.value)
             case "until": target.until = until(e.value, what)
             case "load": target.load = load(e.value, target: service + "." + name)
+            case "stream": target.stream = streamSettings(e.value)
             default: break
             }
         }

@@ -36,6 +36,10 @@ public struct StubTransport: Transport {
         if sample.events != nil, transfer.destination == nil, let sink = transfer.stream {
             return try await streamEvents(request, to: sink, transfer: transfer, start: start)
         }
+        if let idle = request.idle, sample.events?.contains(where: { $0.delay > idle }) == true {
+            do { try await Task.sleep(nanoseconds: UInt64(idle * 1e9)) } catch { throw .network(.other("the request was cancelled")) }
+            throw .idleTimeout(idle)
+        }
         var response: Response
         if let destination = transfer.destination {
             response = try self.response(into: destination)
