@@ -160,7 +160,7 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
             start = DispatchTime.now().uptimeNanoseconds
         case .body(var part):
             // kept only when requests are validated, and at most `maxBody` bytes (a longer one is cut: not JSON)
-            if table.current.validateRequests, body.count < Self.maxBody, let bytes = part.readBytes(length: min(part.readableBytes, Self.maxBody - body.count)) {
+            if table.current.keepsBodies, body.count < Self.maxBody, let bytes = part.readBytes(length: min(part.readableBytes, Self.maxBody - body.count)) {
                 body.append(contentsOf: bytes)
             }
         case .end:

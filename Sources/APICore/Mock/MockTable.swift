@@ -73,6 +73,8 @@ public struct MockTable: Sendable {
             for j in entries.indices where j > i && !dropped.contains(i) && !dropped.contains(j) {
                 let (a, b) = (entries[i].route, entries[j].route)
                 guard a.sameShape(as: b) else { continue }
+                // GraphQL targets on one endpoint are told apart by their operation
+                if let x = graphqlName(a.target), let y = graphqlName(b.target), x != y { continue }
                 let (pa, pb) = (prefer.contains(a.service.name), prefer.contains(b.service.name))
                 if pa != pb {
                     dropped.insert(pa ? j : i)
@@ -122,8 +124,15 @@ public struct MockTable: Sendable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         let chosen = sampleHeader.flatMap { $0.isEmpty ? nil : $0 } ?? Self.queryValue(Self.sampleParameter, in: query)
         for method in method == "HEAD" ? ["HEAD", "GET"] : [method] {
-            for entry in entries where entry.route.method == method {
+            for (index, entry) in entries.enumerated() where entry.route.method == method {
                 if let captures = entry.route.match(parts) {
+                    var entry = entry
+                    if Self.graphqlName(entry.route.target) != nil {
+                        switch graphqlEntry(from: index, parts: parts, body: body, query: query) {
+                        case .entry(let picked): entry = picked
+                        case .refused(let refused): return refused
+                        }
+                    }
                     if validateRequests, let refused = Self.refused(body, by: entry.route.target) { return refused }
                     return answer(entry, captures: captures, sample: chosen)
                 }
