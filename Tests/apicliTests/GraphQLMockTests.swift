@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// GraphQL offline and recorded: `apicli mock` tells GraphQL targets on one endpoint apart by the

@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// Event streams live, against scripts/sse-server.py and `apicli mock`: the idle timeout, a

@@ -19,8 +19,7 @@ extension Sender {
         while true {
             let start = monotonicSeconds()
             do throws(APIError) {
-                let exchange = try await Exchange.perform(request, validation: call.endpoint.validation,
-                                                          transport: transport, plugins: plugins, transfer: tracked)
+                let exchange = try await Exchange.perform(request, transport: transport, plugins: plugins, transfer: tracked)
                 let r = exchange.response
                 attempts.append(.init(status: r.status, duration: r.duration, error: nil))
                 return Sent(request: exchange.request, last: .success(r), attempts: attempts)
