@@ -60,13 +60,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/resume":
             return self.resume()
         if self.path == "/log":
-            body = "".join(line + "\n" for line in RESUMES).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
+            return self.plain("".join(line + "\n" for line in RESUMES).encode())
         if self.path == "/silent":
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -81,13 +75,7 @@ class Handler(BaseHTTPRequestHandler):
                 pass
             return
         if self.path == "/plain":
-            body = b"not a stream\n"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
+            return self.plain(b"not a stream\n")
         if self.path != "/events":
             self.send_error(404)
             return
@@ -106,6 +94,13 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(0.02)
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+    def plain(self, body):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def resume(self):
         last = self.headers.get("Last-Event-ID")

@@ -43,11 +43,11 @@ public struct IdleTransport: Transport {
     }
 }
 
-/// A timer pushed back by every `touch`; when it fires, the work is cancelled and the race lost.
+/// A deadline pushed back by every `touch`: when it passes, the work is cancelled and the
+/// exchange fails with `idleTimeout`.
 final class IdleWatch: Sendable {
-    private static let timers = DispatchQueue(label: "apicli.idle")
     let seconds: Double
-    private let timer = Locked(DispatchSource.makeTimerSource(queue: IdleWatch.timers))
+    private let timer = Deadline.makeTimer()
 
     init(_ seconds: Double) { self.seconds = seconds }
 
@@ -56,33 +56,7 @@ final class IdleWatch: Sendable {
     }
 
     func race<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        let gate = Locked(false)
-        let box = Locked<Task<Void, Never>?>(nil)
-        let seconds = self.seconds
-        let timer = self.timer
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-                let source = timer.current
-                source.schedule(deadline: .now() + seconds)
-                source.setEventHandler {
-                    timer.current.cancel()
-                    guard gate.claim() else { return }
-                    box.current?.cancel()
-                    continuation.resume(throwing: APIError.idleTimeout(seconds))
-                }
-                box.set(Task {
-                    do {
-                        let value = try await work()
-                        if gate.claim() { timer.current.cancel(); continuation.resume(returning: value) }
-                    } catch {
-                        if gate.claim() { timer.current.cancel(); continuation.resume(throwing: error) }
-                    }
-                })
-                source.resume()
-            }
-        } onCancel: {
-            Self.timers.async { box.current?.cancel() }
-        }
+        try await Deadline.race(seconds, failure: .idleTimeout(seconds), timer: timer, work)
     }
 }
 
