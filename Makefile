@@ -29,7 +29,9 @@ URLSESSION_BUILD := .build-urlsession
 HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
 # jsonschema judges the samples `import openapi` builds from schemas (OpenAPIRealSpecTests).
 SCHEMA_PIP  := 'jsonschema>=4.18,<5'
-VENV_CHECK  := 'import gunicorn, jsonschema, importlib.util as u; assert u.find_spec("httpbin")'
+# websockets: the WebSocket client that reads apicli mock's WebSocket endpoint (WebSocketMockTests).
+WEBSOCKETS_PIP := 'websockets>=15,<16'
+VENV_CHECK  := 'import gunicorn, jsonschema, websockets, importlib.util as u; assert u.find_spec("httpbin")'
 
 # Debian packages: sudo only when we are not root and sudo exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
@@ -90,9 +92,9 @@ venv: $(VENV_STAMP)
 
 $(VENV_STAMP): Makefile
 	@if ! $(VENV)/bin/python -c $(VENV_CHECK) >/dev/null 2>&1; then \
-	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema"; \
+	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema + websockets"; \
 	  { [ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV); } && \
-	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP); \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP) $(WEBSOCKETS_PIP); \
 	fi
 	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 

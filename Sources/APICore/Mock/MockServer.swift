@@ -69,9 +69,12 @@ public final class MockServer: Sendable {
                 guard connections.admit(channel) else { return channel.close() }
                 channel.closeFuture.whenComplete { _ in connections.closed(channel) }
                 return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    let upgrade: NIOHTTPServerUpgradeConfiguration = (upgraders: [MockWebSocket.upgrader(table: shared, log: log)],
+                                                                        completionHandler: { _ in })
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(MockHandler(table: shared, limits: limits,
-                                                                               connections: connections, log: log))
+                                                                               connections: connections, log: log),
+                                                                   name: MockHandler.name)
                 }
             }
         do {
@@ -113,6 +116,8 @@ public final class MockServer: Sendable {
 final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
+    /// Its name in the pipeline (a WebSocket upgrade removes it).
+    static let name = "apicli-mock"
 
     private let table: Locked<MockTable>
     private let limits: MockServer.Limits

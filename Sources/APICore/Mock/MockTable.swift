@@ -18,7 +18,7 @@ public struct MockTable: Sendable {
 
     /// Most specific first.
     private(set) var entries: [Entry]
-    private let workspace: Workspace
+    let workspace: Workspace
     /// `mock --validate`: a request whose JSON body breaks its operation's request schema
     /// (`expect: schema: { openapi:, operation: }`) gets 400 and the violations.
     public var validateRequests = false

@@ -34,7 +34,7 @@ public enum TargetFile {
         /// One entry of `multipart:`.
         public static let part = ["name", "file", "value", "filename", "type"]
         public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked",
-                                    "events"]
+                                    "events", "messages"]
         /// One entry of a sample's `events:`.
         public static let sampleEvent = ["event", "data", "id", "retry", "delay"]
     }

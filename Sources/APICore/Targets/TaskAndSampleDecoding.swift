@@ -179,6 +179,9 @@ extension ServiceDecoder {
             case "events":
                 sample.events = sampleEvents(e.value)
                 bodyKeys.append((e.key, e.keyMark))
+            case "messages":
+                sample.messages = sampleMessages(e.value)
+                bodyKeys.append((e.key, e.keyMark))
             case "error":
                 sample.error = reader.text(e.value, "sample error")?.text
                 bodyKeys.append((e.key, e.keyMark))
@@ -191,7 +194,7 @@ extension ServiceDecoder {
             default: break
             }
         }
-        oneBody(bodyKeys, "\(what) has more than one body", hint: "a sample takes one of body:, json:, file:, events:, error:")
+        oneBody(bodyKeys, "\(what) has more than one body", hint: "a sample takes one of body:, json:, file:, events:, messages:, error:")
         return sample
     }
 

@@ -9,7 +9,11 @@ import Foundation
 /// each event after its delay, written to the stream sink as a live server's would be.
 extension StubTransport {
     /// Each event on the wire (data expanded with the bindings) and the seconds before it.
+    /// A `messages:` sample gives each message's text and a line break.
     public func eventChunks() throws(APIError) -> [(delay: Double, bytes: Data)] {
+        if let messages = sample.messages {
+            return try messages.map { m throws(APIError) in (m.delay, Data((try messageText(m) + "\n").utf8)) }
+        }
         guard let events = sample.events else { return [] }
         var out: [(delay: Double, bytes: Data)] = []
         out.reserveCapacity(events.count)
@@ -50,6 +54,12 @@ extension StubTransport {
         head.streamed = true
         head.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return head
+    }
+
+    /// A message's text: `text:` expanded, `json:` as JSON.
+    public func messageText(_ m: Sample.Message) throws(APIError) -> String {
+        if case .string(let t) = m.content { return try bindings.expand(t, in: "the message text", file: file, unresolved: .keep) }
+        return try m.content.expanded(with: bindings, in: "the message JSON", file: file).jsonText
     }
 
     private func pause(_ seconds: Double) async throws(APIError) {

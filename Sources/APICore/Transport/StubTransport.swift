@@ -33,7 +33,7 @@ public struct StubTransport: Transport {
             do { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) } catch { throw .network(.other("the request was cancelled")) }
         }
         if let failure = failure(timeout: request.timeout) { throw failure }
-        if sample.events != nil, transfer.destination == nil, let sink = transfer.stream {
+        if sample.events != nil || sample.messages != nil, transfer.destination == nil, let sink = transfer.stream {
             return try await streamEvents(request, to: sink, transfer: transfer, start: start)
         }
         if let idle = request.idle, sample.events?.contains(where: { $0.delay > idle }) == true {
@@ -123,9 +123,11 @@ public struct StubTransport: Transport {
             }
             body = data
         case nil:
-            guard sample.events != nil else { break }
+            guard sample.events != nil || sample.messages != nil else { break }
             body = Data(try eventChunks().map(\.bytes).joined())
-            if headers.value(of: "Content-Type") == nil { headers.append(HeaderField("Content-Type", Sample.eventStreamType)) }
+            if sample.events != nil, headers.value(of: "Content-Type") == nil {
+                headers.append(HeaderField("Content-Type", Sample.eventStreamType))
+            }
         }
         return Response(status: sample.status, headers: headers, body: body, duration: 0)
     }
