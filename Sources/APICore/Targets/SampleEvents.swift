@@ -44,13 +44,7 @@ extension Sample {
 extension ServiceDecoder {
     /// `events: [ { event:, data:, id:, retry:, delay: } … ]`.
     mutating func sampleEvents(_ node: Node) -> [Sample.Event]? {
-        guard let items = node.items else {
-            reader.error("sample events must be a list of events, not \(node.kindName)", at: node.mark,
-                         hint: "write events: [ { event: tick, data: hello, delay: 100ms } ]")
-            return nil
-        }
-        guard items.count <= Sample.maxEvents else {
-            reader.error("sample events holds \(items.count) events; at most \(Sample.maxEvents)", at: node.mark)
+        guard let items = sampleItems(node, "events", example: "events: [ { event: tick, data: hello, delay: 100ms } ]") else {
             return nil
         }
         var events: [Sample.Event] = []
@@ -93,6 +87,19 @@ extension ServiceDecoder {
             ok = false
         }
         return ok ? event : nil
+    }
+
+    /// The items of a sample's `events:` or `messages:`: a list of at most `Sample.maxEvents`.
+    mutating func sampleItems(_ node: Node, _ key: String, example: String) -> [Node]? {
+        guard let items = node.items else {
+            reader.error("sample \(key) must be a list of \(key), not \(node.kindName)", at: node.mark, hint: "write " + example)
+            return nil
+        }
+        guard items.count <= Sample.maxEvents else {
+            reader.error("sample \(key) holds \(items.count) \(key); at most \(Sample.maxEvents)", at: node.mark)
+            return nil
+        }
+        return items
     }
 
     /// Text that goes on one line of the stream: no CR or LF.

@@ -18,13 +18,7 @@ extension TargetFile.Keys {
 extension ServiceDecoder {
     /// `messages: [ { text: hi, delay: 100ms }, { json: { n: 1 } } ]`.
     mutating func sampleMessages(_ node: Node) -> [Sample.Message]? {
-        guard let items = node.items else {
-            reader.error("sample messages must be a list of messages, not \(node.kindName)", at: node.mark,
-                         hint: "write messages: [ { text: hello, delay: 100ms }, { json: { n: 1 } } ]")
-            return nil
-        }
-        guard items.count <= Sample.maxEvents else {
-            reader.error("sample messages holds \(items.count) messages; at most \(Sample.maxEvents)", at: node.mark)
+        guard let items = sampleItems(node, "messages", example: "messages: [ { text: hello, delay: 100ms }, { json: { n: 1 } } ]") else {
             return nil
         }
         var out: [Sample.Message] = []
