@@ -32,6 +32,12 @@ SCHEMA_PIP  := 'jsonschema>=4.18,<5'
 # websockets: the WebSocket client that reads apicli mock's WebSocket endpoint (WebSocketMockTests).
 WEBSOCKETS_PIP := 'websockets>=15,<16'
 VENV_CHECK  := 'import gunicorn, jsonschema, websockets, importlib.util as u; assert u.find_spec("httpbin")'
+# playwright drives the system chromium to record a real HAR of a loopback page (ImportHarCLITests,
+# scripts/record-har.py); no browser download: it launches executable_path=chromium. It has a venv
+# of its own inside .venv (its greenlet and httpbin's cannot share one).
+HAR_PIP        := 'playwright>=1.65,<1.66'
+HAR_VENV       := $(VENV)/har
+HAR_VENV_STAMP := $(HAR_VENV)/.apicli-venv-ok
 
 # Debian packages: sudo only when we are not root and sudo exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
@@ -43,7 +49,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 help:
 	@echo "apicli make targets:"
 	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium, nginx-light (apt) if missing"
-	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema (for live tests)"
+	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema, and .venv/har with playwright (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
@@ -87,8 +93,16 @@ deps:
 	@# The test servers run on the system python3 (scripts/graphql-server.py needs graphql-core).
 	@$(PYTHON) -c 'import graphql' >/dev/null 2>&1 || $(PYTHON) -m pip install -q --disable-pip-version-check 'graphql-core>=3.2,<3.3'
 
-venv: $(VENV_STAMP)
+venv: $(VENV_STAMP) $(HAR_VENV_STAMP)
 	@:
+
+$(HAR_VENV_STAMP): Makefile
+	@if ! $(HAR_VENV)/bin/python -c 'import playwright.sync_api' >/dev/null 2>&1; then \
+	  echo "venv: creating $(HAR_VENV) with playwright"; \
+	  { [ -x $(HAR_VENV)/bin/python ] || $(PYTHON) -m venv $(HAR_VENV); } && \
+	  $(HAR_VENV)/bin/python -m pip install -q --disable-pip-version-check $(HAR_PIP); \
+	fi
+	@$(HAR_VENV)/bin/python -c 'import playwright.sync_api' && touch $@
 
 $(VENV_STAMP): Makefile
 	@if ! $(VENV)/bin/python -c $(VENV_CHECK) >/dev/null 2>&1; then \
