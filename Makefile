@@ -31,7 +31,9 @@ HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
 SCHEMA_PIP  := 'jsonschema>=4.18,<5'
 # websockets: the WebSocket client that reads apicli mock's WebSocket endpoint (WebSocketMockTests).
 WEBSOCKETS_PIP := 'websockets>=15,<16'
-VENV_CHECK  := 'import gunicorn, jsonschema, websockets, importlib.util as u; assert u.find_spec("httpbin")'
+# botocore signs the requests apicli signed with AWS SigV4 again (scripts/sigv4-server.py, SigV4BotocoreTests).
+AWS_PIP     := 'botocore>=1.34,<2'
+VENV_CHECK  := 'import gunicorn, jsonschema, botocore, websockets, importlib.util as u; assert u.find_spec("httpbin")'
 # playwright drives the system chromium to record a real HAR of a loopback page (ImportHarCLITests,
 # scripts/record-har.py); no browser download: it launches executable_path=chromium. It has a venv
 # of its own inside .venv (its greenlet and httpbin's cannot share one).
@@ -106,9 +108,9 @@ $(HAR_VENV_STAMP): Makefile
 
 $(VENV_STAMP): Makefile
 	@if ! $(VENV)/bin/python -c $(VENV_CHECK) >/dev/null 2>&1; then \
-	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema + websockets"; \
+	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema + botocore + websockets"; \
 	  { [ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV); } && \
-	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP) $(WEBSOCKETS_PIP); \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP) $(AWS_PIP) $(WEBSOCKETS_PIP); \
 	fi
 	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 

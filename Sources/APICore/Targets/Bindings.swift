@@ -5,11 +5,15 @@ public struct Bindings: Sendable {
     /// Values that came from variables named like a secret, collected as templates expand.
     /// Shared by every copy of these bindings.
     public var secrets: Secrets
+    /// `secrets:` of `apicli.yaml`: a variable not in `environment` whose value a command prints.
+    public var providers: SecretProviders?
 
-    public init(params: [String: String] = [:], environment: [String: String] = [:], secrets: Secrets = Secrets()) {
+    public init(params: [String: String] = [:], environment: [String: String] = [:], secrets: Secrets = Secrets(),
+                providers: SecretProviders? = nil) {
         self.params = params
         self.environment = environment
         self.secrets = secrets
+        self.providers = providers
     }
 
     public enum Unresolved: Sendable {
@@ -79,6 +83,10 @@ public struct Bindings: Sendable {
             throw .invalid(Diagnostic(file: file, mark: template.mark,
                                       message: "'${\(body)}' in \(place) is not a variable reference",
                                       hint: "names are letters, digits and '_': ${NAME} or ${NAME:-default}; write $${ for a literal '${'"))
+        }
+        if environment[String(name)] == nil, let value = try providers?.value(of: String(name)) {
+            secrets.record(value)  // whatever its name: it came from a secret store
+            return value
         }
         if let value = environment[String(name)] ?? fallback.map(String.init) {
             if Secrets.isSecretName(name) { secrets.record(value) }
