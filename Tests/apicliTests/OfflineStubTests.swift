@@ -15,7 +15,7 @@ final class OfflineStubTests: FolderTestCase {
           user:
             path: /users/{id}
             params: { id: "1", key: "${APICLI_API_KEY}" }
-            query: { key: "{key}", region: "${APICLI_REGION}" }
+            task: { query: { key: "{key}", region: "${APICLI_REGION}" } }
             sample:
               status: 200
               json: { id: "{id}", name: "user {id}" }
@@ -25,10 +25,15 @@ final class OfflineStubTests: FolderTestCase {
             method: POST
             path: /login
             auth: { basic: { user: "${APICLI_LOGIN_USER}", password: "${APICLI_LOGIN_PASSWORD}" } }
-            json: { secret: "${APICLI_CLIENT_SECRET}" }
+            task: { json: { secret: "${APICLI_CLIENT_SECRET}" } }
             sample: { status: 200, json: { token: abc } }
             samples:
               echo: { status: 200, json: { token: "${APICLI_SAMPLE_TOKEN}" } }
+          ping:
+            path: /ping
+            headers: { X-Api-Key: "${APICLI_API_KEY}" }
+            task: { form: { token: "${APICLI_API_TOKEN}" } }
+            sample: { status: 204 }
 
         """
 
@@ -100,14 +105,17 @@ final class OfflineStubTests: FolderTestCase {
 
     func testCheckStubNeedsNoSecretThatOnlyFeedsTheRequest() throws {
         let dir = try folder(["api.yaml": Self.api])
-        let r = try run(["check", "api.user", "api.login", "--stub"], in: dir)
-        // login's `echo` sample needs APICLI_SAMPLE_TOKEN: that one item fails, naming it
-        XCTAssertEqual(r.code, 1, r.stdout + r.stderr)
-        let out = r.stdout + r.stderr
-        XCTAssertTrue(out.contains("APICLI_SAMPLE_TOKEN"), out)
-        XCTAssertFalse(out.contains("APICLI_API_TOKEN is not set"), out)
-        let ok = try run(["check", "api.user", "--stub"], in: dir)
-        XCTAssertEqual(ok.code, 0, ok.stdout + ok.stderr)
+        let all = try run(["check", "--stub"], in: dir)
+        // every sample is judged: the two that need an unset value fail, naming it (exit 2); the rest pass
+        XCTAssertEqual(all.code, 2, all.stdout + all.stderr)
+        XCTAssertTrue(all.stdout.contains("PASS  api.ping"), all.stdout)
+        XCTAssertTrue(all.stdout.contains("PASS  api.user "), all.stdout)
+        XCTAssertTrue(all.stdout.contains("PASS  api.login "), all.stdout)
+        XCTAssertTrue(all.stdout.contains("environment variable APICLI_SAMPLE_TOKEN is not set (used in the sample JSON)"), all.stdout)
+        XCTAssertTrue(all.stdout.contains("{key} in the sample body needs ${APICLI_API_KEY}, which is not set"), all.stdout)
+        XCTAssertTrue(all.stdout.contains("2 failed"), all.stdout)
+        let ping = try run(["check", "api.ping", "--stub"], in: dir)
+        XCTAssertEqual(ping.code, 0, ping.stdout + ping.stderr)
     }
 
     func testMockNeedsNoSecretThatOnlyFeedsTheRequest() throws {

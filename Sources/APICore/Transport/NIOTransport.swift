@@ -177,8 +177,8 @@ public struct NIOTransport: Transport {
             return .network(.undecodable(host: host))
         }
         if let e = error as? IOError, e.errnoCode == ECONNRESET || e.errnoCode == EPIPE { return .network(.reset(host: host)) }
-        if error is NIOSSLError || error is BoringSSLError || text.contains("CERTIFICATE_VERIFY_FAILED") {
-            return .network(.tls(host: host, reason: tlsProblem(text)))
+        if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError || text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return .network(.tls(host: host, reason: tlsProblem(text, host: request.url.host ?? host), detail: text))
         }
         if text.contains("connection refused") || text.contains("Connection refused") { return .network(.refused(host: host)) }
         // NIO's resolver: `SocketAddressError.UnknownHost` inside a `NIOConnectionError` ("DNS error: …").
@@ -186,17 +186,32 @@ public struct NIOTransport: Transport {
             || text.contains("could not resolve") || text.contains("lookup failed") {
             return .network(.dns(host: host))
         }
-        return .network(.other("\(text) (\(host))"))
+        return .network(.failed(host: host, detail: text))
     }
 
-    /// BoringSSL's reason, in words.
-    static func tlsProblem(_ text: String) -> String {
+    /// BoringSSL's and NIOSSL's reason, in words, with what to do about it; `name`: the host the
+    /// certificate must name. The library's text itself goes to `NetworkFailure.detail` (`-v`).
+    static func tlsProblem(_ text: String, host name: String) -> String {
         if text.contains("CERTIFICATE_VERIFY_FAILED") {
             return "certificate verify failed (an unknown or self-signed issuer, or a name mismatch); "
                 + "trust its CA with --cacert FILE, or skip verification with --insecure"
         }
+        if text.contains("failedToValidateHostname") {
+            return "the certificate is not for \(name); call it by a name the certificate gives, "
+                + "or skip verification with --insecure"
+        }
         if text.contains("WRONG_VERSION_NUMBER") { return "the server does not speak TLS on this port" }
-        return text
+        if text.contains("CERTIFICATE_REQUIRED") || text.contains("BAD_CERTIFICATE") || text.contains("HANDSHAKE_FAILURE_ON_CLIENT_HELLO") {
+            return "the server wants a client certificate it accepts: give one with --cert FILE (or tls: { cert:, key: })"
+        }
+        if text.contains("PROTOCOL_VERSION") || text.contains("UNSUPPORTED_PROTOCOL") || text.contains("NO_SHARED_CIPHER")
+            || text.contains("HANDSHAKE_FAILURE") || text.contains("NO_CIPHERS_AVAILABLE") {
+            return "the server and apicli have no TLS version or cipher in common"
+        }
+        if text.contains("uncleanShutdown") || text.contains("eofDuringHandshake") {
+            return "the server closed the connection during the handshake"
+        }
+        return "the handshake did not complete (-v shows the TLS library's error)"
     }
 }
 
