@@ -208,7 +208,7 @@ public struct NIOTransport: Transport {
             || text.contains("HANDSHAKE_FAILURE") || text.contains("NO_CIPHERS_AVAILABLE") {
             return "the server and apicli have no TLS version or cipher in common"
         }
-        if text.contains("uncleanShutdown") || text.contains("eofDuringHandshake") {
+        if text.contains("uncleanShutdown") || text.contains("EOF during handshake") {
             return "the server closed the connection during the handshake"
         }
         return "the handshake did not complete (-v shows the TLS library's error)"
