@@ -208,9 +208,7 @@ FISH_COMPLETIONS := $(PREFIX)/share/fish/vendor_completions.d
 $(MANUAL_BIN):
 	@[ -d .build/checkouts/swift-argument-parser ] || $(SWIFT) package resolve
 	$(SWIFT) build --package-path .build/checkouts/swift-argument-parser --scratch-path .build/tools \
-	  --product generate-manual 2>/dev/null || \
-	$(SWIFT) build --package-path .build/checkouts/swift-argument-parser --scratch-path .build/tools \
-	  --target generate-manual
+	  --product generate-manual
 
 docs: release $(MANUAL_BIN)
 	@rm -rf $(DOCS) && mkdir -p $(DOCS)

@@ -118,6 +118,16 @@ final class OfflineStubTests: FolderTestCase {
         XCTAssertEqual(ping.code, 0, ping.stdout + ping.stderr)
     }
 
+    func testValidateReportsOnlyTheSamplesThatNeedAValue() throws {
+        let dir = try folder(["api.yaml": Self.api])
+        let r = try run(["validate"], in: dir)
+        XCTAssertEqual(r.code, 2, r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("error: {key} in the sample body needs ${APICLI_API_KEY}, which is not set"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("error: environment variable APICLI_SAMPLE_TOKEN is not set (used in the sample JSON)"), r.stderr)
+        XCTAssertTrue(r.stderr.hasSuffix("2 errors\n"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("used in param"), r.stderr)
+    }
+
     func testMockNeedsNoSecretThatOnlyFeedsTheRequest() throws {
         let dir = try folder(["api.yaml": Self.api])
         let mock = try MockProcess(["--targets", dir.path, "api.user"])
