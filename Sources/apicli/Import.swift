@@ -20,7 +20,7 @@ extension APICLI {
                 Exit codes: 0 written, 2 bad input (unreadable or invalid spec or command), \
                 5 the file could not be written or exists (pass --force to replace it).
                 """,
-            subcommands: [OpenAPI.self, CurlCommand.self]
+            subcommands: [OpenAPI.self, CurlCommand.self, Postman.self, Insomnia.self]
         )
     }
 }
