@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// TLS failures and timeouts in plain words, golden: what went wrong and what to do, never the
