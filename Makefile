@@ -37,7 +37,7 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo
 APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: help deps bench-deps test-urlsession bench venv build release docs dist dist-test test warnings run install uninstall \
-        clean distclean \
+        install-only clean distclean \
         httpbin-start httpbin-stop httpbin-status fuzz fuzz-build
 
 help:

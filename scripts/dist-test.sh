@@ -41,7 +41,7 @@ check_root() {
   done
   ls "$root"/usr/share/man/man1/apicli.1* >/dev/null 2>&1 || fail "$name: no man page"
   if ldd "$bin" | grep -qi swift; then fail "$name: the binary links a Swift library: $(ldd "$bin" | grep -i swift)"; fi
-  if file "$bin" 2>/dev/null | grep -q "not stripped"; then fail "$name: the binary is not stripped"; fi
+  if readelf -S "$bin" | grep -q '\.symtab'; then fail "$name: the binary is not stripped"; fi
 
   local out
   out=$(clean_env "$bin" --version) || fail "$name: apicli --version failed"
