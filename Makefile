@@ -241,7 +241,7 @@ DEB       := apicli_$(VERSION)_$(ARCH_DEB).deb
 
 dist: docs
 	@rm -rf $(DIST)/root $(DIST)/deb && mkdir -p $(DIST)
-	$(MAKE) --no-print-directory install-only DESTDIR=$(CURDIR)/$(DIST)/root PREFIX=/usr
+	$(MAKE) --no-print-directory install-only DESTDIR=$(abspath $(DIST))/root PREFIX=/usr
 	tar -C $(DIST)/root --owner=0 --group=0 --sort=name -czf $(DIST)/$(DIST_NAME).tar.gz usr
 	cp -a $(DIST)/root $(DIST)/deb && gzip -9n $(DIST)/deb/usr/share/man/man1/apicli.1
 	mkdir -p $(DIST)/deb/DEBIAN
