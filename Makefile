@@ -30,7 +30,15 @@ URLSESSION_BUILD := .build-urlsession
 HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
 # jsonschema judges the samples `import openapi` builds from schemas (OpenAPIRealSpecTests).
 SCHEMA_PIP  := 'jsonschema>=4.18,<5'
-VENV_CHECK  := 'import gunicorn, jsonschema, importlib.util as u; assert u.find_spec("httpbin")'
+# botocore signs the requests apicli signed with AWS SigV4 again (scripts/sigv4-server.py, SigV4BotocoreTests).
+AWS_PIP     := 'botocore>=1.34,<2'
+VENV_CHECK  := 'import gunicorn, jsonschema, botocore, importlib.util as u; assert u.find_spec("httpbin")'
+# playwright drives the system chromium to record a real HAR of a loopback page (ImportHarCLITests,
+# scripts/record-har.py); no browser download: it launches executable_path=chromium. It has a venv
+# of its own inside .venv (its greenlet and httpbin's cannot share one).
+HAR_PIP        := 'playwright>=1.65,<1.66'
+HAR_VENV       := $(VENV)/har
+HAR_VENV_STAMP := $(HAR_VENV)/.apicli-venv-ok
 
 # Debian packages: sudo only when we are not root and sudo exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
@@ -43,7 +51,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 help:
 	@echo "apicli make targets:"
 	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium, nginx-light (apt) if missing"
-	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema (for live tests)"
+	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema, and .venv/har with playwright (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
@@ -91,14 +99,22 @@ deps:
 	@# The test servers run on the system python3 (scripts/graphql-server.py needs graphql-core).
 	@$(PYTHON) -c 'import graphql' >/dev/null 2>&1 || $(PYTHON) -m pip install -q --disable-pip-version-check 'graphql-core>=3.2,<3.3'
 
-venv: $(VENV_STAMP)
+venv: $(VENV_STAMP) $(HAR_VENV_STAMP)
 	@:
+
+$(HAR_VENV_STAMP): Makefile
+	@if ! $(HAR_VENV)/bin/python -c 'import playwright.sync_api' >/dev/null 2>&1; then \
+	  echo "venv: creating $(HAR_VENV) with playwright"; \
+	  { [ -x $(HAR_VENV)/bin/python ] || $(PYTHON) -m venv $(HAR_VENV); } && \
+	  $(HAR_VENV)/bin/python -m pip install -q --disable-pip-version-check $(HAR_PIP); \
+	fi
+	@$(HAR_VENV)/bin/python -c 'import playwright.sync_api' && touch $@
 
 $(VENV_STAMP): Makefile
 	@if ! $(VENV)/bin/python -c $(VENV_CHECK) >/dev/null 2>&1; then \
-	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema"; \
+	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema + botocore"; \
 	  { [ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV); } && \
-	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP); \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP) $(AWS_PIP); \
 	fi
 	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 

@@ -58,6 +58,11 @@ public struct EndpointResolver: Sendable {
         self.environmentName = environmentName
     }
 
+    /// `secrets:` of the project file (their values are cached per process, not per resolver).
+    var providers: SecretProviders? {
+        project.secrets.isEmpty ? nil : SecretProviders(project.secrets)
+    }
+
     /// The environment variable that overrides a service's baseURL: `APICLI_BASE_URL_GITHUB`.
     public static func baseURLVariable(for service: String) -> String {
         "APICLI_BASE_URL_" + String(service.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
@@ -69,7 +74,7 @@ public struct EndpointResolver: Sendable {
     public func bindings(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Bindings {
         var values: [String: String] = [:]
         let unset: Bindings.Unset = offline ? .placeholder : .fail
-        let env = Bindings(environment: environment, secrets: secrets, unset: unset)
+        let env = Bindings(environment: environment, secrets: secrets, providers: providers, unset: unset)
         var placeholderParams: [String: [String]] = [:]
         for (name, template) in target.params where overrides.params[name] == nil && captured[name] == nil {
             var unsetNames: [String] = []
@@ -79,7 +84,7 @@ public struct EndpointResolver: Sendable {
         }
         values.merge(captured) { _, new in new }
         values.merge(overrides.params) { _, new in new }
-        return Bindings(params: values, environment: environment, secrets: secrets, unset: unset,
+        return Bindings(params: values, environment: environment, secrets: secrets, providers: providers, unset: unset,
                         placeholderParams: placeholderParams)
     }
 
@@ -150,6 +155,10 @@ public struct EndpointResolver: Sendable {
             ?? layers.lastRule(\.followRedirects)?.0 ?? service.followRedirects ?? true
         endpoint.maxBody = overrides.maxBody ?? PreparedRequest.defaultMaxBody
         endpoint.tls = tls(for: service)
+        if let password = endpoint.tls.passwordTemplate {
+            endpoint.tls.password = try bindings.expand(Template(password, mark: endpoint.tls.passwordMark ?? Mark(line: 1, column: 1)), in: "the tls password of \(name)", file: service.file)
+            endpoint.tls.password.map(secrets.record)
+        }
         if let download = task.download {
             endpoint.download = try bindings.expand(download, in: "the download path of \(name)", file: file)
         }

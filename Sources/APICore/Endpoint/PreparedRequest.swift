@@ -32,6 +32,8 @@ public struct PreparedRequest: Sendable {
     public var oauth2: OAuth2Settings<String>? = nil
     /// `auth: { digest: }`: the login `DigestTransport` answers a 401 challenge with.
     public var digest: DigestLogin? = nil
+    /// `auth: { aws: }`: `SigV4Transport` signs the request with these as it is sent.
+    public var aws: AWSCredentials? = nil
     /// With `oauth2`: skip the cached token and fetch a fresh one (the API answered 401).
     public var freshToken = false
     /// Where values met while sending (an OAuth2 token) are recorded as secrets: the workspace's.

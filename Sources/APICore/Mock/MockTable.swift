@@ -43,7 +43,7 @@ public struct MockTable: Sendable {
             do throws(APIError) {
                 let base = try workspace.basePath(for: target, in: service)
                 let bindings = try workspace.bindings(for: target, in: service)
-                let env = Bindings(environment: bindings.environment, secrets: bindings.secrets)
+                let env = Bindings(environment: bindings.environment, secrets: bindings.secrets, providers: bindings.providers)
                 let path = try target.path.map { t throws(APIError) in
                     try env.expand(t, in: "the path of \(target.qualifiedName)", file: service.file, unresolved: .keep)
                 } ?? ""

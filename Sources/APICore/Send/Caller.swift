@@ -29,7 +29,7 @@ public struct Caller: Sendable {
     private let flow: FlowRunner
 
     /// `transport`: the live transport (tests give their own); by default the one live transport,
-    /// with OAuth2 and Digest as its decorators. `plugins`: the command's own, added after the endpoint's.
+    /// with OAuth2, Digest and AWS SigV4 as its decorators. `plugins`: the command's own, added after the endpoint's.
     public init(workspace: Workspace, mode: Mode = .live, policy: SendPolicy = SendPolicy(),
                 plugins: @escaping @Sendable (PreparedCall) -> [any Plugin] = { _ in [] },
                 transport: (any Transport)? = nil) {
@@ -46,7 +46,7 @@ public struct Caller: Sendable {
         self.mode = mode
         self.policy = policy
         // Stubbed, nothing is sent: no live transport is made (its client costs start-up).
-        let source: Sender.Source = mode == .live ? .live(DigestTransport(OAuth2Transport(transport ?? LiveTransport()))) : .stub
+        let source: Sender.Source = mode == .live ? .live(DigestTransport(OAuth2Transport(SigV4Transport(transport ?? LiveTransport())))) : .stub
         let sender = Sender(source: source, policy: policy, plugins: plugins)
         self.sender = sender
         flow = FlowRunner(workspace: workspace, find: find, send: { call in await sender.send(call, answer: nil, transfer: Transfer()) })

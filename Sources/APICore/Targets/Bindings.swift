@@ -9,12 +9,15 @@ public struct Bindings: Sendable {
     public var unset: Unset
     /// Params whose values hold `placeholder` for an unset variable (`--stub`): name → the variables.
     public var placeholderParams: [String: [String]]
+    /// `secrets:` of `apicli.yaml`: a variable not in `environment` whose value a command prints.
+    public var providers: SecretProviders?
 
     public init(params: [String: String] = [:], environment: [String: String] = [:], secrets: Secrets = Secrets(),
-                unset: Unset = .fail, placeholderParams: [String: [String]] = [:]) {
+                providers: SecretProviders? = nil, unset: Unset = .fail, placeholderParams: [String: [String]] = [:]) {
         self.params = params
         self.environment = environment
         self.secrets = secrets
+        self.providers = providers
         self.unset = unset
         self.placeholderParams = placeholderParams
     }
@@ -23,7 +26,8 @@ public struct Bindings: Sendable {
         /// An unset variable is an error: what a request that is sent needs.
         case fail
         /// An unset variable is `placeholder` (`--stub`, `mock`: nothing is sent, so a secret that
-        /// only feeds the request is not needed). Never for a live request (`Caller` makes sure).
+        /// only feeds the request is not needed; `secrets:` providers are still asked first).
+        /// Never for a live request (`Caller` makes sure).
         case placeholder
     }
 
@@ -121,6 +125,10 @@ public struct Bindings: Sendable {
             throw .invalid(Diagnostic(file: file, mark: template.mark,
                                       message: "'${\(body)}' in \(place) is not a variable reference",
                                       hint: "names are letters, digits and '_': ${NAME} or ${NAME:-default}; write $${ for a literal '${'"))
+        }
+        if environment[String(name)] == nil, let value = try providers?.value(of: String(name)) {
+            secrets.record(value)  // whatever its name: it came from a secret store
+            return value
         }
         if let value = environment[String(name)] ?? fallback.map(String.init) {
             if Secrets.isSecretName(name) { secrets.record(value) }

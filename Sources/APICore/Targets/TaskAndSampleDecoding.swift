@@ -9,7 +9,8 @@ extension ServiceDecoder {
         for e in entries {
             switch e.key {
             case "query":
-                task.query = parameterMapping(e.value, "task query")
+                task.query = e.value.pairs == nil && e.value.items == nil
+                    ? reader.text(e.value, "task query").map { .string($0) } : parameterMapping(e.value, "task query")
             case "json":
                 task.body = reader.value(e.value, "task json").map { .json($0) }
                 bodyKeys.append((e.key, e.keyMark))

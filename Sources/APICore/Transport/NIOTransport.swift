@@ -74,7 +74,7 @@ public struct NIOTransport: Transport {
                           last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>)
         async throws -> (Response, PreparedRequest?) {
         let client = try ClientPool.client(tls: tls.isDefault ? request.tls : tls.overridden(by: request.tls),
-                                           proxy: proxies.server(for: request.url))
+                                           proxy: proxies.server(for: request.url), url: request.url)
         var headers = HTTPHeaders()
         for header in request.headers { headers.add(name: header.name, value: header.value) }
         if request.cookies, let cookies = jar.header(for: request.url) {
