@@ -29,7 +29,9 @@ public struct MockTable: Sendable {
 
     /// Routes for `selected`. Two routes that answer the same requests are an error naming both,
     /// unless `prefer` (`--service`) names the service of exactly one of them.
+    /// The mock sends nothing: a `${VAR}` that only feeds requests need not be set (`Workspace.offline`).
     public init(workspace: Workspace, selected: [(Service, Target)], prefer: [String] = []) throws(APIError) {
+        let workspace = workspace.offline()
         self.workspace = workspace
         var entries: [Entry] = []
         var problems: [Diagnostic] = []

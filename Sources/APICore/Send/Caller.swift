@@ -40,6 +40,8 @@ public struct Caller: Sendable {
     /// `find`: where needs are looked up (tests give targets that are in no folder).
     init(workspace: Workspace, mode: Mode, policy: SendPolicy, plugins: @escaping @Sendable (PreparedCall) -> [any Plugin],
          transport: (any Transport)?, find: @escaping @Sendable (String) throws(APIError) -> (Service, Target)) {
+        // Stubbed, an unset variable that only feeds the request is a placeholder; live, never.
+        let workspace = workspace.offline(mode == .stub)
         self.workspace = workspace
         self.mode = mode
         self.policy = policy
@@ -106,6 +108,10 @@ struct Sender: Sendable {
         let transport: any Transport
         switch source {
         case .live(let live):
+            guard call.bindings.unset == .fail else {  // built offline: it may hold placeholders
+                return Sent(request: call.prepared, last: .failure(.stopped("\(call.target.qualifiedName): a request built for --stub is never sent")),
+                            attempts: [])
+            }
             transport = live
         case .stub:
             do throws(APIError) {
