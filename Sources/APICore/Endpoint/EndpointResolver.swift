@@ -43,6 +43,9 @@ public struct EndpointResolver: Sendable {
     public var project: Project
     /// `--env NAME` or `APICLI_ENV`.
     public var environmentName: String?
+    /// Nothing is sent (`--stub`, `mock`): an unset `${VAR}` that feeds the request stands as
+    /// `Bindings.placeholder` instead of being an error. Samples and the base URL's path still need theirs.
+    public var offline = false
     /// Every secret value this resolver has expanded, even when resolving then failed, so the
     /// error line can be redacted too.
     public let secrets = Secrets()
@@ -70,14 +73,19 @@ public struct EndpointResolver: Sendable {
     /// `captured`: values from the targets it `needs:`, between its params and `-p`.
     public func bindings(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Bindings {
         var values: [String: String] = [:]
-        let env = Bindings(environment: environment, secrets: secrets, providers: providers)
+        let unset: Bindings.Unset = offline ? .placeholder : .fail
+        let env = Bindings(environment: environment, secrets: secrets, providers: providers, unset: unset)
+        var placeholderParams: [String: [String]] = [:]
         for (name, template) in target.params where overrides.params[name] == nil && captured[name] == nil {
+            var unsetNames: [String] = []
             values[name] = try env.expand(template, in: "param '\(name)' of \(target.qualifiedName)",
-                                          file: service.file, unresolved: .keep)
+                                          file: service.file, unresolved: .keep, placeholders: &unsetNames)
+            if !unsetNames.isEmpty { placeholderParams[name] = unsetNames }
         }
         values.merge(captured) { _, new in new }
         values.merge(overrides.params) { _, new in new }
-        return Bindings(params: values, environment: environment, secrets: secrets, providers: providers)
+        return Bindings(params: values, environment: environment, secrets: secrets, providers: providers, unset: unset,
+                        placeholderParams: placeholderParams)
     }
 
     /// The validation and timeout of a target, from the same layers as `endpoint(for:in:)` but
@@ -176,6 +184,10 @@ public struct EndpointResolver: Sendable {
             (base, origin) = (url, " (from \(variable))")
         } else {
             base = try bindings.expand(template, in: "baseURL", file: templateFile)
+            // Offline, a placeholder may stand in the base URL as long as it stays a URL.
+            if bindings.unset == .placeholder, URLBuilder.problem(withBaseURL: base) != nil {
+                _ = try bindings.strict.expand(template, in: "baseURL", file: templateFile)
+            }
         }
         if let problem = URLBuilder.problem(withBaseURL: base) {
             let fromFile = origin.isEmpty

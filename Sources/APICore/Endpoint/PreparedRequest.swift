@@ -20,6 +20,8 @@ public struct PreparedRequest: Sendable {
     public var headers: [HeaderField]
     public var body: Body?
     public var timeout: Double
+    /// `stream: { idle: }`: the longest gap, in seconds, between a stream's events (nil: none but `timeout`).
+    public var idle: Double? = nil
     /// Certificate trust; the default is the system's trust store.
     public var tls: TLSOptions = TLSOptions()
     /// Cookies of the run's jar sent and stored (a rule's `cookies: false` turns it off).

@@ -15,7 +15,8 @@ public enum TargetFile {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
                                      "auth", "rules", "environments", "followRedirects"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
-                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load"]
+                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load",
+                                    "stream"]
         /// `until:`: polling.
         public static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
@@ -35,7 +36,10 @@ public enum TargetFile {
                                   "arrays", "bools", "multipart", "upload", "download"]
         /// One entry of `multipart:`.
         public static let part = ["name", "file", "value", "filename", "type"]
-        public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked"]
+        public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked",
+                                    "events", "messages"]
+        /// One entry of a sample's `events:`.
+        public static let sampleEvent = ["event", "data", "id", "retry", "delay"]
     }
 
     /// Reads and decodes `path`. The service is named by `service:` or else by the file's name.
@@ -230,6 +234,7 @@ struct ServiceDecoder {
             case "needs": target.needs = needs(e.value)
             case "until": target.until = until(e.value, what)
             case "load": target.load = load(e.value, target: service + "." + name)
+            case "stream": target.stream = streamSettings(e.value)
             default: break
             }
         }

@@ -177,6 +177,12 @@ extension ServiceDecoder {
             case "file":
                 sample.body = fileReference(e.value, "sample file", use: .sample).map { .file($0, mark: e.value.mark) }
                 bodyKeys.append((e.key, e.keyMark))
+            case "events":
+                sample.events = sampleEvents(e.value)
+                bodyKeys.append((e.key, e.keyMark))
+            case "messages":
+                sample.messages = sampleMessages(e.value)
+                bodyKeys.append((e.key, e.keyMark))
             case "error":
                 sample.error = reader.text(e.value, "sample error")?.text
                 bodyKeys.append((e.key, e.keyMark))
@@ -189,7 +195,7 @@ extension ServiceDecoder {
             default: break
             }
         }
-        oneBody(bodyKeys, "\(what) has more than one body", hint: "a sample takes one of body:, json:, file:, error:")
+        oneBody(bodyKeys, "\(what) has more than one body", hint: "a sample takes one of body:, json:, file:, events:, messages:, error:")
         return sample
     }
 

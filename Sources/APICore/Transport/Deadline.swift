@@ -5,39 +5,64 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Bounds a whole exchange (curl's --max-time): `work` runs in its own task, a Dispatch timer (`DeadlineClock`, not
-/// Swift's cooperative pool, which a busy transport can starve) ends the wait, and whichever side
-/// finishes first wins without waiting for the other — a cancelled transfer does not always end
-/// promptly. `onTimeout` cancels the loser.
+/// Bounds a whole exchange (curl's --max-time): `work` runs in its own task, a Dispatch timer (the
+/// shared `DeadlineClock`, or the caller's timer; not Swift's cooperative pool, which a busy
+/// transport can starve) ends the wait, and whichever side finishes first wins without waiting for
+/// the other — a cancelled transfer does not always end promptly. `onTimeout` cancels the loser.
 enum Deadline {
-    static func race<T: Sendable>(_ seconds: Double, onTimeout: @escaping @Sendable () -> Void = {},
+    static let timers = DispatchQueue(label: "apicli.deadlines")
+
+    /// A timer for `race`: one that is scheduled again later moves the deadline (an idle timeout).
+    static func makeTimer() -> Locked<any DispatchSourceTimer> {
+        Locked(DispatchSource.makeTimerSource(queue: timers))  // DispatchSource is not Sendable
+    }
+
+    /// `failure`: what losing throws (default: timed out after `seconds`); `timer`: the timer to
+    /// arm, which the caller may push back (default: a deadline on the shared `DeadlineClock`, no
+    /// timer source per exchange: arming and cancelling one woke Dispatch's manager thread twice a request).
+    static func race<T: Sendable>(_ seconds: Double, failure: APIError? = nil, timer: Locked<any DispatchSourceTimer>? = nil,
+                                  onTimeout: @escaping @Sendable () -> Void = {},
                                   _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         let gate = Locked(false)
         let box = Locked<Task<Void, Never>?>(nil)
-        let clock = DeadlineClock.shared
+        let failure = failure ?? APIError.timedOut(seconds)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-                // Removed when the work wins: a pending timer would hold the finished task and its
-                // continuation until the deadline (60 s by default), gigabytes in a load run.
-                let timer = clock.add(after: seconds) {
+                let lose: @Sendable () -> Void = {
                     guard gate.claim() else { return }
                     box.current?.cancel()
                     onTimeout()
-                    continuation.resume(throwing: APIError.timedOut(seconds))
+                    continuation.resume(throwing: failure)
+                }
+                // Disarmed when the work wins: a pending timer would hold the finished task and its
+                // continuation until the deadline (60 s by default), gigabytes in a load run.
+                let disarm: @Sendable () -> Void
+                if let timer {
+                    let source = timer.current
+                    source.schedule(deadline: .now() + seconds)
+                    source.setEventHandler {
+                        timer.current.cancel()
+                        lose()
+                    }
+                    disarm = { timer.current.cancel() }
+                } else {
+                    let id = DeadlineClock.shared.add(after: seconds, lose)
+                    disarm = { DeadlineClock.shared.remove(id) }
                 }
                 box.set(Task {
                     do {
                         let value = try await work()
-                        if gate.claim() { clock.remove(timer); continuation.resume(returning: value) }
+                        if gate.claim() { disarm(); continuation.resume(returning: value) }
                     } catch {
-                        if gate.claim() { clock.remove(timer); continuation.resume(throwing: error) }
+                        if gate.claim() { disarm(); continuation.resume(throwing: error) }
                     }
                 })
+                timer?.current.resume()
             }
         } onCancel: {
             // Not here, under the cancelled task's lock: cancelling a URLSession task from a
             // cancellation handler can deadlock FoundationNetworking.
-            clock.queue.async {
+            timers.async {
                 box.current?.cancel()
                 onTimeout()
             }
