@@ -32,7 +32,7 @@ final class DriftTests: XCTestCase {
 
     override func tearDown() {
         server?.stop()
-        try? FileManager.default.removeItem(at: dir)
+        if let dir { try? FileManager.default.removeItem(at: dir) }
     }
 
     private func check(_ args: [String]) throws -> CLI.Result {

@@ -40,7 +40,7 @@ final class FaultTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: dir)
+        if let dir { try? FileManager.default.removeItem(at: dir) }
     }
 
     /// Plain, and with `--insecure` (on a plain-http URL it changes nothing but a warning line; on

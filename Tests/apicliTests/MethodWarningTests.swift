@@ -31,7 +31,7 @@ final class MethodWarningTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: dir)
+        if let dir { try? FileManager.default.removeItem(at: dir) }
     }
 
     private var warning: String {

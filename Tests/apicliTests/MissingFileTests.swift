@@ -19,7 +19,7 @@ final class MissingFileTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: dir)
+        if let dir { try? FileManager.default.removeItem(at: dir) }
     }
 
     var targets: String { dir.appendingPathComponent("targets").path }

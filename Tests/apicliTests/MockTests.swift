@@ -51,7 +51,7 @@ final class MockTests: XCTestCase {
 
     override func tearDown() {
         mock?.stop()
-        try? FileManager.default.removeItem(at: dir)
+        if let dir { try? FileManager.default.removeItem(at: dir) }
     }
 
     private func start(_ args: [String] = []) throws -> MockProcess {

@@ -44,7 +44,7 @@ final class RecordTests: XCTestCase {
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(at: dir)
+        if let dir { try? FileManager.default.removeItem(at: dir) }  // nil when setUp skipped (no httpbin)
     }
 
     private var text: String { (try? String(contentsOf: dir.appendingPathComponent("hb.yaml"), encoding: .utf8)) ?? "" }
