@@ -108,6 +108,8 @@ struct ServiceDecoder {
     private var currentTarget: String?
     /// Set: decode only this target.
     var only: String?
+    /// OpenAPI descriptions read for `expect: { schema: { openapi: } }`, by path as written.
+    var contractDocuments: [String: OpenAPIContract.Document] = [:]
 
     init(file: String) {
         reader = NodeReader(file: file)
