@@ -29,7 +29,9 @@ URLSESSION_BUILD := .build-urlsession
 HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
 # jsonschema judges the samples `import openapi` builds from schemas (OpenAPIRealSpecTests).
 SCHEMA_PIP  := 'jsonschema>=4.18,<5'
-VENV_CHECK  := 'import gunicorn, jsonschema, importlib.util as u; assert u.find_spec("httpbin")'
+# Schemathesis judges the mock of imported specs (ImportMockConformanceTests: `st run` on loopback).
+SCHEMATHESIS_PIP := 'schemathesis>=4.1,<5'
+VENV_CHECK  := 'import gunicorn, jsonschema, schemathesis, importlib.util as u; assert u.find_spec("httpbin")'
 
 # Debian packages: sudo only when we are not root and sudo exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
@@ -41,7 +43,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 help:
 	@echo "apicli make targets:"
 	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium, nginx-light (apt) if missing"
-	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema (for live tests)"
+	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema + schemathesis (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
@@ -90,9 +92,9 @@ venv: $(VENV_STAMP)
 
 $(VENV_STAMP): Makefile
 	@if ! $(VENV)/bin/python -c $(VENV_CHECK) >/dev/null 2>&1; then \
-	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema"; \
+	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema + schemathesis"; \
 	  { [ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV); } && \
-	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP); \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP) $(SCHEMATHESIS_PIP); \
 	fi
 	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 

@@ -22,12 +22,12 @@ struct CLI {
         return dir.appendingPathComponent("apicli")
     }()
 
-    /// Runs `apicli args…` in `cwd` (the package root by default) with a clean environment plus `env`.
-    /// Kills it after `timeout` seconds so a hang fails the test instead of the suite.
+    /// Runs `apicli args…` (or another `executable`) in `cwd` (the package root by default) with a
+    /// clean environment plus `env`. Kills it after `timeout` seconds so a hang fails the test instead of the suite.
     static func run(_ args: [String], env: [String: String] = [:], cwd: URL = root, timeout: Double = 30,
-                    stdout: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Result {
+                    stdout: String? = nil, executable: URL? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = args
         process.currentDirectoryURL = cwd
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APICLI_") && !ciVariables.contains($0.key) }

@@ -81,13 +81,19 @@ public enum OpenAPIContract {
 
     private static func schemas(of op: Place, source: String, dialect: SchemaDialect, loader: @escaping @Sendable (String) -> JSONValue?) -> Result<SchemaExpectation, SchemaError> {
         var schemas: [(status: String, schema: JSONSchema)] = []
+        var bodiless: Set<String> = []
         do {
             for (status, raw) in op.node["responses"]?.members ?? [] {
                 let at = Place(value: op.value, path: op.path, pointer: op.pointer + "/responses/\(SchemaURI.escape(status))", node: raw)
-                guard let response = follow(at, loader: loader), let schema = try jsonSchema(in: response, dialect: dialect, loader: loader) else { continue }
-                schemas.append((status, schema))
+                guard let response = follow(at, loader: loader) else { continue }
+                if let schema = try jsonSchema(in: response, dialect: dialect, loader: loader) {
+                    schemas.append((status, schema))
+                } else {
+                    bodiless.insert(status.uppercased())
+                }
             }
             var out = SchemaExpectation(source: source, mark: Mark(line: 0, column: 0), schemas: schemas)
+            out.bodiless = bodiless
             if let raw = op.node["requestBody"],
                let body = follow(Place(value: op.value, path: op.path, pointer: op.pointer + "/requestBody", node: raw), loader: loader) {
                 out.request = try jsonSchema(in: body, dialect: dialect, loader: loader)

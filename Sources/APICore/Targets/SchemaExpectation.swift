@@ -16,6 +16,9 @@ public struct SchemaExpectation: Sendable, Equatable {
     /// By response status as OpenAPI writes it (`200`, `2XX`, `default`); one `*` entry for a
     /// schema that holds whatever the status.
     var schemas: [(status: String, schema: JSONSchema)]
+    /// Statuses the description documents without a JSON body (`204`, or a `200` of `text/plain`):
+    /// nothing is checked for them, not even the `2XX` or `default` schema.
+    var bodiless: Set<String> = []
     public var assertFormats: Bool
     /// The operation's JSON request body schema (`openapi:` + `operation:` only), for
     /// `mock --validate`; checked in the request direction (`readOnly` properties must be absent).
@@ -33,7 +36,9 @@ public struct SchemaExpectation: Sendable, Equatable {
     public func schema(for status: Int) -> JSONSchema? {
         if let any = schemas.first(where: { $0.status == "*" }) { return any.schema }
         if let exact = schemas.first(where: { $0.status == String(status) }) { return exact.schema }
+        if bodiless.contains(String(status)) { return nil }
         if let family = schemas.first(where: { $0.status.uppercased() == "\(status / 100)XX" }) { return family.schema }
+        if bodiless.contains("\(status / 100)XX") { return nil }
         return schemas.first { $0.status == "default" }?.schema
     }
 

@@ -19,7 +19,7 @@ public enum TargetFile {
         /// `until:`: polling.
         public static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
-        public static let capture = ["json", "header", "body", "secret"]
+        public static let capture = ["json", "header", "body", "secret", "schema"]
         public static let auth = ["bearer", "basic", "header", "value", "oauth2", "digest"]
         public static let oauth2 = ["tokenURL", "clientId", "clientSecret", "scope", "grant", "username", "password", "refreshToken"]
         public static let rule = ["match", "except", "headers", "timeout", "cookies", "validate", "auth", "task",
