@@ -132,6 +132,11 @@ extension APICLI.Import {
                     warnings += placed.warnings
                     if let reference = placed.reference {
                         warnings += ImportContracts.fill(&draft, description: reference, file: path)
+                        if let copy = placed.copy, !draft.targets.contains(where: ImportContracts.hasSchema) {
+                            // nothing refers to it: no copy, and no header line about one
+                            try? FileManager.default.removeItem(atPath: copy)
+                            draft.header.removeAll { $0.hasPrefix("expect: schema: refers to a copy") }
+                        }
                     }
                 }
                 ImportIO.warn(warnings)

@@ -16,14 +16,14 @@ import Foundation
 ///   `--allow-ref-root`) is not copied: the targets get no `schema:`, and a warning says so.
 enum ImportDescription {
     /// The description's path relative to the folder of `targetFile`, after copying it when it
-    /// must be; nil (and the header says why) when the targets cannot reference it.
+    /// must be (and the copy's folder); nil (and the header says why) when the targets cannot reference it.
     static func place(spec: String, files: [String], service: String, targetFile: String, force: Bool,
-                      draft: inout ServiceDraft) throws(APIError) -> (reference: String?, warnings: [ImportWarning]) {
+                      draft: inout ServiceDraft) throws(APIError) -> (reference: String?, copy: String?, warnings: [ImportWarning]) {
         let folder = Path.parent(targetFile)
         let folderReal = Path.resolved(folder.isEmpty ? "." : folder) ?? Path.normalized(absolute(folder))
         let specReal = Path.resolved(spec) ?? Path.normalized(absolute(spec))
         if specReal.hasPrefix(folderReal + "/") {
-            return (String(specReal.dropFirst(folderReal.count + 1)), [])
+            return (String(specReal.dropFirst(folderReal.count + 1)), nil, [])
         }
         let specFolder = Path.parent(specReal)
         var copies: [(from: String, relative: String)] = []
@@ -32,7 +32,7 @@ enum ImportDescription {
             guard real.hasPrefix(specFolder + "/") else {
                 let why = "the description names files outside its folder (\(file)), so it is not copied beside the targets"
                 draft.header.append("No expect: schema: references: \(why).")
-                return (nil, [ImportWarning(file: spec, mark: nil, message: "\(why); no expect: schema: written (keep the description in a folder under the targets folder to have it referenced)")])
+                return (nil, nil, [ImportWarning(file: spec, mark: nil, message: "\(why); no expect: schema: written (keep the description in a folder under the targets folder to have it referenced)")])
             }
             copies.append((real, String(real.dropFirst(specFolder.count + 1))))
         }
@@ -48,7 +48,7 @@ enum ImportDescription {
             try OutputFile.write(data, to: destination)
         }
         draft.header.append("expect: schema: refers to a copy of \(spec) in \(service).openapi/; import again with --force to refresh it.")
-        return ("\(service).openapi/" + Path.lastComponent(specReal), [])
+        return ("\(service).openapi/" + Path.lastComponent(specReal), copyFolder, [])
     }
 
     private static func absolute(_ path: String) -> String {

@@ -13,11 +13,15 @@ final class ImportMockConformanceTests: FolderTestCase {
         super.tearDown()
     }
 
-    /// Every real spec of the fixtures whose own examples are valid (see `excluded`).
+    /// Every real spec of the fixtures but those in `excluded`.
     static let included = [
         ("tictactoe.yaml", "tictactoe"), ("petstore-expanded.yaml", "petstore"), ("uspto.yaml", "uspto"),
-        ("link-example.yaml", "links"), ("callback-example.yaml", "callbacks"), ("non-oauth-scopes.yaml", "scopes"),
+        ("api-with-examples.yaml", "examples"), ("link-example.yaml", "links"), ("callback-example.yaml", "callbacks"),
         ("redocly-starter/openapi.yaml", "starter"),
+    ]
+    /// Left out, and why (README, Import).
+    static let excluded = [
+        "non-oauth-scopes.yaml": "its one operation documents no responses (legal in 3.1): every status is undocumented, and there is no sample to serve",
     ]
 
     static var schemathesis: String { CLI.root.appendingPathComponent(".venv/bin/st").path }
@@ -40,7 +44,7 @@ final class ImportMockConformanceTests: FolderTestCase {
             let st = try CLI.run([
                 "run", path, "--url", m.url + Self.basePath(file),
                 "--checks", "response_schema_conformance,status_code_conformance,content_type_conformance",
-                "--mode", "positive", "--phases", "examples,fuzzing", "--max-examples", "8", "--max-time", "60",
+                "--mode", "positive", "--phases", "examples,fuzzing", "--max-examples", "8",
                 "--seed", "1", "--workers", "1", "--generation-database", "none", "--no-color", "--request-timeout", "5",
                 "--suppress-health-check", "all",
             ], env: ["NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"], cwd: dir, timeout: 120,

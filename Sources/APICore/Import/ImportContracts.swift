@@ -43,6 +43,11 @@ public enum ImportContracts {
         return warnings
     }
 
+    /// Whether the target got a `schema:` reference.
+    public static func hasSchema(_ t: TargetDraft) -> Bool {
+        t.expect.contains { if case .pair("schema", _) = $0 { return true } else { return false } }
+    }
+
     static func reference(_ description: String, _ operation: String) -> YAMLOut {
         .map([.pair("openapi", .string(description)), .pair("operation", .string(operation))])
     }

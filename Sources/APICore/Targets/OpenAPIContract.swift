@@ -97,13 +97,30 @@ public enum OpenAPIContract {
             if let raw = op.node["requestBody"],
                let body = follow(Place(value: op.value, path: op.path, pointer: op.pointer + "/requestBody", node: raw), loader: loader) {
                 out.request = try jsonSchema(in: body, dialect: dialect, loader: loader)
+                out.requestRequired = body.node["required"] == .bool(true)
             }
+            out.refusal = refusal(op, loader: loader)
             return .success(out)
         } catch let error as SchemaError {
             return .failure(error)
         } catch {
             return .failure(SchemaError(location: op.path, message: "\(error)"))
         }
+    }
+
+    /// The status and JSON media type the operation documents for a refused request.
+    static func refusal(_ op: Place, loader: @Sendable (String) -> JSONValue?) -> (status: Int, contentType: String) {
+        let responses = op.node["responses"]?.members ?? []
+        let documented = Set(responses.map { $0.key.uppercased() })
+        let status = !documented.contains("400") && documented.contains("422") ? 422 : 400
+        for code in [String(status), "4XX", "DEFAULT"] {
+            guard let raw = responses.first(where: { $0.key.uppercased() == code })?.value else { continue }
+            let at = Place(value: op.value, path: op.path, pointer: op.pointer + "/responses/\(code)", node: raw)
+            let media = follow(at, loader: loader)?.node["content"]?.members.map(\.key) ?? []
+            let usable = media.first { isJSON($0) && $0 != "*/*" && HeaderField.forbiddenCharacter(in: $0) == nil }
+            return (status, usable ?? "application/json")
+        }
+        return (status, "application/json")
     }
 
     /// The schema of the JSON media type of a Response or Request Body object.

@@ -23,6 +23,11 @@ public struct SchemaExpectation: Sendable, Equatable {
     /// The operation's JSON request body schema (`openapi:` + `operation:` only), for
     /// `mock --validate`; checked in the request direction (`readOnly` properties must be absent).
     public var request: JSONSchema?
+    /// The description's `requestBody.required`: when false, no body at all is accepted.
+    public var requestRequired = false
+    /// How `mock --validate` refuses a bad request: 400 (422 when the operation documents 422 and
+    /// not 400) with the JSON media type the operation documents for it (`application/problem+json`…).
+    public var refusal = (status: 400, contentType: "application/json")
 
     init(source: String, mark: Mark, schemas: [(status: String, schema: JSONSchema)], assertFormats: Bool = false) {
         self.source = source
@@ -45,7 +50,7 @@ public struct SchemaExpectation: Sendable, Equatable {
     /// The request body's violations; empty when there is no request schema. A body that is
     /// not JSON is one violation at `$`.
     public func requestViolations(_ body: Data) -> [SchemaViolation] {
-        guard let request else { return [] }
+        guard let request, !(body.isEmpty && !requestRequired) else { return [] }
         guard let value = JSONValue.parse(body) else {
             return [SchemaViolation(instancePath: "$", schemaPath: "#", keyword: "type", expected: "a JSON body",
                                     got: body.isEmpty ? "no body" : "not JSON", message: "the request body is not JSON")]
