@@ -53,13 +53,15 @@ let package = Package(
         // libFuzzer harness over the YAML layer, the decoders and endpoint mapping (`make fuzz`);
         // a normal build makes it a replayer of saved inputs.
         .executableTarget(name: "apicli-fuzz", dependencies: ["APICore"]),
+        // The project's Python test servers (scripts/*.py) started on a free loopback port: for both test targets.
+        .target(name: "TestServers", path: "Tests/TestServers"),
         .testTarget(
             name: "APICoreTests",
-            dependencies: ["APICore"],
+            dependencies: ["APICore", "TestServers"],
             resources: [.copy("Fixtures")]
         ),
         // Runs the built binary: exit codes, stdout/stderr, live calls against a local httpbin.
         // Fixtures and Malformed are read from the source tree (by #filePath), not bundled.
-        .testTarget(name: "apicliTests", dependencies: ["apicli", "apicli-fuzz"], exclude: ["Fixtures", "Malformed"]),
+        .testTarget(name: "apicliTests", dependencies: ["apicli", "apicli-fuzz", "TestServers"], exclude: ["Fixtures", "Malformed"]),
     ]
 )

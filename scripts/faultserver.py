@@ -16,6 +16,7 @@ Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each pat
     /huge-header     a 100 MB header line (stops when the client hangs up)
     /bad-gzip        Content-Encoding: gzip over bytes that do not inflate
     /gzip-bomb       Content-Encoding: gzip, 64 KiB that inflate to 64 MiB of zeros
+    /gzip-bomb-chunked  the same, chunked (no Content-Length)
     CONNECT h:p      as a proxy: a tunnel to h:p (logged with its Proxy-Authorization)
     /job/N/KEY       {"state": "running"} for the first N requests per KEY, then {"state": "done"} (until: polling)
     /job-fail/N/KEY  the same, then {"state": "failed"}
@@ -33,6 +34,18 @@ import time
 
 flaky_counts = {}
 flaky_lock = threading.Lock()
+
+
+bomb_bytes = []
+bomb_lock = threading.Lock()
+
+
+def bomb():
+    """64 MiB of zeros, gzipped once per server (seconds of CPU each time otherwise)."""
+    with bomb_lock:
+        if not bomb_bytes:
+            bomb_bytes.append(gzip.compress(b"\0" * (64 << 20), compresslevel=9))
+        return bomb_bytes[0]
 
 
 def send(conn, data):
@@ -99,9 +112,14 @@ def handle(conn):
         send(conn, head("200 OK", [("Content-Encoding", "gzip"), ("Content-Type", "application/json"),
                                    ("Content-Length", str(len(body))), ("Connection", "close")], body))
     elif path == "/gzip-bomb":
-        body = gzip.compress(b"\0" * (64 << 20), compresslevel=9)
+        body = bomb()
         send(conn, head("200 OK", [("Content-Encoding", "gzip"), ("Content-Type", "application/octet-stream"),
                                    ("Content-Length", str(len(body))), ("Connection", "close")], body))
+    elif path == "/gzip-bomb-chunked":
+        body = bomb()
+        chunks = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + 4096]), body[i:i + 4096]) for i in range(0, len(body), 4096))
+        send(conn, head("200 OK", [("Content-Encoding", "gzip"), ("Content-Type", "application/octet-stream"),
+                                   ("Transfer-Encoding", "chunked"), ("Connection", "close")], chunks + b"0\r\n\r\n"))
     elif request.startswith(b"CONNECT "):
         tunnel(conn, request)
     elif path.startswith("/job/") or path.startswith("/job-fail/"):

@@ -114,9 +114,8 @@ extension APICLI {
                 console.out(TextReport.line(result, nameWidth: width) + TextReport.driftLines(result))
             }.map { $0.redacted(by: console.redactor) }
             console.out(TextReport.summary(results))
-            try write(JUnitReport.render, results, to: junit, console)
-            try write({ JSONReport.render($0, run: scope.run) }, results, to: json, console)
-            try writeCIReports(results, scope, console)
+            printAnnotations(results, scope, console)
+            try ReportFiles(junit: junit, json: json, html: ci.reportHTML).write(results, run: scope.run, console)
             throw Self.exitStatus(CheckSummary(results), failOnFlaky: ci.failOnFlaky).code
         }
 
@@ -158,16 +157,6 @@ extension APICLI {
             guard let first = names.first else { return }
             let more = names.count > 1 ? " and \(names.count - 1) more" : ""
             console.err("apicli: warning: TLS certificate verification is off for \(first)\(more)\n")
-        }
-
-        private func write(_ render: ([CheckResult]) -> String, _ results: [CheckResult], to path: String?,
-                           _ console: Console) throws {
-            guard let path else { return }
-            do {
-                try OutputFile.write(Data(render(results).utf8), to: path)
-            } catch {
-                throw console.fail(error, target: nil)
-            }
         }
     }
 }

@@ -75,25 +75,11 @@ extension APICLI.Check {
         return (selected, scope)
     }
 
-    /// The reports beyond text, JUnit and JSON: HTML, and GitHub Actions' annotations and step summary.
-    func writeCIReports(_ results: [CheckResult], _ scope: CheckScope, _ console: Console) throws {
-        if let path = ci.reportHTML {
-            do {
-                try OutputFile.write(Data(HTMLReport.render(results, run: scope.run).utf8), to: path)
-            } catch {
-                throw console.fail(error, target: nil)
-            }
-        }
+    /// GitHub Actions' annotations (on stdout) when the run is there; the report files are `ReportFiles`'.
+    func printAnnotations(_ results: [CheckResult], _ scope: CheckScope, _ console: Console) {
         let environment = ProcessInfo.processInfo.environment
         guard environment["GITHUB_ACTIONS"] == "true" else { return }
         console.out(GitHubReport.annotations(results, locations: scope.locations, workspace: environment["GITHUB_WORKSPACE"]))
-        if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
-            do {
-                try OutputFile.append(Data(GitHubReport.summary(results, run: scope.run).utf8), to: path)
-            } catch {
-                throw console.fail(error, target: nil)
-            }
-        }
     }
 
     /// 0 all passed; otherwise the exit status of the failures' kinds (`ExitStatus.of`), and 1

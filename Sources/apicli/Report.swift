@@ -69,17 +69,7 @@ extension APICLI.Report {
             }
             let results = merged.results
             Console.plain.out(TextReport.summary(results))
-            try write(JUnitReport.render(results), to: junit)
-            try write(JSONReport.render(results, run: merged.run), to: json)
-            try write(HTMLReport.render(results, run: merged.run), to: reportHTML)
-            let environment = ProcessInfo.processInfo.environment
-            if environment["GITHUB_ACTIONS"] == "true", let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
-                do {
-                    try OutputFile.append(Data(GitHubReport.summary(results, run: merged.run).utf8), to: path)
-                } catch {
-                    throw Console.plain.fail(error, target: nil)
-                }
-            }
+            try ReportFiles(junit: junit, json: json, html: reportHTML).write(results, run: merged.run, .plain)
             throw APICLI.Check.exitStatus(CheckSummary(results), failOnFlaky: failOnFlaky).code
         }
 
@@ -101,19 +91,10 @@ extension APICLI.Report {
             }
             let judged = LoadVerdict.judge(merged.thresholds, merged)
             Console.plain.out(LoadText.summary(merged, judged: judged))
-            try write(LoadJSON.render(merged), to: json)
-            try write(LoadText.junit(merged, judged: judged), to: junit)
-            try write(LoadHTML.render(merged, judged: judged), to: reportHTML)
+            try ReportFiles.write(LoadJSON.render(merged), to: json, .plain)
+            try ReportFiles.write(LoadText.junit(merged, judged: judged), to: junit, .plain)
+            try ReportFiles.write(LoadHTML.render(merged, judged: judged), to: reportHTML, .plain)
             if judged.contains(where: { !$0.passed }) { throw ExitStatus.failed.code }
-        }
-
-        private func write(_ text: String, to path: String?) throws {
-            guard let path else { return }
-            do {
-                try OutputFile.write(Data(text.utf8), to: path)
-            } catch {
-                throw Console.plain.fail(error, target: nil)
-            }
         }
     }
 }

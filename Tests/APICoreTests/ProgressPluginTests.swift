@@ -72,7 +72,7 @@ final class ProgressPluginTests: XCTestCase {
         let destination = try PartialFile.create(for: dir.appendingPathComponent("out").path)
         let stub = StubTransport(sample: Sample(body: .text(Template("hello", mark: at(1, 1))), mark: at(1, 1)),
                                  bindings: Bindings(params: [:], environment: [:]), file: "t.yaml")
-        let exchange = try await Exchange.perform(request, validation: .success, transport: stub, transfer: Transfer(destination: destination))
+        let exchange = try await Exchange.perform(request, transport: stub, transfer: Transfer(destination: destination))
         // THEN the body went to the file, not to memory
         XCTAssertEqual(exchange.response.body, Data())
         XCTAssertTrue(exchange.response.saved === destination)

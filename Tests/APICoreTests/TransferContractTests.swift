@@ -1,10 +1,13 @@
 import Foundation
+import TestServers
 import XCTest
 @testable import APICore
 
-/// Streamed bodies through both live transports against the local httpbin: a file PUT, a
-/// multipart POST, a download into a `PartialFile` with progress. (`LiveTransport` sends streamed
-/// transfers through async-http-client; URLSession must still send them correctly when used alone.)
+/// The transfer contract every live transport keeps (async-http-client, `LiveTransport`, and
+/// URLSession in the trait build), against the local httpbin and scripts/faultserver.py: a file PUT,
+/// a multipart POST, a download into a `PartialFile` with progress, a body streamed to a sink as it
+/// comes (not after the end), `maxBody` on a held body (not on a streamed one), and the inflation
+/// bound on a decompression bomb with and without a Content-Length.
 final class TransferContractTests: XCTestCase {
     var base = ""
     var dir: URL!
@@ -92,9 +95,7 @@ final class TransferContractTests: XCTestCase {
             let alphabet = Array("abcdefghijklmnopqrstuvwxyz".utf8)
             XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("range-\(name)")),
                            Data((0..<50_000).map { alphabet[$0 % 26] }), name)
-            if name != "URLSession" {  // URLSession collects in memory first: no progress to report
-                XCTAssertEqual(events.all.last, TransferProgress(.download, bytes: 50_000, total: 50_000), name)
-            }
+            XCTAssertEqual(events.all.last, TransferProgress(.download, bytes: 50_000, total: 50_000), name)
         }
     }
 
@@ -108,5 +109,84 @@ final class TransferContractTests: XCTestCase {
                     message: "cannot read \(dir.appendingPathComponent("gone").path): No such file or directory")), name)
             }
         }
+    }
+
+    /// Body parts as a sink receives them, with when they came.
+    private final class Sink: BodySink, @unchecked Sendable {
+        private let lock = NSLock()
+        private var parts: [(at: Double, bytes: Data)] = []
+        private let start = DispatchTime.now()
+        func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {
+            let at = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            lock.lock(); parts.append((at, Data(bytes))); lock.unlock()
+        }
+        var all: [(at: Double, bytes: Data)] { lock.lock(); defer { lock.unlock() }; return parts }
+    }
+
+    func testABodyReachesTheStreamAsItComesNotAtTheEnd() async throws {
+        for (name, transport) in try transports() {
+            let sink = Sink()
+            let started = DispatchTime.now()
+            // httpbin sends 4 bytes over 2 s, one every half second
+            let r = try await transport.send(request("GET", "/drip?duration=2&numbytes=4&code=200&delay=0", nil),
+                                             transfer: Transfer(stream: sink))
+            let took = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            XCTAssertEqual(r.status, 200, name)
+            XCTAssertEqual(r.body, Data(), name)
+            XCTAssertTrue(r.streamed, name)
+            XCTAssertEqual(sink.all.reduce(Data()) { $0 + $1.bytes }, Data("****".utf8), name)
+            let first = try XCTUnwrap(sink.all.first?.at, name)
+            XCTAssertLessThan(first, took - 0.7, "\(name): the first byte reached the sink only at the end (\(first) of \(took) s)")
+        }
+    }
+
+    func testAHeldBodyStopsAtMaxBodyAndAStreamedOneDoesNot() async throws {
+        for (name, transport) in try transports() {
+            var held = request("GET", "/bytes/20000", nil)
+            held.maxBody = 10_000
+            do {
+                let r = try await transport.send(held)
+                XCTFail("\(name): expected the 10,000-byte bound, got \(r.status) with \(r.body.count) bytes")
+            } catch {
+                XCTAssertEqual(error, .network(.bodyTooLarge(host: held.hostAndPort, limit: 10_000)), name)
+            }
+            let sink = Sink()
+            let r = try await transport.send(held, transfer: Transfer(stream: sink))
+            XCTAssertEqual(r.status, 200, name)
+            XCTAssertEqual(sink.all.reduce(0) { $0 + $1.bytes.count }, 20_000, name)
+        }
+    }
+
+    func testADecompressionBombStopsAtTheInflationRatio() async throws {
+        let faults = try TestServer("faultserver.py", ["--lifetime", "60"])
+        defer { faults.stop() }
+        for path in ["/gzip-bomb", "/gzip-bomb-chunked"] {
+            for (name, transport) in try transports() {
+                for transfer in [Transfer(), Transfer(stream: Sink())] {
+                    var bomb = PreparedRequest(url: URL(string: faults.url + path)!, method: "GET", headers: [], body: nil, timeout: 20)
+                    bomb.maxBody = 8 << 20
+                    // URLSession cannot see a chunked body's size on the wire (libcurl decodes first):
+                    // there a compressed body without a length is bounded by maxBody, streamed or held.
+                    let unsized = path.hasSuffix("chunked") && urlSessionServes(name, bomb, transfer)
+                    let expected: APIError = unsized ? .network(.bodyTooLarge(host: bomb.hostAndPort, limit: 8 << 20))
+                        : .network(.inflatesTooMuch(host: bomb.hostAndPort, ratio: ClientPool.inflationRatio))
+                    do {
+                        let r = try await transport.send(bomb, transfer: transfer)
+                        XCTFail("\(name) \(path): expected the inflation bound, got \(r.status)")
+                    } catch {
+                        XCTAssertEqual(error, expected, "\(name) \(path) streamed: \(transfer.stream != nil)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether URLSession answers this exchange on transport `name` (never in the default Linux build).
+    private func urlSessionServes(_ name: String, _ request: PreparedRequest, _ transfer: Transfer) -> Bool {
+        #if !os(Linux) || URLSessionTransport
+        return name == "URLSession" || (name == "Live" && LiveTransport.usesURLSession(request, transfer))
+        #else
+        return false
+        #endif
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// Helpers for the `apicli check` end-to-end tests.

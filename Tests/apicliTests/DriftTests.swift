@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// `apicli check --drift` against scripts/shape-server.py, whose /item changes shape on POST /switch.

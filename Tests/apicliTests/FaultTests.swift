@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// `apicli call` and `apicli check` against a server that misbehaves on purpose

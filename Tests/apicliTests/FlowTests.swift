@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// `needs:` and `capture:`: a login whose token the next target uses, a need that runs once per

@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// `task: { graphql: … }` against a real GraphQL executor (scripts/graphql-server.py, graphql-core):

@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// What the one live transport (async-http-client) does that URLSession used to, and what it

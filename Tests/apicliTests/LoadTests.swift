@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// `apicli load` against scripts/load-server.py on loopback: both models, thresholds and their exit

@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// `auth: { oauth2: }` against the project's OAuth2 server (scripts/oauth2-server.py, loopback):

@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// `apicli record` against the local httpbin: the file edited in place, then the recorded sample

@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// One send path: `call`, `call --stub`, `record`, `check` and `check --stub` send a target through

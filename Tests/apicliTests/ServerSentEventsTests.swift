@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// `call` on a text/event-stream response against scripts/sse-server.py, which misbehaves on

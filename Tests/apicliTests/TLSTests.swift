@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// Certificate trust against a local HTTPS server whose certificate the test makes (openssl):

@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// Large, slow and broken transfers against scripts/transfer-server.py on 127.0.0.1: peak memory

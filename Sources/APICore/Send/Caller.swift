@@ -44,9 +44,8 @@ public struct Caller: Sendable {
         self.mode = mode
         self.policy = policy
         // Stubbed, nothing is sent: no live transport is made (its client costs start-up).
-        let live: (any Transport)? = mode == .live ? DigestTransport(OAuth2Transport(transport ?? LiveTransport())) : nil
-        let sender = Sender(mode: mode, policy: policy, transport: live,
-                            plugins: plugins)
+        let source: Sender.Source = mode == .live ? .live(DigestTransport(OAuth2Transport(transport ?? LiveTransport()))) : .stub
+        let sender = Sender(source: source, policy: policy, plugins: plugins)
         self.sender = sender
         flow = FlowRunner(workspace: workspace, find: find, send: { call in await sender.send(call, answer: nil, transfer: Transfer()) })
     }
@@ -86,19 +85,25 @@ public struct Caller: Sendable {
 /// What the `Caller` does with one built call: the transport for the mode, then one attempt,
 /// retries, or `until:` polls.
 struct Sender: Sendable {
-    let mode: Caller.Mode
+    /// Where answers come from: the live transport (with its decorators), or each call's sample.
+    enum Source: Sendable {
+        case live(any Transport)
+        case stub
+    }
+
+    let source: Source
     let policy: SendPolicy
-    /// nil in `stub` mode.
-    let transport: (any Transport)?
     let plugins: @Sendable (PreparedCall) -> [any Plugin]
+
+    var mode: Caller.Mode {
+        if case .live = source { return .live }
+        return .stub
+    }
 
     func send(_ call: PreparedCall, answer: Sample?, transfer: Transfer) async -> Sent {
         let transport: any Transport
-        switch mode {
-        case .live:
-            guard let live = self.transport else {
-                return Sent(request: call.prepared, last: .failure(.network(.other("no live transport"))), attempts: [])
-            }
+        switch source {
+        case .live(let live):
             transport = live
         case .stub:
             do throws(APIError) {
@@ -128,8 +133,7 @@ struct Sender: Sendable {
             let attempt = transfer.holding { ($0.status >= 500 && !isLast) || ($0.status == 401 && refreshes) }
             var wait = 0.0
             do throws(APIError) {
-                let exchange = try await Exchange.perform(request, validation: call.endpoint.validation,
-                                                          transport: transport, plugins: plugins, transfer: attempt)
+                let exchange = try await Exchange.perform(request, transport: transport, plugins: plugins, transfer: attempt)
                 let r = exchange.response
                 if r.status == 401 && refreshes {
                     request.freshToken = true  // the token is no longer taken: once more with a fresh one
@@ -163,8 +167,7 @@ struct Sender: Sendable {
         let name = call.target.qualifiedName
         let stub = mode == .stub
         let (result, attempts) = await Polling.run(until, target: name) { () async throws(APIError) -> Exchange in
-            let exchange = try await Exchange.perform(call.request, validation: call.endpoint.validation,
-                                                      transport: transport, plugins: plugins,
+            let exchange = try await Exchange.perform(call.request, transport: transport, plugins: plugins,
                                                       transfer: Transfer(progress: transfer.progress))
             if stub, let unmet = Judge.failures(until.expect, validation: .none, response: exchange.response).first {
                 throw .stopped("\(name): the sample does not meet until: \(unmet)")

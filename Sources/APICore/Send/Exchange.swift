@@ -1,19 +1,16 @@
 /// One attempt at a request: the plugins' hooks around one `transport.send`. The `Caller` runs
-/// it (once, or again for retries and `until:`); nothing else sends.
+/// it (once, or again for retries and `until:`); nothing else sends. It judges nothing: the
+/// verdict (validation, `expect:`) is `Verdict`'s, over the `Caller`'s `Sent`.
 public struct Exchange: Sendable {
     /// The request as sent: after every plugin's `prepare`.
     public var request: PreparedRequest
     public var response: Response
-    public var validation: Validation
-
-    /// Whether the validation accepts the status (Moya's `validationType`).
-    public var accepted: Bool { validation.accepts(response.status) }
 
     /// Runs the plugins' `prepare` in order, `willSend`, sends `request` through `transport`, then
     /// `didReceive` and `process` in order. Transport failures (after `process`) are thrown;
     /// rejections are not. `transfer` says where the body goes (a file, a stream) and who hears
     /// its head; plugins hear the transfer's progress.
-    public static func perform(_ request: PreparedRequest, validation: Validation, transport: some Transport,
+    public static func perform(_ request: PreparedRequest, transport: some Transport,
                                plugins: [any Plugin] = [], transfer: Transfer = Transfer()) async throws(APIError) -> Exchange {
         let prepared = plugins.prepare(request)
         for plugin in plugins { plugin.willSend(prepared) }
@@ -31,6 +28,6 @@ public struct Exchange: Sendable {
         }
         for plugin in plugins { plugin.didReceive(result, for: prepared) }
         for plugin in plugins { result = plugin.process(result, for: prepared) }
-        return Exchange(request: prepared, response: try result.get(), validation: validation)
+        return Exchange(request: prepared, response: try result.get())
     }
 }

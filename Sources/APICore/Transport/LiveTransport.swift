@@ -1,8 +1,10 @@
 /// The transport for live calls. On Linux it is async-http-client for everything (`NIOTransport`:
 /// no libcurl is linked). On Apple platforms — and on Linux when built with the package trait
 /// `URLSessionTransport` (`swift build --traits URLSessionTransport`), which keeps that transport
-/// compiling and tested — URLSession serves plain calls, and async-http-client what URLSession
-/// cannot do: TLS options, and streamed bodies both ways.
+/// compiling and tested — URLSession serves plain calls whose body is held in memory, and
+/// async-http-client the rest: TLS options, streamed request bodies, and bodies streamed to a file
+/// or stdout (its reads wait for each write: back-pressure that URLSession's delegate does not give,
+/// and a compressed body's size on the wire that libcurl hides).
 public struct LiveTransport: Transport {
     private let nio = NIOTransport()
     #if !os(Linux) || URLSessionTransport
@@ -25,7 +27,7 @@ public struct LiveTransport: Transport {
     #if !os(Linux) || URLSessionTransport
     /// Whether URLSession serves this exchange (else async-http-client).
     public static func usesURLSession(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
-        request.tls.isDefault && transfer.destination == nil && request.body?.isStreamed != true
+        request.tls.isDefault && transfer.destination == nil && transfer.stream == nil && request.body?.isStreamed != true
     }
     #endif
 }

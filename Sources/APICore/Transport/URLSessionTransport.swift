@@ -8,19 +8,22 @@ import FoundationNetworking
 /// No cache, no cookie jar shared between runs. Redirects are not left to URLSession: it hands
 /// each one back and `Redirect` decides, as for async-http-client (`--no-follow`, at most
 /// `Redirect.limit` hops, no credential to another origin); one deadline bounds all the hops.
-/// Responses are collected in memory. A file body is sent with an upload task (read from disk
-/// as it goes); a multipart body with files is streamed, which FoundationNetworking can only send
-/// chunked (without a Content-Length).
-/// `LiveTransport` sends streamed transfers through async-http-client instead.
+/// The response body goes where the `Transfer` says as it comes (a delegate per session, a
+/// `URLSessionReceiver` per task): into the destination or stream part by part, else held up to
+/// `maxBody`; a compressed body stops beyond `ClientPool.inflationRatio` times its announced
+/// length. A file body is sent with an upload task (read from disk as it goes); a multipart body
+/// with files is streamed, which FoundationNetworking can only send chunked (without a Content-Length).
+/// On Linux `LiveTransport` sends downloads and TLS options through async-http-client instead.
 public struct URLSessionTransport: Transport {
     private let session: URLSession
     /// For `cookies: false`: no cookie store at all. FoundationNetworking drops a request's
     /// `httpShouldHandleCookies = false` when it follows a redirect, so the flag alone is not enough.
     private let cookieless: URLSession
+    private let events = URLSessionEvents()
 
     public init() {
-        session = URLSession(configuration: Self.configuration(cookies: true), delegate: HandsBackRedirects(), delegateQueue: nil)
-        cookieless = URLSession(configuration: Self.configuration(cookies: false), delegate: HandsBackRedirects(), delegateQueue: nil)
+        session = URLSession(configuration: Self.configuration(cookies: true), delegate: events, delegateQueue: nil)
+        cookieless = URLSession(configuration: Self.configuration(cookies: false), delegate: events, delegateQueue: nil)
     }
 
     private static func configuration(cookies: Bool) -> URLSessionConfiguration {
@@ -36,13 +39,17 @@ public struct URLSessionTransport: Transport {
     }
 
     public func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+        try await send(request, transfer: Transfer())
+    }
+
+    public func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         let start = DispatchTime.now()
         let running = Locked<URLSessionTask?>(nil)
         do {
             return try await Deadline.race(request.timeout, onTimeout: { running.current?.cancel() }) { () async throws -> Response in
                 var hop = request
                 for _ in 0...Redirect.limit {
-                    var response = try await self.exchange(hop, running: running)
+                    var response = try await self.exchange(hop, transfer: transfer, running: running)
                     if let next = Redirect.next(status: response.status, location: response.headers.value(of: "Location"), after: hop) {
                         hop = next
                         continue
@@ -60,7 +67,8 @@ public struct URLSessionTransport: Transport {
     }
 
     /// One hop: the request as it is, its response as it came (a redirect included).
-    private func exchange(_ request: PreparedRequest, running: Locked<URLSessionTask?>) async throws(APIError) -> Response {
+    private func exchange(_ request: PreparedRequest, transfer: Transfer,
+                          running: Locked<URLSessionTask?>) async throws(APIError) -> Response {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = request.timeout
@@ -90,15 +98,10 @@ public struct URLSessionTransport: Transport {
         case nil: break
         }
         do {
-            let (data, response) = try await task(urlRequest, upload: upload, on: request.cookies ? session : cookieless,
-                                                  running: running)
+            let response = try await task(urlRequest, upload: upload, request: request, transfer: transfer,
+                                          on: request.cookies ? session : cookieless, running: running)
             if let failure = stream?.failure { throw failure }
-            guard let http = response as? HTTPURLResponse else { throw APIError.network(.malformedResponse(host: request.hostAndPort, detail: "not HTTP")) }
-            let headers = http.allHeaderFields.compactMap { key, value -> HeaderField? in
-                guard let name = key as? String else { return nil }
-                return HeaderField(name, "\(value)")
-            }.sorted { $0.name.lowercased() < $1.name.lowercased() }
-            return Response(status: http.statusCode, headers: headers, body: data, duration: 0)
+            return response
         } catch let error as APIError {
             throw error
         } catch let error as URLError {
@@ -109,22 +112,14 @@ public struct URLSessionTransport: Transport {
         }
     }
 
-    /// A completion-handler data task (off the cooperative pool), kept in `running` so the
-    /// deadline can cancel it. With `upload`, an upload task sends that file as the body.
-    private func task(_ urlRequest: URLRequest, upload: URL?, on session: URLSession,
-                      running: Locked<URLSessionTask?>) async throws -> (Data, URLResponse) {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), Error>) in
-            let done: @Sendable (Data?, URLResponse?, Error?) -> Void = { data, response, error in
-                if let error {
-                    continuation.resume(throwing: error)
-                } else if let response {
-                    continuation.resume(returning: (data ?? Data(), response))
-                } else {
-                    continuation.resume(throwing: URLError(.badServerResponse))
-                }
-            }
-            let task = upload.map { session.uploadTask(with: urlRequest, fromFile: $0, completionHandler: done) }
-                ?? session.dataTask(with: urlRequest, completionHandler: done)
+    /// A delegate-driven task (off the cooperative pool), kept in `running` so the deadline can
+    /// cancel it. With `upload`, an upload task sends that file as the body.
+    private func task(_ urlRequest: URLRequest, upload: URL?, request: PreparedRequest, transfer: Transfer,
+                      on session: URLSession, running: Locked<URLSessionTask?>) async throws -> Response {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, Error>) in
+            let receiver = URLSessionReceiver(request: request, transfer: transfer, continuation: continuation)
+            let task = upload.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
+            events.watch(task, with: receiver)
             running.set(task)
             task.resume()
         }
@@ -161,78 +156,5 @@ public struct URLSessionTransport: Transport {
             ?? .other("\(error.localizedDescription) (\(host), URLError \(error.code.rawValue))"))
         }
     }
-}
-
-/// Hands every redirect back as the response (`Redirect` decides what follows).
-final class HandsBackRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-}
-
-/// A multipart body as an `InputStream` for `httpBodyStream`, read from disk as libcurl asks.
-/// A read failure ends the stream; `failure` says why.
-final class PiecesInputStream: InputStream, @unchecked Sendable {
-    private let reader: BodyReader
-    private let lock = NSLock()
-    private var pending = Data()
-    private var ended = false
-    private var _failure: APIError?
-
-    init(_ body: SizedBody) {
-        reader = BodyReader(body)
-        super.init(data: Data())
-    }
-
-    var failure: APIError? {
-        lock.lock()
-        defer { lock.unlock() }
-        return _failure
-    }
-
-    /// The whole body in memory (platforms where a stream subclass cannot be used).
-    static func collect(_ body: SizedBody) throws(APIError) -> Data {
-        let reader = BodyReader(body)
-        var data = Data()
-        while let chunk = try reader.next() { data += chunk }
-        return data
-    }
-
-    override func open() {}
-    override func close() {}
-    override var hasBytesAvailable: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !ended
-    }
-    override var streamStatus: Stream.Status {
-        lock.lock()
-        defer { lock.unlock() }
-        return _failure != nil ? .error : ended ? .atEnd : .open
-    }
-    override var streamError: Error? { failure }
-
-    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        if pending.isEmpty, !ended {
-            do {
-                if let chunk = try reader.next() { pending = chunk } else { ended = true }
-            } catch {
-                _failure = error
-                ended = true
-                return -1
-            }
-        }
-        let n = min(len, pending.count)
-        pending.copyBytes(to: buffer, count: n)
-        pending = pending.dropFirst(n)
-        if pending.isEmpty { pending = Data() }
-        return n
-    }
-
-    override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
-                            length len: UnsafeMutablePointer<Int>) -> Bool { false }
 }
 #endif

@@ -1,20 +1,19 @@
 import Foundation
-import XCTest
 
 /// One of the project's Python test servers (scripts/NAME: faults, flaky, transfers, …) on a free
 /// 127.0.0.1 port. The server prints its port or its URL as its first line; `stop` ends it.
-/// Every test that needs one starts it through here.
-final class TestServer: @unchecked Sendable {
-    let port: Int
+/// Every test (both test targets) that needs one starts it through here.
+public final class TestServer: @unchecked Sendable {
+    public let port: Int
     /// `http://127.0.0.1:PORT` (or `https://` when the server says so).
-    let url: String
+    public let url: String
     private let process: Process
 
     /// Starts `scripts/<script>` with `arguments`; throws when it does not print a port or URL.
-    init(_ script: String, _ arguments: [String] = []) throws {
+    public init(_ script: String, _ arguments: [String] = []) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", CLI.root.appendingPathComponent("scripts/\(script)").path] + arguments
+        process.arguments = ["python3", Self.root.appendingPathComponent("scripts/\(script)").path] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -34,14 +33,23 @@ final class TestServer: @unchecked Sendable {
         }
     }
 
-    func stop() {
+    /// The repository's root (scripts/ is there), from this file's place in the tree.
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// SIGTERM, then SIGKILL after 2 s: a child can inherit a blocked SIGTERM from the test
+    /// process's thread that started it, and would then live until its `--lifetime`.
+    public func stop() {
         if process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
-    enum TestServerError: Error, CustomStringConvertible {
+    public enum TestServerError: Error, CustomStringConvertible {
         case didNotStart(String, said: String)
-        var description: String {
+        public var description: String {
             switch self {
             case .didNotStart(let script, let said): return "scripts/\(script) did not start (it printed '\(said)')"
             }
