@@ -1,4 +1,5 @@
 import Foundation
+import TestServers
 import XCTest
 
 /// `import openapi` writes `expect: { schema: { openapi:, operation: } }` (issue 21, "Import fills
