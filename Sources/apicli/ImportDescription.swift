@@ -47,7 +47,7 @@ enum ImportDescription {
             if !Path.exists(parent), Path.makeDirectories(parent) == nil { throw .output("cannot create folder \(parent)") }
             try OutputFile.write(data, to: destination)
         }
-        draft.header.append("expect: schema: refers to a copy of \(spec) in \(service).openapi/; import again with --force to refresh it.")
+        draft.header.append("expect: schema: refers to a copy of \(Path.lastComponent(spec)) in \(service).openapi/; import again with --force to refresh it.")
         return ("\(service).openapi/" + Path.lastComponent(specReal), copyFolder, [])
     }
 
