@@ -125,6 +125,8 @@ extension APICLI.Import {
                 let path = output ?? Path.join(targets.directory, "\(draft.service).yaml")
                 if path == "-" {
                     draft.header.append("No expect: schema: references (written to standard output; import to a file to have them).")
+                } else if let tooLarge = ImportContracts.tooLarge(&draft, spec: spec) {
+                    warnings.append(tooLarge)
                 } else {
                     if !force, Path.exists(path) { throw .output("\(path) already exists; pass --force to replace it") }
                     let placed = try ImportDescription.place(spec: spec, files: result.files, service: draft.service,

@@ -11,6 +11,17 @@ import Foundation
 /// sample the target is checked with must satisfy them; otherwise the target keeps no `schema:`,
 /// gets a comment saying why, and the import a warning at the operation.
 public enum ImportContracts {
+    /// Descriptions with more operations get no `schema:` references yet: compiling every
+    /// operation's schemas on each load of a file of thousands costs more than the import itself.
+    public static let maxOperations = 500
+
+    /// nil when `draft` may get references; else the header line and the warning saying why not.
+    public static func tooLarge(_ draft: inout ServiceDraft, spec: String) -> ImportWarning? {
+        guard draft.targets.count > maxOperations else { return nil }
+        let why = "the description has \(draft.targets.count) operations, more than \(maxOperations)"
+        draft.header.append("No expect: schema: references: \(why); add them to the targets you check.")
+        return ImportWarning(file: spec, mark: nil, message: "\(why): no expect: schema: written")
+    }
     /// Adds the references to `draft`, which will be written to `file`; `description` is the
     /// description's path relative to the folder of `file`.
     public static func fill(_ draft: inout ServiceDraft, description: String, file: String) -> [ImportWarning] {

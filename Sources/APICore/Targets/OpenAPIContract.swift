@@ -16,6 +16,8 @@ public enum OpenAPIContract {
         public var value: JSONValue
         public var path: String
         public var dialect: SchemaDialect
+        /// The description indexed once, for every operation's schemas.
+        var prepared: SchemaDocument
     }
 
     /// `written` relative to `folder` (the target file's), refused outside it.
@@ -40,7 +42,8 @@ public enum OpenAPIContract {
         var dialect = SchemaDialect.draft2020
         if case .string(let v)? = json["openapi"], v.hasPrefix("3.0") { dialect = .openAPI30 }
         if case .string? = json["swagger"] { dialect = .draft4 }
-        return .success(Document(value: json, path: path, dialect: dialect))
+        let prepared = SchemaDocument(json, uri: "file://" + path, dialect: dialect, loader: fileLoader(root: folder))
+        return .success(Document(value: json, path: path, dialect: dialect, prepared: prepared))
     }
 
     /// A place in some file of the description: the file's document and a JSON Pointer into it.
@@ -64,7 +67,7 @@ public enum OpenAPIContract {
                 let matches = op.node["operationId"] == .string(operation)
                     || (wanted.map { $0.method == method.lowercased() && $0.path == path } ?? false)
                 guard matches else { continue }
-                return schemas(of: op, source: "\(written) \(operation)", dialect: doc.dialect, loader: loader)
+                return schemas(of: op, source: "\(written) \(operation)", dialect: doc.dialect, loader: loader, main: doc)
             }
         }
         return .failure(SchemaError(location: written, message: "\(written) has no operation '\(operation)' (an operationId or METHOD /path)"))
@@ -79,14 +82,15 @@ public enum OpenAPIContract {
         return (parts[0].lowercased(), String(parts[1]))
     }
 
-    private static func schemas(of op: Place, source: String, dialect: SchemaDialect, loader: @escaping @Sendable (String) -> JSONValue?) -> Result<SchemaExpectation, SchemaError> {
+    private static func schemas(of op: Place, source: String, dialect: SchemaDialect, loader: @escaping @Sendable (String) -> JSONValue?,
+                                main: Document) -> Result<SchemaExpectation, SchemaError> {
         var schemas: [(status: String, schema: JSONSchema)] = []
         var bodiless: Set<String> = []
         do {
             for (status, raw) in op.node["responses"]?.members ?? [] {
                 let at = Place(value: op.value, path: op.path, pointer: op.pointer + "/responses/\(SchemaURI.escape(status))", node: raw)
                 guard let response = follow(at, loader: loader) else { continue }
-                if let schema = try jsonSchema(in: response, dialect: dialect, loader: loader) {
+                if let schema = try jsonSchema(in: response, dialect: dialect, loader: loader, main: main) {
                     schemas.append((status, schema))
                 } else {
                     bodiless.insert(status.uppercased())
@@ -96,7 +100,7 @@ public enum OpenAPIContract {
             out.bodiless = bodiless
             if let raw = op.node["requestBody"],
                let body = follow(Place(value: op.value, path: op.path, pointer: op.pointer + "/requestBody", node: raw), loader: loader) {
-                out.request = try jsonSchema(in: body, dialect: dialect, loader: loader)
+                out.request = try jsonSchema(in: body, dialect: dialect, loader: loader, main: main)
                 out.requestRequired = body.node["required"] == .bool(true)
             }
             out.refusal = refusal(op, loader: loader)
@@ -124,10 +128,12 @@ public enum OpenAPIContract {
     }
 
     /// The schema of the JSON media type of a Response or Request Body object.
-    private static func jsonSchema(in place: Place, dialect: SchemaDialect, loader: @escaping @Sendable (String) -> JSONValue?) throws -> JSONSchema? {
+    private static func jsonSchema(in place: Place, dialect: SchemaDialect, loader: @escaping @Sendable (String) -> JSONValue?,
+                                   main: Document) throws -> JSONSchema? {
         guard let media = (place.node["content"]?.members ?? []).first(where: { isJSON($0.key) }), media.value["schema"] != nil else { return nil }
-        return try JSONSchema(document: place.value, pointer: place.pointer + "/content/\(SchemaURI.escape(media.key))/schema",
-                              uri: "file://" + place.path, dialect: dialect, loader: loader)
+        let pointer = place.pointer + "/content/\(SchemaURI.escape(media.key))/schema"
+        if place.path == main.path { return try JSONSchema(in: main.prepared, pointer: pointer) }
+        return try JSONSchema(document: place.value, pointer: pointer, uri: "file://" + place.path, dialect: dialect, loader: loader)
     }
 
     /// Follows `$ref`s (in this file or another one inside the root) to the object they name.
