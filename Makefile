@@ -4,7 +4,7 @@
 #   make test        install deps, start a local httpbin on 127.0.0.1, run `swift test`, stop it
 #   make run         offline demo (stubbed sample, no network)
 #
-# Variables you may override: SWIFT, PYTHON, PREFIX, BINDIR, DESTDIR, SWIFT_TEST_FLAGS.
+# Variables you may override: SWIFT, PYTHON, PREFIX, BINDIR, MANDIR, DESTDIR, SWIFT_TEST_FLAGS.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -13,6 +13,7 @@ SWIFT            ?= swift
 PYTHON           ?= python3
 PREFIX           ?= /usr/local
 BINDIR           ?= $(PREFIX)/bin
+MANDIR           ?= $(PREFIX)/share/man
 DESTDIR          ?=
 SWIFT_TEST_FLAGS ?=
 
@@ -31,19 +32,30 @@ HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
 SCHEMA_PIP  := 'jsonschema>=4.18,<5'
 # Schemathesis judges the mock of imported specs (ImportMockConformanceTests: `st run` on loopback).
 SCHEMATHESIS_PIP := 'schemathesis>=4.1,<5'
-VENV_CHECK  := 'import gunicorn, jsonschema, schemathesis, importlib.util as u; assert u.find_spec("httpbin")'
+# websockets: the WebSocket client that reads apicli mock's WebSocket endpoint (WebSocketMockTests).
+WEBSOCKETS_PIP := 'websockets>=15,<16'
+# botocore signs the requests apicli signed with AWS SigV4 again (scripts/sigv4-server.py, SigV4BotocoreTests).
+AWS_PIP     := 'botocore>=1.34,<2'
+VENV_CHECK  := 'import gunicorn, jsonschema, schemathesis, botocore, websockets, importlib.util as u; assert u.find_spec("httpbin")'
+# playwright drives the system chromium to record a real HAR of a loopback page (ImportHarCLITests,
+# scripts/record-har.py); no browser download: it launches executable_path=chromium. It has a venv
+# of its own inside .venv (its greenlet and httpbin's cannot share one).
+HAR_PIP        := 'playwright>=1.65,<1.66'
+HAR_VENV       := $(VENV)/har
+HAR_VENV_STAMP := $(HAR_VENV)/.apicli-venv-ok
 
 # Debian packages: sudo only when we are not root and sudo exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: help deps bench-deps test-urlsession bench venv build release test warnings run install uninstall clean distclean \
+.PHONY: help deps bench-deps test-urlsession bench venv build release docs dist dist-test test warnings run install uninstall \
+        install-only clean distclean \
         httpbin-start httpbin-stop httpbin-status fuzz fuzz-build
 
 help:
 	@echo "apicli make targets:"
 	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium, nginx-light (apt) if missing"
-	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema + schemathesis (for live tests)"
+	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema + schemathesis, and .venv/har with playwright (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
@@ -52,8 +64,12 @@ help:
 	@echo "  test-urlsession  only the URLSession transport's contract tests"
 	@echo "  warnings       swift build --build-tests; fails on a warning from this repo's Sources/ or Tests/ (run by test)"
 	@echo "  run            offline demo: swift run apicli call github.zen --stub"
-	@echo "  install        release build, install apicli into \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=$(PREFIX))"
-	@echo "  uninstall      remove \$$(DESTDIR)\$$(PREFIX)/bin/apicli"
+	@echo "  install        release build, install apicli, its man page and bash/zsh/fish completions under"
+	@echo "                 \$$(DESTDIR)\$$(PREFIX) (PREFIX=$(PREFIX))"
+	@echo "  uninstall      remove what install installed"
+	@echo "  docs           the man page (argument-parser's generate-manual) and completions into $(DOCS)"
+	@echo "  dist           $(DIST)/$(DIST_NAME).tar.gz and $(DIST)/$(DEB): binary, man page, completions"
+	@echo "  dist-test      make dist, then run the packaged binary with an empty environment (run by test)"
 	@echo "  fuzz           libFuzzer over the YAML layer, decoders and endpoint mapping (FUZZ_TIME=seconds, default 60)"
 	@echo "  httpbin-start  start a local httpbin on 127.0.0.1 (prints its URL)"
 	@echo "  httpbin-stop   stop it"
@@ -87,14 +103,22 @@ deps:
 	@# The test servers run on the system python3 (scripts/graphql-server.py needs graphql-core).
 	@$(PYTHON) -c 'import graphql' >/dev/null 2>&1 || $(PYTHON) -m pip install -q --disable-pip-version-check 'graphql-core>=3.2,<3.3'
 
-venv: $(VENV_STAMP)
+venv: $(VENV_STAMP) $(HAR_VENV_STAMP)
 	@:
+
+$(HAR_VENV_STAMP): Makefile
+	@if ! $(HAR_VENV)/bin/python -c 'import playwright.sync_api' >/dev/null 2>&1; then \
+	  echo "venv: creating $(HAR_VENV) with playwright"; \
+	  { [ -x $(HAR_VENV)/bin/python ] || $(PYTHON) -m venv $(HAR_VENV); } && \
+	  $(HAR_VENV)/bin/python -m pip install -q --disable-pip-version-check $(HAR_PIP); \
+	fi
+	@$(HAR_VENV)/bin/python -c 'import playwright.sync_api' && touch $@
 
 $(VENV_STAMP): Makefile
 	@if ! $(VENV)/bin/python -c $(VENV_CHECK) >/dev/null 2>&1; then \
-	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema + schemathesis"; \
+	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema + schemathesis + botocore + websockets"; \
 	  { [ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV); } && \
-	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP) $(SCHEMATHESIS_PIP); \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP) $(SCHEMATHESIS_PIP) $(AWS_PIP) $(WEBSOCKETS_PIP); \
 	fi
 	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 
@@ -165,7 +189,7 @@ warnings: deps
 	  exit 1; \
 	fi
 
-test: deps venv warnings
+test: deps venv warnings dist-test
 	@set -u; \
 	export APICLI_RUN_DIR=$(TEST_RUN_DIR); \
 	url="$$($(HTTPBIN) start)" || exit 1; \
@@ -189,12 +213,75 @@ test-urlsession: deps venv
 run: deps
 	$(SWIFT) run apicli call github.zen --stub
 
-install: release
-	install -d "$(DESTDIR)$(BINDIR)"
-	install -s -m 755 .build/release/apicli "$(DESTDIR)$(BINDIR)/apicli"
+# The man page comes from argument-parser's own generator (its GenerateManual plugin's tool), built
+# from the checkout SwiftPM already fetched, in a folder of its own: the plugin itself would first
+# rebuild every product of the package in release without --static-swift-stdlib. Completions come
+# from the binary (`--generate-completion-script`). Nothing here needs the network.
+VERSION    := $(shell sed -n 's/^ *version: "\([^"]*\)",*$$/\1/p' Sources/apicli/APICLI.swift | head -n 1)
+RELEASE    := .build/release/apicli
+DOCS       := .build/docs
+MANUAL_BIN := .build/tools/debug/generate-manual
+BASH_COMPLETIONS := $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS  := $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETIONS := $(PREFIX)/share/fish/vendor_completions.d
+
+$(MANUAL_BIN):
+	@[ -d .build/checkouts/swift-argument-parser ] || $(SWIFT) package resolve
+	$(SWIFT) build --package-path .build/checkouts/swift-argument-parser --scratch-path .build/tools \
+	  --product generate-manual
+
+docs: release $(MANUAL_BIN)
+	@rm -rf $(DOCS) && mkdir -p $(DOCS)
+	$(MANUAL_BIN) $(RELEASE) --output-directory $(DOCS) --authors "the apicli authors" >/dev/null
+	@test -s $(DOCS)/apicli.1 || { echo "docs: generate-manual wrote no apicli.1"; exit 1; }
+	$(RELEASE) --generate-completion-script bash > $(DOCS)/apicli.bash
+	$(RELEASE) --generate-completion-script zsh > $(DOCS)/_apicli
+	$(RELEASE) --generate-completion-script fish > $(DOCS)/apicli.fish
+
+install: docs
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASH_COMPLETIONS)" \
+	  "$(DESTDIR)$(ZSH_COMPLETIONS)" "$(DESTDIR)$(FISH_COMPLETIONS)"
+	install -s -m 755 $(RELEASE) "$(DESTDIR)$(BINDIR)/apicli"
+	install -m 644 $(DOCS)/apicli.1 "$(DESTDIR)$(MANDIR)/man1/apicli.1"
+	install -m 644 $(DOCS)/apicli.bash "$(DESTDIR)$(BASH_COMPLETIONS)/apicli"
+	install -m 644 $(DOCS)/_apicli "$(DESTDIR)$(ZSH_COMPLETIONS)/_apicli"
+	install -m 644 $(DOCS)/apicli.fish "$(DESTDIR)$(FISH_COMPLETIONS)/apicli.fish"
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/apicli"
+	rm -f "$(DESTDIR)$(BINDIR)/apicli" "$(DESTDIR)$(MANDIR)/man1/apicli.1" "$(DESTDIR)$(BASH_COMPLETIONS)/apicli" \
+	  "$(DESTDIR)$(ZSH_COMPLETIONS)/_apicli" "$(DESTDIR)$(FISH_COMPLETIONS)/apicli.fish"
+
+# `make dist`: what `make install PREFIX=/usr` installs, as a tarball (usr/… inside) and a .deb
+# built with dpkg-deb that depends on libyaml's runtime package only (the Swift runtime is linked
+# statically; everything else the binary links is Essential or priority required on Debian).
+DIST      := dist
+ARCH_DEB  := amd64
+DIST_NAME := apicli-$(VERSION)-linux-x86_64
+DEB       := apicli_$(VERSION)_$(ARCH_DEB).deb
+
+dist: docs
+	@rm -rf $(DIST)/root $(DIST)/deb && mkdir -p $(DIST)
+	$(MAKE) --no-print-directory install-only DESTDIR=$(abspath $(DIST))/root PREFIX=/usr
+	tar -C $(DIST)/root --owner=0 --group=0 --sort=name -czf $(DIST)/$(DIST_NAME).tar.gz usr
+	cp -a $(DIST)/root $(DIST)/deb && gzip -9n $(DIST)/deb/usr/share/man/man1/apicli.1
+	mkdir -p $(DIST)/deb/DEBIAN
+	{ echo "Package: apicli"; echo "Version: $(VERSION)"; echo "Architecture: $(ARCH_DEB)"; \
+	  echo "Maintainer: apicli authors <apicli@localhost>"; echo "Depends: libyaml-0-2"; \
+	  echo "Section: web"; echo "Priority: optional"; \
+	  echo "Installed-Size: $$(du -sk $(DIST)/deb/usr | cut -f1)"; \
+	  echo "Description: command-line HTTP API client driven by YAML target files"; \
+	  echo " Calls, checks, mocks, records and load-tests HTTP APIs described in target files."; \
+	} > $(DIST)/deb/DEBIAN/control
+	dpkg-deb --root-owner-group -Zgzip --build $(DIST)/deb $(DIST)/$(DEB) >/dev/null
+	@rm -rf $(DIST)/root $(DIST)/deb
+	@echo "dist: $(DIST)/$(DIST_NAME).tar.gz $(DIST)/$(DEB)"
+
+# install without building (dist has built everything once).
+install-only:
+	@$(MAKE) --no-print-directory -o docs -o release install
+
+dist-test: dist
+	scripts/dist-test.sh $(DIST)/$(DIST_NAME).tar.gz $(DIST)/$(DEB) $(VERSION)
 
 httpbin-start: venv
 	@$(HTTPBIN) start
@@ -209,7 +296,7 @@ clean:
 	-@$(HTTPBIN) stop >/dev/null 2>&1
 	-@APICLI_RUN_DIR=$(TEST_RUN_DIR) $(HTTPBIN) stop >/dev/null 2>&1
 	-$(SWIFT) package clean
-	rm -rf .build .build-fuzz $(URLSESSION_BUILD) .run
+	rm -rf .build .build-fuzz $(URLSESSION_BUILD) .run $(DIST)
 
 distclean: clean
 	rm -rf $(VENV)

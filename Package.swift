@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         // `apicli load`: latency histograms (HdrHistogram: bounded memory, lossless merge across shards).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // The mock's WebSocket endpoint (NIOWebSocket): swift-nio is already built for async-http-client.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The system's libyaml (Debian: libyaml-dev). Only APICore/YAML imports it.
@@ -40,6 +42,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         // Argument parsing, rendering and exit codes.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A misbehaving HTTP server for apicli's tests: loopback only, bounded lifetime.
 
-    python3 scripts/faultserver.py [--lifetime SECONDS] [--certfile CERT --keyfile KEY]
+    python3 scripts/faultserver.py [--lifetime SECONDS] [--certfile CERT --keyfile KEY] [--raw close|http]
 
 Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each path with one fault
 (over TLS with --certfile/--keyfile, for the certificate trust tests):
@@ -23,6 +23,9 @@ Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each pat
     /count/KEY       {"count": N, "token": "tok-KEY-N"}: how many times KEY was asked for (flows run a need once)
     /proxy-log       the tunnels opened so far, as JSON: [{"target": "h:p", "authorization": …}]
     /flaky/N/KEY     503 with Retry-After: 0 for the first N requests per KEY, then 200
+
+With --raw, every connection is answered as soon as it sends something, whatever it is: `close`
+closes it, `http` writes an HTTP 400 (what a TLS client meets at a plain or closing port: NetworkWordsTests).
 """
 import argparse
 import gzip
@@ -208,8 +211,18 @@ def tunnel(conn, request):
     upstream.close()
 
 
-def serve(conn, context):
+def serve(conn, context, raw=None):
     try:
+        if raw is not None:
+            # What the client sent first (a TLS ClientHello) is read, so closing sends FIN, not RST.
+            conn.settimeout(10)
+            try:
+                conn.recv(65536)
+            except OSError:
+                return
+            if raw == "http":  # plain HTTP whatever comes: a TLS client gets text where a handshake belongs
+                send(conn, head("400 Bad Request", [("Content-Length", "0"), ("Connection", "close")]))
+            return  # "close": the handshake is cut
         if context is not None:
             conn.settimeout(10)
             try:
@@ -229,6 +242,8 @@ def main():
     parser.add_argument("--lifetime", type=float, default=600, help="exit after this many seconds")
     parser.add_argument("--certfile", help="serve TLS with this certificate (PEM)")
     parser.add_argument("--keyfile", help="and this private key (PEM)")
+    parser.add_argument("--raw", choices=["close", "http"],
+                        help="answer every connection at once: close it, or send an HTTP 400 (TLS failure tests)")
     args = parser.parse_args()
     context = None
     if args.certfile:
@@ -246,7 +261,7 @@ def main():
             conn, _ = listener.accept()
         except socket.timeout:
             continue
-        threading.Thread(target=serve, args=(conn, context), daemon=True).start()
+        threading.Thread(target=serve, args=(conn, context, args.raw), daemon=True).start()
 
 
 if __name__ == "__main__":

@@ -17,6 +17,12 @@ GET /events   text/event-stream, no Content-Length (the connection close ends it
                 message   " two spaces"       "2"
                 end       "{\\"n\\": 6}"        "3"
 GET /plain    text/plain "not a stream\\n"
+GET /resume   text/event-stream, chunked (HTTP/1.1). Without Last-Event-ID: `retry: 200`, events
+              id 1 and id 2, then the connection is dropped (no last chunk). With Last-Event-ID: N:
+              the events after N up to id 4 (the last one `event: end`), then the stream ends.
+              Each request's Last-Event-ID (or "-") is appended to GET /log.
+GET /silent   text/event-stream: one event, then silence for --gap ms, then one more.
+GET /log      the Last-Event-ID of each /resume request so far, one a line.
 """
 import argparse
 import threading
@@ -51,14 +57,25 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
-        if self.path == "/plain":
-            body = b"not a stream\n"
+        if self.path == "/resume":
+            return self.resume()
+        if self.path == "/log":
+            return self.plain("".join(line + "\n" for line in RESUMES).encode())
+        if self.path == "/silent":
             self.send_response(200)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
-            self.wfile.write(body)
+            try:
+                self.wfile.write(b"data: first\n\n")
+                self.wfile.flush()
+                time.sleep(self.gap)
+                self.wfile.write(b"data: late\n\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
             return
+        if self.path == "/plain":
+            return self.plain(b"not a stream\n")
         if self.path != "/events":
             self.send_error(404)
             return
@@ -77,6 +94,48 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(0.02)
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+    def plain(self, body):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def resume(self):
+        last = self.headers.get("Last-Event-ID")
+        RESUMES.append(last if last is not None else "-")
+        self.protocol_version = "HTTP/1.1"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+        def chunk(data):
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.flush()
+            time.sleep(0.05)
+
+        try:
+            if last is None:
+                chunk(b"retry: 200\n\n")
+                chunk(b"id: 1\ndata: one\n\n")
+                chunk(b"id: 2\ndata: two\n\n")
+                self.close_connection = True
+                self.connection.shutdown(2)  # dropped: no last chunk
+                return
+            start = int(last) if last.isdigit() else 0
+            for n in range(start + 1, 5):
+                kind = b"event: end\n" if n == 4 else b""
+                chunk(b"id: %d\n%sdata: n%d\n\n" % (n, kind, n))
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+            self.close_connection = True
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            pass
+
+
+RESUMES = []
 
 
 def main():

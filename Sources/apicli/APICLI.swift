@@ -64,6 +64,10 @@ struct APICLI: AsyncParsableCommand {
                 if code == 0 { Console.plain.out(message + "\n") } else { Console.plain.err(message + "\n") }
             }
         }
+        if let problem = CookieFiles.save() {
+            Console.plain.err(fullMessage(for: problem) + "\n")
+            if code == 0 { code = exitCode(for: problem).rawValue }
+        }
         fflush(nil)
         _exit(code)
     }

@@ -34,10 +34,7 @@ final class EventStreamOutput: BodySink, @unchecked Sendable {
         (self.format, self.holdOthers, self.maxHeld, self.host) = (format, holdOthers, maxHeld, host)
     }
 
-    static func isEventStream(_ response: Response) -> Bool {
-        guard let type = response.headers.value(of: "Content-Type") else { return false }
-        return type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } == "text/event-stream"
-    }
+    static func isEventStream(_ response: Response) -> Bool { SSEEvent.isEventStream(response.headers) }
 
     /// Called with the final response's head.
     func head(_ response: Response) {

@@ -50,7 +50,7 @@ enum ExitStatus: Int32, CaseIterable {
             + "be built; record: the edit would break the file; import: bad input; report merge: reports refused"),
         (.network, "network failure (refused, DNS, TLS, reset) or a stubbed error:; check: every failure was one; "
             + "mock: the address cannot be listened on"),
-        (.timeout, "timeout (also until:'s within: running out); check: every failure was one"),
+        (.timeout, "timeout (also until:'s within: running out, and a stream's idle timeout); check: every failure was one"),
         (.output, "a local file could not be written (-o, a download, a report, a recorded sample); import: the "
             + "file exists (use --force)"),
         (.usage, "bad command-line usage; load: a host that is neither loopback nor a baseURL of the target files, without --yes"),

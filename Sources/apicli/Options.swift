@@ -40,6 +40,12 @@ extension APICLI {
                           maxBody: Int64? = nil) throws(APIError) -> Workspace {
         var overrides = request?.overrides ?? EndpointResolver.Overrides()
         overrides.parts = parts
+        try CookieFiles.open(cookie: request?.cookie, jar: request?.cookieJar)
+        if let request, request.http1 || !request.resolve.isEmpty {
+            ConnectionOptions.run.withLock {
+                $0 = ConnectionOptions(resolve: request.resolve.compactMap(ConnectionOptions.parseResolve), http1Only: request.http1)
+            }
+        }
         overrides.maxBody = maxBody
         let options = Workspace.Options(directory: targets.directory, environmentName: environment?.environmentName,
                                         envFiles: environment?.envFiles ?? [], overrides: overrides,
@@ -82,6 +88,22 @@ struct RequestOptions: ParsableArguments {
     @Flag(help: "Do not verify the server's certificate (a warning is printed).")
     var insecure = false
 
+    @Option(help: ArgumentHelp("Connect to ADDRESS for requests to HOST on PORT; TLS still verified for HOST (as curl; repeatable).",
+                               valueName: "host:port:address"))
+    var resolve: [String] = []
+
+    @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only, even where the server offers HTTP/2 (as curl).")
+    var http1 = false
+
+    @Option(help: ArgumentHelp("Start with the cookies of this Netscape cookie file (as curl -b FILE).", valueName: "file"),
+            completion: .file())
+    var cookie: String?
+
+    @Option(name: .customLong("cookie-jar"),
+            help: ArgumentHelp("Read cookies from this Netscape file if it exists and write the run's cookies back to it (0600; as curl -b FILE -c FILE).",
+                               valueName: "file"), completion: .file())
+    var cookieJar: String?
+
     @Flag(name: .customLong("no-follow"), help: "Do not follow redirects: a 3xx is the response (as followRedirects: false).")
     var noFollow = false
 
@@ -97,6 +119,10 @@ struct RequestOptions: ParsableArguments {
             if let file, !Path.isReadable(file) { throw ValidationError("\(flag): cannot read '\(file)'") }
         }
         if key != nil && cert == nil { throw ValidationError("--key needs --cert (the certificate the key belongs to)") }
+        for r in resolve where ConnectionOptions.parseResolve(r) == nil {
+            throw ValidationError("--resolve takes host:port:address (port 1-65535, an IP address), got '\(r)'")
+        }
+        if let cookie, !Path.isReadable(cookie) { throw ValidationError("--cookie: cannot read '\(cookie)'") }
         for p in params where !p.contains("=") || p.hasPrefix("=") {
             throw ValidationError("-p takes name=value, got '\(p)'")
         }

@@ -86,8 +86,10 @@ extension APICLI {
         private func record(_ call: PreparedCall, _ caller: Caller, _ console: Console) async throws(APIError) -> Bool {
             let name = call.target.qualifiedName
             let workspace = caller.workspace
-            let sent = await caller.send(call)
-            let response = try sent.response()
+            // The body is kept by the recorder, which also times a stream's events.
+            let recorder = EventRecorder(limit: call.request.maxBody, host: call.request.hostAndPort)
+            let sent = await caller.send(call, transfer: Transfer(stream: recorder, head: { _ in recorder.head() }))
+            let (response, delays) = recorder.finish(try sent.response())
             let validation = call.endpoint.validation
             if !validation.accepts(response.status) && !acceptAny {
                 console.err("apicli: \(name): not recorded: status \(response.statusLine.dropFirst(9)) is not accepted by "
@@ -100,7 +102,7 @@ extension APICLI {
             let credentials = sent.request.headers.filter { Redactor.credentialHeaders.contains($0.name.lowercased()) }.map(\.value)
                 + workspace.secretValues
             let recorded = RecordedSample(response, options: .init(masks: masks, keepHeaders: keepHeaders, secrets: secrets,
-                                                                   credentials: credentials))
+                                                                   credentials: credentials), delays: delays)
             let side = try Recorder.write(recorded, service: call.service, target: call.target, name: sample)
             if !quiet {
                 let what = sample.map { "samples: \($0)" } ?? "sample:"

@@ -53,9 +53,9 @@ final class AuthAndSecretsTests: XCTestCase {
             """)
         // THEN each is reported where it stands
         XCTAssertEqual(d.map(\.message), ["unknown auth 'sometimes' in target 'a'",
-                                          "auth of target 'b' takes one of bearer:, basic:, digest:, oauth2:, or header: with value:",
+                                          "auth of target 'b' takes one of bearer:, basic:, digest:, aws:, oauth2:, or header: with value:",
                                           "unknown key 'beare' in auth of target 'c'",
-                                          "auth of target 'c' takes one of bearer:, basic:, digest:, oauth2:, or header: with value:"])
+                                          "auth of target 'c' takes one of bearer:, basic:, digest:, aws:, oauth2:, or header: with value:"])
         XCTAssertEqual(d.map(\.mark), [at(3, 14), at(4, 14), at(5, 16), at(5, 14)])
         XCTAssertEqual(d[2].hint, "did you mean 'bearer'?")
     }

@@ -11,6 +11,29 @@ final class ImportCurlTests: XCTestCase {
         XCTAssertThrowsError(try ShellWords.split("curl \"open"))
     }
 
+    /// `$'…'` as bash reads it: every escape Chrome's and Firefox's "Copy as cURL" write (`\uXXXX`
+    /// for every non-ASCII character), and the rest of bash's. bash itself is the judge.
+    func testANSICQuotingMatchesBash() throws {
+        let words = [
+            #"It\u2019s caf\u00e9"#, #"\U0001F600 \x41\x4 \101\7z"#, #"\cA\c?\ca\e\a\b\f\v\?"#,
+            #"tab\tnl\ncr\r q\' dq\" bs\\ unknown\q \xZZ \uZZ"#, #"\xc3\xa9 \303\251"#, #"{"a":"\u00fc"}"#,
+        ]
+        for w in words {
+            let bash = Process()
+            bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+            bash.arguments = ["-c", "printf %s $'\(w)'"]
+            let pipe = Pipe()
+            bash.standardOutput = pipe
+            try bash.run()
+            let expected = pipe.fileHandleForReading.readDataToEndOfFile()
+            bash.waitUntilExit()
+            let ours = try ShellWords.split("curl $'\(w)'")
+            XCTAssertEqual(ours.count, 2, w)
+            XCTAssertEqual(Array(ours.last!.utf8), [UInt8](expected), w)
+        }
+        XCTAssertEqual(try ShellWords.split(#"curl $'It\u2019s caf\u00e9'"#).last, "It’s café")
+    }
+
     func testCombinedAndAttachedShortOptions() throws {
         var p = CurlParser(cwd: "/w")
         try p.parse(["curl", "-sSLk", "-XPATCH", "-HX-A: 1", "-uu:p", "-F", "f=@pic.png;type=image/png;filename=\"a;b.png\"", "http://h/x"])
@@ -26,11 +49,12 @@ final class ImportCurlTests: XCTestCase {
 
     func testQueryListsAndDataURLEncode() throws {
         let r = try CurlImport.run("curl -G 'http://h/s?t%5B%5D=a&t%5B%5D=b&id=1&id=2' --data-urlencode 'q=a b&c'", options: .init(cwd: "/"))
-        XCTAssertEqual(r.draft.targets[0].task, [
-            .pair("query", .map([.pair("t", .list([.string("a"), .string("b")])), .pair("id", .list([.string("1"), .string("2")])),
-                                 .pair("q", .string("a b&c"))])),
-            .pair("arrays", .string("noBrackets")),
-        ])
+        // THEN the query as curl sends it: order, repeats and brackets kept (curl writes a space as +)
+        XCTAssertEqual(r.draft.targets[0].task, [.pair("query", .string("t%5B%5D=a&t%5B%5D=b&id=1&id=2&q=a+b%26c"))])
+        // a query apicli's own encoding writes the same way stays a mapping
+        let sorted = try CurlImport.run("curl 'http://h/s?a=1&b=x%20y&c=/'", options: .init(cwd: "/"))
+        XCTAssertEqual(sorted.draft.targets[0].task, [.pair("query", .map([.pair("a", .string("1")), .pair("b", .string("x y")),
+                                                                          .pair("c", .string("/"))]))])
         XCTAssertEqual(r.draft.targets[0].method, "GET")
     }
 }

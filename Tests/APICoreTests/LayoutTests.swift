@@ -14,14 +14,15 @@ final class LayoutTests: XCTestCase {
         "Targets": 1,
         // Target + layers → Endpoint → PreparedRequest (and the factory, Workspace).
         "Endpoint": 2,
-        // Moving bytes: transports, HTTP rules (redirects, cookies, proxies), output files.
-        "Transport": 3, "HTTP": 3, "Output": 3,
+        // Moving bytes: transports, HTTP rules (redirects, cookies, proxies), output files, the
+        // framing of event streams (which the verdict judges and the Caller resumes).
+        "Transport": 3, "HTTP": 3, "Output": 3, "Stream": 3,
         // Judging and printing what was exchanged.
         "Verdict": 4, "Rendering": 4,
         // The one send path: Caller, flows, plugins, OAuth2.
         "Send": 5,
         // Front stages: nothing below depends on them.
-        "Check": 6, "Mock": 6, "Record": 6, "Import": 6, "Load": 6, "Stream": 6,
+        "Check": 6, "Mock": 6, "Record": 6, "Import": 6, "Load": 6,
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -9,11 +9,12 @@ public final class TestServer: @unchecked Sendable {
     public let url: String
     private let process: Process
 
-    /// Starts `scripts/<script>` with `arguments`; throws when it does not print a port or URL.
-    public init(_ script: String, _ arguments: [String] = []) throws {
+    /// Starts `scripts/<script>` with `arguments` (on `python`: the venv's for servers that need
+    /// its packages); throws when it does not print a port or URL.
+    public init(_ script: String, _ arguments: [String] = [], python: String = "python3") throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.root.appendingPathComponent("scripts/\(script)").path] + arguments
+        process.arguments = [python, Self.root.appendingPathComponent("scripts/\(script)").path] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

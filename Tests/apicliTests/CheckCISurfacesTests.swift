@@ -211,7 +211,7 @@ struct Chromium {
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-chromium-\(UUID().uuidString)")
     }
 
-    private func run(_ args: [String]) throws -> Data {
+    func run(_ args: [String]) throws -> Data {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",

@@ -34,12 +34,13 @@ final class ClientCertificateTests: XCTestCase {
             _ = try sh("""
                 set -e
                 openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=test-ca -keyout ca.key -out ca.pem
-                openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+                openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1,DNS:api.test \
                   -keyout server.key -out server.pem
                 openssl req -newkey rsa:2048 -nodes -subj /CN=apicli-client -keyout client.key -out client.csr
                 openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial \(days) -out client.pem
                 openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=stranger -keyout stranger.key -out stranger.pem
                 cat client.pem client.key > combined.pem
+                openssl pkcs12 -export -in client.pem -inkey client.key -out client.p12 -passout pass:p12-pass-77
                 mkdir -p tmp
                 """, in: folder)
             port = Int(try sh("python3 -c 'import socket;s=socket.socket();s.bind((\"127.0.0.1\",0));print(s.getsockname()[1])'",
@@ -56,12 +57,13 @@ final class ClientCertificateTests: XCTestCase {
                   client_body_temp_path \(d)/tmp/body; proxy_temp_path \(d)/tmp/proxy; fastcgi_temp_path \(d)/tmp/fcgi;
                   uwsgi_temp_path \(d)/tmp/uwsgi; scgi_temp_path \(d)/tmp/scgi;
                   server {
-                    listen 127.0.0.1:\(port) ssl;
+                    listen 127.0.0.1:\(port) ssl http2;
                     ssl_certificate \(d)/server.pem;
                     ssl_certificate_key \(d)/server.key;
                     ssl_client_certificate \(d)/ca.pem;
                     ssl_verify_client on;
                     location / { default_type text/plain; return 200 "hello $ssl_client_s_dn"; }
+                    location = /proto { default_type text/plain; return 200 "$server_protocol $ssl_server_name"; }
                   }
                 }
                 """.utf8).write(to: folder.appendingPathComponent("nginx.conf"))
@@ -134,14 +136,27 @@ final class ClientCertificateTests: XCTestCase {
         XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
     }
 
+    /// Issue 24's one-path row for a client certificate: call, check, record and load all present it.
+    func testEveryCommandThatSendsPresentsTheCertificate() throws {
+        for command in [["call", "mtls.hello"], ["check", "mtls.hello"], ["record", "mtls.hello"],
+                        ["load", "mtls.hello", "-q", "--users", "1", "--requests", "2"]] {
+            let r = try run(command)
+            XCTAssertEqual(r.code, 0, "\(command): \(r.stdout) \(r.stderr)")
+            if command[0] == "record" {
+                let saved = try String(contentsOfFile: path("mtls.yaml"), encoding: .utf8)
+                XCTAssertTrue(saved.contains("hello CN=apicli-client"), saved)
+            }
+        }
+    }
+
     func testNoCertificateOrAStrangersIsRefused() throws {
         let none = try run(["call", "bare.hello", "-i"])
         XCTAssertNotEqual(none.code, 0)
-        XCTAssertTrue(none.stdout.hasPrefix("HTTP/1.1 400"), none.stdout)
+        XCTAssertTrue(none.stdout.hasPrefix("HTTP/2 400"), none.stdout)  // nginx offers h2
         XCTAssertTrue(none.stdout.contains("No required SSL certificate was sent"), none.stdout)
         let stranger = try run(["call", "bare.hello", "-i", "--cert", path("stranger.pem"), "--key", path("stranger.key")])
         XCTAssertNotEqual(stranger.code, 0)
-        XCTAssertTrue(stranger.stdout.hasPrefix("HTTP/1.1 400"), stranger.stdout)
+        XCTAssertTrue(stranger.stdout.hasPrefix("HTTP/2 400"), stranger.stdout)
         XCTAssertTrue(stranger.stdout.contains("The SSL certificate error"), stranger.stdout)
     }
 
@@ -167,5 +182,63 @@ final class ClientCertificateTests: XCTestCase {
     func testCurlAndShowNameTheCertificate() throws {
         let r = try run(["call", "mtls.hello", "--curl", "--dry-run"])
         XCTAssertTrue(r.stdout.contains("--cert \(path("client.pem")) --key \(path("client.key"))"), r.stdout)
+    }
+
+    /// `--resolve host:port:address` (TLS still verified for the name) and `--http1.1` against this
+    /// nginx, which offers HTTP/2 over TLS (ALPN).
+    func testResolveConnectsElsewhereAndHTTP11IsForced() throws {
+        for name in ["api.test"] {
+            try Data("""
+                baseURL: https://\(name):\(Self.port)
+                tls: { cacert: server.pem, cert: client.pem, key: client.key }
+                targets:
+                  proto: { path: /proto, validate: success }
+                """.utf8).write(to: dir.appendingPathComponent("\(name.prefix { $0 != "." }).yaml"))
+        }
+        let resolve = "api.test:\(Self.port):127.0.0.1"
+        // WHEN the name is resolved to the loopback THEN the request reaches nginx, over HTTP/2 by default
+        let h2 = try run(["call", "api.proto", "--resolve", resolve])
+        XCTAssertEqual(h2.code, 0, h2.stderr)
+        XCTAssertEqual(h2.stdout, "HTTP/2.0 api.test", "HTTP/2, and TLS asked for the name (SNI), not the address")
+        // AND --http1.1 keeps to HTTP/1.1
+        let h1 = try run(["call", "api.proto", "--resolve", resolve, "--http1.1"])
+        XCTAssertEqual(h1.code, 0, h1.stderr)
+        XCTAssertEqual(h1.stdout, "HTTP/1.1 api.test")
+        // AND check goes the same way
+        XCTAssertEqual(try run(["check", "api.proto", "--resolve", resolve]).code, 0)
+        // AND --curl spells them as curl does, and curl itself gets the same answer
+        let curl = try run(["call", "api.proto", "--resolve", resolve, "--http1.1", "--curl", "--dry-run"])
+        XCTAssertTrue(curl.stdout.contains("--resolve \(resolve) --http1.1 --cert"), curl.stdout)
+        XCTAssertEqual(try Self.sh(curl.stdout.replacingOccurrences(of: "curl -L", with: "curl -s --cacert server.pem -L"), in: dir), "HTTP/1.1 api.test")
+        // AND without --resolve, or with one for another port, the name does not resolve
+        XCTAssertNotEqual(try run(["call", "api.proto"]).code, 0)
+        XCTAssertNotEqual(try run(["call", "api.proto", "--resolve", "api.test:1:127.0.0.1"]).code, 0)
+        // AND a malformed --resolve is a usage error
+        XCTAssertEqual(try run(["call", "api.proto", "--resolve", "api.test:443"]).code, 64)
+    }
+
+    /// `tls: { pkcs12:, password: }`: a bundle openssl made, its password from a variable; a wrong
+    /// password is refused before anything is sent, with a clear message and the password nowhere.
+    func testAPKCS12BundleWithItsPassword() throws {
+        try Data("""
+            baseURL: https://127.0.0.1:\(Self.port)
+            tls: { cacert: server.pem, pkcs12: client.p12, password: "${P12_PASSWORD}" }
+            targets:
+              hello: { path: /, validate: success }
+            """.utf8).write(to: dir.appendingPathComponent("p12.yaml"))
+        let ok = try CLI.run(["call", "p12.hello", "--targets", dir.path], env: ["P12_PASSWORD": "p12-pass-77"])
+        XCTAssertEqual(ok.code, 0, ok.stderr)
+        XCTAssertEqual(ok.stdout, "hello CN=apicli-client")
+        // AND --curl spells it as curl does, the password hidden
+        let curl = try CLI.run(["call", "p12.hello", "--curl", "--dry-run", "--targets", dir.path], env: ["P12_PASSWORD": "p12-pass-77"])
+        XCTAssertTrue(curl.stdout.contains("--cert-type P12 --cert '\(path("client.p12")):••••'"), curl.stdout)
+        let wrong = try CLI.run(["call", "p12.hello", "--targets", dir.path], env: ["P12_PASSWORD": "not-the-pass"])
+        XCTAssertEqual(wrong.code, 2, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("cannot open the PKCS#12 bundle"), wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("the password is wrong"), wrong.stderr)
+        XCTAssertFalse(wrong.stderr.contains("not-the-pass"), wrong.stderr)
+        let unset = try CLI.run(["call", "p12.hello", "--targets", dir.path])
+        XCTAssertEqual(unset.code, 2, unset.stderr)
+        XCTAssertTrue(unset.stderr.contains("P12_PASSWORD"), unset.stderr)
     }
 }

@@ -109,9 +109,7 @@ final class ImportCurlCLITests: FolderTestCase {
                 method: POST
                 path: /v1/orders
                 headers: { accept: application/json, Cookie: session=xyz }
-                task:
-                  query: { status: open, page: "2" }
-                  json: { note: "it's", items: [{ sku: A-1, qty: 2 }] }
+                task: { query: "status=open&page=2", json: { note: "it's", items: [{ sku: A-1, qty: 2 }] } }
                 auth: { bearer: abc.def }
                 timeout: 15
 

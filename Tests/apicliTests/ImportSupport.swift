@@ -24,10 +24,12 @@ extension XCTestCase {
         }
     }
 
-    /// Runs `sh -c script` with the built binary as `$APICLI`, in `cwd`; stdout and the exit code.
-    func shell(_ script: String, cwd: URL, env: [String: String] = [:]) throws -> (code: Int32, stdout: String, stderr: String) {
+    /// Runs `sh -c script` (or `program -c script`: bash for `$'…'`) with the built binary as
+    /// `$APICLI`, in `cwd`; stdout and the exit code.
+    func shell(_ script: String, cwd: URL, env: [String: String] = [:],
+               program: String = "/bin/sh") throws -> (code: Int32, stdout: String, stderr: String) {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.executableURL = URL(fileURLWithPath: program)
         p.arguments = ["-c", script]
         p.currentDirectoryURL = cwd
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APICLI_") }

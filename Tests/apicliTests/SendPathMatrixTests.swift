@@ -180,4 +180,28 @@ final class SendPathMatrixTests: XCTestCase {
         XCTAssertTrue(post.stdout.hasPrefix("HTTP/1.1 307 Temporary Redirect\n"), post.stdout)  // the 307 itself is the answer
         XCTAssertEqual(try takeLog().lines, ["POST /hop"])
     }
+
+    /// Issue 24: a `${VAR}` from a secret command (apicli.yaml `secrets:`) reaches the wire through
+    /// every command that sends: call, record, check and load each send it, the command run once
+    /// per process.
+    func testASecretProviderValueIsSentByEveryCommand() throws {
+        _ = try takeLog()
+        for command in [["call", "vault.get"], ["record", "vault.get"], ["check", "vault.get"],
+                        ["load", "vault.get", "-q", "--users", "1", "--requests", "2"]] {
+            let folder = try CLI.folder([
+                "targets/apicli.yaml": "secrets:\n  API_KEY: { command: [printf, \"%s\", key-from-vault-31] }\n",
+                "targets/vault.yaml": """
+                    baseURL: ${FLOW_URL}
+                    targets:
+                      get: { path: /landing, headers: { X-Api-Key: "${API_KEY}" }, expect: { status: 200 } }
+                    """])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let r = try CLI.run(command, env: try env(), cwd: folder)
+            XCTAssertEqual(r.code, 0, "\(command): \(r.stdout) \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("key-from-vault-31"), "\(command): \(r.stderr)")
+            let (lines, entries) = try takeLog()
+            XCTAssertEqual(lines, Array(repeating: "GET /landing", count: command[0] == "load" ? 2 : 1), "\(command)")
+            XCTAssertEqual(Set(entries.map { $0["x_api_key"] as? String }), ["key-from-vault-31"], "\(command)")
+        }
+    }
 }

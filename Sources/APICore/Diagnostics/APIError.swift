@@ -7,6 +7,8 @@ public enum APIError: Error, Sendable, Equatable {
     case network(NetworkFailure)
     /// No response within the timeout, in seconds (exit 4).
     case timedOut(Double)
+    /// A stream (`text/event-stream`) was silent longer than its idle timeout, in seconds (exit 4).
+    case idleTimeout(Double)
     /// A local file could not be written (exit 5).
     case output(String)
     /// A target this one `needs:` was not accepted, a capture found nothing, or no OAuth2 token could
@@ -39,7 +41,7 @@ extension APIError {
     public var kind: FailureKind {
         switch self {
         case .network: return .network
-        case .timedOut: return .timeout
+        case .timedOut, .idleTimeout: return .timeout
         case .invalidInput: return .invalid
         case .output: return .output
         case .dependency: return .dependency
@@ -53,6 +55,7 @@ extension APIError {
         switch self {
         case .network(let failure): return "network error: \(failure)"
         case .timedOut(let s): return "timed out after \(Text.duration(s))"
+        case .idleTimeout(let s): return "the stream was idle for \(Text.duration(s)) (stream: { idle: }): no event came"
         case .output(let m), .dependency(let m), .stopped(let m): return m
         case .invalidInput(let diagnostics):
             guard let d = diagnostics.first else { return "invalid target" }

@@ -5,8 +5,9 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
     /// `host` is `name:port` as the URL names it.
     case refused(host: String)
     case dns(host: String)
-    /// The handshake failed; `reason` in words, with what to do about it.
-    case tls(host: String, reason: String)
+    /// The handshake failed; `reason` in words, with what to do about it; `detail`: the TLS
+    /// library's own error (shown with `-v` only).
+    case tls(host: String, reason: String, detail: String? = nil)
     /// The connection was reset or closed before a response head.
     case reset(host: String)
     /// The body ended early; the byte counts when known.
@@ -27,6 +28,8 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
     case stubbed(String)
     /// A fault no case above names: the transport's own words.
     case other(String)
+    /// A fault of the transport no case above names: `detail` is its own error, shown with `-v` only.
+    case failed(host: String, detail: String)
 
     /// A short, stable name for reports: `refused`, `dns`, `tls`, ….
     public var kind: String {
@@ -45,7 +48,17 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
         case .inflatesTooMuch: return "inflatesTooMuch"
         case .offline: return "offline"
         case .stubbed: return "stubbed"
-        case .other: return "other"
+        case .other, .failed: return "other"
+        }
+    }
+
+    /// The library's own words for the fault (its type names), for `-v`: nil when the
+    /// description already says all there is.
+    public var detail: String? {
+        switch self {
+        case .tls(_, _, let detail): return detail
+        case .failed(_, let detail): return detail
+        default: return nil
         }
     }
 
@@ -53,7 +66,7 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .refused(let host): return "cannot connect to \(host) (connection refused)"
         case .dns(let host): return "cannot resolve host \(host)"
-        case .tls(let host, let reason): return "TLS handshake with \(host) failed: \(reason)"
+        case .tls(let host, let reason, _): return "TLS handshake with \(host) failed: \(reason)"
         case .reset(let host): return "the connection to \(host) was lost"
         case .truncated(let host, let expected, let received):
             let counts = expected.map { e in " (received \(received ?? 0) of \(e) bytes)" } ?? ""
@@ -70,6 +83,7 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
             return "the response from \(host) inflates beyond \(ratio) times its compressed size"
         case .offline: return "not connected to a network"
         case .stubbed(let text), .other(let text): return text
+        case .failed(let host, _): return "the exchange with \(host) failed (-v shows the transport's own error)"
         }
     }
 }

@@ -22,6 +22,8 @@ extension EndpointResolver {
                                     password: try bindings.expand(password, in: "the digest password of \(name)", file: file))
             secrets.record(login.password)
             return .digest(login)
+        case .aws(let a)?:
+            return .aws(try awsCredentials(a, bindings, name, file))
         case .oauth2(let o)?:
             func x(_ t: Template?, _ what: String) throws(APIError) -> String? {
                 guard let t else { return nil }
@@ -41,5 +43,46 @@ extension EndpointResolver {
             for secret in [settings.clientSecret, settings.password, settings.refreshToken].compactMap({ $0 }) { secrets.record(secret) }
             return .oauth2(settings)
         }
+    }
+}
+
+extension EndpointResolver {
+    /// `auth: { aws: }` expanded; a key not written comes from the standard variable
+    /// (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION` or `AWS_DEFAULT_REGION`).
+    func awsCredentials(_ a: AWSSettings<Template>, _ bindings: Bindings, _ name: String, _ file: String) throws(APIError) -> AWSCredentials {
+        func field(_ t: Template?, _ key: String, _ variables: [String]) throws(APIError) -> String? {
+            if let t {
+                let value = try headerValue(t, bindings, in: "aws \(key) of \(name)", file: file)
+                return value.isEmpty ? nil : value
+            }
+            return variables.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        }
+        func required(_ t: Template?, _ key: String, _ variables: [String]) throws(APIError) -> String {
+            if let value = try field(t, key, variables) { return value }
+            guard let first = variables.first else {
+                throw .invalid(Diagnostic(file: file, mark: a.service.mark, message: "aws \(key) of \(name) is empty",
+                                          hint: "write the signing name, e.g. \(key): execute-api"))
+            }
+            throw .invalid(Diagnostic(file: file, mark: a.service.mark,
+                                      message: "aws auth of \(name) has no \(key): it is not written and \(variables.joined(separator: " and ")) "
+                                        + "\(variables.count > 1 ? "are" : "is") not set",
+                                      hint: "write \(key): \"${\(first)}\" in aws:, or export \(first)"))
+        }
+        let credentials = AWSCredentials(accessKey: try required(a.accessKey, "accessKey", ["AWS_ACCESS_KEY_ID"]),
+                                         secretKey: try required(a.secretKey, "secretKey", ["AWS_SECRET_ACCESS_KEY"]),
+                                         sessionToken: try field(a.sessionToken, "sessionToken", ["AWS_SESSION_TOKEN"]),
+                                         region: try required(a.region, "region", ["AWS_REGION", "AWS_DEFAULT_REGION"]),
+                                         service: try required(a.service, "service", []))
+        for key in ["region", "service"] {
+            let value = key == "region" ? credentials.region : credentials.service
+            if value.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }) {
+                throw .invalid(Diagnostic(file: file, mark: a.service.mark,
+                                          message: "aws \(key) '\(value)' of \(name) is not a region or service name",
+                                          hint: "write letters, digits and '-', e.g. region: eu-west-1, service: execute-api"))
+            }
+        }
+        secrets.record(credentials.secretKey)
+        if let token = credentials.sessionToken { secrets.record(token) }
+        return credentials
     }
 }

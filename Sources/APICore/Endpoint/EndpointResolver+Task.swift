@@ -8,7 +8,13 @@ import Foundation
 extension EndpointResolver {
     func expand(_ task: RequestTask, _ bindings: Bindings, _ name: String, _ file: String) throws(APIError) -> RequestTask {
         var out = task
-        out.query = try task.query?.expanded(with: bindings, in: "the query of \(name)", file: file)
+        if case .string(let text)? = task.query {
+            // A query written as text: a value is one query value ('&', '=' encoded); `{+name}` as written.
+            out.query = .string(Template(try bindings.expand(text, in: "the query of \(name)", file: file, encode: URLBuilder.escapeQuery,
+                                                             encodeReserved: URLBuilder.encodeQueryString), mark: text.mark))
+        } else {
+            out.query = try task.query?.expanded(with: bindings, in: "the query of \(name)", file: file)
+        }
         out.parameters = try task.parameters?.expanded(with: bindings, in: "the parameters of \(name)", file: file)
         if let contentType = task.contentType {
             out.contentType = Template(try bindings.expand(contentType, in: "contentType of \(name)", file: file),

@@ -43,6 +43,9 @@ public struct EndpointResolver: Sendable {
     public var project: Project
     /// `--env NAME` or `APICLI_ENV`.
     public var environmentName: String?
+    /// Nothing is sent (`--stub`, `mock`): an unset `${VAR}` that feeds the request stands as
+    /// `Bindings.placeholder` instead of being an error. Samples and the base URL's path still need theirs.
+    public var offline = false
     /// Every secret value this resolver has expanded, even when resolving then failed, so the
     /// error line can be redacted too.
     public let secrets = Secrets()
@@ -55,6 +58,11 @@ public struct EndpointResolver: Sendable {
         self.environmentName = environmentName
     }
 
+    /// `secrets:` of the project file (their values are cached per process, not per resolver).
+    var providers: SecretProviders? {
+        project.secrets.isEmpty ? nil : SecretProviders(project.secrets)
+    }
+
     /// The environment variable that overrides a service's baseURL: `APICLI_BASE_URL_GITHUB`.
     public static func baseURLVariable(for service: String) -> String {
         "APICLI_BASE_URL_" + String(service.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
@@ -65,14 +73,19 @@ public struct EndpointResolver: Sendable {
     /// `captured`: values from the targets it `needs:`, between its params and `-p`.
     public func bindings(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Bindings {
         var values: [String: String] = [:]
-        let env = Bindings(environment: environment, secrets: secrets)
+        let unset: Bindings.Unset = offline ? .placeholder : .fail
+        let env = Bindings(environment: environment, secrets: secrets, providers: providers, unset: unset)
+        var placeholderParams: [String: [String]] = [:]
         for (name, template) in target.params where overrides.params[name] == nil && captured[name] == nil {
+            var unsetNames: [String] = []
             values[name] = try env.expand(template, in: "param '\(name)' of \(target.qualifiedName)",
-                                          file: service.file, unresolved: .keep)
+                                          file: service.file, unresolved: .keep, placeholders: &unsetNames)
+            if !unsetNames.isEmpty { placeholderParams[name] = unsetNames }
         }
         values.merge(captured) { _, new in new }
         values.merge(overrides.params) { _, new in new }
-        return Bindings(params: values, environment: environment, secrets: secrets)
+        return Bindings(params: values, environment: environment, secrets: secrets, providers: providers, unset: unset,
+                        placeholderParams: placeholderParams)
     }
 
     /// The validation and timeout of a target, from the same layers as `endpoint(for:in:)` but
@@ -142,6 +155,10 @@ public struct EndpointResolver: Sendable {
             ?? layers.lastRule(\.followRedirects)?.0 ?? service.followRedirects ?? true
         endpoint.maxBody = overrides.maxBody ?? PreparedRequest.defaultMaxBody
         endpoint.tls = tls(for: service)
+        if let password = endpoint.tls.passwordTemplate {
+            endpoint.tls.password = try bindings.expand(Template(password, mark: endpoint.tls.passwordMark ?? Mark(line: 1, column: 1)), in: "the tls password of \(name)", file: service.file)
+            endpoint.tls.password.map(secrets.record)
+        }
         if let download = task.download {
             endpoint.download = try bindings.expand(download, in: "the download path of \(name)", file: file)
         }
@@ -167,6 +184,10 @@ public struct EndpointResolver: Sendable {
             (base, origin) = (url, " (from \(variable))")
         } else {
             base = try bindings.expand(template, in: "baseURL", file: templateFile)
+            // Offline, a placeholder may stand in the base URL as long as it stays a URL.
+            if bindings.unset == .placeholder, URLBuilder.problem(withBaseURL: base) != nil {
+                _ = try bindings.strict.expand(template, in: "baseURL", file: templateFile)
+            }
         }
         if let problem = URLBuilder.problem(withBaseURL: base) {
             let fromFile = origin.isEmpty

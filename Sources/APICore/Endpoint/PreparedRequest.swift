@@ -20,6 +20,8 @@ public struct PreparedRequest: Sendable {
     public var headers: [HeaderField]
     public var body: Body?
     public var timeout: Double
+    /// `stream: { idle: }`: the longest gap, in seconds, between a stream's events (nil: none but `timeout`).
+    public var idle: Double? = nil
     /// Certificate trust; the default is the system's trust store.
     public var tls: TLSOptions = TLSOptions()
     /// Cookies of the run's jar sent and stored (a rule's `cookies: false` turns it off).
@@ -32,6 +34,8 @@ public struct PreparedRequest: Sendable {
     public var oauth2: OAuth2Settings<String>? = nil
     /// `auth: { digest: }`: the login `DigestTransport` answers a 401 challenge with.
     public var digest: DigestLogin? = nil
+    /// `auth: { aws: }`: `SigV4Transport` signs the request with these as it is sent.
+    public var aws: AWSCredentials? = nil
     /// With `oauth2`: skip the cached token and fetch a fresh one (the API answered 401).
     public var freshToken = false
     /// Where values met while sending (an OAuth2 token) are recorded as secrets: the workspace's.

@@ -14,6 +14,12 @@ public enum RequestBuilder {
         let encoder = ParameterEncoder(arrays: task.arrays, bools: task.bools)
         var query = task.query
         var body = task.body
+        // `query: "text"`: sent as written, before any pairs from parameters or a GraphQL GET.
+        var queryText: String?
+        if case .string(let text)? = query {
+            queryText = URLBuilder.encodeQueryString(text.text)
+            query = nil
+        }
 
         if let parameters = task.parameters {
             if !task.parametersInBody(method: endpoint.method) {
@@ -34,6 +40,7 @@ public enum RequestBuilder {
         }
 
         var urlString = endpoint.url
+        if let queryText { urlString += (urlString.contains("?") ? (queryText.isEmpty ? "" : "&") : "?") + queryText }
         if let query {
             let encoded = encoder.encode(query)
             if !encoded.isEmpty { urlString += (urlString.contains("?") ? "&" : "?") + encoded }

@@ -38,7 +38,7 @@ public struct Workspace: Sendable {
     /// `.env`, the `--env-file`s, then the process environment (which wins).
     public let variables: [String: String]
     public let project: Project
-    private let resolver: EndpointResolver
+    private var resolver: EndpointResolver
 
     /// Reads the project file and the env files; a problem in either is an error (exit 2).
     public init(_ options: Options, process: [String: String]) throws(APIError) {
@@ -56,6 +56,18 @@ public struct Workspace: Sendable {
         resolver = EndpointResolver(environment: variables, overrides: options.overrides, project: project,
                                     environmentName: options.environmentName)
     }
+
+    /// This workspace for requests that are never sent (`--stub`, `mock`): an unset `${VAR}` that
+    /// only feeds the request stands as `Bindings.placeholder` (shown `••••`); samples still need
+    /// theirs. It shares the secrets (and so the redactor) with `self`. The `Caller` picks the mode.
+    public func offline(_ on: Bool = true) -> Workspace {
+        var out = self
+        out.resolver.offline = on
+        return out
+    }
+
+    /// Whether requests built here may hold placeholders (`offline()`).
+    public var isOffline: Bool { resolver.offline }
 
     /// The environment chosen by `--env` or `APICLI_ENV`.
     public var environmentName: String? { resolver.environmentName }
@@ -81,6 +93,7 @@ public struct Workspace: Sendable {
         let endpoint = try resolver.endpoint(for: target, in: service, captured: captured)
         var request = try RequestBuilder.build(endpoint)
         request.secrets = resolver.secrets
+        request.idle = target.stream?.idle
         return PreparedCall(service: service, target: target, endpoint: endpoint, request: request,
                             bindings: try resolver.bindings(for: target, in: service, captured: captured))
     }

@@ -6,7 +6,8 @@ import Foundation
 
 /// The cookies of one run, as a browser session keeps them: `Set-Cookie` from any response (a
 /// redirect's included) is sent back to the host it came from (or its `Domain=`), on matching
-/// paths, `Secure` ones over https only, until `Max-Age`/`Expires`. Nothing is written to disk.
+/// paths, `Secure` ones over https only, until `Max-Age`/`Expires`. Nothing is written to disk
+/// unless `--cookie-jar` asks (`CookieJarFile`).
 /// A request with `cookies: false` (a rule) neither sends nor stores any.
 public final class CookieJar: Sendable {
     public static let run = CookieJar()
@@ -23,7 +24,7 @@ public final class CookieJar: Sendable {
         var expires: Double?
     }
 
-    private let cookies = Locked<[Cookie]>([])
+    let cookies = Locked<[Cookie]>([])
 
     public init() {}
 
@@ -48,12 +49,7 @@ public final class CookieJar: Sendable {
         guard let host = url.host?.lowercased() else { return }
         let parsed = setCookies.compactMap { Self.parse($0, host: host, path: url.path, now: now) }
         guard !parsed.isEmpty else { return }
-        cookies.withLock { all in
-            for cookie in parsed {
-                all.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
-                all.append(cookie)
-            }
-        }
+        add(parsed)
     }
 
     static func parse(_ line: String, host: String, path: String, now: Double) -> Cookie? {

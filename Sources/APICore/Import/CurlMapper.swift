@@ -20,10 +20,16 @@ struct CurlMapper {
         t.path = url.path
         var headers = request.headers
         var query = url.query
-        if request.get { query += request.data.flatMap(CurlURL.pairs) }
-        body(&t, headers: &headers)
+        if request.get, !request.data.isEmpty {
+            let data = try dataText()
+            query = query.map { $0.isEmpty ? data : $0 + "&" + data } ?? data
+        }
+        try body(&t, headers: &headers)
         authorization(&t, headers: &headers)
-        if !query.isEmpty { t.task.insert(contentsOf: queryEntries(query, &t), at: 0) }
+        if let query { t.task.insert(queryEntry(query), at: 0) }
+        if !request.globoff, Self.hasGlob(request.url ?? "") {
+            warnings.append("curl expands {a,b} and [1-3] in a URL into several requests (unless -g); the target sends the URL as written")
+        }
         t.headers = headerEntries(headers)
         t.timeout = request.maxTime.flatMap(YAMLScalar.number)
         auth(&t, url: url)
@@ -39,7 +45,7 @@ struct CurlMapper {
         if let m = request.method { return m }
         if request.head { return "HEAD" }
         if request.uploadFile != nil { return "PUT" }
-        if !request.form.isEmpty || request.dataFile != nil || (!request.data.isEmpty && !request.get) { return "POST" }
+        if !request.form.isEmpty || (!request.data.isEmpty && !request.get) { return "POST" }
         return "GET"
     }
 
@@ -79,27 +85,16 @@ struct CurlMapper {
         headers.removeAll { $0.name.lowercased() == "authorization" }
     }
 
-    /// Repeated keys become lists: `k[]=a&k[]=b` → `k: [a, b]` (brackets, apicli's default), and
-    /// `k=a&k=b` → the same list with `arrays: noBrackets`.
-    private mutating func queryEntries(_ pairs: [(String, String)], _ t: inout TargetDraft) -> [YAMLOut.Entry] {
-        var order: [String] = []
-        var values: [String: [String]] = [:]
-        var bare = false
-        for (k, v) in pairs {
-            let key = k.hasSuffix("[]") ? String(k.dropLast(2)) : k
-            if values[key] == nil { order.append(key) }
-            values[key, default: []].append(v)
-            if !k.hasSuffix("[]"), values[key]!.count > 1 { bare = true }
-        }
-        let listed = Set(pairs.map(\.0).filter { $0.hasSuffix("[]") }.map { String($0.dropLast(2)) })
-        var query: [YAMLOut.Entry] = []
-        for key in order {
-            let vs = values[key]!.map { YAMLOut.string(literal($0)) }
-            query.append(.pair(key, listed.contains(key) || vs.count > 1 ? .list(vs) : vs[0]))
-        }
-        var out: [YAMLOut.Entry] = [.pair("query", .map(query))]
-        if bare { out.append(.pair("arrays", .string("noBrackets"))) }
-        return out
+    private mutating func queryEntry(_ raw: String) -> YAMLOut.Entry {
+        CurlURL.queryEntry(raw, warnings: &warnings)
+    }
+
+    /// A `{…}` or a `[…]` that is not empty: curl's URL globbing.
+    static func hasGlob(_ url: String) -> Bool {
+        if url.contains("{") { return true }
+        guard let open = url.firstIndex(of: "[") else { return false }
+        let rest = url[url.index(after: open)...]
+        return !rest.hasPrefix("]") && rest.contains("]")
     }
 
     private mutating func headerEntries(_ headers: [(name: String, value: String)]) -> [YAMLOut.Entry] {
@@ -122,11 +117,6 @@ struct CurlMapper {
         return out
     }
 
-    /// A value that goes through template expansion: `${` is escaped; a `{name}` cannot be, so it is a warning.
-    mutating func literal(_ s: String) -> String {
-        if s.contains("{"), Template(s, mark: Mark(line: 1, column: 1)).placeholders.contains(where: { _ in true }) {
-            warnings.append("'\(s)' holds {…}, which apicli reads as a placeholder; give it a value with -p or params:")
-        }
-        return ImportText.literal(s)
-    }
+    /// A value that goes through template expansion, written so that it expands to itself.
+    func literal(_ s: String) -> String { ImportText.literal(s) }
 }

@@ -11,11 +11,11 @@ extension CurlParser {
         switch option {
         case "-X", "--request": request.method = value.uppercased()
         case "-H", "--header": header(value)
-        case "-d", "--data", "--data-ascii", "--data-binary", "--data-raw": data(option, value)
-        case "--data-urlencode": request.data.append(Self.urlencoded(value))
+        case "-d", "--data", "--data-ascii", "--data-binary", "--data-raw": try data(option, value)
+        case "--data-urlencode": try dataURLEncode(value)
         case "--json":
             request.json = true
-            request.data.append(value)
+            try data(option, value)
         case "-F", "--form", "--form-string": request.form.append(formPart(value, literal: option == "--form-string"))
         case "-u", "--user": request.user = value
         case "--oauth2-bearer": request.bearer = value
@@ -49,23 +49,57 @@ extension CurlParser {
         }
     }
 
-    private mutating func data(_ option: String, _ value: String) {
-        if value.hasPrefix("@"), option != "--data-raw" {
-            request.dataFile = absolute(String(value.dropFirst()))
+    /// `@file` is a file (except with `--data-raw`);
+    /// `@-` is standard input when curl runs, which an import cannot see: an error.
+    private mutating func data(_ option: String, _ value: String) throws(APIError) {
+        guard value.hasPrefix("@"), option != "--data-raw" else {
+            request.data.append(.text(value))
+            return
+        }
+        let path = String(value.dropFirst())
+        try Self.notStandardInput(path, option: option, value: value)
+        request.data.append(.file(absolute(path), binary: option == "--data-binary" || option == "--json"))
+    }
+
+    static func notStandardInput(_ path: String, option: String, value: String) throws(APIError) {
+        guard path == "-" else { return }
+        throw .invalid(Diagnostic(file: nil, mark: nil,
+                                  message: "curl \(option) \(value) reads the body from standard input when curl runs, which an import cannot see",
+                                  hint: "save the body to a file and pass --data-binary @FILE, or paste it with --data-raw '…'"))
+    }
+
+    /// `--data-urlencode`: `name=value` → `name=` and the value percent-encoded; `=value` and a bare
+    /// value → the value encoded; `name@file` and `@file` → the file's content encoded (read at import).
+    private mutating func dataURLEncode(_ value: String) throws(APIError) {
+        let eq = value.firstIndex(of: "=")
+        if let at = value.firstIndex(of: "@"), eq.map({ at < $0 }) ?? true {
+            let path = String(value[value.index(after: at)...])
+            try Self.notStandardInput(path, option: "--data-urlencode", value: value)
+            request.data.append(.encodedFile(name: String(value[..<at]), path: absolute(path)))
         } else {
-            request.data.append(value)
+            request.data.append(.text(Self.urlencoded(value)))
         }
     }
 
-    /// `name=value` → `name=percent-encoded value`; a bare value is encoded whole.
+    /// `name=value` → `name=percent-encoded value` (curl leaves the name as it is); a bare value is
+    /// encoded whole. curl keeps only `A–Z a–z 0–9 - . _ ~`, and writes a space as `+`.
     static func urlencoded(_ value: String) -> String {
-        let allowed = Text.ByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        func encode(_ s: Substring) -> String { s.percentEncoded(keeping: allowed) }
         if let eq = value.firstIndex(of: "=") {
             let name = value[..<eq]
-            return (name.isEmpty ? "" : name + "=") + encode(value[value.index(after: eq)...])
+            return (name.isEmpty ? "" : name + "=") + formEncoded(Array(value[value.index(after: eq)...].utf8))
         }
-        return encode(value[...])
+        return formEncoded(Array(value.utf8))
+    }
+
+    /// curl's `--data-urlencode` encoding of bytes.
+    static func formEncoded(_ bytes: [UInt8]) -> String {
+        var out = ""
+        for b in bytes {
+            if Text.ByteSet.unreserved.contains(b) { out.unicodeScalars.append(Unicode.Scalar(b)) }
+            else if b == UInt8(ascii: " ") { out += "+" }
+            else { out += "%" + Text.hexByte(b) }
+        }
+        return out
     }
 
     /// `name=value`, `name=@file;type=…;filename=…`, `name=<file` (the file's text: not imported).

@@ -9,7 +9,7 @@ struct CurlParser {
 
     static let quiet: Set<String> = [
         "-L", "--location", "-s", "--silent", "-S", "--show-error", "-v", "--verbose", "-i", "--include",
-        "--compressed", "-f", "--fail", "--fail-with-body", "-g", "--globoff", "-N", "--no-buffer",
+        "--compressed", "-f", "--fail", "--fail-with-body", "-N", "--no-buffer",
         "-#", "--progress-bar", "--http1.1", "--http2", "--location-trusted", "--tr-encoding",
     ]
     /// Options with a value that apicli has no place for.
@@ -70,6 +70,7 @@ struct CurlParser {
         case "-k", "--insecure": request.insecure = true
         case "-G", "--get": request.get = true
         case "-I", "--head": request.head = true
+        case "-g", "--globoff": request.globoff = true
         default:
             if Self.unmappedWithValue.contains(word) || Self.valueOptions.contains(word) { return nil }
             warnings.append("curl option \(word) is not imported")

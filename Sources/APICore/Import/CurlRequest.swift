@@ -11,10 +11,18 @@ struct CurlRequest {
     var method: String?
     var url: String?
     var headers: [(name: String, value: String)] = []
-    /// `-d` and friends, in order; curl joins them with `&`.
-    var data: [String] = []
-    /// `--data-binary @file` / `-d @file`: the body is that file.
-    var dataFile: String?
+    /// One `-d`/`--data*`/`--data-urlencode`/`--json` value; curl joins them with `&`.
+    enum Data {
+        /// Text sent as it is (already encoded for `--data-urlencode name=value`).
+        case text(String)
+        /// `-d @file` (CR and LF left out, `binary: false`) or `--data-binary @file` (as it is); an absolute path.
+        case file(String, binary: Bool)
+        /// `--data-urlencode [name]@file`: the file's bytes percent-encoded, after `name=`.
+        case encodedFile(name: String, path: String)
+    }
+
+    /// `-d` and friends, in order.
+    var data: [Data] = []
     /// `--json`: JSON body, JSON content type and accept.
     var json = false
     var form: [FormPart] = []
@@ -25,6 +33,8 @@ struct CurlRequest {
     var maxTime: String?
     /// `-G`: the data goes into the query.
     var get = false
+    /// `-g`: `{}` and `[]` in the URL are not glob patterns.
+    var globoff = false
     var head = false
     var uploadFile: String?
 }

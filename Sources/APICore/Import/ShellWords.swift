@@ -1,7 +1,7 @@
 /// Splits a command line as a POSIX shell would for a plain command: `'single'` quotes keep
 /// everything, `"double"` quotes honour `\"`, `\\`, `\$` and `` \` ``, a backslash outside quotes
 /// escapes the next character, and backslash-newline joins lines. `$'…'` (ANSI-C quoting, which
-/// browsers' "Copy as cURL" uses) understands `\n`, `\t`, `\r`, `\\`, `\'`, `\"` and `\xHH`.
+/// browsers' "Copy as cURL" uses) is read as bash reads it (see `ansiQuoted`).
 /// No expansion, globbing, pipes or redirections: those are errors a caller reports.
 enum ShellWords {
     struct Unterminated: Error {
@@ -55,19 +55,47 @@ enum ShellWords {
         throw Unterminated(quote: "\"")
     }
 
+    /// bash's `$'…'`: the escapes of C and bash (`\a \b \e \E \f \n \r \t \v \\ \' \" \?`), `\NNN`
+    /// (one to three octal digits) and `\xHH` (one or two hex digits) as bytes, `\uHHHH` and
+    /// `\UHHHHHHHH` as the character's UTF-8, `\cX` as control-X. An unknown escape keeps its
+    /// backslash, as bash does. Bytes that are not UTF-8 become U+FFFD.
     private static func ansiQuoted(_ chars: inout ArraySlice<Character>, into word: inout String) throws(Unterminated) {
+        var bytes: [UInt8] = []
+        func scalar(_ v: UInt32) { bytes += Array(String(Unicode.Scalar(v).map(Character.init) ?? "\u{FFFD}").utf8) }
+        func digits(_ count: Int, radix: Int) -> UInt32? {
+            let run = chars.prefix(count).prefix { $0.isASCII && $0.hexDigitValue.map { $0 < radix } == true }
+            guard !run.isEmpty else { return nil }
+            chars.removeFirst(run.count)
+            return UInt32(String(run), radix: radix)
+        }
         while let c = chars.popFirst() {
-            if c == "'" { return }
-            guard c == "\\", let next = chars.popFirst() else { word.append(c); continue }
+            if c == "'" {
+                word += String(decoding: bytes, as: UTF8.self)
+                return
+            }
+            guard c == "\\", let next = chars.popFirst() else { bytes += Array(String(c).utf8); continue }
             switch next {
-            case "n": word.append("\n")
-            case "t": word.append("\t")
-            case "r": word.append("\r")
+            case "a": bytes.append(0x07)
+            case "b": bytes.append(0x08)
+            case "e", "E": bytes.append(0x1B)
+            case "f": bytes.append(0x0C)
+            case "n": bytes.append(0x0A)
+            case "r": bytes.append(0x0D)
+            case "t": bytes.append(0x09)
+            case "v": bytes.append(0x0B)
+            case "\\", "'", "\"", "?": bytes += Array(String(next).utf8)
+            case "0"..."7":
+                chars.insert(next, at: chars.startIndex)
+                bytes.append(UInt8(truncatingIfNeeded: digits(3, radix: 8) ?? 0))
             case "x":
-                let hex = String(chars.prefix(2).prefix { $0.isHexDigit })
-                chars.removeFirst(hex.count)
-                if let v = UInt32(hex, radix: 16), let u = Unicode.Scalar(v) { word.unicodeScalars.append(u) }
-            default: word.append(next)
+                if let v = digits(2, radix: 16) { bytes.append(UInt8(v)) } else { bytes += Array("\\x".utf8) }
+            case "u", "U":
+                if let v = digits(next == "u" ? 4 : 8, radix: 16) { scalar(v) } else { bytes += Array("\\\(next)".utf8) }
+            case "c":
+                guard let x = chars.popFirst() else { bytes += Array("\\c".utf8); break }
+                let ascii = x.asciiValue ?? 0x3F
+                bytes.append(ascii == 0x3F ? 0x7F : ascii & 0x1F)
+            default: bytes += Array("\\\(next)".utf8)
             }
         }
         throw Unterminated(quote: "'")

@@ -69,9 +69,12 @@ public final class MockServer: Sendable {
                 guard connections.admit(channel) else { return channel.close() }
                 channel.closeFuture.whenComplete { _ in connections.closed(channel) }
                 return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    let upgrade: NIOHTTPServerUpgradeConfiguration = (upgraders: [MockWebSocket.upgrader(table: shared, log: log)],
+                                                                        completionHandler: { _ in })
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(MockHandler(table: shared, limits: limits,
-                                                                               connections: connections, log: log))
+                                                                               connections: connections, log: log),
+                                                                   name: MockHandler.name)
                 }
             }
         do {
@@ -113,6 +116,8 @@ public final class MockServer: Sendable {
 final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
+    /// Its name in the pipeline (a WebSocket upgrade removes it).
+    static let name = "apicli-mock"
 
     private let table: Locked<MockTable>
     private let limits: MockServer.Limits
@@ -160,7 +165,7 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
             start = DispatchTime.now().uptimeNanoseconds
         case .body(var part):
             // kept only when requests are validated, and at most `maxBody` bytes (a longer one is cut: not JSON)
-            if table.current.validateRequests, body.count < Self.maxBody, let bytes = part.readBytes(length: min(part.readableBytes, Self.maxBody - body.count)) {
+            if table.current.keepsBodies, body.count < Self.maxBody, let bytes = part.readBytes(length: min(part.readableBytes, Self.maxBody - body.count)) {
                 body.append(contentsOf: bytes)
             }
         case .end:
@@ -177,28 +182,49 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
             let answer = table.current.answer(method: head.method.rawValue, uri: head.uri,
                                               sampleHeader: head.headers.first(name: MockTable.sampleHeader), body: body)
             body = Data()
-            respond(answer, to: head, channel: channel, close: false)
             let loop = context.eventLoop
             let rearm = NIOLoopBound(self, eventLoop: loop)
             let bound = NIOLoopBound(context, eventLoop: loop)
             let connections = self.connections
-            loop.execute {
-                guard channel.isActive else { return }
-                connections.busy(channel, false)
-                rearm.value.arm(bound.value)
+            let idle = { @Sendable in
+                loop.execute {
+                    guard channel.isActive else { return }
+                    connections.busy(channel, false)
+                    rearm.value.arm(bound.value)
+                }
             }
+            if case .events(let status, let headers, let events, let delay) = answer.reply {
+                // the connection is busy (not timed out) until the stream has ended
+                let log = self.logger(answer, head)
+                Self.after(delay, on: channel) {
+                    Self.stream(status: status, headers: headers, events: events, to: head, channel: channel) { sent in
+                        log(sent ? status : nil)
+                        idle()
+                    }
+                }
+                return
+            }
+            respond(answer, to: head, channel: channel, close: false)
+            idle()
         }
     }
 
-    private func respond(_ answer: MockTable.Answer, to head: HTTPRequestHead, channel: any Channel, close: Bool) {
+    /// Reports the answer to `head` with the status sent (nil: closed without a response).
+    private func logger(_ answer: MockTable.Answer, _ head: HTTPRequestHead) -> @Sendable (Int?) -> Void {
         let (start, log) = (self.start, self.log)
-        let event = { @Sendable (status: Int?) in
+        return { @Sendable (status: Int?) in
             guard let log else { return }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             log(MockServer.Event(method: head.method.rawValue, uri: head.uri, target: answer.target,
                                  sample: answer.sample, status: status, seconds: seconds))
         }
+    }
+
+    private func respond(_ answer: MockTable.Answer, to head: HTTPRequestHead, channel: any Channel, close: Bool) {
+        let event = logger(answer, head)
         switch answer.reply {
+        case .events:
+            break  // streamed by channelRead
         case .close(let delay):
             Self.after(delay, on: channel) {
                 event(nil)
@@ -229,7 +255,7 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         HeaderField.forbiddenCharacter(in: value) == nil && !value.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }
     }
 
-    private static func after(_ delay: Double, on channel: any Channel, _ body: @escaping @Sendable () -> Void) {
+    static func after(_ delay: Double, on channel: any Channel, _ body: @escaping @Sendable () -> Void) {
         if delay > 0 {
             channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) { body() }
         } else {
@@ -237,7 +263,7 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private static func write(status: Int, headers: [HeaderField], body: Data, to head: HTTPRequestHead, channel: any Channel,
+    static func write(status: Int, headers: [HeaderField], body: Data, to head: HTTPRequestHead, channel: any Channel,
                               close: Bool) {
         var fields = HTTPHeaders()
         for h in headers {

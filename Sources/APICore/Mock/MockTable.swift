@@ -18,7 +18,7 @@ public struct MockTable: Sendable {
 
     /// Most specific first.
     private(set) var entries: [Entry]
-    private let workspace: Workspace
+    let workspace: Workspace
     /// `mock --validate`: a request whose JSON body breaks its operation's request schema
     /// (`expect: schema: { openapi:, operation: }`) gets 400 and the violations.
     public var validateRequests = false
@@ -29,7 +29,9 @@ public struct MockTable: Sendable {
 
     /// Routes for `selected`. Two routes that answer the same requests are an error naming both,
     /// unless `prefer` (`--service`) names the service of exactly one of them.
+    /// The mock sends nothing: a `${VAR}` that only feeds requests need not be set (`Workspace.offline`).
     public init(workspace: Workspace, selected: [(Service, Target)], prefer: [String] = []) throws(APIError) {
+        let workspace = workspace.offline()
         self.workspace = workspace
         var entries: [Entry] = []
         var problems: [Diagnostic] = []
@@ -41,7 +43,7 @@ public struct MockTable: Sendable {
             do throws(APIError) {
                 let base = try workspace.basePath(for: target, in: service)
                 let bindings = try workspace.bindings(for: target, in: service)
-                let env = Bindings(environment: bindings.environment, secrets: bindings.secrets)
+                let env = Bindings(environment: bindings.environment, secrets: bindings.secrets, providers: bindings.providers)
                 let path = try target.path.map { t throws(APIError) in
                     try env.expand(t, in: "the path of \(target.qualifiedName)", file: service.file, unresolved: .keep)
                 } ?? ""
@@ -73,6 +75,8 @@ public struct MockTable: Sendable {
             for j in entries.indices where j > i && !dropped.contains(i) && !dropped.contains(j) {
                 let (a, b) = (entries[i].route, entries[j].route)
                 guard a.sameShape(as: b) else { continue }
+                // GraphQL targets on one endpoint are told apart by their operation
+                if let x = graphqlName(a.target), let y = graphqlName(b.target), x != y { continue }
                 let (pa, pb) = (prefer.contains(a.service.name), prefer.contains(b.service.name))
                 if pa != pb {
                     dropped.insert(pa ? j : i)
@@ -98,6 +102,9 @@ public struct MockTable: Sendable {
         case response(status: Int, headers: [HeaderField], body: Data, delay: Double)
         /// An `error:` sample: the connection is closed without a response after `delay`.
         case close(delay: Double)
+        /// An `events:` sample: the head after `delay`, then each event after its own delay,
+        /// chunked and flushed one by one (`text/event-stream`).
+        case events(status: Int, headers: [HeaderField], events: [(delay: Double, bytes: Data)], delay: Double)
     }
 
     public struct Answer: Sendable {
@@ -119,8 +126,15 @@ public struct MockTable: Sendable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         let chosen = sampleHeader.flatMap { $0.isEmpty ? nil : $0 } ?? Self.queryValue(Self.sampleParameter, in: query)
         for method in method == "HEAD" ? ["HEAD", "GET"] : [method] {
-            for entry in entries where entry.route.method == method {
+            for (index, entry) in entries.enumerated() where entry.route.method == method {
                 if let captures = entry.route.match(parts) {
+                    var entry = entry
+                    if Self.graphqlName(entry.route.target) != nil {
+                        switch graphqlEntry(from: index, parts: parts, body: body, query: query) {
+                        case .entry(let picked): entry = picked
+                        case .refused(let refused): return refused
+                        }
+                    }
                     if validateRequests, let refused = Self.refused(body, by: entry.route.target) { return refused }
                     return answer(entry, captures: captures, sample: chosen)
                 }
@@ -149,6 +163,16 @@ public struct MockTable: Sendable {
         let shown = pick.0 ?? "sample"
         let stub = workspace.stub(pick.1, of: target, in: entry.route.service, bindings: entry.bindings, captures: captures)
         if pick.1.error != nil { return Answer(reply: .close(delay: pick.1.delay), target: label, sample: shown) }
+        if pick.1.events != nil {
+            do throws(APIError) {
+                let head = try stub.response()
+                return Answer(reply: .events(status: head.status, headers: head.headers, events: try stub.eventChunks(),
+                                             delay: pick.1.delay),
+                              target: label, sample: shown)
+            } catch {
+                return Answer(reply: Self.json(500, [("error", .string(error.summary))]), target: label, sample: shown)
+            }
+        }
         if let response = entry.rendered[pick.0 ?? ""] {
             return Answer(reply: .response(status: response.status, headers: response.headers, body: response.body,
                                            delay: pick.1.delay),

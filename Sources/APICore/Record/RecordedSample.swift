@@ -14,6 +14,15 @@ public struct RecordedSample: Sendable {
         case text(String)
         /// Bytes for a side file, and the file name's extension (`json`, `txt`, `bin`).
         case file(Data, ext: String)
+        /// A `text/event-stream`: its events, each with the seconds before it.
+        case events([Event])
+    }
+
+    public struct Event: Sendable, Equatable {
+        public var event: String?
+        public var data: String
+        public var id: String?
+        public var delay: Double
     }
 
     public var status: Int
@@ -62,7 +71,8 @@ public struct RecordedSample: Sendable {
 
     }
 
-    public init(_ response: Response, options: Options) {
+    /// `delays`: the seconds before each event of a `text/event-stream` body (`EventRecorder`).
+    public init(_ response: Response, options: Options, delays: [Double] = []) {
         status = response.status
         masked = options.masks
         let keep = Set(options.keepHeaders.map { $0.lowercased() })
@@ -73,7 +83,25 @@ public struct RecordedSample: Sendable {
             if name == "content-encoding" { return nil }  // the body is recorded decoded
             return HeaderField(h.name, Self.hideSecrets(h.value, options.secrets))
         }
-        body = Self.body(response, options)
+        body = SSEEvent.isEventStream(response.headers) ? Self.events(response.body, delays, options)
+            : Self.body(response, options)
+        retry = SSEEvent.isEventStream(response.headers) ? SSEEvent.retry(in: response.body) : nil
+    }
+
+    /// The `retry:` the stream asked for, written on the first event.
+    public var retry: Int?
+
+    private static func events(_ body: Data, _ delays: [Double], _ options: Options) -> Body {
+        var previousID = ""
+        let events = SSEEvent.events(in: body).enumerated().map { i, e -> Event in
+            defer { previousID = e.lastEventID }
+            // data is a template in a sample (escaped); the event name and id are plain text
+            return Event(event: e.type == "message" ? nil : maskSecrets(e.type, options.secrets),
+                         data: hideSecrets(e.data, options.secrets),
+                         id: e.lastEventID == previousID ? nil : maskSecrets(e.lastEventID, options.secrets),
+                         delay: i < delays.count ? (delays[i] * 1000).rounded() / 1000 : 0)
+        }
+        return .events(events)
     }
 
     static func isVolatile(_ name: String) -> Bool {

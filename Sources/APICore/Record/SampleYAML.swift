@@ -31,6 +31,17 @@ enum SampleYAML {
             out.append(inner + "body: " + YAMLScalar.quoted(text))
         case .file?:
             if let file { out.append(inner + "file: " + YAMLScalar.quoted(file)) }
+        case .events(let events)?:
+            out.append(inner + "events:" + (events.isEmpty ? " []" : ""))
+            for (i, e) in events.enumerated() {
+                var fields: [String] = []
+                if let name = e.event { fields.append("event: " + YAMLScalar.quoted(name)) }
+                fields.append("data: " + YAMLScalar.quoted(e.data))
+                if let id = e.id { fields.append("id: " + YAMLScalar.quoted(id)) }
+                if i == 0, let retry = sample.retry { fields.append("retry: \(retry)") }
+                if e.delay > 0 { fields.append("delay: " + Text.fixed(e.delay * 1000, 0) + "ms") }
+                out.append(inner + "  - { " + fields.joined(separator: ", ") + " }")
+            }
         case nil:
             break
         }

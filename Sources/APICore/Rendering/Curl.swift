@@ -22,12 +22,27 @@ public enum Curl {
             let shown = redactor.header(header)
             args += ["-H", quote("\(shown.name): \(shown.value)")]
         }
+        let connection = ConnectionOptions.run.withLock { $0 }
+        if let entry = connection.resolve.first(where: { !ConnectionOptions(resolve: [$0]).dnsOverride(for: r.url).isEmpty }) {
+            let address = entry.address.contains(":") ? "[\(entry.address)]" : entry.address
+            args += ["--resolve", quote("\(entry.host):\(entry.port):\(address)")]
+        }
+        if connection.http1Only { args.append("--http1.1") }
+        if let bundle = r.tls.pkcs12File {
+            let spec = r.tls.password.map { bundle.replacing(":", with: "\\:") + ":" + redactor.text($0) } ?? bundle
+            args += ["--cert-type", "P12", "--cert", quote(spec)]
+        }
         if let cert = r.tls.certFile {
             args += ["--cert", quote(cert)]
             if let key = r.tls.keyFile { args += ["--key", quote(key)] }
         }
         if let login = r.digest {
             args += ["--digest", "-u", quote(redactor.text("\(login.user):\(login.password)"))]
+        }
+        if let aws = r.aws {
+            args += ["--aws-sigv4", quote("aws:amz:\(aws.region):\(aws.service)"),
+                     "--user", quote(redactor.text("\(aws.accessKey):\(aws.secretKey)"))]
+            if let token = aws.sessionToken { args += ["-H", quote(redactor.text("X-Amz-Security-Token: \(token)"))] }
         }
         switch r.body {
         case .data(let data)?:

@@ -29,7 +29,7 @@ public struct Caller: Sendable {
     private let flow: FlowRunner
 
     /// `transport`: the live transport (tests give their own); by default the one live transport,
-    /// with OAuth2 and Digest as its decorators. `plugins`: the command's own, added after the endpoint's.
+    /// with OAuth2, Digest and AWS SigV4 as its decorators. `plugins`: the command's own, added after the endpoint's.
     public init(workspace: Workspace, mode: Mode = .live, policy: SendPolicy = SendPolicy(),
                 plugins: @escaping @Sendable (PreparedCall) -> [any Plugin] = { _ in [] },
                 transport: (any Transport)? = nil) {
@@ -40,11 +40,15 @@ public struct Caller: Sendable {
     /// `find`: where needs are looked up (tests give targets that are in no folder).
     init(workspace: Workspace, mode: Mode, policy: SendPolicy, plugins: @escaping @Sendable (PreparedCall) -> [any Plugin],
          transport: (any Transport)?, find: @escaping @Sendable (String) throws(APIError) -> (Service, Target)) {
+        // Stubbed, an unset variable that only feeds the request is a placeholder; live, never.
+        let workspace = workspace.offline(mode == .stub)
         self.workspace = workspace
         self.mode = mode
         self.policy = policy
-        // Stubbed, nothing is sent: no live transport is made (its client costs start-up).
-        let source: Sender.Source = mode == .live ? .live(DigestTransport(OAuth2Transport(transport ?? LiveTransport()))) : .stub
+        // Stubbed, nothing is sent: no live transport is made (its client costs start-up). A stream's
+        // idle timeout wraps the rest.
+        let source: Sender.Source = mode == .live
+            ? .live(IdleTransport(DigestTransport(OAuth2Transport(SigV4Transport(transport ?? LiveTransport()))))) : .stub
         let sender = Sender(source: source, policy: policy, plugins: plugins)
         self.sender = sender
         flow = FlowRunner(workspace: workspace, find: find, send: { call in await sender.send(call, answer: nil, transfer: Transfer()) })
@@ -104,6 +108,10 @@ struct Sender: Sendable {
         let transport: any Transport
         switch source {
         case .live(let live):
+            guard call.bindings.unset == .fail else {  // built offline: it may hold placeholders
+                return Sent(request: call.prepared, last: .failure(.stopped("\(call.target.qualifiedName): a request built for --stub is never sent")),
+                            attempts: [])
+            }
             transport = live
         case .stub:
             do throws(APIError) {
@@ -115,6 +123,9 @@ struct Sender: Sendable {
         let plugins = call.plugins + self.plugins(call)
         if let until = call.target.until {
             return await poll(until, call, transport, plugins, transfer)
+        }
+        if mode == .live, let reconnects = call.target.stream?.reconnects, reconnects > 0 {
+            return await reconnecting(call, transport, plugins, transfer, reconnects: reconnects)
         }
         return await retrying(call, transport, plugins, transfer, tries: mode == .stub ? 1 : policy.retries + 1)
     }

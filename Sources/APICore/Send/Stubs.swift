@@ -4,11 +4,13 @@ extension PreparedCall {
     /// The stub transport answering with sample `name` (nil: `sample:`); an unknown name or a
     /// target without samples is an error at the target.
     public func stub(sample name: String?) throws(APIError) -> StubTransport {
-        StubTransport(sample: try sample(named: name), bindings: bindings, file: service.file)
+        stub(try sample(named: name))
     }
 
+    /// The sample's `{name}`s expand with the call's params (its own, then `-p`) as `mock`'s do
+    /// with the path's captures: the one expansion is `Workspace.stub`.
     public func stub(_ sample: Sample) -> StubTransport {
-        StubTransport(sample: sample, bindings: bindings, file: service.file)
+        Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file)
     }
 
     private func sample(named name: String?) throws(APIError) -> Sample {
@@ -32,8 +34,15 @@ extension Workspace {
     /// as params, so the sample's `{name}`s expand as they would for `-p name=value`.
     public func stub(_ sample: Sample, of target: Target, in service: Service, bindings: Bindings,
                      captures: [String: String]) -> StubTransport {
-        var bindings = bindings
+        Self.stub(sample, bindings: bindings, captures: captures, file: service.file)
+    }
+
+    /// Samples expand strictly: an unset variable, or a param that stands for one, is an error
+    /// naming the variable, since the sample's text is the answer itself.
+    static func stub(_ sample: Sample, bindings: Bindings, captures: [String: String], file: String) -> StubTransport {
+        var bindings = bindings.strict
         bindings.params.merge(captures) { _, captured in captured }
-        return StubTransport(sample: sample, bindings: bindings, file: service.file)
+        for name in captures.keys { bindings.placeholderParams[name] = nil }
+        return StubTransport(sample: sample, bindings: bindings, file: file)
     }
 }

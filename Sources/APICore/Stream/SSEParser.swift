@@ -122,3 +122,28 @@ public struct SSEParser: Sendable {
         events.append(SSEEvent(type: eventType.isEmpty ? "message" : eventType, data: data, lastEventID: lastEventID))
     }
 }
+
+extension SSEEvent {
+    /// Whether `headers` name a `text/event-stream` body.
+    public static func isEventStream(_ headers: [HeaderField]) -> Bool {
+        guard let type = headers.value(of: "Content-Type") else { return false }
+        return type.split(separator: ";").first.map { String($0).trimmingWhitespace().lowercased() } == "text/event-stream"
+    }
+
+    /// Every event a whole body dispatches.
+    public static func events(in body: Data) -> [SSEEvent] {
+        var parser = SSEParser()
+        let events = parser.feed(body)
+        parser.finish()
+        return events
+    }
+}
+
+extension SSEEvent {
+    /// The last valid `retry:` of a whole body.
+    public static func retry(in body: Data) -> Int? {
+        var parser = SSEParser()
+        _ = parser.feed(body)
+        return parser.retry
+    }
+}

@@ -48,11 +48,29 @@ public enum URLBuilder {
         encodePath(value)
     }
 
-    static let pathAllowed = Text.ByteSet.unreserved.union("!$&'()*+,;=:@/%")
+    static let pathAllowed = Text.ByteSet.unreserved.union("!$&'()*+,;=:@/")
 
-    /// A literal path from a target file: '/' and existing %-escapes stay, spaces and the like are encoded.
+    /// A literal path from a target file: '/' and existing %-escapes stay, spaces and the like are
+    /// encoded, and so is a '%' that starts no escape (`100%` → `100%25`): left as it was, it made
+    /// the whole URL invalid, and Foundation then encoded every '%' again (`%24` → `%2524`).
     public static func encodePath(_ path: String) -> String {
-        path.percentEncoded(keeping: pathAllowed)
+        encodeKeepingEscapes(path, pathAllowed)
+    }
+
+    /// Every byte outside `allowed` as `%XX`; a `%` followed by two hex digits stays an escape.
+    static func encodeKeepingEscapes(_ s: String, _ allowed: Text.ByteSet) -> String {
+        let b = Array(s.utf8)
+        var out = ""
+        for (i, byte) in b.enumerated() {
+            if byte == UInt8(ascii: "%") {
+                out += i + 2 < b.count && Text.hex(b[i + 1]) != nil && Text.hex(b[i + 2]) != nil ? "%" : "%25"
+            } else if allowed.contains(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "%" + Text.hexByte(byte)
+            }
+        }
+        return out
     }
 
     /// Alamofire's query escaping: RFC 3986 query characters minus the general and sub-delimiters,
@@ -62,4 +80,13 @@ public enum URLBuilder {
     public static func escapeQuery(_ s: String) -> String {
         s.percentEncoded(keeping: queryAllowed)
     }
+
+    /// A query written as text (`task: { query: "b=2&a=1&flag" }`): sent as it is, except what a URL
+    /// cannot hold (RFC 3986: a space, `[ ] { } | ^ " < >`, a `%` not followed by two hex digits,
+    /// non-ASCII), which is percent-encoded.
+    public static func encodeQueryString(_ s: String) -> String {
+        encodeKeepingEscapes(s, queryStringAllowed)
+    }
+
+    static let queryStringAllowed = Text.ByteSet.unreserved.union("!$&'()*+,;=:@/?")
 }

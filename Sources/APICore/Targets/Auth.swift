@@ -13,6 +13,35 @@ public enum Auth: Sendable, Equatable {
     case oauth2(OAuth2Settings<Template>)
     /// `{ digest: { username: u, password: p } }`: HTTP Digest (RFC 7616), answering the 401 challenge.
     case digest(user: Template, password: Template)
+    /// `{ aws: { region, service, accessKey?, secretKey?, sessionToken? } }`: AWS Signature Version 4;
+    /// a key left out comes from the standard `AWS_*` variables.
+    case aws(AWSSettings<Template>)
+}
+
+/// `auth: { aws: }` as declared (`Template`s, nil: from the `AWS_*` variables).
+public struct AWSSettings<Field: Sendable & Equatable>: Sendable, Equatable {
+    public var region: Field?
+    public var service: Field
+    public var accessKey: Field?
+    public var secretKey: Field?
+    public var sessionToken: Field?
+}
+
+/// `auth: { aws: }` expanded: what `SigV4Signer` signs with.
+public struct AWSCredentials: Sendable, Hashable {
+    public var accessKey: String
+    public var secretKey: String
+    public var sessionToken: String?
+    public var region: String
+    public var service: String
+
+    public init(accessKey: String, secretKey: String, sessionToken: String? = nil, region: String, service: String) {
+        self.accessKey = accessKey
+        self.secretKey = secretKey
+        self.sessionToken = sessionToken
+        self.region = region
+        self.service = service
+    }
 }
 
 /// An OAuth2 client as declared (`Template`s) or expanded (`String`s).
@@ -42,6 +71,7 @@ public enum Credential: Sendable, Equatable {
     case header(name: String, value: String)
     case oauth2(OAuth2Settings<String>)
     case digest(DigestLogin)
+    case aws(AWSCredentials)
 }
 
 /// `auth: { digest: }` expanded: what `DigestTransport` answers a challenge with.

@@ -44,16 +44,35 @@ extension ServiceDecoder {
             }
             return .digest(user: user, password: password)
         }
+        if keys == ["aws"], let e = value("aws") {
+            return aws(e.value).map { .aws($0) }
+        }
         if keys == ["oauth2"], let e = value("oauth2") {
             return oauth2(e.value).map { .oauth2($0) }
         }
-        reader.error("auth of \(what) takes one of bearer:, basic:, digest:, oauth2:, or header: with value:", at: node.mark,
+        reader.error("auth of \(what) takes one of bearer:, basic:, digest:, aws:, oauth2:, or header: with value:", at: node.mark,
                      hint: "write { bearer: \"${TOKEN}\" }, { basic: { user: u, password: \"${PW}\" } } or { header: X-API-Key, value: \"${KEY}\" }")
         return nil
     }
 }
 
 extension ServiceDecoder {
+    /// `aws: { service, region?, accessKey?, secretKey?, sessionToken? }`.
+    mutating func aws(_ node: Node) -> AWSSettings<Template>? {
+        guard let entries = reader.mapping(node, "aws auth", known: TargetFile.Keys.aws) else { return nil }
+        var fields: [String: Template] = [:]
+        for e in entries {
+            if let t = reader.text(e.value, "aws \(e.key)") { fields[e.key] = t }
+        }
+        guard let service = fields["service"] else {
+            reader.error("aws auth needs service: (the signing name, e.g. execute-api, s3, dynamodb)", at: node.mark,
+                         hint: "write aws: { service: execute-api, region: eu-west-1 } (keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)")
+            return nil
+        }
+        return AWSSettings(region: fields["region"], service: service, accessKey: fields["accessKey"],
+                           secretKey: fields["secretKey"], sessionToken: fields["sessionToken"])
+    }
+
     /// `oauth2: { tokenURL, clientId, clientSecret?, scope?, grant?, username?, password?, refreshToken? }`.
     mutating func oauth2(_ node: Node) -> OAuth2Settings<Template>? {
         guard let entries = reader.mapping(node, "oauth2", known: TargetFile.Keys.oauth2) else { return nil }

@@ -5,11 +5,41 @@ public struct Bindings: Sendable {
     /// Values that came from variables named like a secret, collected as templates expand.
     /// Shared by every copy of these bindings.
     public var secrets: Secrets
+    /// What an unset `${VAR}` without a default becomes.
+    public var unset: Unset
+    /// Params whose values hold `placeholder` for an unset variable (`--stub`): name → the variables.
+    public var placeholderParams: [String: [String]]
+    /// `secrets:` of `apicli.yaml`: a variable not in `environment` whose value a command prints.
+    public var providers: SecretProviders?
 
-    public init(params: [String: String] = [:], environment: [String: String] = [:], secrets: Secrets = Secrets()) {
+    public init(params: [String: String] = [:], environment: [String: String] = [:], secrets: Secrets = Secrets(),
+                providers: SecretProviders? = nil, unset: Unset = .fail, placeholderParams: [String: [String]] = [:]) {
         self.params = params
         self.environment = environment
         self.secrets = secrets
+        self.providers = providers
+        self.unset = unset
+        self.placeholderParams = placeholderParams
+    }
+
+    public enum Unset: Sendable, Equatable {
+        /// An unset variable is an error: what a request that is sent needs.
+        case fail
+        /// An unset variable is `placeholder` (`--stub`, `mock`: nothing is sent, so a secret that
+        /// only feeds the request is not needed; `secrets:` providers are still asked first).
+        /// Never for a live request (`Caller` makes sure).
+        case placeholder
+    }
+
+    /// What an unset variable stands as in an offline request: shown as it is in `-v` and `--curl`.
+    public static let placeholder = Redactor.mask
+
+    /// These bindings where nothing may stand in for a value: what samples expand with, since a
+    /// sample's text is the answer itself. A placeholder param or an unset variable is an error there.
+    public var strict: Bindings {
+        var out = self
+        out.unset = .fail
+        return out
     }
 
     public enum Unresolved: Sendable {
@@ -27,6 +57,15 @@ public struct Bindings: Sendable {
     public func expand(_ template: Template, in place: String, file: String?, unresolved: Unresolved = .fail,
                        encode: (String) -> String = { $0 },
                        encodeReserved: (String) -> String = { $0 }) throws(APIError) -> String {
+        var ignored: [String] = []
+        return try expand(template, in: place, file: file, unresolved: unresolved, encode: encode,
+                          encodeReserved: encodeReserved, placeholders: &ignored)
+    }
+
+    /// `expand`, adding to `placeholders` the name of every unset variable that `placeholder` stands for.
+    func expand(_ template: Template, in place: String, file: String?, unresolved: Unresolved = .fail,
+                encode: (String) -> String = { $0 }, encodeReserved: (String) -> String = { $0 },
+                placeholders: inout [String]) throws(APIError) -> String {
         if template.isLiteral && !template.text.contains("$") { return template.text }
         let text = template.text
         var out = ""
@@ -45,9 +84,15 @@ public struct Bindings: Sendable {
                     throw .invalid(Diagnostic(file: file, mark: template.mark,
                                               message: "unterminated '${' in \(place)", hint: "write ${NAME} or ${NAME:-default}"))
                 }
-                out += try variable(String(text[text.index(i, offsetBy: 2)..<close]), template, place, file)
+                out += try variable(String(text[text.index(i, offsetBy: 2)..<close]), template, place, file, &placeholders)
                 i = text.index(after: close)
             } else if c == "{", let (name, reserved, end) = Template.placeholder(in: text, at: i) {
+                if unset == .fail, let variables = placeholderParams[name] {
+                    let list = variables.map { "${\($0)}" }.joined(separator: ", ")
+                    throw .invalid(Diagnostic(file: file, mark: template.mark,
+                                              message: "{\(name)} in \(place) needs \(list), which is not set",
+                                              hint: "export \(variables[0])=…, or pass -p \(name)=VALUE"))
+                }
                 if let value = params[name] {
                     out += reserved ? encodeReserved(value) : encode(value)
                 } else if unresolved == .keep {
@@ -66,7 +111,8 @@ public struct Bindings: Sendable {
         return out
     }
 
-    private func variable(_ body: String, _ template: Template, _ place: String, _ file: String?) throws(APIError) -> String {
+    private func variable(_ body: String, _ template: Template, _ place: String, _ file: String?,
+                          _ placeholders: inout [String]) throws(APIError) -> String {
         let name: Substring
         var fallback: Substring?
         if let range = body.firstRange(of: ":-") {
@@ -80,9 +126,18 @@ public struct Bindings: Sendable {
                                       message: "'${\(body)}' in \(place) is not a variable reference",
                                       hint: "names are letters, digits and '_': ${NAME} or ${NAME:-default}; write $${ for a literal '${'"))
         }
+        if environment[String(name)] == nil, let value = try providers?.value(of: String(name)) {
+            secrets.record(value)  // whatever its name: it came from a secret store
+            return value
+        }
         if let value = environment[String(name)] ?? fallback.map(String.init) {
             if Secrets.isSecretName(name) { secrets.record(value) }
             return value
+        }
+        if unset == .placeholder {
+            placeholders.append(String(name))
+            secrets.record(Self.placeholder)  // so its percent-encoded form in a URL shows as it is too
+            return Self.placeholder
         }
         throw .invalid(Diagnostic(file: file, mark: template.mark,
                                   message: "environment variable \(name) is not set (used in \(place))",

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 extension TargetFile.Keys {
-    public static let expect = ["status", "headers", "json", "body", "schema", "maxTime"]
+    public static let expect = ["status", "headers", "json", "body", "schema", "maxTime", "events"]
     public static let bodyExpectation = ["contains", "matches"]
     /// The keys of a JSON comparison mapping: `{ ">=": 1 }`, `{ exists: false }`.
     public static let comparison = ComparisonOperator.allCases.map(\.rawValue) + ["exists"]
@@ -23,6 +23,7 @@ extension ServiceDecoder {
             case "json": expect.json = jsonExpectations(e.value)
             case "body": expect.body = bodyExpectation(e.value)
             case "schema": expect.schema = schemaExpectation(e.value)
+            case "events": expect.events = eventsExpectation(e.value)
             default: expect.maxTime = reader.duration(e.value, "maxTime", allowZero: false)
             }
         }
@@ -65,7 +66,7 @@ extension ServiceDecoder {
         }
     }
 
-    private mutating func jsonExpectations(_ node: Node) -> [JSONExpectation] {
+    mutating func jsonExpectations(_ node: Node) -> [JSONExpectation] {
         guard let entries = reader.mapping(node, "expect json") else { return [] }
         var out: [JSONExpectation] = []
         for e in entries {
@@ -83,7 +84,7 @@ extension ServiceDecoder {
     }
 
     /// A value to equal, or a mapping of operators: `{ ">=": 1, "<": 10 }`, `{ exists: false }`.
-    private mutating func comparisons(_ node: Node, path: String) -> [JSONExpectation.Comparison]? {
+    mutating func comparisons(_ node: Node, path: String) -> [JSONExpectation.Comparison]? {
         guard let pairs = node.pairs, pairs.contains(where: { Self.looksLikeOperator($0.key.scalarText ?? "") }) else {
             return reader.value(node, "the expected value of \(path)").map { [.compare(.equal, $0)] }
         }

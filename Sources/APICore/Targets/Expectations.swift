@@ -13,6 +13,8 @@ public struct Expectations: Sendable, Equatable {
     public var mark: Mark
     /// A GraphQL target (`errors: fail`, the default): a non-empty `errors` list fails.
     public var graphqlErrors = false
+    /// `events:`: conditions on a `text/event-stream` answer's events.
+    public var events: EventsExpectation?
 
     public init(status: [StatusPattern]? = nil, headers: [HeaderExpectation] = [], json: [JSONExpectation] = [],
                 body: BodyExpectation? = nil, schema: SchemaExpectation? = nil, maxTime: Double? = nil, mark: Mark) {

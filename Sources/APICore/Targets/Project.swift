@@ -19,6 +19,8 @@ public struct Project: Sendable {
     public var environments: [Environment] = []
     /// `load: { thresholds: … }`: thresholds over the whole of an `apicli load` run.
     public var load: LoadSettings? = nil
+    /// `secrets: { NAME: { command: [argv…], timeout? } }`: `${NAME}` from a command.
+    public var secrets: [String: SecretCommand] = [:]
 
     public init() {}
 
@@ -61,8 +63,50 @@ extension ServiceDecoder {
             case "rules": project.rules = rules(e.value)
             case "environments": project.environments = environments(e.value)
             case "load": project.load = load(e.value, target: nil)
+            case "secrets": project.secrets = secretCommands(e.value)
             default: break  // doc
             }
         }
+    }
+}
+
+extension ServiceDecoder {
+    /// `secrets: { NAME: { command: [program, arg…], timeout: 10s } }`.
+    mutating func secretCommands(_ node: Node) -> [String: SecretCommand] {
+        guard let entries = reader.mapping(node, "secrets") else { return [:] }
+        var out: [String: SecretCommand] = [:]
+        for e in entries {
+            guard !e.key.isEmpty, e.key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                reader.error("'\(e.key)' in secrets: is not a variable name", at: e.value.mark,
+                             hint: "names are letters, digits and '_', as in ${API_TOKEN}")
+                continue
+            }
+            guard let fields = reader.mapping(e.value, "secret \(e.key)", known: TargetFile.Keys.secret) else { continue }
+            var argv: [String]? = nil
+            var timeout = SecretCommand.defaultTimeout
+            for f in fields {
+                if f.key == "timeout" {
+                    timeout = reader.duration(f.value, "timeout of secret \(e.key)", allowZero: false) ?? timeout
+                } else if let items = f.value.items, !items.isEmpty {
+                    let texts = items.compactMap { reader.text($0, "an argument of secret \(e.key)") }
+                    if texts.count == items.count { argv = texts.map(\.text) }
+                } else {
+                    reader.error("command of secret \(e.key) is a list: the program, then each argument", at: f.value.mark,
+                                 hint: "write command: [op, read, \"op://vault/api/token\"] (no shell runs it)")
+                }
+            }
+            guard let argv else {
+                if !fields.contains(where: { $0.key == "command" }) {
+                    reader.error("secret \(e.key) needs command:", at: e.value.mark, hint: "write \(e.key): { command: [pass, show, api/token] }")
+                }
+                continue
+            }
+            if timeout > 600 {
+                reader.error("timeout of secret \(e.key) is over 10 minutes", at: e.value.mark, hint: "write timeout: 30s or less")
+                continue
+            }
+            out[e.key] = SecretCommand(argv: argv, timeout: timeout, file: reader.file, mark: e.value.mark)
+        }
+        return out
     }
 }

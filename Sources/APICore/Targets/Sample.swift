@@ -19,6 +19,10 @@ public struct Sample: Sendable {
     public var expectFailure = false
     /// `masked:`: JSONPaths whose recorded values were replaced (`record --mask`); drift skips them.
     public var masked: [String] = []
+    /// `events:`: a Server-Sent Events answer (`text/event-stream`), sent one event at a time.
+    public var events: [Sample.Event]?
+    /// `messages:`: a WebSocket answer (`apicli mock` upgrades the connection and sends them).
+    public var messages: [Sample.Message]?
 
     public init(status: Int = 200, headers: [Header] = [], body: Body? = nil, error: String? = nil,
                 delay: Double = 0, mark: Mark) {

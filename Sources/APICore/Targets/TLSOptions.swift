@@ -9,6 +9,13 @@ public struct TLSOptions: Sendable, Hashable {
     public var certFile: String?
     /// The PEM file of the certificate's private key (`--key`, `tls: { key: }`); nil: in `certFile`.
     public var keyFile: String?
+    /// A PKCS#12 bundle (`.p12`, `.pfx`) with the client certificate, its chain and key (`tls: { pkcs12: }`).
+    public var pkcs12File: String?
+    /// The bundle's password, expanded (`tls: { password: "${P12_PASSWORD}" }`); never printed.
+    public var password: String?
+    /// `password:` as written, expanded by the resolver.
+    public var passwordTemplate: String?
+    public var passwordMark: Mark?
 
     public init(caFile: String? = nil, verify: Bool = true, certFile: String? = nil, keyFile: String? = nil) {
         self.caFile = caFile
@@ -18,12 +25,14 @@ public struct TLSOptions: Sendable, Hashable {
     }
 
     /// Nothing asked for: the system's trust store (on Apple platforms URLSession serves such calls).
-    public var isDefault: Bool { caFile == nil && verify && certFile == nil }
+    public var isDefault: Bool { caFile == nil && verify && certFile == nil && pkcs12File == nil }
 
     /// Later (command line) options win over earlier (file) ones; a certificate and its key go together.
     public func overridden(by other: TLSOptions) -> TLSOptions {
         let ownCert = other.certFile == nil
-        return TLSOptions(caFile: other.caFile ?? caFile, verify: verify && other.verify,
-                          certFile: other.certFile ?? certFile, keyFile: ownCert ? keyFile : other.keyFile)
+        var out = TLSOptions(caFile: other.caFile ?? caFile, verify: verify && other.verify,
+                             certFile: other.certFile ?? certFile, keyFile: ownCert ? keyFile : other.keyFile)
+        if ownCert { (out.pkcs12File, out.password, out.passwordTemplate, out.passwordMark) = (pkcs12File, password, passwordTemplate, passwordMark) }
+        return out
     }
 }

@@ -36,6 +36,8 @@ public struct Target: Sendable {
     public var until: Until? = nil
     /// `load:`: this target's weight and thresholds in `apicli load`.
     public var load: LoadSettings? = nil
+    /// `stream:`: the idle timeout and reconnection of an event stream.
+    public var stream: StreamSettings? = nil
     /// What the target says that works but is likely a mistake (`method: GTE`); `validate`, `show`
     /// and `call` print these on stderr.
     public var warnings: [Diagnostic] = []

@@ -15,24 +15,31 @@ public enum TargetFile {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
                                      "auth", "rules", "environments", "followRedirects"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
-                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load"]
+                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load",
+                                    "stream"]
         /// `until:`: polling.
         public static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
         public static let capture = ["json", "header", "body", "secret", "schema"]
-        public static let auth = ["bearer", "basic", "header", "value", "oauth2", "digest"]
+        public static let auth = ["bearer", "basic", "header", "value", "oauth2", "digest", "aws"]
+        public static let aws = ["region", "service", "accessKey", "secretKey", "sessionToken"]
         public static let oauth2 = ["tokenURL", "clientId", "clientSecret", "scope", "grant", "username", "password", "refreshToken"]
         public static let rule = ["match", "except", "headers", "timeout", "cookies", "validate", "auth", "task",
                                   "followRedirects"]
         public static let ruleTask = ["encoding", "arrays", "bools", "contentType"]
         public static let environment = ["baseURL", "headers"]
         /// `apicli.yaml`, the project file: defaults for every service.
-        public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc", "load"]
+        public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc", "load", "secrets"]
+        /// One entry of the project file's `secrets:`.
+        public static let secret = ["command", "timeout"]
         public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding", "graphql",
                                   "arrays", "bools", "multipart", "upload", "download"]
         /// One entry of `multipart:`.
         public static let part = ["name", "file", "value", "filename", "type"]
-        public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked"]
+        public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked",
+                                    "events", "messages"]
+        /// One entry of a sample's `events:`.
+        public static let sampleEvent = ["event", "data", "id", "retry", "delay"]
     }
 
     /// Reads and decodes `path`. The service is named by `service:` or else by the file's name.
@@ -179,15 +186,22 @@ struct ServiceDecoder {
 
     /// `tls: { cacert: ca.pem, verify: false, cert: client.pem, key: client.key }`.
     private mutating func tls(_ node: Node) -> TLSOptions? {
-        guard let entries = reader.mapping(node, "tls", known: ["cacert", "verify", "cert", "key"]) else { return nil }
+        guard let entries = reader.mapping(node, "tls", known: ["cacert", "verify", "cert", "key", "pkcs12", "password"]) else { return nil }
         var options = TLSOptions()
         for e in entries {
             switch e.key {
             case "cacert": options.caFile = fileReference(e.value, "tls cacert", use: .tls)
             case "cert": options.certFile = fileReference(e.value, "tls cert", use: .tls)
             case "key": options.keyFile = fileReference(e.value, "tls key", use: .tls)
+            case "pkcs12": options.pkcs12File = fileReference(e.value, "tls pkcs12", use: .tls)
+            case "password":
+                options.passwordTemplate = reader.text(e.value, "tls password")?.text
+                options.passwordMark = e.value.mark
             default: options.verify = reader.boolean(e.value, "tls verify") ?? options.verify
             }
+        }
+        if options.pkcs12File != nil && options.certFile != nil {
+            reader.error("tls takes cert: (PEM) or pkcs12:, not both", at: node.mark, hint: "keep one of them")
         }
         return options
     }
@@ -222,6 +236,7 @@ struct ServiceDecoder {
             case "needs": target.needs = needs(e.value)
             case "until": target.until = until(e.value, what)
             case "load": target.load = load(e.value, target: service + "." + name)
+            case "stream": target.stream = streamSettings(e.value)
             default: break
             }
         }

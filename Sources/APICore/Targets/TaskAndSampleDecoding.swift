@@ -9,7 +9,8 @@ extension ServiceDecoder {
         for e in entries {
             switch e.key {
             case "query":
-                task.query = parameterMapping(e.value, "task query")
+                task.query = e.value.pairs == nil && e.value.items == nil
+                    ? reader.text(e.value, "task query").map { .string($0) } : parameterMapping(e.value, "task query")
             case "json":
                 task.body = reader.value(e.value, "task json").map { .json($0) }
                 bodyKeys.append((e.key, e.keyMark))
@@ -176,6 +177,12 @@ extension ServiceDecoder {
             case "file":
                 sample.body = fileReference(e.value, "sample file", use: .sample).map { .file($0, mark: e.value.mark) }
                 bodyKeys.append((e.key, e.keyMark))
+            case "events":
+                sample.events = sampleEvents(e.value)
+                bodyKeys.append((e.key, e.keyMark))
+            case "messages":
+                sample.messages = sampleMessages(e.value)
+                bodyKeys.append((e.key, e.keyMark))
             case "error":
                 sample.error = reader.text(e.value, "sample error")?.text
                 bodyKeys.append((e.key, e.keyMark))
@@ -188,7 +195,7 @@ extension ServiceDecoder {
             default: break
             }
         }
-        oneBody(bodyKeys, "\(what) has more than one body", hint: "a sample takes one of body:, json:, file:, error:")
+        oneBody(bodyKeys, "\(what) has more than one body", hint: "a sample takes one of body:, json:, file:, events:, messages:, error:")
         return sample
     }
 

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTPCompression
@@ -16,6 +21,9 @@ enum ClientPool {
     struct Key: Hashable {
         var tls: TLSOptions
         var proxy: ProxySettings.Server?
+        /// `--resolve` entries for the request's host and port.
+        var dns: [String: String] = [:]
+        var http1Only = false
     }
 
     private static let clients = Locked<[Key: HTTPClient]>([:])
@@ -24,8 +32,9 @@ enum ClientPool {
     /// (a decompression bomb would otherwise fill memory or the disk).
     static let inflationRatio = 100
 
-    static func client(tls: TLSOptions, proxy: ProxySettings.Server?) throws(APIError) -> HTTPClient {
-        let key = Key(tls: tls, proxy: proxy)
+    static func client(tls: TLSOptions, proxy: ProxySettings.Server?, url: URL? = nil) throws(APIError) -> HTTPClient {
+        let connection = ConnectionOptions.run.withLock { $0 }
+        let key = Key(tls: tls, proxy: proxy, dns: url.map { connection.dnsOverride(for: $0) } ?? [:], http1Only: connection.http1Only)
         let result = clients.withLock { clients -> Result<HTTPClient, APIError> in
             if let client = clients[key] { return .success(client) }
             return Result { () throws(APIError) in
@@ -48,6 +57,8 @@ enum ClientPool {
                                               return .basic(username: parts[0], password: parts.count > 1 ? parts[1] : "")
                                           })
         }
+        configuration.dnsOverride = key.dns
+        if key.http1Only { configuration.httpVersion = .http1Only }
         // A refused connection is an answer (exit 3); the pool would retry it until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -64,12 +75,37 @@ enum ClientPool {
             }
         }
         if !tls.verify { configuration.certificateVerification = .none }
+        if let bundle = tls.pkcs12File {
+            let (chain, key) = try pkcs12Identity(bundle, password: tls.password ?? "")
+            configuration.certificateChain = chain.map { .certificate($0) }
+            configuration.privateKey = .privateKey(key)
+        }
         if let certFile = tls.certFile {
             let (chain, key) = try clientIdentity(certFile, keyFile: tls.keyFile)
             configuration.certificateChain = chain.map { .certificate($0) }
             configuration.privateKey = .privateKey(key)
         }
         return configuration
+    }
+
+    /// The client certificate, its chain and key from a PKCS#12 bundle, in date.
+    private static func pkcs12Identity(_ file: String, password: String) throws(APIError) -> ([NIOSSLCertificate], NIOSSLPrivateKey) {
+        let bundle: NIOSSLPKCS12Bundle
+        do { bundle = try NIOSSLPKCS12Bundle(file: file, passphrase: Array(password.utf8)) } catch {
+            throw .invalid(Diagnostic(file: nil, mark: nil,
+                                      message: "cannot open the PKCS#12 bundle \(file): the password is wrong or it is not a PKCS#12 file (\(error))",
+                                      hint: "give its password with tls: { password: \"${P12_PASSWORD}\" }"))
+        }
+        guard let leaf = bundle.certificateChain.first else {
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "no certificate in the PKCS#12 bundle \(file)",
+                                      hint: "export it with its certificate: openssl pkcs12 -export -in cert.pem -inkey key.pem"))
+        }
+        let now = time(nil)
+        if leaf.notValidAfter < now || leaf.notValidBefore > now {
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "the client certificate in \(file) is expired or not valid yet",
+                                      hint: "renew it; the server would refuse it"))
+        }
+        return (bundle.certificateChain, bundle.privateKey)
     }
 
     /// The client certificate (mTLS) and its key, checked before any connection: each file

@@ -10,16 +10,25 @@ import Foundation
 /// finishes first wins without waiting for the other — a cancelled transfer does not always end
 /// promptly. `onTimeout` cancels the loser.
 enum Deadline {
-    private static let timers = DispatchQueue(label: "apicli.deadlines")
+    static let timers = DispatchQueue(label: "apicli.deadlines")
 
-    static func race<T: Sendable>(_ seconds: Double, onTimeout: @escaping @Sendable () -> Void = {},
+    /// A timer for `race`: one that is scheduled again later moves the deadline (an idle timeout).
+    static func makeTimer() -> Locked<any DispatchSourceTimer> {
+        Locked(DispatchSource.makeTimerSource(queue: timers))  // DispatchSource is not Sendable
+    }
+
+    /// `failure`: what losing throws (default: timed out after `seconds`); `timer`: the timer to
+    /// arm, which the caller may push back (default: a new one).
+    static func race<T: Sendable>(_ seconds: Double, failure: APIError? = nil, timer: Locked<any DispatchSourceTimer>? = nil,
+                                  onTimeout: @escaping @Sendable () -> Void = {},
                                   _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         let gate = Locked(false)
         let box = Locked<Task<Void, Never>?>(nil)
+        let failure = failure ?? APIError.timedOut(seconds)
         // A timer source, cancelled when the work wins: a pending `asyncAfter` would hold the
         // finished task and its continuation until the deadline (60 s by default) — about 10 KiB
         // a request, gigabytes in a load run.
-        let timer = Locked(DispatchSource.makeTimerSource(queue: timers))  // DispatchSource is not Sendable
+        let timer = timer ?? makeTimer()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
                 let source = timer.current
@@ -29,7 +38,7 @@ enum Deadline {
                     guard gate.claim() else { return }
                     box.current?.cancel()
                     onTimeout()
-                    continuation.resume(throwing: APIError.timedOut(seconds))
+                    continuation.resume(throwing: failure)
                 }
                 box.set(Task {
                     do {

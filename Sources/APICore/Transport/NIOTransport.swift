@@ -74,7 +74,7 @@ public struct NIOTransport: Transport {
                           last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>)
         async throws -> (Response, PreparedRequest?) {
         let client = try ClientPool.client(tls: tls.isDefault ? request.tls : tls.overridden(by: request.tls),
-                                           proxy: proxies.server(for: request.url))
+                                           proxy: proxies.server(for: request.url), url: request.url)
         var headers = HTTPHeaders()
         for header in request.headers { headers.add(name: header.name, value: header.value) }
         if request.cookies, let cookies = jar.header(for: request.url) {
@@ -146,57 +146,6 @@ public struct NIOTransport: Transport {
             }
             return step()
         }
-    }
-
-    /// async-http-client's and NIO's errors as failures. `received`: the body bytes that came
-    /// before the fault, and the length the head announced, for a body cut short.
-    static func describe(_ error: Error, _ request: PreparedRequest, received: (bytes: Int64, expected: Int64?)? = nil)
-        -> APIError {
-        let host = request.hostAndPort
-        let text = String(describing: error)
-        if let e = error as? HTTPClientError {
-            switch e {
-            case .deadlineExceeded, .readTimeout, .connectTimeout: return .timedOut(request.timeout)
-            case .remoteConnectionClosed: return .network(.reset(host: host))
-            default: break
-            }
-        }
-        if let e = error as? ResponseCollector.BodyTooLarge { return .network(.bodyTooLarge(host: host, limit: e.limit)) }
-        if let e = error as? HTTPParserError {
-            switch e {
-            case .invalidEOFState:
-                return .network(.truncated(host: host, expected: received?.expected, received: received?.bytes))
-            case .headerOverflow: return .network(.headTooLarge(host: host))
-            case .closedConnection: return .network(.reset(host: host))
-            case .invalidConstant, .invalidVersion, .invalidStatus, .unknown: return .network(.malformedStatusLine(host: host))
-            default: return .network(.malformedResponse(host: host, detail: "\(e)"))
-            }
-        }
-        if let e = error as? NIOHTTPDecompression.DecompressionError {
-            if case .limit = e { return .network(.inflatesTooMuch(host: host, ratio: ClientPool.inflationRatio)) }
-            return .network(.undecodable(host: host))
-        }
-        if let e = error as? IOError, e.errnoCode == ECONNRESET || e.errnoCode == EPIPE { return .network(.reset(host: host)) }
-        if error is NIOSSLError || error is BoringSSLError || text.contains("CERTIFICATE_VERIFY_FAILED") {
-            return .network(.tls(host: host, reason: tlsProblem(text)))
-        }
-        if text.contains("connection refused") || text.contains("Connection refused") { return .network(.refused(host: host)) }
-        // NIO's resolver: `SocketAddressError.UnknownHost` inside a `NIOConnectionError` ("DNS error: …").
-        if error is SocketAddressError.UnknownHost || text.contains("UnknownHost") || text.contains("NXDOMAIN")
-            || text.contains("could not resolve") || text.contains("lookup failed") {
-            return .network(.dns(host: host))
-        }
-        return .network(.other("\(text) (\(host))"))
-    }
-
-    /// BoringSSL's reason, in words.
-    static func tlsProblem(_ text: String) -> String {
-        if text.contains("CERTIFICATE_VERIFY_FAILED") {
-            return "certificate verify failed (an unknown or self-signed issuer, or a name mismatch); "
-                + "trust its CA with --cacert FILE, or skip verification with --insecure"
-        }
-        if text.contains("WRONG_VERSION_NUMBER") { return "the server does not speak TLS on this port" }
-        return text
     }
 }
 

@@ -33,6 +33,13 @@ public struct StubTransport: Transport {
             do { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) } catch { throw .network(.other("the request was cancelled")) }
         }
         if let failure = failure(timeout: request.timeout) { throw failure }
+        if sample.events != nil || sample.messages != nil, transfer.destination == nil, let sink = transfer.stream {
+            return try await streamEvents(request, to: sink, transfer: transfer, start: start)
+        }
+        if let idle = request.idle, sample.events?.contains(where: { $0.delay > idle }) == true {
+            do { try await Task.sleep(nanoseconds: UInt64(idle * 1e9)) } catch { throw .network(.other("the request was cancelled")) }
+            throw .idleTimeout(idle)
+        }
         var response: Response
         if let destination = transfer.destination {
             response = try self.response(into: destination)
@@ -115,7 +122,12 @@ public struct StubTransport: Transport {
                 throw .invalid(Diagnostic(file: file, mark: mark, message: "cannot read sample file \(path)"))
             }
             body = data
-        case nil: break
+        case nil:
+            guard sample.events != nil || sample.messages != nil else { break }
+            body = Data(try eventChunks().map(\.bytes).joined())
+            if sample.events != nil, headers.value(of: "Content-Type") == nil {
+                headers.append(HeaderField("Content-Type", Sample.eventStreamType))
+            }
         }
         return Response(status: sample.status, headers: headers, body: body, duration: 0)
     }

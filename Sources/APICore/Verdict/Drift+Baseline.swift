@@ -10,7 +10,8 @@ extension Drift {
     public static func baseline(_ target: Target, in service: Service, workspace: Workspace, mode: Mode) -> Baseline? {
         guard let sample = target.sample, sample.error == nil,
               let bindings = try? workspace.bindings(for: target, in: service),
-              let response = try? StubTransport(sample: sample, bindings: bindings, file: service.file).response() else { return nil }
+              let response = try? Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file).response()
+        else { return nil }
         var baseline = Baseline(mode: mode, sample: response, ignored: sample.masked.map(Drift.normalized))
         baseline.schema = target.expect?.schema
         return baseline

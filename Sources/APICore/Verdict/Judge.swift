@@ -22,6 +22,7 @@ public enum Judge {
         if !expect.json.isEmpty { out += json(expect.json, response.body) }
         if let body = expect.body, let failure = self.body(body, response.body) { out.append(failure) }
         if let schema = expect.schema { out += self.schema(schema, response) }
+        if let events = expect.events { out += self.events(events, response) }
         if expect.graphqlErrors, let errors = graphqlErrors(response.body) { out.append(errors) }
         if let maxTime = expect.maxTime, response.duration > maxTime {
             out.append("took \(Text.milliseconds(response.duration)), maxTime is \(Text.milliseconds(maxTime))")

@@ -5,6 +5,7 @@
 /// is a diagnostic at the sample.
 public enum SampleCheck {
     public static func diagnostics(_ service: Service, workspace: Workspace) -> [Diagnostic] {
+        let workspace = workspace.offline()  // nothing is sent: only what the samples use must be set
         var out: [Diagnostic] = []
         for target in service.targets where !target.allSamples.isEmpty {
             let policy: Policy
@@ -18,7 +19,7 @@ public enum SampleCheck {
             }
             for (name, sample) in target.allSamples {
                 let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"
-                let stub = StubTransport(sample: sample, bindings: bindings, file: service.file)
+                let stub = Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file)
                 let answer = stub.answer(timeout: policy.timeout)
                 if case .failure(.invalidInput(let d)) = answer {
                     out += d
@@ -49,12 +50,14 @@ extension SampleCheck {
     /// `expect: schema:` (for the sample's status), as a diagnostic at the sample, so the mock
     /// refuses to start serving a body that contradicts the contract.
     public static func schemaDiagnostics(_ selected: [(Service, Target)], workspace: Workspace) -> [Diagnostic] {
+        let workspace = workspace.offline()
         var out: [Diagnostic] = []
         for (service, target) in selected {
             guard let schema = target.expect?.schema, !target.allSamples.isEmpty,
                   let bindings = try? workspace.bindings(for: target, in: service) else { continue }
             for (name, sample) in target.allSamples where !sample.expectFailure {
-                guard let response = try? StubTransport(sample: sample, bindings: bindings, file: service.file).response() else { continue }
+                guard let response = try? Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file).response()
+                else { continue }
                 let violations = Judge.schema(schema, response)
                 guard let first = violations.first else { continue }
                 let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"

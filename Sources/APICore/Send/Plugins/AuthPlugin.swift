@@ -14,7 +14,7 @@ public struct AuthPlugin: Plugin {
     }
 
     /// The header added before sending; nil for Digest, whose `Authorization` answers the
-    /// server's challenge (`DigestTransport`).
+    /// server's challenge (`DigestTransport`), and for AWS, signed as it is sent (`SigV4Transport`).
     public var header: HeaderField? {
         switch credential {
         case .bearer(let token):
@@ -26,7 +26,7 @@ public struct AuthPlugin: Plugin {
         case .oauth2:
             // The token is fetched (or taken from the cache) when the request is sent: `OAuth2Client`.
             return HeaderField("Authorization", "Bearer " + OAuth2Client.pending)
-        case .digest:
+        case .digest, .aws:
             return nil
         }
     }
@@ -40,6 +40,10 @@ public struct AuthPlugin: Plugin {
         if case .oauth2(let settings) = credential { out.oauth2 = settings }
         if case .digest(let login) = credential, out.headers.value(of: "Authorization") == nil {
             out.digest = login
+            out.authHeader = "Authorization"
+        }
+        if case .aws(let credentials) = credential, out.headers.value(of: "Authorization") == nil {
+            out.aws = credentials
             out.authHeader = "Authorization"
         }
         return out

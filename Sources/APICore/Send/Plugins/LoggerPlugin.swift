@@ -29,6 +29,10 @@ public struct LoggerPlugin: Plugin {
     }
 
     public func didReceive(_ result: Result<Response, APIError>, for request: PreparedRequest) {
+        if case .failure(.network(let failure)) = result, let detail = failure.detail {
+            // The transport's own error (its type names): only here, never in the one-line message.
+            sink("* \(failure.kind): \(redactor.text(detail))\n")
+        }
         guard case .success(let response) = result else { return }
         var text = LogFormat.responseHead(response, redactor: redactor, prefix: "< ", time: true)
         if level >= .bodies, !validation.accepts(response.status) {

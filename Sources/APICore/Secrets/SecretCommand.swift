@@ -1,0 +1,82 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `secrets: { NAME: { command: [argv…] } }` in `apicli.yaml`: a `${NAME}` whose value is what a
+/// command prints (1Password's `op read`, `pass show`, `vault kv get -field=…`, `aws
+/// secretsmanager get-secret-value …`). The argv runs as it is (found on `PATH`, never through a
+/// shell), stdin from /dev/null, for at most `timeout` seconds and `maxOutput` bytes; its stderr is
+/// kept for the error message, never passed through. The value is stdout without its trailing newline.
+public struct SecretCommand: Sendable, Equatable {
+    public var argv: [String]
+    public var timeout: Double
+    /// Where it is declared, for messages.
+    public var file: String?
+    public var mark: Mark
+
+    public static let defaultTimeout = 30.0
+    /// A secret is short: more output than this is a mistake (a whole document printed).
+    public static let maxOutput = 64 * 1024
+
+    public init(argv: [String], timeout: Double = SecretCommand.defaultTimeout, file: String?, mark: Mark) {
+        self.argv = argv
+        self.timeout = timeout
+        self.file = file
+        self.mark = mark
+    }
+
+    /// Runs the command; a failure (cannot start, exit status, timeout, too much or no output)
+    /// names the variable and the command, with the last line of its stderr.
+    public func run(for name: String) throws(APIError) -> String {
+        let shown = argv.joined(separator: " ")
+        func failure(_ why: String) -> APIError {
+            .invalid(Diagnostic(file: file, mark: mark, message: "the secret command of \(name) (\(shown)) \(why)",
+                                hint: "run the command yourself to see what it needs (a login, a vault address), or export \(name)"))
+        }
+        let result = ChildProcess.run(argv, timeout: timeout, maxOutput: Self.maxOutput)
+        switch result.outcome {
+        case .cannotStart(let reason): throw failure("could not start: \(reason)")
+        case .timedOut: throw failure("did not finish within \(LogFormat.number(timeout)) s; it was stopped")
+        case .tooMuchOutput: throw failure("printed more than \(Self.maxOutput / 1024) KiB; a secret is one value")
+        case .exited(let status), .signaled(let status):
+            let stderr = String(decoding: result.stderr, as: UTF8.self)
+            let last = stderr.split(whereSeparator: \.isNewline).last.map { String($0.prefix(300)) }
+            guard case .exited(0) = result.outcome else {
+                let how = { if case .signaled = result.outcome { return "was killed by signal \(status)" }; return "failed (exit \(status))" }()
+                throw failure(how + (last.map { ": \($0)" } ?? ""))
+            }
+            var value = String(decoding: result.stdout, as: UTF8.self)
+            while value.hasSuffix("\n") || value.hasSuffix("\r") || value.hasSuffix("\r\n") { value.removeLast() }
+            guard !value.isEmpty else { throw failure("printed nothing" + (last.map { ": \($0)" } ?? "")) }
+            return value
+        }
+    }
+}
+
+/// The secret commands of a project, each run at most once per process (when a `${NAME}` that
+/// needs it is first expanded), the value kept in memory only.
+public final class SecretProviders: Sendable {
+    public let commands: [String: SecretCommand]
+    /// By argv, for the whole process (every resolver and workspace shares it).
+    private static let values = Locked([[String]: String]())
+
+    public init(_ commands: [String: SecretCommand] = [:]) {
+        self.commands = commands
+    }
+
+    /// nil when `name` has no command.
+    func value(of name: String) throws(APIError) -> String? {
+        guard let command = commands[name] else { return nil }
+        if let known = Self.values.withLock({ $0[command.argv] }) { return known }
+        let value = try command.run(for: name)
+        Self.values.withLock { $0[command.argv] = value }
+        return value
+    }
+}
