@@ -120,12 +120,32 @@ extension APICLI.Import {
             do throws(APIError) {
                 let result = try OpenAPIImport.run(spec: spec, options: .init(service: service, tags: tagList, refRoots: allowRefRoot),
                                                    read: ImportIO.read)
-                ImportIO.warn(result.warnings)
-                let path = output ?? Path.join(targets.directory, "\(result.draft.service).yaml")
-                try ImportIO.write(result.draft.text, to: path, force: force)
+                var draft = result.draft
+                var warnings = result.warnings
+                let path = output ?? Path.join(targets.directory, "\(draft.service).yaml")
+                if path == "-" {
+                    draft.header.append("No expect: schema: references (written to standard output; import to a file to have them).")
+                } else if let tooLarge = ImportContracts.tooLarge(&draft, spec: spec) {
+                    warnings.append(tooLarge)
+                } else {
+                    if !force, Path.exists(path) { throw .output("\(path) already exists; pass --force to replace it") }
+                    let placed = try ImportDescription.place(spec: spec, files: result.files, service: draft.service,
+                                                             targetFile: path, force: force, draft: &draft)
+                    warnings += placed.warnings
+                    if let reference = placed.reference {
+                        warnings += ImportContracts.fill(&draft, description: reference, file: path)
+                        if let copy = placed.copy, !draft.targets.contains(where: ImportContracts.hasSchema) {
+                            // nothing refers to it: no copy, and no header line about one
+                            try? FileManager.default.removeItem(atPath: copy)
+                            draft.header.removeAll { $0.hasPrefix("expect: schema: refers to a copy") }
+                        }
+                    }
+                }
+                ImportIO.warn(warnings)
+                try ImportIO.write(draft.text, to: path, force: force)
                 if path != "-" {
-                    let n = result.draft.targets.count
-                    Console.plain.err("apicli: wrote \(path) (\(n) target\(n == 1 ? "" : "s"), \(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s"))\n")
+                    let n = draft.targets.count
+                    Console.plain.err("apicli: wrote \(path) (\(n) target\(n == 1 ? "" : "s"), \(warnings.count) warning\(warnings.count == 1 ? "" : "s"))\n")
                 }
             } catch {
                 throw Console.plain.fail(error, target: nil)

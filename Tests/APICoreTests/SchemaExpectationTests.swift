@@ -88,7 +88,7 @@ final class SchemaExpectationTests: XCTestCase {
 
         let unknown = decodeDiagnostics("baseURL: http://x\ntargets:\n  t:\n    expect:\n      schema: { openapi: openapi.yaml, operation: nope }\n",
                                         file: folder + "/demo.yaml")
-        XCTAssertTrue(unknown.first?.message.contains("no operation with operationId 'nope'") == true, "\(unknown)")
+        XCTAssertTrue(unknown.first?.message.contains("has no operation 'nope' (an operationId or METHOD /path)") == true, "\(unknown)")
 
         let dangling = decodeDiagnostics("baseURL: http://x\ntargets:\n  t:\n    expect:\n      schema: { $ref: \"openapi.yaml#/components/schemas/Nope\" }\n",
                                          file: folder + "/demo.yaml")

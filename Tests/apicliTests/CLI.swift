@@ -22,18 +22,20 @@ struct CLI {
         return dir.appendingPathComponent("apicli")
     }()
 
-    /// Runs `apicli args…` in `cwd` (the package root by default) with a clean environment plus `env`.
-    /// Kills it after `timeout` seconds so a hang fails the test instead of the suite. `wrapper`: a
-    /// command (found on PATH) that runs apicli, given as its last arguments (`wrapper + [apicli] + args`).
+    /// Runs `apicli args…` (or another `executable`) in `cwd` (the package root by default) with a
+    /// clean environment plus `env`. Kills it after `timeout` seconds so a hang fails the test instead
+    /// of the suite. `wrapper`: a command (found on PATH) that runs apicli, given as its last arguments
+    /// (`wrapper + [apicli] + args`).
     static func run(_ args: [String], env: [String: String] = [:], cwd: URL = root, timeout: Double = 30,
-                    stdout: String? = nil, wrapper: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws -> Result {
+                    stdout: String? = nil, wrapper: [String] = [], executable: URL? = nil,
+                    file: StaticString = #filePath, line: UInt = #line) throws -> Result {
         let process = Process()
         if wrapper.isEmpty {
-            process.executableURL = binary
+            process.executableURL = executable ?? binary
             process.arguments = args
         } else {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = wrapper + [binary.path] + args
+            process.arguments = wrapper + [(executable ?? binary).path] + args
         }
         process.currentDirectoryURL = cwd
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APICLI_") && !ciVariables.contains($0.key) }

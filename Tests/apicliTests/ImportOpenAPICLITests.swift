@@ -27,6 +27,7 @@ final class ImportOpenAPICLITests: FolderTestCase {
     static let petstore = """
         # Imported from petstore.yaml (OpenAPI 3.0.3) by apicli import openapi.
         # Every operation is a target; samples come from the description's examples or schemas.
+        # expect: schema: refers to a copy of petstore.yaml in swagger-petstore.openapi/; import again with --force to refresh it.
         service: swagger-petstore
         baseURL: http://petstore.example.com/v1
         doc: Swagger Petstore 1.0.0
@@ -38,7 +39,10 @@ final class ImportOpenAPICLITests: FolderTestCase {
             task:
               query: {}
                 # limit: 20   # optional: How many items to return at one time (max 100)
-            expect: { status: 200, headers: { Content-Type: "~json" } }
+            expect:
+              status: 200
+              headers: { Content-Type: "~json" }
+              schema: { openapi: swagger-petstore.openapi/petstore.yaml, operation: listPets }
             sample: { json: [{ id: 0, name: string }] }
             samples: { default: { status: 500, json: { code: 500, message: boom }, expectFailure: true } }
 
@@ -48,7 +52,9 @@ final class ImportOpenAPICLITests: FolderTestCase {
             path: /pets
             task: { json: { id: 10, name: doggie, tag: dog } }
             check: false
-            expect: { status: 201 }
+            expect:
+              status: 201
+              schema: { openapi: swagger-petstore.openapi/petstore.yaml, operation: createPets }
             sample: { status: 201 }
 
           showPetById:
@@ -59,6 +65,7 @@ final class ImportOpenAPICLITests: FolderTestCase {
               status: 200
               headers: { Content-Type: "~json" }
               json: { "$.id": { exists: true }, "$.name": { exists: true } }
+              schema: { openapi: swagger-petstore.openapi/petstore.yaml, operation: showPetById }
             sample: { json: { id: 42, name: Tom, tag: cat } }
             samples:
               dog: { json: { id: 43, name: Rex } }
@@ -68,7 +75,10 @@ final class ImportOpenAPICLITests: FolderTestCase {
             doc: Returns pet inventories by status
             path: /store/inventory
             auth: none
-            expect: { status: 200, headers: { Content-Type: "~json" } }
+            expect:
+              status: 200
+              headers: { Content-Type: "~json" }
+              schema: { openapi: swagger-petstore.openapi/petstore.yaml, operation: GET /store/inventory }
             sample: { json: { available: 3, sold: 1 } }
 
         """
@@ -100,7 +110,8 @@ final class ImportOpenAPICLITests: FolderTestCase {
             \(spec):44:11: warning: header parameter 'Accept' is not imported: OpenAPI ignores it (content types and auth have their own keys)
             \(spec):89:15: warning: an example lacks the required field 'createdAt'; it is not expected
             \(spec):135:13: warning: no text example for the application/octet-stream body; the target sends an empty body
-            apicli: wrote targets/everything.yaml (8 targets, 5 warnings)
+            \(spec):68:7: warning: operation 'createItem': no expect: schema: written, the description's example (the sample) breaks its schema: $: required property "createdAt" is missing (#/components/schemas/Item/allOf/1) [required]
+            apicli: wrote targets/everything.yaml (8 targets, 6 warnings)
 
             """)
         let text = try String(contentsOf: dir.appendingPathComponent("targets/everything.yaml"), encoding: .utf8)
@@ -188,7 +199,7 @@ final class ImportOpenAPICLITests: FolderTestCase {
         XCTAssertEqual(f.code, 0, f.stderr)
         XCTAssertEqual(try String(contentsOf: path, encoding: .utf8), Self.petstore)
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("targets").path)
-        XCTAssertEqual(left, ["swagger-petstore.yaml"])
+        XCTAssertEqual(left.sorted(), ["swagger-petstore.openapi", "swagger-petstore.yaml"])
     }
 
     func testUnwritableDestinationIsExit5() throws {

@@ -12,13 +12,16 @@ final class ImportOpenAPIInvariantTests: FolderTestCase {
         let dir = try folder()
         let spec = ImportFixtures.path("invariant/api.yaml")
         let r = try CLI.run(["import", "openapi", spec], cwd: dir)
-        // THEN it is written, and the only warnings are the unreadable $ref (once, said once) and the
-        // style the query cannot have; the path's servers (the description's own) say nothing
+        // THEN it is written, and the only warnings are the unreadable $ref (once, said once), the
+        // style the query cannot have, and the operation whose schemas therefore get no expect: schema:;
+        // the path's servers (the description's own) say nothing
         XCTAssertEqual(r.code, 0, r.stderr)
         let warnings = r.stderr.split(separator: "\n").filter { $0.contains("warning:") }.map(String.init)
         XCTAssertEqual(warnings, [
             "\(spec):28:23: warning: $ref 'missing.yaml#/Nope': cannot read \(ImportFixtures.path("invariant/missing.yaml")): no such file",
             "\(spec):46:58: warning: style 'matrix' is not defined for query parameter 'odd'; it is sent as form",
+            "\(spec):20:7: warning: operation 'putFile': no expect: schema: written, its schemas do not load: "
+                + "$ref \"missing.yaml#/Nope\" does not resolve (looked for file://targets/invariant.openapi/missing.yaml#/Nope)",
         ])
         let file = try String(contentsOf: dir.appendingPathComponent("targets/invariant.yaml"), encoding: .utf8)
         // AND the Operation given by $ref is imported with its name, parameters and example response

@@ -23,8 +23,11 @@ extension OpenAPIMapper {
     }
 
     /// The first stated example, else one built from the schema.
-    func mediaExample(_ media: SpecNode) -> Example? {
+    /// `direction` says which of `readOnly`/`writeOnly` properties a built one leaves out.
+    func mediaExample(_ media: SpecNode, direction: SchemaOptions.Direction = .any) -> Example? {
         if let first = mediaExamples(media).first { return first }
+        sampler.direction = direction
+        defer { sampler.direction = .any }
         return media["schema"].flatMap { sampler.value($0) }.map { Example(name: nil, value: $0) }
     }
 
@@ -53,7 +56,7 @@ extension OpenAPIMapper {
         }
         let others = content.entries.map(\.key).filter { $0 != type }
         if !others.isEmpty { t.notes.append("The body may also be sent as \(others.joined(separator: ", ")).") }
-        let value = mediaExample(media)?.value ?? .null
+        let value = mediaExample(media, direction: .request)?.value ?? .null
         switch type.lowercased() {
         case let json where Self.isJSON(json):
             t.task.append(.pair("json", ImportText.literal(value)))

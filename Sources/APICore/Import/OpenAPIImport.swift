@@ -20,6 +20,8 @@ public enum OpenAPIImport {
     public struct Result: Sendable {
         public var draft: ServiceDraft
         public var warnings: [ImportWarning]
+        /// Every file of the description that was read (the spec and the files its `$ref`s name).
+        public var files: [String]
     }
 
     /// Imports the description at `spec`; `read` gives the bytes of it and of files its `$ref`s name.
@@ -41,7 +43,7 @@ public enum OpenAPIImport {
             throw .invalid(Diagnostic(file: spec, mark: root["paths"]?.mark ?? root.mark,
                                       message: "the description has \(what) to import"))
         }
-        return Result(draft: draft, warnings: loader.warnings)
+        return Result(draft: draft, warnings: loader.warnings, files: loader.files.sorted())
     }
 
     /// `3.0.x` or `3.1.x`; anything else is exit 2 at the `openapi:` (or `swagger:`) key.

@@ -75,7 +75,9 @@ final class OpenAPIMapper {
                 guard let method = Self.methods[name] else { continue }
                 guard let op = loader.resolve(rawOp) else { continue }
                 guard tags.isEmpty || Self.tags(of: op).contains(where: tags.contains) else { continue }
-                out.append(target(method: method, path: path, naming: naming, op: op, item: item, taken: &taken))
+                var t = target(method: method, path: path, naming: naming, op: op, item: item, taken: &taken)
+                t.operation = .init(name: op["operationId"]?.text ?? "\(method) \(key)", file: op.file, mark: op.mark)
+                out.append(t)
             }
         }
         return out

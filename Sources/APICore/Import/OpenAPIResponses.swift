@@ -55,7 +55,7 @@ extension OpenAPIMapper {
             return
         }
         let stated = mediaExamples(media)
-        let examples = stated.isEmpty ? mediaExample(media).map { [$0] } ?? [] : stated
+        let examples = stated.isEmpty ? mediaExample(media, direction: .response).map { [$0] } ?? [] : stated
         if examples.isEmpty {
             // No example and no sample from the schema (a `$ref` that cannot be read, warned where it
             // stands): expectations the sample could not meet are left out with it.

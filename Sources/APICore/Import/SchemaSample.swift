@@ -11,6 +11,9 @@ struct SchemaSample {
     private var depth = 0
     /// Samples of `$ref`'d schemas taken outside any recursion (the same whoever asks again).
     private var cache: [String: YAMLOut] = [:]
+    /// `.response` leaves out `writeOnly` properties, `.request` `readOnly` ones (OpenAPI: they
+    /// must not be returned, or sent); `.any` keeps both (parameters).
+    var direction: SchemaOptions.Direction = .any
     static let maxDepth = 64
     /// The most items an array sample gets, whatever its `minItems` says.
     static let maxItems = 100
@@ -23,7 +26,7 @@ struct SchemaSample {
     /// `variant` > 0 asks for another value of the same schema (distinct array items).
     mutating func value(_ schema: SpecNode, variant: Int = 0) -> YAMLOut? {
         guard let ref = schema.ref else { return sample(schema, variant: variant) }
-        let key = SpecLoader.key(ref, from: schema.file)
+        let key = SpecLoader.key(ref, from: schema.file) + " \(direction)"
         if active.contains(key) || depth >= Self.maxDepth { return nil }
         guard active.isEmpty, depth == 0, variant == 0 else { return sample(schema, guardKey: key, variant: variant) }
         if let hit = cache[key] { return hit }
@@ -119,7 +122,8 @@ struct SchemaSample {
         let minimum = s["minProperties"]?.text.flatMap { Int($0) }.map { min($0, Self.maxItems) } ?? 0
         var entries: [YAMLOut.Entry] = []
         var names: Set<String> = []
-        let properties = s["properties"]?.entries ?? []
+        let all = s["properties"]?.entries ?? []
+        let properties = all.filter { !excluded($0.value) }
         for p in properties where required.isEmpty || required.contains(p.key) {
             if let v = value(p.value, variant: variant) { entries.append(.pair(p.key, v)); names.insert(p.key) }
         }
@@ -127,7 +131,7 @@ struct SchemaSample {
             if let v = value(p.value, variant: variant) { entries.append(.pair(p.key, v)); names.insert(p.key) }
         }
         let extra = s["additionalProperties"]
-        for name in requiredList where !names.contains(name) && !properties.contains(where: { $0.key == name }) {
+        for name in requiredList where !names.contains(name) && !all.contains(where: { $0.key == name }) {
             entries.append(.pair(name, extra.flatMap { value($0, variant: variant) } ?? .string("string")))
             names.insert(name)
         }
@@ -138,6 +142,12 @@ struct SchemaSample {
             if names.insert(name).inserted { entries.append(.pair(name, extra.flatMap { value($0) } ?? .string("string"))) }
         }
         return .map(entries)
+    }
+
+    /// A property this direction must not carry (`writeOnly` in a response, `readOnly` in a request).
+    private func excluded(_ property: SpecNode) -> Bool {
+        guard direction != .any, let p = loader.resolve(property) else { return false }
+        return p[direction == .response ? "writeOnly" : "readOnly"]?.bool == true
     }
 
     /// `minItems` items (one when it says nothing), at most `maxItems`; `prefixItems` first; with

@@ -15,6 +15,15 @@ public struct TargetDraft: Sendable, Equatable {
     public var expect: [YAMLOut.Entry] = []
     public var sample: YAMLOut?
     public var samples: [YAMLOut.Entry] = []
+    /// The description's operation (its operationId, else `METHOD /path`) and where it is, for
+    /// `expect: { schema: { openapi:, operation: } }` (see `ImportContracts`); not written itself.
+    public var operation: Operation?
+
+    public struct Operation: Sendable, Equatable {
+        public var name: String
+        public var file: String
+        public var mark: Mark
+    }
 
     public init(name: String) {
         self.name = name

@@ -207,9 +207,9 @@ public struct MockTable: Sendable {
                                ("closest", .array(closest))])
     }
 
-    static func json(_ status: Int, _ members: [(String, JSONValue)]) -> Reply {
+    static func json(_ status: Int, _ members: [(String, JSONValue)], contentType: String = "application/json") -> Reply {
         let text = JSONValue.object(members.map { (key: $0.0, value: $0.1) }).jsonText + "\n"
-        return .response(status: status, headers: [HeaderField("Content-Type", "application/json")],
+        return .response(status: status, headers: [HeaderField("Content-Type", contentType)],
                          body: Data(text.utf8), delay: 0)
     }
 
@@ -228,13 +228,15 @@ public struct MockTable: Sendable {
 
     /// 400 with every violation (what Prism answers) when `body` breaks the target's request schema.
     static func refused(_ body: Data, by target: Target) -> Answer? {
-        guard let violations = target.expect?.schema?.requestViolations(body), !violations.isEmpty else { return nil }
+        guard let schema = target.expect?.schema else { return nil }
+        let violations = schema.requestViolations(body)
+        guard !violations.isEmpty else { return nil }
         let list: [JSONValue] = violations.map { v in
             .object([("instancePath", .string(v.instancePath)), ("schemaPath", .string(v.schemaPath)), ("keyword", .string(v.keyword)),
                      ("expected", .string(v.expected)), ("got", .string(v.got)), ("message", .string(v.description))])
         }
-        let reply = json(400, [("error", .string("the request body breaks the request schema of \(target.qualifiedName)")),
-                               ("violations", .array(list))])
+        let reply = json(schema.refusal.status, [("error", .string("the request body breaks the request schema of \(target.qualifiedName)")),
+                                                 ("violations", .array(list))], contentType: schema.refusal.contentType)
         return Answer(reply: reply, target: target.qualifiedName, sample: nil)
     }
 }

@@ -30,6 +30,18 @@ public struct JSONSchema: Sendable {
         dynamic = compiler.dynamic
     }
 
+    /// The schema at `pointer` inside a document indexed once (`SchemaDocument`): the same as
+    /// `init(document:pointer:…)`, without indexing the whole document again for each schema.
+    init(in prepared: SchemaDocument, pointer: String) throws(SchemaError) {
+        guard let steps = SchemaURI.pointer(pointer) else {
+            throw SchemaError(location: "#" + pointer, message: "not a JSON Pointer (it starts with /)")
+        }
+        var compiler = SchemaCompiler(registry: prepared.registry)
+        root = try compiler.compile(place: .init(resource: prepared.base, pointer: steps))
+        try compiler.compileDynamicAnchors()
+        dynamic = compiler.dynamic
+    }
+
     /// Every violation (empty when `instance` satisfies the schema). The whole validation runs on
     /// a thread of its own with `options.timeLimit`: `pattern`s are matched there directly (one
     /// bound for the document, not a thread per string); past the limit the answer is one
@@ -58,5 +70,19 @@ public struct JSONSchema: Sendable {
     /// Whether `instance` satisfies the schema.
     public func isValid(_ instance: JSONValue, options: SchemaOptions = SchemaOptions()) -> Bool {
         violations(of: instance, options: options).isEmpty
+    }
+}
+
+/// A document indexed once (its resources and anchors) for compiling many schemas inside it:
+/// every operation of an OpenAPI description of thousands compiles against one index.
+struct SchemaDocument: Sendable {
+    let registry: SchemaRegistry
+    let base: String
+
+    init(_ document: JSONValue, uri: String, dialect: SchemaDialect, loader: (@Sendable (String) -> JSONValue?)?) {
+        var registry = SchemaRegistry(loader: loader)
+        base = SchemaURI.stripFragment(uri)
+        registry.add(document, uri: base, dialect: dialect, location: "#")
+        self.registry = registry
     }
 }

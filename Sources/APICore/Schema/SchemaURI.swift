@@ -90,6 +90,11 @@ enum SchemaURI {
         }
     }
 
+    /// The pointer text for `steps` (the inverse of `pointer`).
+    static func escapedPointer(_ steps: [String]) -> String {
+        steps.map { "/" + escape($0) }.joined()
+    }
+
     static func escape(_ token: String) -> String {
         token.replacing("~", with: "~0").replacing("/", with: "~1")
     }

@@ -13,6 +13,11 @@ enum CaptureReader {
                 throw .dependency("needs: capture '\(capture.name)' of \(target) found nothing: "
                                   + what(capture.source) + " (the response was \(response.status))")
             }
+            if let schema = capture.schema, let violation = violations(schema, capture.source, value, response).first {
+                // A secret's value stays out of the message (the violation's text may quote it).
+                let said = capture.secret ? "\(violation.instancePath): expected \(violation.expected) (\(violation.schemaPath))" : violation.description
+                throw .dependency("needs: capture '\(capture.name)' of \(target) breaks its schema: \(said) [\(violation.keyword)]")
+            }
             out[capture.name] = value
         }
         return out
@@ -32,6 +37,14 @@ enum CaptureReader {
             let group = match.output.count > 1 ? match.output[1].substring : match.output[0].substring
             return group.map(String.init)
         }
+    }
+
+    /// The captured value judged by its schema: the JSON value a `json:` capture found, else the text.
+    static func violations(_ schema: SchemaExpectation, _ source: Capture.Source, _ text: String, _ response: Response) -> [SchemaViolation] {
+        guard let compiled = schema.schema(for: response.status) else { return [] }
+        var instance = JSONValue.string(text)
+        if case .json(let path) = source, let root = JSONValue.parse(response.body), let found = path.evaluate(root) { instance = found }
+        return compiled.violations(of: instance, options: SchemaOptions(assertFormats: schema.assertFormats, direction: .response))
     }
 
     static func what(_ source: Capture.Source) -> String {

@@ -16,6 +16,10 @@ public struct Capture: Sendable {
     /// the value is hidden in every output, like a secret `${VAR}`.
     public var secret: Bool
     public var mark: Mark
+    /// `schema:` (as in `expect:`): the captured value must satisfy it, else the capture fails
+    /// and the targets that need it do not run. A `json:` capture is judged as the JSON value it
+    /// finds; a header or body capture as a string.
+    public var schema: SchemaExpectation?
 }
 
 /// One entry of `needs:`: another target (`login` of the same service, or `service.target`) that

@@ -14,8 +14,10 @@ extension ServiceDecoder {
         guard let entries = reader.mapping(node, "capture '\(name)'", known: TargetFile.Keys.capture) else { return nil }
         var sources: [(String, Capture.Source, Mark)] = []
         var secret: Bool?
+        var schema: SchemaExpectation?
         for e in entries {
             switch e.key {
+            case "schema": schema = schemaExpectation(e.value)
             case "json":
                 guard let t = reader.text(e.value, "capture json") else { continue }
                 switch JSONPath.parse(t.text) {
@@ -40,7 +42,7 @@ extension ServiceDecoder {
         guard sources.count == 1 else {
             if sources.count > 1 {
                 reader.error("capture '\(name)' takes one of json:, header:, body:", at: sources[1].2)
-            } else if entries.count == entries.filter({ $0.key == "secret" }).count {
+            } else if entries.allSatisfy({ $0.key == "secret" || $0.key == "schema" }) {
                 reader.error("capture '\(name)' needs a source", at: node.mark,
                              hint: "write { json: \"$.token\" }, { header: Location } or { body: \"id=([0-9]+)\" }")
             }
@@ -49,7 +51,7 @@ extension ServiceDecoder {
         let source = sources[0].1
         var isSecret = secret ?? Secrets.isSecretName(name)
         if secret == nil, case .header(let h) = source, Redactor.credentialHeaders.contains(h.lowercased()) { isSecret = true }
-        return Capture(name: name, source: source, secret: isSecret, mark: keyMark)
+        return Capture(name: name, source: source, secret: isSecret, mark: keyMark, schema: schema)
     }
 
     /// `needs: login` or `needs: [login, auth.token]`.

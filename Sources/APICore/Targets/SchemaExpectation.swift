@@ -16,10 +16,18 @@ public struct SchemaExpectation: Sendable, Equatable {
     /// By response status as OpenAPI writes it (`200`, `2XX`, `default`); one `*` entry for a
     /// schema that holds whatever the status.
     var schemas: [(status: String, schema: JSONSchema)]
+    /// Statuses the description documents without a JSON body (`204`, or a `200` of `text/plain`):
+    /// nothing is checked for them, not even the `2XX` or `default` schema.
+    var bodiless: Set<String> = []
     public var assertFormats: Bool
     /// The operation's JSON request body schema (`openapi:` + `operation:` only), for
     /// `mock --validate`; checked in the request direction (`readOnly` properties must be absent).
     public var request: JSONSchema?
+    /// The description's `requestBody.required`: when false, no body at all is accepted.
+    public var requestRequired = false
+    /// How `mock --validate` refuses a bad request: 400 (422 when the operation documents 422 and
+    /// not 400) with the JSON media type the operation documents for it (`application/problem+json`…).
+    public var refusal = (status: 400, contentType: "application/json")
 
     init(source: String, mark: Mark, schemas: [(status: String, schema: JSONSchema)], assertFormats: Bool = false) {
         self.source = source
@@ -33,14 +41,16 @@ public struct SchemaExpectation: Sendable, Equatable {
     public func schema(for status: Int) -> JSONSchema? {
         if let any = schemas.first(where: { $0.status == "*" }) { return any.schema }
         if let exact = schemas.first(where: { $0.status == String(status) }) { return exact.schema }
+        if bodiless.contains(String(status)) { return nil }
         if let family = schemas.first(where: { $0.status.uppercased() == "\(status / 100)XX" }) { return family.schema }
+        if bodiless.contains("\(status / 100)XX") { return nil }
         return schemas.first { $0.status == "default" }?.schema
     }
 
     /// The request body's violations; empty when there is no request schema. A body that is
     /// not JSON is one violation at `$`.
     public func requestViolations(_ body: Data) -> [SchemaViolation] {
-        guard let request else { return [] }
+        guard let request, !(body.isEmpty && !requestRequired) else { return [] }
         guard let value = JSONValue.parse(body) else {
             return [SchemaViolation(instancePath: "$", schemaPath: "#", keyword: "type", expected: "a JSON body",
                                     got: body.isEmpty ? "no body" : "not JSON", message: "the request body is not JSON")]

@@ -71,40 +71,25 @@ extension ServiceDecoder {
     }
 
     /// A document next to the target file, read as YAML (JSON included), with its dialect.
-    private mutating func document(_ written: String, mark: Mark) -> (value: JSONValue, path: String, dialect: SchemaDialect)? {
-        let path = written.hasPrefix("/") ? written : Path.join(folder, written)
-        let inside = !written.hasPrefix("/") && !written.split(separator: "/").contains("..")
-        guard inside else {
-            reader.error("schema file '\(written)' is outside the folder of the target file", at: mark,
-                         hint: "keep schemas and OpenAPI descriptions in or below the target file's folder")
+    private mutating func document(_ written: String, mark: Mark) -> OpenAPIContract.Document? {
+        if let known = contractDocuments[written] { return known }
+        switch OpenAPIContract.document(written, folder: folder) {
+        case .success(let d):
+            contractDocuments[written] = d
+            return d
+        case .failure(let e):
+            let hint = e.message.contains("outside") ? "keep schemas and OpenAPI descriptions in or below the target file's folder"
+                : "paths are relative to the folder of the target file"
+            reader.error(e.message, at: mark, hint: hint)
             return nil
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            reader.error("schema file '\(written)' cannot be read (looked for \(path))", at: mark, hint: "paths are relative to the folder of the target file")
-            return nil
-        }
-        let root: Node?
-        do { root = try YAMLParser.parse(Array(data)) } catch {
-            reader.error("schema file '\(written)' is not YAML or JSON: \(error)", at: mark)
-            return nil
-        }
-        var fileReader = NodeReader(file: path)
-        guard let root, let value = fileReader.value(root, "schema file") else {
-            reader.error("schema file '\(written)' is empty", at: mark)
-            return nil
-        }
-        let json = JSONValue(value)
-        var dialect = SchemaDialect.draft2020
-        if case .string(let v)? = json["openapi"], v.hasPrefix("3.0") { dialect = .openAPI30 }
-        if case .string? = json["swagger"] { dialect = .draft4 }
-        return (json, path, dialect)
     }
 
     private mutating func schemaFile(_ written: String, pointer: String, mark: Mark, source: String) -> SchemaExpectation? {
         guard let doc = document(written, mark: mark) else { return nil }
         do {
             let schema = try JSONSchema(document: doc.value, pointer: pointer, uri: "file://" + doc.path, dialect: doc.dialect,
-                                        loader: Self.fileLoader(root: folder))
+                                        loader: OpenAPIContract.fileLoader(root: folder))
             return SchemaExpectation(source: source, mark: mark, schemas: [("*", schema)])
         } catch {
             reader.error("expect schema '\(source)': \(error.message) (at \(error.location))", at: mark)
@@ -114,60 +99,13 @@ extension ServiceDecoder {
 
     private mutating func operationSchemas(_ written: String, operation: String, mark: Mark) -> SchemaExpectation? {
         guard let doc = document(written, mark: mark) else { return nil }
-        for (path, item) in doc.value["paths"]?.members ?? [] {
-            for (method, op) in item.members where op["operationId"] == .string(operation) {
-                var schemas: [(status: String, schema: JSONSchema)] = []
-                for (status, response) in op["responses"]?.members ?? [] {
-                    guard let media = (response["content"]?.members ?? []).first(where: { Self.isJSON($0.key) }),
-                          media.value["schema"] != nil else { continue }
-                    let pointer = "/paths/\(SchemaURI.escape(path))/\(method)/responses/\(SchemaURI.escape(status))/content/\(SchemaURI.escape(media.key))/schema"
-                    do {
-                        let schema = try JSONSchema(document: doc.value, pointer: pointer, uri: "file://" + doc.path, dialect: doc.dialect,
-                                                    loader: Self.fileLoader(root: folder))
-                        schemas.append((status, schema))
-                    } catch {
-                        reader.error("expect schema: \(written) \(operation) \(status): \(error.message) (at \(error.location))", at: mark)
-                        return nil
-                    }
-                }
-                var out = SchemaExpectation(source: "\(written) \(operation)", mark: mark, schemas: schemas)
-                var bodyPointer = "/paths/\(SchemaURI.escape(path))/\(method)/requestBody"
-                var body = op["requestBody"]
-                if case .string(let ref)? = body?["$ref"], ref.hasPrefix("#/") {
-                    bodyPointer = String(ref.dropFirst())
-                    body = SchemaURI.pointer(bodyPointer).flatMap { steps in steps.reduce(Optional(doc.value)) { $0?[$1] } }
-                }
-                if let media = (body?["content"]?.members ?? []).first(where: { Self.isJSON($0.key) }), media.value["schema"] != nil {
-                    do {
-                        out.request = try JSONSchema(document: doc.value, pointer: bodyPointer + "/content/\(SchemaURI.escape(media.key))/schema",
-                                                     uri: "file://" + doc.path, dialect: doc.dialect, loader: Self.fileLoader(root: folder))
-                    } catch {
-                        reader.error("expect schema: \(written) \(operation) request body: \(error.message) (at \(error.location))", at: mark)
-                        return nil
-                    }
-                }
-                return out
-            }
-        }
-        reader.error("expect schema: \(written) has no operation with operationId '\(operation)'", at: mark)
-        return nil
-    }
-
-    static func isJSON(_ mediaType: String) -> Bool {
-        let t = mediaType.lowercased()
-        return t.hasPrefix("application/json") || t.contains("+json") || t == "*/*"
-    }
-
-    /// `$ref`s to other files, read through the YAML layer, inside `root` only.
-    static func fileLoader(root: String) -> @Sendable (String) -> JSONValue? {
-        { uri in
-            guard uri.hasPrefix("file://") else { return nil }
-            let path = String(uri.dropFirst(7))
-            guard path.hasPrefix(root.hasSuffix("/") ? root : root + "/"), !path.split(separator: "/").contains(".."),
-                  let data = FileManager.default.contents(atPath: path),
-                  let node = try? YAMLParser.parse(Array(data)) else { return nil }
-            var r = NodeReader(file: path)
-            return r.value(node, "schema").map(JSONValue.init)
+        switch OpenAPIContract.load(doc, written: written, operation: operation, folder: folder) {
+        case .success(var out):
+            out.mark = mark
+            return out
+        case .failure(let e):
+            reader.error("expect schema: \(e.message)\(e.location == written ? "" : " (at \(e.location))")", at: mark)
+            return nil
         }
     }
 }

@@ -20,7 +20,7 @@ public enum TargetFile {
         /// `until:`: polling.
         public static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
-        public static let capture = ["json", "header", "body", "secret"]
+        public static let capture = ["json", "header", "body", "secret", "schema"]
         public static let auth = ["bearer", "basic", "header", "value", "oauth2", "digest", "aws"]
         public static let aws = ["region", "service", "accessKey", "secretKey", "sessionToken"]
         public static let oauth2 = ["tokenURL", "clientId", "clientSecret", "scope", "grant", "username", "password", "refreshToken"]
@@ -115,6 +115,8 @@ struct ServiceDecoder {
     private var currentTarget: String?
     /// Set: decode only this target.
     var only: String?
+    /// OpenAPI descriptions read for `expect: { schema: { openapi: } }`, by path as written.
+    var contractDocuments: [String: OpenAPIContract.Document] = [:]
 
     init(file: String) {
         reader = NodeReader(file: file)
