@@ -22,7 +22,7 @@ struct ImportAppOptions: ParsableArguments {
     }
 
     /// Reads `file`, imports it with `importer`, writes what it gives; errors rendered, exit codes chosen.
-    func run(_ file: String, _ importer: (String, [UInt8], PostmanImport.Options) throws(APIError) -> PostmanImport.Result) throws {
+    func run(_ file: String, _ importer: (String, [UInt8], PostmanImport.Options) throws(APIError) -> ImportResult) throws {
         Terminal.setUp()
         do throws(APIError) {
             let result = try importer(file, ImportIO.read(file), .init(service: service))

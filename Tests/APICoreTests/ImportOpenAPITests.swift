@@ -3,7 +3,7 @@ import XCTest
 
 /// The OpenAPI model's edges: `$ref` cycles and dead ends, recursion in schemas, names.
 final class ImportOpenAPITests: XCTestCase {
-    private func run(_ files: [String: String], main: String = "spec.yaml") throws(APIError) -> OpenAPIImport.Result {
+    private func run(_ files: [String: String], main: String = "spec.yaml") throws(APIError) -> ImportResult {
         try OpenAPIImport.run(spec: main, options: .init()) { (path: String) throws(APIError) -> [UInt8] in
             guard let text = files[path] else { throw .invalid(Diagnostic(file: nil, mark: nil, message: "no such file")) }
             return Array(text.utf8)

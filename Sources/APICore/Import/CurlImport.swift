@@ -16,12 +16,8 @@ public enum CurlImport {
         }
     }
 
-    public struct Result: Sendable {
-        public var draft: ServiceDraft
-        public var warnings: [ImportWarning]
-    }
 
-    public static func run(_ command: String, options: Options) throws(APIError) -> Result {
+    public static func run(_ command: String, options: Options) throws(APIError) -> ImportResult {
         let words: [String]
         do {
             words = try ShellWords.split(command)
@@ -33,13 +29,13 @@ public enum CurlImport {
 
     /// A curl command already split into words (`curl` first): what `apicli call URL -X … -H … -d …`
     /// builds from its own flags, so an ad-hoc call means what the same curl command means.
-    public static func run(words: [String], options: Options) throws(APIError) -> Result {
+    public static func run(words: [String], options: Options) throws(APIError) -> ImportResult {
         var parser = CurlParser(cwd: options.cwd)
         try parser.parse(words)
         var mapper = CurlMapper(request: parser.request)
         let draft = try mapper.draft(service: options.service, name: options.name)
         let warnings = (parser.warnings + mapper.warnings).map { ImportWarning(file: "curl", mark: nil, message: $0) }
-        return Result(draft: draft, warnings: warnings)
+        return ImportResult(draft: draft, warnings: warnings)
     }
 }
 

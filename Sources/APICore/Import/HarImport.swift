@@ -17,14 +17,9 @@ public enum HarImport {
         }
     }
 
-    public struct Result: Sendable {
-        /// One service per origin, in the order the recording first reached each.
-        public var drafts: [ServiceDraft]
-        public var warnings: [ImportWarning]
-    }
 
     /// `file` names the recording in warnings.
-    public static func run(_ bytes: [UInt8], file: String, options: Options) throws(APIError) -> Result {
+    public static func run(_ bytes: [UInt8], file: String, options: Options) throws(APIError) -> ImportResult {
         var notes: [String] = []
         let entries = try HarEntry.entries(bytes, warnings: &notes)
         var origins: [(url: CurlURL, entries: [(HarEntry, CurlURL)])] = []
@@ -60,7 +55,7 @@ public enum HarImport {
             notes += mapper.finish()
             drafts.append(mapper.draft)
         }
-        return Result(drafts: drafts, warnings: notes.map { ImportWarning(file: file, mark: nil, message: $0) })
+        return ImportResult(drafts: drafts, warnings: notes.map { ImportWarning(file: file, mark: nil, message: $0) })
     }
 
     /// What kind of static asset the entry is, from its response's media type (or Chrome's

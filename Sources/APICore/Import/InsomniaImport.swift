@@ -4,7 +4,7 @@
 /// value made of other variables is written in their place, and each sub-environment that gives
 /// a whole base URL becomes an entry of `environments:`.
 public enum InsomniaImport {
-    public static func run(file: String, bytes: [UInt8], options: PostmanImport.Options) throws(APIError) -> PostmanImport.Result {
+    public static func run(file: String, bytes: [UInt8], options: PostmanImport.Options) throws(APIError) -> ImportResult {
         let root = try CollectionInput.root(file: file, bytes: bytes)
         guard root.isMapping, let resources = root["resources"], resources.node.items != nil else {
             throw CollectionInput.bad(root, "$", "not an Insomnia export: there is no 'resources' list",
@@ -27,7 +27,7 @@ public enum InsomniaImport {
         let drafts = CollectionDrafts.services(mapper.requests, service: service, header: header, auth: nil,
                                                notes: mapper.variables.notes, environments: mapper.environments())
         let warnings = mapper.warnings + mapper.variables.warnings.map { ImportWarning(file: file, mark: nil, message: $0) }
-        return PostmanImport.Result(drafts: drafts, warnings: warnings)
+        return ImportResult(drafts: drafts, warnings: warnings)
     }
 }
 

@@ -17,16 +17,10 @@ public enum OpenAPIImport {
         }
     }
 
-    public struct Result: Sendable {
-        public var draft: ServiceDraft
-        public var warnings: [ImportWarning]
-        /// Every file of the description that was read (the spec and the files its `$ref`s name).
-        public var files: [String]
-    }
 
     /// Imports the description at `spec`; `read` gives the bytes of it and of files its `$ref`s name.
     public static func run(spec: String, options: Options,
-                           read: @escaping (String) throws(APIError) -> [UInt8]) throws(APIError) -> Result {
+                           read: @escaping (String) throws(APIError) -> [UInt8]) throws(APIError) -> ImportResult {
         let loader = SpecLoader(read: read, roots: options.refRoots)
         let root = try loader.root(spec)
         let version = try version(of: root)
@@ -43,7 +37,7 @@ public enum OpenAPIImport {
             throw .invalid(Diagnostic(file: spec, mark: root["paths"]?.mark ?? root.mark,
                                       message: "the description has \(what) to import"))
         }
-        return Result(draft: draft, warnings: loader.warnings, files: loader.files.sorted())
+        return ImportResult(draft: draft, warnings: loader.warnings, files: loader.files.sorted())
     }
 
     /// `3.0.x` or `3.1.x`; anything else is exit 2 at the `openapi:` (or `swagger:`) key.

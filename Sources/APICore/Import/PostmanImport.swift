@@ -12,12 +12,8 @@ public enum PostmanImport {
         }
     }
 
-    public struct Result: Sendable {
-        public var drafts: [ServiceDraft]
-        public var warnings: [ImportWarning]
-    }
 
-    public static func run(file: String, bytes: [UInt8], options: Options) throws(APIError) -> Result {
+    public static func run(file: String, bytes: [UInt8], options: Options) throws(APIError) -> ImportResult {
         let root = try CollectionInput.root(file: file, bytes: bytes)
         guard root.isMapping else {
             throw CollectionInput.bad(root, "$", "a Postman collection is a JSON object, not \(root.node.kindName)",
@@ -45,7 +41,7 @@ public enum PostmanImport {
         let drafts = CollectionDrafts.services(mapper.requests, service: service, header: header,
                                                auth: mapper.serviceAuth.auth, notes: mapper.variables.notes)
         let warnings = mapper.warnings + mapper.variables.warnings.map { ImportWarning(file: file, mark: nil, message: $0) }
-        return Result(drafts: drafts, warnings: warnings)
+        return ImportResult(drafts: drafts, warnings: warnings)
     }
 }
 

@@ -47,8 +47,9 @@ enum MockWebSocket {
             upgradePipelineHandler: { channel, head in
                 guard let answer = table.current.webSocket(uri: head.uri) else { return channel.close() }
                 let start = DispatchTime.now().uptimeNanoseconds
-                return channel.pipeline.removeHandler(name: MockHandler.name).flatMap { _ in
-                    channel.pipeline.addHandler(MessagesHandler(messages: answer.messages) {
+                // on the channel's loop: the handler is made and added there (it is not Sendable)
+                return channel.pipeline.removeHandler(name: MockHandler.name).flatMapThrowing { _ in
+                    try channel.pipeline.syncOperations.addHandler(MessagesHandler(messages: answer.messages) {
                         log?(MockServer.Event(method: "GET", uri: head.uri, target: answer.target, sample: answer.sample,
                                               status: 101, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
                     })

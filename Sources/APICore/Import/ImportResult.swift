@@ -1,0 +1,21 @@
+/// What an importer made: a service draft per origin (one for `openapi` and `curl`), the warnings
+/// for the user, and the input files it read (a description and the files its `$ref`s name).
+public struct ImportResult: Sendable {
+    public var drafts: [ServiceDraft]
+    public var warnings: [ImportWarning]
+    public var files: [String]
+
+    public init(drafts: [ServiceDraft], warnings: [ImportWarning], files: [String] = []) {
+        self.drafts = drafts
+        self.warnings = warnings
+        self.files = files
+    }
+
+    /// A single-service import (`openapi`, `curl`).
+    public init(draft: ServiceDraft, warnings: [ImportWarning], files: [String] = []) {
+        self.init(drafts: [draft], warnings: warnings, files: files)
+    }
+
+    /// The service of a single-service import (made by `init(draft:)`).
+    public var draft: ServiceDraft { drafts[0] }
+}
