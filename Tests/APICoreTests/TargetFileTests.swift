@@ -345,7 +345,7 @@ final class TargetFileTests: XCTestCase {
         // THEN the hint lists what is allowed
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(3, 10), message: "unknown key 'frobnicate' in target 'zen'",
                                           hint: "known keys: path, method, doc, params, task, headers, timeout, validate, sample, samples, expect, check, auth, "
-                                            + "followRedirects, capture, needs, until, load"
+                                            + "followRedirects, capture, needs, until, load, stream"
                                             + "; a key for shared blocks or anchors (&name) starts with x-: x-frobnicate")])
     }
 
@@ -569,9 +569,9 @@ final class TargetFileTests: XCTestCase {
         // THEN each is reported at its second body key
         XCTAssertEqual(found, [
             Diagnostic(file: inlineFile, mark: at(4, 25), message: "the sample of target 'zen' has more than one body: body and json",
-                       hint: "a sample takes one of body:, json:, file:, error:"),
+                       hint: "a sample takes one of body:, json:, file:, events:, messages:, error:"),
             Diagnostic(file: inlineFile, mark: at(6, 27), message: "sample 'broken' of target 'zen' has more than one body: json and error",
-                       hint: "a sample takes one of body:, json:, file:, error:"),
+                       hint: "a sample takes one of body:, json:, file:, events:, messages:, error:"),
         ])
     }
 
@@ -708,7 +708,7 @@ final class TargetFileTests: XCTestCase {
                        hint: "use GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or another RFC 9110 token"),
             Diagnostic(file: path, mark: at(9, 23), message: "sample status must be a whole number from 100 to 599, not '999'"),
             Diagnostic(file: path, mark: at(9, 37), message: "the sample of target 'b' has more than one body: body and json",
-                       hint: "a sample takes one of body:, json:, file:, error:"),
+                       hint: "a sample takes one of body:, json:, file:, events:, messages:, error:"),
         ])
     }
 }
