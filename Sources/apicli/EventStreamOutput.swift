@@ -1,6 +1,10 @@
 import APICore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How `call` prints a `text/event-stream` response.
 enum EventFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -17,7 +21,7 @@ enum EventFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// any other body streams to stdout as before, or, for a terminal, is held to be shown whole.
 final class EventStreamOutput: BodySink, @unchecked Sendable {
     private enum Mode { case undecided, passthrough, hold, events }
-    private let lock = NSLock()
+    private let lock = Mutex()
     private let format: EventFormat
     private let holdOthers: Bool
     private let maxHeld: Int64

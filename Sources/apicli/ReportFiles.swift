@@ -1,5 +1,9 @@
 import APICore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The report files a run writes (check, and `report merge` of check or load reports), each
 /// through the one atomic write; a failure to write is the run's error, rendered by its console.

@@ -51,4 +51,11 @@ public final class Mutex: @unchecked Sendable {
 
     public func lock() { pthread_mutex_lock(handle) }
     public func unlock() { pthread_mutex_unlock(handle) }
+
+    /// Runs `body` while holding the lock.
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
 }
