@@ -83,6 +83,27 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(found, [])
     }
 
+    /// On Linux, `import Foundation` links FoundationInternationalization and its ICU data (the
+    /// stripped binary went from 33 to 83 MB when two files did); the program needs only
+    /// FoundationEssentials. Every import of Foundation sits in the `#else` of a
+    /// `canImport(FoundationEssentials)` check, or in a file only the URLSession trait compiles.
+    func testTheProgramLinksFoundationEssentialsOnly() throws {
+        var found: [String] = []
+        for module in ["Sources/APICore", "Sources/apicli"] {
+            let folder = Self.root.appendingPathComponent(module)
+            let enumerator = FileManager.default.enumerator(atPath: folder.path)
+            while let file = enumerator?.nextObject() as? String {
+                guard file.hasSuffix(".swift") else { continue }
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                guard text.contains("\nimport Foundation\n") || text.hasPrefix("import Foundation\n") else { continue }
+                let guarded = text.contains("#if canImport(FoundationEssentials)\nimport FoundationEssentials\n#else\nimport Foundation\n")
+                let traitOnly = text.hasPrefix("#if !os(Linux) || URLSessionTransport")
+                if !guarded && !traitOnly { found.append("\(module)/\(file)") }
+            }
+        }
+        XCTAssertEqual(found, [], "import FoundationEssentials (Foundation only in the #else of canImport(FoundationEssentials))")
+    }
+
     /// The source without comments and string literals (what names a type there is no use of it).
     static func code(_ source: String) -> String {
         var out = ""
