@@ -156,6 +156,8 @@ fi
 
 # ---------------------------------------------------------------- 2. loading
 echo "== 2. loading generated target files"
+# the 100,000-target file is larger than the 16 MiB a target file may be by default
+export APICLI_MAX_TARGET_FILE_SIZE=$((256 << 20))
 for n in 1000 10000 100000; do
   d=$out/load-$n
   if [[ ! -f $d/gen.yaml ]]; then
@@ -189,6 +191,7 @@ EOF
     row "apicli call --stub of one target, $n in its file" "$one_ms ms" "" "goal <= 30 ms"
   fi
 done
+unset APICLI_MAX_TARGET_FILE_SIZE
 row "validate 100,000 / 10,000" "" "" "$(ratio "$val_100000" "$val_10000")x (linear: 10x, goal <= 10x of 150 ms)"
 
 # ---------------------------------------------------------------- 3. suite
