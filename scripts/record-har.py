@@ -32,6 +32,8 @@ PAGE = f"""<!doctype html>
 <script>
 (async () => {{
   const auth = {{ "Authorization": "Bearer {TOKEN}", "Accept": "application/json" }};
+  // each body read whole before the next request: the recording then holds every response's body
+  const fetch = async (url, options) => {{ const r = await window.fetch(url, options); await r.text(); return r; }};
   await fetch("/api/users/1", {{ headers: auth }});
   await fetch("/api/users/2", {{ headers: auth }});
   await fetch("/api/users/999", {{ headers: auth }});
