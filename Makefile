@@ -189,6 +189,8 @@ warnings: deps
 	  exit 1; \
 	fi
 
+# On a failure the last lines printed are the failing tests' lines (kept in $(TEST_RUN_DIR)/swift-test.log):
+# CI shows only the tail of the output, and "36 failures" alone names none of them.
 test: deps venv warnings dist-test
 	@set -u; \
 	export APICLI_RUN_DIR=$(TEST_RUN_DIR); \
@@ -198,11 +200,17 @@ test: deps venv warnings dist-test
 	echo "test: httpbin at $$url"; \
 	export APICLI_TEST_HTTPBIN="$$url" APICLI_REQUIRE_LIVE=1; \
 	export NO_PROXY="127.0.0.1,localhost$${NO_PROXY:+,$$NO_PROXY}" no_proxy="127.0.0.1,localhost$${no_proxy:+,$$no_proxy}"; \
-	rc=0; $(SWIFT) test --disable-swift-testing $(SWIFT_TEST_FLAGS) || rc=$$?; \
+	log="$(TEST_RUN_DIR)/swift-test.log"; mkdir -p "$(TEST_RUN_DIR)"; : >"$$log"; \
+	$(SWIFT) test --disable-swift-testing $(SWIFT_TEST_FLAGS) 2>&1 | tee -a "$$log"; rc=$${PIPESTATUS[0]}; \
 	if [ $$rc -eq 0 ] && [ -z "$(SWIFT_TEST_FLAGS)" ]; then \
 	  echo "test: the URLSession transport (trait URLSessionTransport) against the transport contract tests"; \
 	  $(SWIFT) test --disable-swift-testing --traits URLSessionTransport --scratch-path $(URLSESSION_BUILD) \
-	    --filter 'TransportContractTests|TransferContractTests|TransportErrorTests' || rc=$$?; \
+	    --filter 'TransportContractTests|TransferContractTests|TransportErrorTests' 2>&1 | tee -a "$$log"; \
+	  rc=$${PIPESTATUS[0]}; \
+	fi; \
+	if [ $$rc -ne 0 ]; then \
+	  echo "test: FAILED (exit $$rc). What failed, from $$log:"; \
+	  grep -aE ': error: |^Test Case .* failed|Fatal error|Crash|signal [0-9]+|error: (fatalError|Exited)' "$$log" | cut -c1-600 | sed -n '1,150p'; \
 	fi; \
 	exit $$rc
 
