@@ -29,7 +29,8 @@ public struct CheckRunner: Sendable {
         await withTaskGroup(of: (Int, CheckResult).self) { group in
             while started < min(max(options.jobs, 1), items.count) {
                 let i = started
-                group.addTask { (i, await self.execute(items[i])) }
+                let loop = EventLoopExecutor.next()  // on one of NIO's event loops: no thread hop a request
+                group.addTask(executorPreference: loop) { (i, await EventLoopExecutor.run(on: loop) { await self.execute(items[i]) }) }
                 started += 1
             }
             while let (i, result) = await group.next() {
@@ -37,7 +38,8 @@ public struct CheckRunner: Sendable {
                 if options.failFast, result.outcome == .failed { stopped = true }
                 if !stopped, started < items.count {
                     let j = started
-                    group.addTask { (j, await self.execute(items[j])) }
+                    let loop = EventLoopExecutor.next()
+                    group.addTask(executorPreference: loop) { (j, await EventLoopExecutor.run(on: loop) { await self.execute(items[j]) }) }
                     started += 1
                 }
                 while next < items.count, let r = results[next] { emit(next, r); next += 1 }

@@ -39,7 +39,9 @@ public final class LoadRunner: Sendable {
         case let .closed(users, think):
             await withDiscardingTaskGroup { group in
                 for _ in 0..<users {
-                    group.addTask { await self.user(think: think) }
+                    // Each user on one of NIO's event loops, with its connections (no thread hop a request).
+                    let loop = EventLoopExecutor.next()
+                    group.addTask(executorPreference: loop) { await EventLoopExecutor.run(on: loop) { await self.user(think: think) } }
                 }
             }
         case let .open(schedule, maxInFlight):
@@ -114,13 +116,14 @@ public final class LoadRunner: Sendable {
                 k += 1
                 recorder.scheduled(UInt64(k))
                 inFlight.withLock { $0 += 1 }
-                group.addTask {
+                let loop = EventLoopExecutor.next()
+                group.addTask(executorPreference: loop) {
                     // The request starts when its task runs (a busy pool runs it late): the lag is
                     // measured here. A start a little early (not worth a sleep) counts from when it
                     // started; a late one from its schedule.
                     let now = monotonicSeconds()
                     let (from, lag) = (min(due, now), max(now - due, 0))
-                    let sent = await caller.send(call)
+                    let sent = await EventLoopExecutor.run(on: loop) { await caller.send(call) }
                     self.record(call.target.qualifiedName, sent, due: from, lag: lag)
                     self.inFlight.withLock { $0 -= 1 }
                 }

@@ -68,4 +68,27 @@ enum Deadline {
             }
         }
     }
+
+    /// `work` in the calling task, not a task of its own (one enqueue and thread wake-up less per
+    /// exchange), for work that ends at once when `onTimeout` cancels it (async-http-client fails a
+    /// cancelled request's future right away). At the deadline `onTimeout` runs (on the shared
+    /// `DeadlineClock`'s queue) and what `work` then throws becomes `failure` (default: timed out
+    /// after `seconds`). The task's own cancellation cancels the work the same way.
+    static func bound<T>(_ seconds: Double, failure: APIError? = nil, onTimeout: @escaping @Sendable () -> Void,
+                         _ work: () async throws -> T) async throws -> T {
+        let fired = Locked(false)
+        let id = DeadlineClock.shared.add(after: seconds) {
+            fired.set(true)
+            onTimeout()
+        }
+        defer { DeadlineClock.shared.remove(id) }
+        do {
+            return try await withTaskCancellationHandler(operation: work) {
+                timers.async { onTimeout() }
+            }
+        } catch {
+            if fired.current { throw failure ?? APIError.timedOut(seconds) }
+            throw error
+        }
+    }
 }

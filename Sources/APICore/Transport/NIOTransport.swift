@@ -43,7 +43,7 @@ public struct NIOTransport: Transport {
         let holder = Canceller()
         let last = Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>((request, (0, nil)))
         do {
-            var response = try await Deadline.race(request.timeout, onTimeout: { holder.cancel() }) {
+            var response = try await Deadline.bound(request.timeout, onTimeout: { holder.cancel() }) {
                 try await follow(request, transfer: transfer, holder: holder, last: last)
             }
             response.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -91,7 +91,9 @@ public struct NIOTransport: Transport {
         let collector = ResponseCollector(request: request, transfer: transfer)
         let outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
                                               headers: headers, body: body)
+        // A task running on an event loop (`EventLoopExecutor`) sends on a connection of that loop.
         let task = client.execute(request: outgoing, delegate: collector,
+                                  eventLoop: EventLoopExecutor.current.map { .delegateAndChannel(on: $0) } ?? .indifferent,
                                   deadline: .now() + .seconds(Int64(request.timeout.rounded(.up)) + 1))
         holder.set { task.cancel() }
         let received: ResponseCollector.Received

@@ -1,0 +1,59 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+import NIOPosix
+
+/// One of NIO's event loops (the singleton group every `HTTPClient` of `ClientPool` runs on) as a
+/// Swift task executor, for the commands that send many requests (`load`'s virtual users, `check`'s
+/// items). A task started with it as its executor preference (`run`) runs on that loop, and its
+/// requests go out on connections of the same loop (`NIOTransport` asks async-http-client for
+/// `.delegateAndChannel(on:)`): the request is written, its response read and the waiting task
+/// resumed on one thread, with no hop to Swift's cooperative pool and back (two thread wake-ups a
+/// request fewer; wrk's design). Work on such a task must not block: the send path's file reads and
+/// writes already run on NIO's thread pool.
+public final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
+    /// The loop of the task that is running, when it runs on one (`run`).
+    @TaskLocal static var current: (any EventLoop)?
+
+    let loop: any EventLoop
+
+    private init(_ loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    /// One executor per loop of the singleton group.
+    private static let all = MultiThreadedEventLoopGroup.singleton.makeIterator().map { EventLoopExecutor($0) }
+    private static let turn = Locked(0)
+    /// False when APICLI_EXECUTOR=pool: every task stays on Swift's pool (to compare, or to rule it out).
+    public static let enabled = ProcessInfo.processInfo.environment["APICLI_EXECUTOR"] != "pool"
+
+    /// The loops in turn (round robin); nil when disabled.
+    public static func next() -> EventLoopExecutor? {
+        guard enabled, !all.isEmpty else { return nil }
+        return all[turn.withLock { n in
+            n = (n + 1) % all.count
+            return n
+        }]
+    }
+
+    /// `body` with this loop as the loop its requests prefer. Start the task with this executor as
+    /// its preference (`group.addTask(executorPreference:)`) so that the task itself runs there.
+    public func run<T>(_ body: () async -> T) async -> T {
+        await Self.$current.withValue(loop) { await body() }
+    }
+
+    /// `body` on `executor`'s loop as the loop its requests prefer (`run`), or as it is when nil.
+    public static func run<T>(on executor: EventLoopExecutor?, _ body: () async -> T) async -> T {
+        guard let executor else { return await body() }
+        return await executor.run(body)
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        loop.execute { job.runSynchronously(on: executor) }
+    }
+}
