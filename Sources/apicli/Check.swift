@@ -98,6 +98,7 @@ extension APICLI {
             let runner: CheckRunner
             do throws(APIError) {
                 let workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
+                ConnectionOptions.run.withLock { $0.connectionsPerHost = max($0.connectionsPerHost, jobs) }  // a connection per job
                 runner = CheckRunner(options: .init(jobs: jobs, failFast: failFast),
                                      caller: Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries)))
                 (items, scope, sends) = try plan(workspace, runner.caller)

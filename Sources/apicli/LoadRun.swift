@@ -114,6 +114,7 @@ extension APICLI.Load {
         template.startedAt = flags.startAt ?? now
         let workspace = setup.workspace
         let policy = SendPolicy(retries: retries)
+        ConnectionOptions.run.withLock { $0.connectionsPerHost = max($0.connectionsPerHost, plan.concurrency) }  // as wrk -cN
         let runner = LoadRunner(plan: plan, start: monotonicSeconds(), template: template) {
             Caller(workspace: workspace, policy: policy)
         }

@@ -19,6 +19,10 @@ public struct ConnectionOptions: Sendable, Hashable {
     public var resolve: [Resolve] = []
     /// `--http1.1`: never HTTP/2, even when the server offers it over TLS.
     public var http1Only = false
+    /// HTTP/1.1 connections kept per host (async-http-client's soft limit, default 8): `load` and
+    /// `check` raise it to their concurrency (users, in-flight requests, jobs), so that N users send
+    /// on N connections, as `wrk -cN` does, and none waits for another's connection.
+    public var connectionsPerHost = 8
 
     public init(resolve: [Resolve] = [], http1Only: Bool = false) {
         self.resolve = resolve

@@ -24,6 +24,7 @@ enum ClientPool {
         /// `--resolve` entries for the request's host and port.
         var dns: [String: String] = [:]
         var http1Only = false
+        var connectionsPerHost = 8
     }
 
     private static let clients = Locked<[Key: HTTPClient]>([:])
@@ -34,7 +35,8 @@ enum ClientPool {
 
     static func client(tls: TLSOptions, proxy: ProxySettings.Server?, url: URL? = nil) throws(APIError) -> HTTPClient {
         let connection = ConnectionOptions.run.withLock { $0 }
-        let key = Key(tls: tls, proxy: proxy, dns: url.map { connection.dnsOverride(for: $0) } ?? [:], http1Only: connection.http1Only)
+        let key = Key(tls: tls, proxy: proxy, dns: url.map { connection.dnsOverride(for: $0) } ?? [:], http1Only: connection.http1Only,
+                      connectionsPerHost: connection.connectionsPerHost)
         let result = clients.withLock { clients -> Result<HTTPClient, APIError> in
             if let client = clients[key] { return .success(client) }
             return Result { () throws(APIError) in
@@ -59,6 +61,7 @@ enum ClientPool {
         }
         configuration.dnsOverride = key.dns
         if key.http1Only { configuration.httpVersion = .http1Only }
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = key.connectionsPerHost
         // A refused connection is an answer (exit 3); the pool would retry it until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
