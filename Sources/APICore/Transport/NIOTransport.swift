@@ -89,8 +89,8 @@ public struct NIOTransport: Transport {
         case nil: break
         }
         let collector = ResponseCollector(request: request, transfer: transfer)
-        let outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
-                                              headers: headers, body: body)
+        var outgoing = try Self.parsed(request.url, method: request.method)
+        (outgoing.headers, outgoing.body) = (headers, body)
         // A task running on an event loop (`EventLoopExecutor`) sends on a connection of that loop.
         let task = client.execute(request: outgoing, delegate: collector,
                                   eventLoop: EventLoopExecutor.current.map { .delegateAndChannel(on: $0) } ?? .indifferent,
@@ -113,6 +113,28 @@ public struct NIOTransport: Transport {
         response.streamed = transfer.stream != nil
         return (response, nil)
     }
+
+    /// async-http-client's request for a URL and method, taken apart once: `HTTPClient.Request(url:)`
+    /// parses the URL again on every call (2% of a load run, whose users send the same URLs over and
+    /// over). Headers and body are set per exchange. At most `parsedLimit` kept (then started afresh).
+    static func parsed(_ url: URL, method: String) throws -> HTTPClient.Request {
+        let key = ParsedKey(method: method, url: url.absoluteString)
+        if let known = parsedRequests.withLock({ $0[key] }) { return known }
+        let made = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: method))
+        parsedRequests.withLock { known in
+            if known.count >= parsedLimit { known.removeAll(keepingCapacity: true) }
+            known[key] = made
+        }
+        return made
+    }
+
+    private struct ParsedKey: Hashable {
+        var method: String
+        var url: String
+    }
+
+    private static let parsedRequests = Locked<[ParsedKey: HTTPClient.Request]>([:])
+    static let parsedLimit = 1024
 
     /// Response headers sorted by name (stable: repeated fields keep their order), on every
     /// platform alike (URLSession does not keep wire order).
