@@ -91,9 +91,11 @@ public struct NIOTransport: Transport {
         let collector = ResponseCollector(request: request, transfer: transfer)
         var outgoing = try Self.parsed(request.url, method: request.method)
         (outgoing.headers, outgoing.body) = (headers, body)
-        // A task running on an event loop (`EventLoopExecutor`) sends on a connection of that loop.
+        // A task running on an event loop (`EventLoopExecutor`) prefers a connection of that loop and
+        // gets its response there. Preferred, not required: a request that requires a loop with no idle
+        // connection on it gets an "overflow" connection, closed once used (a connect per request).
         let task = client.execute(request: outgoing, delegate: collector,
-                                  eventLoop: EventLoopExecutor.current.map { .delegateAndChannel(on: $0) } ?? .indifferent,
+                                  eventLoop: EventLoopExecutor.current.map { .delegate(on: $0) } ?? .indifferent,
                                   deadline: .now() + .seconds(Int64(request.timeout.rounded(.up)) + 1))
         holder.set { task.cancel() }
         let received: ResponseCollector.Received
