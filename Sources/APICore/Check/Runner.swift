@@ -29,8 +29,7 @@ public struct CheckRunner: Sendable {
         await withTaskGroup(of: (Int, CheckResult).self) { group in
             while started < min(max(options.jobs, 1), items.count) {
                 let i = started
-                let loop = EventLoopExecutor.next()  // on one of NIO's event loops: no thread hop a request
-                group.addTask(executorPreference: loop) { (i, await EventLoopExecutor.run(on: loop) { await self.execute(items[i]) }) }
+                group.addTask { (i, await self.execute(items[i])) }
                 started += 1
             }
             while let (i, result) = await group.next() {
@@ -38,8 +37,7 @@ public struct CheckRunner: Sendable {
                 if options.failFast, result.outcome == .failed { stopped = true }
                 if !stopped, started < items.count {
                     let j = started
-                    let loop = EventLoopExecutor.next()
-                    group.addTask(executorPreference: loop) { (j, await EventLoopExecutor.run(on: loop) { await self.execute(items[j]) }) }
+                    group.addTask { (j, await self.execute(items[j])) }
                     started += 1
                 }
                 while next < items.count, let r = results[next] { emit(next, r); next += 1 }

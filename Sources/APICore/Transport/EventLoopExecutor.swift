@@ -7,13 +7,12 @@ import NIOCore
 import NIOPosix
 
 /// One of NIO's event loops (the singleton group every `HTTPClient` of `ClientPool` runs on) as a
-/// Swift task executor, for the commands that send many requests (`load`'s virtual users, `check`'s
-/// items). A task started with it as its executor preference (`run`) runs on that loop, and its
-/// requests go out on connections of the same loop (`NIOTransport` asks async-http-client for
-/// `.delegateAndChannel(on:)`): the request is written, its response read and the waiting task
-/// resumed on one thread, with no hop to Swift's cooperative pool and back (two thread wake-ups a
-/// request fewer; wrk's design). Work on such a task must not block: the send path's file reads and
-/// writes already run on NIO's thread pool.
+/// Swift task executor, for `load`'s virtual users and requests (not `check`'s items: one short task
+/// each, measured cheaper on Swift's pool). A task started with it as its executor preference
+/// (`run`) runs on that loop, and its requests prefer connections of the same loop (`NIOTransport`
+/// asks async-http-client for `.delegate(on:)`): the request is written, its response read and the
+/// waiting task resumed on one thread, mostly with no hop to Swift's cooperative pool and back. Work
+/// on such a task must not block for long: the send path's file reads and writes run on NIO's thread pool.
 public final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
     /// The loop of the task that is running, when it runs on one (`run`).
     @TaskLocal static var current: (any EventLoop)?
