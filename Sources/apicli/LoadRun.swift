@@ -114,7 +114,9 @@ extension APICLI.Load {
         template.startedAt = flags.startAt ?? now
         let workspace = setup.workspace
         let policy = SendPolicy(retries: retries)
-        ConnectionOptions.run.withLock { $0.connectionsPerHost = max($0.connectionsPerHost, plan.concurrency) }  // as wrk -cN
+        if case .closed(let users, _) = plan.model {  // a connection per user, as wrk -cN
+            ConnectionOptions.run.withLock { $0.connectionsPerHost = max($0.connectionsPerHost, users) }
+        }
         let runner = LoadRunner(plan: plan, start: monotonicSeconds(), template: template) {
             Caller(workspace: workspace, policy: policy)
         }

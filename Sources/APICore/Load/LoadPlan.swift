@@ -31,14 +31,6 @@ public struct LoadPlan: Sendable {
     }
 
     public static let maxUsers = 100_000
-
-    /// Requests that may be in flight at once: the users, or the open model's `maxInFlight`.
-    public var concurrency: Int {
-        switch model {
-        case .closed(let users, _): users
-        case .open(_, let maxInFlight): maxInFlight
-        }
-    }
     public static let maxRequests = 1_000_000_000
 
     /// Indices into `items`, each as often as its weight, spread evenly (smooth weighted round

@@ -116,14 +116,13 @@ public final class LoadRunner: Sendable {
                 k += 1
                 recorder.scheduled(UInt64(k))
                 inFlight.withLock { $0 += 1 }
-                let loop = EventLoopExecutor.next()
-                group.addTask(executorPreference: loop) {
+                group.addTask {
                     // The request starts when its task runs (a busy pool runs it late): the lag is
                     // measured here. A start a little early (not worth a sleep) counts from when it
                     // started; a late one from its schedule.
                     let now = monotonicSeconds()
                     let (from, lag) = (min(due, now), max(now - due, 0))
-                    let sent = await EventLoopExecutor.run(on: loop) { await caller.send(call) }
+                    let sent = await caller.send(call)
                     self.record(call.target.qualifiedName, sent, due: from, lag: lag)
                     self.inFlight.withLock { $0 -= 1 }
                 }

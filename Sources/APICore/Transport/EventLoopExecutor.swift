@@ -7,8 +7,8 @@ import NIOCore
 import NIOPosix
 
 /// One of NIO's event loops (the singleton group every `HTTPClient` of `ClientPool` runs on) as a
-/// Swift task executor, for `load`'s virtual users and requests (not `check`'s items: one short task
-/// each, measured cheaper on Swift's pool). A task started with it as its executor preference
+/// Swift task executor, for `load`'s virtual users in the closed model (not for the open model's
+/// requests nor `check`'s items: one short task each, measured cheaper on Swift's pool). A task started with it as its executor preference
 /// (`run`) runs on that loop, and its requests prefer connections of the same loop (`NIOTransport`
 /// asks async-http-client for `.delegate(on:)`): the request is written, its response read and the
 /// waiting task resumed on one thread, mostly with no hop to Swift's cooperative pool and back. Work
