@@ -41,9 +41,11 @@ extension APICLI {
         var overrides = request?.overrides ?? EndpointResolver.Overrides()
         overrides.parts = parts
         try CookieFiles.open(cookie: request?.cookie, jar: request?.cookieJar)
-        if let request, request.http1 || !request.resolve.isEmpty {
+        if let request, request.http1 || !request.resolve.isEmpty || !request.connectTo.isEmpty || request.unixSocket != nil {
             ConnectionOptions.run.withLock {
-                $0 = ConnectionOptions(resolve: request.resolve.compactMap(ConnectionOptions.parseResolve), http1Only: request.http1)
+                $0 = ConnectionOptions(resolve: request.resolve.compactMap(ConnectionOptions.parseResolve),
+                                       connectTo: request.connectTo.compactMap { try? ConnectionOptions.parseConnectTo($0) },
+                                       unixSocket: request.unixSocket, http1Only: request.http1)
             }
         }
         overrides.maxBody = maxBody
@@ -92,6 +94,16 @@ struct RequestOptions: ParsableArguments {
                                valueName: "host:port:address"))
     var resolve: [String] = []
 
+    @Option(name: .customLong("connect-to"),
+            help: ArgumentHelp("Connect to HOST2:PORT2 for requests to HOST:PORT; Host and TLS stay HOST's; empty parts mean any/same (as curl; repeatable).",
+                               valueName: "host:port:host2:port2"))
+    var connectTo: [String] = []
+
+    @Option(name: .customLong("unix-socket"),
+            help: ArgumentHelp("Send every request over this unix domain socket (as curl).", valueName: "path"),
+            completion: .file())
+    var unixSocket: String?
+
     @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only, even where the server offers HTTP/2 (as curl).")
     var http1 = false
 
@@ -121,6 +133,12 @@ struct RequestOptions: ParsableArguments {
         if key != nil && cert == nil { throw ValidationError("--key needs --cert (the certificate the key belongs to)") }
         for r in resolve where ConnectionOptions.parseResolve(r) == nil {
             throw ValidationError("--resolve takes host:port:address (port 1-65535, an IP address), got '\(r)'")
+        }
+        for c in connectTo {
+            do { _ = try ConnectionOptions.parseConnectTo(c) } catch { throw ValidationError(error.message) }
+        }
+        if let unixSocket, unixSocket.isEmpty || unixSocket.utf8.count > 107 {
+            throw ValidationError("--unix-socket takes a socket path of 1 to 107 bytes, got '\(unixSocket)'")
         }
         if let cookie, !Path.isReadable(cookie) { throw ValidationError("--cookie: cannot read '\(cookie)'") }
         for p in params where !p.contains("=") || p.hasPrefix("=") {

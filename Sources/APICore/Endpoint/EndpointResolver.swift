@@ -107,7 +107,9 @@ public struct EndpointResolver: Sendable {
     public func baseURL(for target: Target, in service: Service) throws(APIError) -> String {
         let layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
         var ignored: [Origin] = []
-        return try baseURL(service, layers, try bindings(for: target, in: service), target.qualifiedName, &ignored)
+        let base = try baseURL(service, layers, try bindings(for: target, in: service), target.qualifiedName, &ignored)
+        if case .success(let unix)? = UnixSocketBase.parse(base) { return unix.base }
+        return base
     }
 
     public func endpoint(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Endpoint {
@@ -117,7 +119,9 @@ public struct EndpointResolver: Sendable {
         let file = service.file
         var origins: [Origin] = []
 
-        let base = try baseURL(service, layers, bindings, name, &origins)
+        var base = try baseURL(service, layers, bindings, name, &origins)
+        var socket: String? = nil
+        if case .success(let unix)? = UnixSocketBase.parse(base) { (base, socket) = (unix.base, unix.socket) }
         var path = ""
         if let template = target.path {
             path = URLBuilder.encodePath(
@@ -155,6 +159,7 @@ public struct EndpointResolver: Sendable {
             ?? layers.lastRule(\.followRedirects)?.0 ?? service.followRedirects ?? true
         endpoint.maxBody = overrides.maxBody ?? PreparedRequest.defaultMaxBody
         endpoint.tls = tls(for: service)
+        endpoint.socket = socket
         if let password = endpoint.tls.passwordTemplate {
             endpoint.tls.password = try bindings.expand(Template(password, mark: endpoint.tls.passwordMark ?? Mark(line: 1, column: 1)), in: "the tls password of \(name)", file: service.file)
             endpoint.tls.password.map(secrets.record)
@@ -189,11 +194,19 @@ public struct EndpointResolver: Sendable {
                 _ = try bindings.strict.expand(template, in: "baseURL", file: templateFile)
             }
         }
-        if let problem = URLBuilder.problem(withBaseURL: base) {
+        let problem: String?
+        switch UnixSocketBase.parse(base) {
+        case .success?: problem = nil
+        case .failure(let bad)?: problem = bad.text
+        case nil: problem = URLBuilder.problem(withBaseURL: base)
+        }
+        if let problem {
             let fromFile = origin.isEmpty
             throw .invalid(Diagnostic(file: fromFile ? templateFile : nil, mark: fromFile ? template.mark : nil,
                                       message: "base URL '\(base)'\(origin) for \(name) \(problem)",
-                                      hint: "write it whole, like https://api.example.com/v1"))
+                                      hint: base.lowercased().hasPrefix(UnixSocketBase.scheme)
+                                          ? "name the socket and the base path, like unix:///var/run/docker.sock:/v1.45"
+                                          : "write it whole, like https://api.example.com/v1"))
         }
         return base
     }

@@ -23,7 +23,10 @@ public enum Curl {
             args += ["-H", quote("\(shown.name): \(shown.value)")]
         }
         let connection = ConnectionOptions.run.withLock { $0 }
-        if let entry = connection.resolve.first(where: { !ConnectionOptions(resolve: [$0]).dnsOverride(for: r.url).isEmpty }) {
+        let route = connection.route(for: r.url, socket: r.socket)
+        if let socket = route.socket { args += ["--unix-socket", quote(socket)] }
+        if let entry = route.connectTo { args += ["--connect-to", quote(entry.text)] }
+        if let entry = route.resolve {
             let address = entry.address.contains(":") ? "[\(entry.address)]" : entry.address
             args += ["--resolve", quote("\(entry.host):\(entry.port):\(address)")]
         }

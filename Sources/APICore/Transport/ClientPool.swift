@@ -21,7 +21,7 @@ enum ClientPool {
     struct Key: Hashable {
         var tls: TLSOptions
         var proxy: ProxySettings.Server?
-        /// `--resolve` entries for the request's host and port.
+        /// `--resolve`/`--connect-to` host overrides for the request's host and port.
         var dns: [String: String] = [:]
         var http1Only = false
     }
@@ -32,9 +32,8 @@ enum ClientPool {
     /// (a decompression bomb would otherwise fill memory or the disk).
     static let inflationRatio = 100
 
-    static func client(tls: TLSOptions, proxy: ProxySettings.Server?, url: URL? = nil) throws(APIError) -> HTTPClient {
-        let connection = ConnectionOptions.run.withLock { $0 }
-        let key = Key(tls: tls, proxy: proxy, dns: url.map { connection.dnsOverride(for: $0) } ?? [:], http1Only: connection.http1Only)
+    static func client(tls: TLSOptions, proxy: ProxySettings.Server?, dns: [String: String] = [:]) throws(APIError) -> HTTPClient {
+        let key = Key(tls: tls, proxy: proxy, dns: dns, http1Only: ConnectionOptions.run.withLock { $0.http1Only })
         let result = clients.withLock { clients -> Result<HTTPClient, APIError> in
             if let client = clients[key] { return .success(client) }
             return Result { () throws(APIError) in

@@ -1,0 +1,109 @@
+import Foundation
+import XCTest
+
+/// `--connect-to` and unix domain sockets (`--unix-socket`, a `unix://` base URL) against nginx:
+/// a TLS port whose certificate names only `api.test`, and a unix socket.
+final class ConnectionRouteTests: XCTestCase {
+    nonisolated(unsafe) static var nginx: NginxServer?
+    nonisolated(unsafe) static var dir: URL?
+    nonisolated(unsafe) static var port = 0
+    nonisolated(unsafe) static var setupError = ""
+
+    override class func setUp() {
+        do {
+            let folder = try CLI.folder([:])
+            dir = folder
+            _ = try ClientCertificateTests.sh("""
+                openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=api.test -addext subjectAltName=DNS:api.test \
+                  -keyout server.key -out server.pem 2>&1
+                """, in: folder)
+            port = try NginxServer.freePort(in: folder)
+            let d = folder.path
+            nginx = try NginxServer.start(in: folder, servers: """
+                  server {
+                    listen 127.0.0.1:\(port) ssl http2;
+                    ssl_certificate \(d)/server.pem;
+                    ssl_certificate_key \(d)/server.key;
+                    location / { default_type text/plain; return 200 "$http_host $ssl_server_name $server_protocol"; }
+                  }
+                  server {
+                    listen unix:\(d)/nginx.sock;
+                    location / { default_type text/plain; return 200 "unix $http_host $request_method $request_uri"; }
+                  }
+                """, ready: "for i in $(seq 100); do curl -s --unix-socket nginx.sock http://x/ >/dev/null && "
+                    + "curl -sk https://127.0.0.1:\(port)/ >/dev/null && exit 0; sleep 0.1; done; cat error.log; exit 1")
+            try Data("""
+                baseURL: https://api.test:1
+                tls: { cacert: server.pem }
+                targets:
+                  echo: { path: /echo, validate: success }
+                """.utf8).write(to: folder.appendingPathComponent("api.yaml"))
+            try Data("""
+                baseURL: https://other.test:1
+                tls: { cacert: server.pem }
+                targets:
+                  echo: { path: /echo, validate: success }
+                """.utf8).write(to: folder.appendingPathComponent("other.yaml"))
+        } catch {
+            setupError = "\(error)"
+        }
+    }
+
+    override class func tearDown() {
+        nginx?.stop()
+        if let dir { try? FileManager.default.removeItem(at: dir) }
+    }
+
+    override func setUpWithError() throws {
+        try NginxServer.require()
+        XCTAssertEqual(Self.setupError, "")
+        XCTAssertNotEqual(Self.port, 0)
+    }
+
+    var dir: URL { Self.dir! }
+
+    func run(_ args: [String]) throws -> CLI.Result {
+        try CLI.run(args + ["--targets", dir.path], timeout: 30)
+    }
+
+    /// curl's `--connect-to host:port:host2:port2`: another address and port, while `Host:`, SNI and
+    /// the certificate check stay the URL's.
+    func testConnectToGoesElsewhereButKeepsTheNameForHostAndTLS() throws {
+        let rule = "api.test:1:127.0.0.1:\(Self.port)"
+        // WHEN api.test:1 is sent to the loopback's nginx port
+        let r = try run(["call", "api.echo", "--connect-to", rule])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        // THEN Host: and SNI are the URL's, and TLS verified api.test (the certificate names only it)
+        XCTAssertEqual(r.stdout, "api.test:1 api.test HTTP/2.0")
+        // AND empty parts: any host on port 1, to the same host name resolved by --resolve
+        let any = try run(["call", "api.echo", "--connect-to", "::localhost:\(Self.port)", "--http1.1"])
+        XCTAssertEqual(any.code, 0, any.stderr)
+        XCTAssertEqual(any.stdout, "api.test:1 api.test HTTP/1.1")
+        let chained = try run(["call", "api.echo", "--connect-to", "api.test:1::\(Self.port)", "--resolve", "api.test:\(Self.port):127.0.0.1"])
+        XCTAssertEqual(chained.code, 0, chained.stderr)
+        XCTAssertEqual(chained.stdout, "api.test:1 api.test HTTP/2.0")
+        // AND check and record go the same way (the one send path)
+        XCTAssertEqual(try run(["check", "api.echo", "--connect-to", rule]).code, 0)
+        // AND a host the certificate does not name is refused even though the address is right
+        let other = try run(["call", "other.echo", "--connect-to", "other.test:1:127.0.0.1:\(Self.port)"])
+        XCTAssertNotEqual(other.code, 0, other.stdout)
+        XCTAssertTrue(other.stderr.lowercased().contains("certificate"), other.stderr)
+        // AND an entry for another port does not apply
+        XCTAssertNotEqual(try run(["call", "api.echo", "--connect-to", "api.test:2:127.0.0.1:\(Self.port)"]).code, 0)
+        // AND --curl spells it as curl does, and curl gets the same answer
+        let curl = try run(["call", "api.echo", "--connect-to", rule, "--curl", "--dry-run"])
+        XCTAssertTrue(curl.stdout.contains("--connect-to \(rule)"), curl.stdout)
+        XCTAssertEqual(try ClientCertificateTests.sh(curl.stdout.replacingOccurrences(of: "curl -L", with: "curl -s --http1.1 --cacert server.pem -L"), in: dir),
+                       "api.test:1 api.test HTTP/1.1")
+    }
+
+    func testBadConnectToValuesAreUsageErrors() throws {
+        for bad in ["api.test:1:127.0.0.1", "api.test:0:h:1", "api.test:1:h:65536", "api.test:x:h:1", "a:1:h:1:2",
+                    "[::1:1:h:1", "a b:1:h:1", "api.test:1:h:-1"] {
+            let r = try run(["call", "api.echo", "--connect-to", bad])
+            XCTAssertEqual(r.code, 64, "\(bad): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("--connect-to"), r.stderr)
+        }
+        XCTAssertTrue(try run(["call", "api.echo", "--connect-to", "api.test:99999:h:1"]).stderr.contains("1 to 65535"))
+    }
+}
