@@ -48,6 +48,7 @@ extension APICLI {
             text += "\n" + LogFormat.request(call.prepared, redactor: redactor, prefix: "")
             text += "\ntimeout   \(Text.duration(endpoint.timeout))\n"
             text += "validate  \(endpoint.validation)\n"
+            if let socket = endpoint.socket { text += "socket    \(socket)\n" }
             if let download = endpoint.download { text += "download  \(download)\n" }
             let samples = call.target.allSamples.map { ($0.name ?? "sample") + " " + describe($0.sample) }
             text += "samples   " + (samples.isEmpty ? "none" : samples.joined(separator: ", ")) + "\n"

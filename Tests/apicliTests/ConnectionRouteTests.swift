@@ -44,6 +44,17 @@ final class ConnectionRouteTests: XCTestCase {
                 targets:
                   echo: { path: /echo, validate: success }
                 """.utf8).write(to: folder.appendingPathComponent("other.yaml"))
+            try Data("""
+                baseURL: unix://\(d)/nginx.sock:/v1.45
+                targets:
+                  info: { path: /info, task: { query: { all: "1 2" } }, validate: success }
+                  create: { method: POST, path: /containers/create, task: { json: { Image: alpine } }, validate: success }
+                """.utf8).write(to: folder.appendingPathComponent("docker.yaml"))
+            try Data("""
+                baseURL: http://localhost:8080
+                targets:
+                  echo: { path: /echo, validate: success }
+                """.utf8).write(to: folder.appendingPathComponent("plain.yaml"))
         } catch {
             setupError = "\(error)"
         }
@@ -105,5 +116,58 @@ final class ConnectionRouteTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains("--connect-to"), r.stderr)
         }
         XCTAssertTrue(try run(["call", "api.echo", "--connect-to", "api.test:99999:h:1"]).stderr.contains("1 to 65535"))
+    }
+
+    /// A `unix://` base URL (the Docker Engine API's form): the request goes over the socket,
+    /// `Host:` is localhost and the base path is kept.
+    func testAUnixBaseURLSendsOverTheSocket() throws {
+        let r = try run(["call", "docker.info"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "unix localhost GET /v1.45/info?all=1%202")
+        let post = try run(["call", "docker.create"])
+        XCTAssertEqual(post.code, 0, post.stderr)
+        XCTAssertEqual(post.stdout, "unix localhost POST /v1.45/containers/create")
+        XCTAssertEqual(try run(["check", "docker"]).code, 0)
+        // AND --curl spells it with --unix-socket, and curl gets the same answer
+        let curl = try run(["call", "docker.info", "--curl", "--dry-run"])
+        XCTAssertTrue(curl.stdout.contains("--unix-socket \(dir.path)/nginx.sock"), curl.stdout)
+        XCTAssertTrue(curl.stdout.contains("'http://localhost/v1.45/info?all=1%202'"), curl.stdout)
+        XCTAssertEqual(try ClientCertificateTests.sh(curl.stdout.replacingOccurrences(of: "curl -L", with: "curl -s -L"), in: dir),
+                       "unix localhost GET /v1.45/info?all=1%202")
+        // AND show names the base it sends to
+        let show = try run(["show", "docker.info"])
+        XCTAssertEqual(show.code, 0, show.stderr)
+        XCTAssertTrue(show.stdout.contains("http://localhost/v1.45/info"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("socket    \(dir.path)/nginx.sock"), show.stdout)
+    }
+
+    /// `--unix-socket PATH` as curl: every request over the socket, `Host:` from the URL.
+    func testUnixSocketFlag() throws {
+        let sock = dir.appendingPathComponent("nginx.sock").path
+        let r = try run(["call", "plain.echo", "--unix-socket", sock])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "unix localhost:8080 GET /echo")
+        let curl = try run(["call", "plain.echo", "--unix-socket", sock, "--curl", "--dry-run"])
+        XCTAssertTrue(curl.stdout.contains("--unix-socket \(sock)"), curl.stdout)
+        // AND a socket nobody listens on is a connection failure naming it, not a crash
+        let missing = try run(["call", "plain.echo", "--unix-socket", dir.appendingPathComponent("none.sock").path])
+        XCTAssertEqual(missing.code, 3, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("cannot connect to localhost:8080 (unix socket \(dir.path)/none.sock)"), missing.stderr)
+        // AND an empty or over-long path is a usage error
+        XCTAssertEqual(try run(["call", "plain.echo", "--unix-socket", ""]).code, 64)
+        XCTAssertEqual(try run(["call", "plain.echo", "--unix-socket", "/" + String(repeating: "s", count: 120)]).code, 64)
+    }
+
+    func testABadUnixBaseURLIsNamedInTheFile() throws {
+        for (base, words) in [("unix://relative.sock:/v1", "no absolute socket path"),
+                              ("unix:///tmp/d.sock:v1", "does not start with /")] {
+            try Data("baseURL: \(base)\ntargets:\n  t: { path: /x }\n".utf8).write(to: dir.appendingPathComponent("badunix.yaml"))
+            let r = try run(["call", "badunix.t"])
+            XCTAssertEqual(r.code, 2, r.stderr)
+            XCTAssertTrue(r.stderr.contains("badunix.yaml:1:10"), r.stderr)
+            XCTAssertTrue(r.stderr.contains(words), r.stderr)
+            XCTAssertTrue(r.stderr.contains("unix:///var/run/docker.sock:/v1.45"), r.stderr)
+        }
+        try? FileManager.default.removeItem(at: dir.appendingPathComponent("badunix.yaml"))
     }
 }

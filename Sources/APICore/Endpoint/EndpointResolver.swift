@@ -194,19 +194,11 @@ public struct EndpointResolver: Sendable {
                 _ = try bindings.strict.expand(template, in: "baseURL", file: templateFile)
             }
         }
-        let problem: String?
-        switch UnixSocketBase.parse(base) {
-        case .success?: problem = nil
-        case .failure(let bad)?: problem = bad.text
-        case nil: problem = URLBuilder.problem(withBaseURL: base)
-        }
-        if let problem {
+        if let problem = URLBuilder.problem(withBaseURL: base) {
             let fromFile = origin.isEmpty
             throw .invalid(Diagnostic(file: fromFile ? templateFile : nil, mark: fromFile ? template.mark : nil,
                                       message: "base URL '\(base)'\(origin) for \(name) \(problem)",
-                                      hint: base.lowercased().hasPrefix(UnixSocketBase.scheme)
-                                          ? "name the socket and the base path, like unix:///var/run/docker.sock:/v1.45"
-                                          : "write it whole, like https://api.example.com/v1"))
+                                      hint: URLBuilder.baseURLHint(base)))
         }
         return base
     }

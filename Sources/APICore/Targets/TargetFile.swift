@@ -178,8 +178,7 @@ struct ServiceDecoder {
     mutating func baseURL(_ node: Node) -> Template? {
         guard let t = reader.text(node, "baseURL") else { return nil }
         if !t.text.contains("{"), let problem = URLBuilder.problem(withBaseURL: t.text) {
-            reader.error("baseURL '\(t.text)' \(problem)", at: node.mark,
-                         hint: "write it whole, like https://api.example.com/v1")
+            reader.error("baseURL '\(t.text)' \(problem)", at: node.mark, hint: URLBuilder.baseURLHint(t.text))
         }
         return t
     }
