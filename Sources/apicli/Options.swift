@@ -87,6 +87,11 @@ struct RequestOptions: ParsableArguments {
             completion: .file())
     var key: String?
 
+    @Option(name: [.customLong("key-password"), .customLong("pass")],
+            help: ArgumentHelp("The password of an encrypted PEM private key (--key, tls: { key: }); as curl's --pass. Prefer tls: { keyPassword: \"${KEY_PASS}\" }.",
+                               valueName: "password"))
+    var keyPassword: String?
+
     @Flag(help: "Do not verify the server's certificate (a warning is printed).")
     var insecure = false
 
@@ -168,6 +173,7 @@ struct RequestOptions: ParsableArguments {
         var overrides = EndpointResolver.Overrides(params: values, headers: fields, baseURL: baseURL, timeout: timeout,
                                                    tls: TLSOptions(caFile: cacert, verify: !insecure,
                                                                    certFile: cert, keyFile: key))
+        overrides.tls.password = keyPassword
         if noFollow { overrides.followRedirects = false }
         return overrides
     }

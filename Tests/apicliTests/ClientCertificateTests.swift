@@ -41,6 +41,8 @@ final class ClientCertificateTests: XCTestCase {
                 openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=stranger -keyout stranger.key -out stranger.pem
                 cat client.pem client.key > combined.pem
                 openssl pkcs12 -export -in client.pem -inkey client.key -out client.p12 -passout pass:p12-pass-77
+                openssl pkey -in client.key -aes256 -passout pass:key-pass-55 -out client-enc.key
+                openssl rsa -in client.key -aes128 -traditional -passout pass:key-pass-55 -out client-trad.key 2>/dev/null
                 mkdir -p tmp
                 """, in: folder)
             port = Int(try sh("python3 -c 'import socket;s=socket.socket();s.bind((\"127.0.0.1\",0));print(s.getsockname()[1])'",
@@ -240,5 +242,63 @@ final class ClientCertificateTests: XCTestCase {
         let unset = try CLI.run(["call", "p12.hello", "--targets", dir.path])
         XCTAssertEqual(unset.code, 2, unset.stderr)
         XCTAssertTrue(unset.stderr.contains("P12_PASSWORD"), unset.stderr)
+    }
+
+    /// `tls: { key:, keyPassword: }` and `--key-password`/`--pass`: an encrypted PEM key (PKCS#8 and
+    /// the traditional Proc-Type form) that openssl made, decrypted with its password; a missing or
+    /// wrong password is exit 2 naming the key file, before anything is sent.
+    func testAnEncryptedPEMKeyWithItsPassword() throws {
+        XCTAssertTrue(try String(contentsOf: dir.appendingPathComponent("client-enc.key"), encoding: .utf8).contains("BEGIN ENCRYPTED PRIVATE KEY"))
+        XCTAssertTrue(try String(contentsOf: dir.appendingPathComponent("client-trad.key"), encoding: .utf8).contains("Proc-Type: 4,ENCRYPTED"))
+        try Data("""
+            baseURL: https://127.0.0.1:\(Self.port)
+            tls: { cacert: server.pem, cert: client.pem, key: client-enc.key, keyPassword: "${KEY_PASS}" }
+            targets:
+              hello: { path: /, validate: success }
+            """.utf8).write(to: dir.appendingPathComponent("enc.yaml"))
+        defer { try? FileManager.default.removeItem(at: dir.appendingPathComponent("enc.yaml")) }
+        func run(_ args: [String], _ env: [String: String] = [:]) throws -> CLI.Result {
+            try CLI.run(args + ["--targets", dir.path], env: env, timeout: 30)
+        }
+        // WHEN the password comes from the variable THEN the key is used and nginx lets the client in
+        let ok = try run(["call", "enc.hello"], ["KEY_PASS": "key-pass-55"])
+        XCTAssertEqual(ok.code, 0, ok.stderr)
+        XCTAssertEqual(ok.stdout, "hello CN=apicli-client")
+        XCTAssertEqual(try run(["check", "enc.hello"], ["KEY_PASS": "key-pass-55"]).code, 0)
+        // AND a wrong one is refused before sending, naming the file, the password nowhere
+        let wrong = try run(["call", "enc.hello", "-v"], ["KEY_PASS": "not-it-99"])
+        XCTAssertEqual(wrong.code, 2, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("cannot decrypt the private key in \(path("client-enc.key")): the password is wrong"), wrong.stderr)
+        XCTAssertFalse(wrong.stderr.contains("not-it-99"), wrong.stderr)
+        let unset = try run(["call", "enc.hello"])
+        XCTAssertEqual(unset.code, 2, unset.stderr)
+        XCTAssertTrue(unset.stderr.contains("KEY_PASS"), unset.stderr)
+        // AND on the command line, as curl: --key-password, or --pass; the traditional form too
+        for flag in ["--key-password", "--pass"] {
+            let r = try run(["call", "bare.hello", "--cert", path("client.pem"), "--key", path("client-trad.key"), flag, "key-pass-55"])
+            XCTAssertEqual(r.code, 0, "\(flag): \(r.stderr)")
+            XCTAssertEqual(r.stdout, "hello CN=apicli-client")
+        }
+        // AND the flag wins over the file's password
+        XCTAssertEqual(try run(["call", "enc.hello", "--key-password", "key-pass-55"], ["KEY_PASS": "not-it-99"]).code, 0)
+        let none = try run(["call", "bare.hello", "--cert", path("client.pem"), "--key", path("client-enc.key")])
+        XCTAssertEqual(none.code, 2, none.stderr)
+        XCTAssertTrue(none.stderr.contains("the private key in \(path("client-enc.key")) is encrypted and no password was given"), none.stderr)
+        // AND --curl prints curl's --pass, hidden, and curl itself gets in with the printed command
+        let curl = try run(["call", "enc.hello", "--curl", "--dry-run"], ["KEY_PASS": "key-pass-55"])
+        XCTAssertTrue(curl.stdout.contains("--key \(path("client-enc.key")) --pass '••••'"), curl.stdout)
+        let shown = try run(["call", "enc.hello", "--curl", "--dry-run", "--show-secrets"], ["KEY_PASS": "key-pass-55"])
+        XCTAssertEqual(try Self.sh(shown.stdout.replacingOccurrences(of: "curl -L", with: "curl -s --cacert server.pem -L"), in: dir), "hello CN=apicli-client")
+        // AND password: (a bundle's) with a PEM key is a file error pointing at keyPassword:
+        try Data("""
+            baseURL: https://127.0.0.1:\(Self.port)
+            tls: { cert: client.pem, key: client-enc.key, password: x }
+            targets:
+              hello: { path: / }
+            """.utf8).write(to: dir.appendingPathComponent("enc.yaml"))
+        let mixed = try run(["call", "enc.hello"])
+        XCTAssertEqual(mixed.code, 2, mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("enc.yaml:2:6"), mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("keyPassword:"), mixed.stderr)
     }
 }

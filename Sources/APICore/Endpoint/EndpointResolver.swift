@@ -162,8 +162,8 @@ public struct EndpointResolver: Sendable {
         endpoint.socket = socket
         if let password = endpoint.tls.passwordTemplate {
             endpoint.tls.password = try bindings.expand(Template(password, mark: endpoint.tls.passwordMark ?? Mark(line: 1, column: 1)), in: "the tls password of \(name)", file: service.file)
-            endpoint.tls.password.map(secrets.record)
         }
+        endpoint.tls.password.map(secrets.record)
         if let download = task.download {
             endpoint.download = try bindings.expand(download, in: "the download path of \(name)", file: file)
         }

@@ -38,6 +38,7 @@ public enum Curl {
         if let cert = r.tls.certFile {
             args += ["--cert", quote(cert)]
             if let key = r.tls.keyFile { args += ["--key", quote(key)] }
+            if let password = r.tls.password { args += ["--pass", quote(redactor.text(password))] }
         }
         if let login = r.digest {
             args += ["--digest", "-u", quote(redactor.text("\(login.user):\(login.password)"))]

@@ -185,7 +185,7 @@ struct ServiceDecoder {
 
     /// `tls: { cacert: ca.pem, verify: false, cert: client.pem, key: client.key }`.
     private mutating func tls(_ node: Node) -> TLSOptions? {
-        guard let entries = reader.mapping(node, "tls", known: ["cacert", "verify", "cert", "key", "pkcs12", "password"]) else { return nil }
+        guard let entries = reader.mapping(node, "tls", known: ["cacert", "verify", "cert", "key", "pkcs12", "password", "keyPassword"]) else { return nil }
         var options = TLSOptions()
         for e in entries {
             switch e.key {
@@ -193,14 +193,24 @@ struct ServiceDecoder {
             case "cert": options.certFile = fileReference(e.value, "tls cert", use: .tls)
             case "key": options.keyFile = fileReference(e.value, "tls key", use: .tls)
             case "pkcs12": options.pkcs12File = fileReference(e.value, "tls pkcs12", use: .tls)
-            case "password":
-                options.passwordTemplate = reader.text(e.value, "tls password")?.text
+            case "password", "keyPassword":
+                options.passwordTemplate = reader.text(e.value, "tls \(e.key)")?.text
                 options.passwordMark = e.value.mark
             default: options.verify = reader.boolean(e.value, "tls verify") ?? options.verify
             }
         }
         if options.pkcs12File != nil && options.certFile != nil {
             reader.error("tls takes cert: (PEM) or pkcs12:, not both", at: node.mark, hint: "keep one of them")
+        }
+        let keys = Set(entries.map(\.key))
+        if keys.contains("password") && keys.contains("keyPassword") {
+            reader.error("tls takes password: (a PKCS#12 bundle's) or keyPassword: (a PEM key's), not both", at: node.mark, hint: "keep one of them")
+        } else if keys.contains("keyPassword") && options.pkcs12File != nil {
+            reader.error("keyPassword: is a PEM key's password; a PKCS#12 bundle's is password:", at: node.mark,
+                         hint: "write tls: { pkcs12: FILE, password: \"${P12_PASSWORD}\" }")
+        } else if keys.contains("password") && options.certFile != nil {
+            reader.error("password: is a PKCS#12 bundle's password; a PEM key's is keyPassword:", at: node.mark,
+                         hint: "write tls: { cert: FILE, key: FILE, keyPassword: \"${KEY_PASS}\" }")
         }
         return options
     }
