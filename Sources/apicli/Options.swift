@@ -121,6 +121,11 @@ struct RequestOptions: ParsableArguments {
                                valueName: "file"), completion: .file())
     var cookieJar: String?
 
+    @Option(name: .customLong("aws-sigv4"),
+            help: ArgumentHelp("Sign with AWS Signature Version 4 for REGION and SERVICE, keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN (as curl).",
+                               valueName: "aws:amz:region:service"))
+    var awsSigV4: String?
+
     @Flag(name: .customLong("no-follow"), help: "Do not follow redirects: a 3xx is the response (as followRedirects: false).")
     var noFollow = false
 
@@ -138,6 +143,9 @@ struct RequestOptions: ParsableArguments {
         if key != nil && cert == nil { throw ValidationError("--key needs --cert (the certificate the key belongs to)") }
         for r in resolve where ConnectionOptions.parseResolve(r) == nil {
             throw ValidationError("--resolve takes host:port:address (port 1-65535, an IP address), got '\(r)'")
+        }
+        if let awsSigV4, AWSScope.parse(awsSigV4) == nil {
+            throw ValidationError("--aws-sigv4 takes aws:amz:REGION:SERVICE (as curl; e.g. aws:amz:eu-west-1:execute-api), got '\(awsSigV4)'")
         }
         for c in connectTo {
             do { _ = try ConnectionOptions.parseConnectTo(c) } catch { throw ValidationError(error.message) }
@@ -175,6 +183,7 @@ struct RequestOptions: ParsableArguments {
                                                                    certFile: cert, keyFile: key))
         overrides.tls.password = keyPassword
         if noFollow { overrides.followRedirects = false }
+        overrides.awsSigV4 = awsSigV4.flatMap(AWSScope.parse)
         return overrides
     }
 }

@@ -25,6 +25,8 @@ public struct EndpointResolver: Sendable {
         public var followRedirects: Bool?
         /// `check --max-body`: the most body bytes held in memory.
         public var maxBody: Int64?
+        /// `--aws-sigv4 aws:amz:REGION:SERVICE`: SigV4 instead of the target's auth (its `aws:` keys kept).
+        public var awsSigV4: AWSScope?
 
         public init(params: [String: String] = [:], headers: [HeaderField] = [], baseURL: String? = nil,
                     timeout: Double? = nil, tls: TLSOptions = TLSOptions(), parts: [FormPart] = []) {
@@ -150,7 +152,15 @@ public struct EndpointResolver: Sendable {
                                 timeout: timeout(target, service, layers, &origins),
                                 validation: validation(target, service, layers, &origins), file: file)
         let auth = auth(target, service, layers, &origins)
-        endpoint.credential = try credential(auth?.value, bindings, name, auth?.file ?? file)
+        if let scope = overrides.awsSigV4 {
+            var settings = AWSSettings<Template>(region: nil, service: Template("", mark: target.mark))
+            if case .aws(let declared)? = auth?.value { settings = declared }
+            settings.region = Template(scope.region, mark: settings.service.mark)
+            settings.service = Template(scope.service, mark: settings.service.mark)
+            endpoint.credential = .aws(try awsCredentials(settings, bindings, name, auth?.file ?? file, fromFlag: true))
+        } else {
+            endpoint.credential = try credential(auth?.value, bindings, name, auth?.file ?? file)
+        }
         if let (cookies, rule) = layers.lastRule(\.cookies) {
             endpoint.cookies = cookies
             origins.append(Origin(.cookies(cookies), from: rule.label))
