@@ -83,7 +83,7 @@ extension APICLI {
             Terminal.setUp()
             var console = Console.plain
             do {
-                let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts())
+                let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts(), projectJar: true)
                 console = Console(workspace)
                 let (verbose, progress) = (self.verbose, self.progress(console))
                 let caller = Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries),

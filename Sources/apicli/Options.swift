@@ -37,7 +37,7 @@ extension APICLI {
     /// cannot be read).
     static func workspace(_ targets: TargetsOptions, _ environment: EnvironmentOptions? = nil,
                           _ request: RequestOptions? = nil, parts: [FormPart] = [],
-                          maxBody: Int64? = nil) throws(APIError) -> Workspace {
+                          maxBody: Int64? = nil, projectJar: Bool = false) throws(APIError) -> Workspace {
         var overrides = request?.overrides ?? EndpointResolver.Overrides()
         overrides.parts = parts
         try CookieFiles.open(cookie: request?.cookie, jar: request?.cookieJar)
@@ -52,7 +52,12 @@ extension APICLI {
         let options = Workspace.Options(directory: targets.directory, environmentName: environment?.environmentName,
                                         envFiles: environment?.envFiles ?? [], overrides: overrides,
                                         showSecrets: request?.showSecrets ?? false)
-        return try Workspace(options, process: ProcessInfo.processInfo.environment)
+        let workspace = try Workspace(options, process: ProcessInfo.processInfo.environment)
+        // apicli.yaml's cookies: { jar: } when --cookie-jar is not given (call and record only).
+        if projectJar, let request, request.cookieJar == nil, let jar = workspace.project.cookieJar {
+            try CookieFiles.open(cookie: nil, jar: jar)
+        }
+        return workspace
     }
 }
 

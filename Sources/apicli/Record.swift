@@ -68,7 +68,7 @@ extension APICLI {
             for name in names {
                 do throws(APIError) {
                     // Anew for each target: the one before may have rewritten its file.
-                    let workspace = try APICLI.workspace(targets, environment, request)
+                    let workspace = try APICLI.workspace(targets, environment, request, projectJar: true)
                     console = Console(workspace)
                     let caller = Caller(workspace: workspace, policy: SendPolicy(retries: retries))
                     let call = try await caller.prepare(named: name)

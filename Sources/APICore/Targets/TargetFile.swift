@@ -29,7 +29,9 @@ public enum TargetFile {
         public static let ruleTask = ["encoding", "arrays", "bools", "contentType"]
         public static let environment = ["baseURL", "headers"]
         /// `apicli.yaml`, the project file: defaults for every service.
-        public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc", "load", "secrets"]
+        public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc", "load", "secrets", "cookies"]
+        /// The project file's `cookies:`.
+        public static let projectCookies = ["jar"]
         /// One entry of the project file's `secrets:`.
         public static let secret = ["command", "timeout"]
         public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding", "graphql",
