@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // The mock's WebSocket endpoint (NIOWebSocket): swift-nio is already built for async-http-client.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `http2: prior-knowledge` (h2c): async-http-client speaks HTTP/2 only after TLS's ALPN;
+        // swift-nio-http2 is already built for it, so naming it costs no build time.
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
     ],
     targets: [
         // The system's libyaml (Debian: libyaml-dev). Only APICore/YAML imports it.
@@ -43,6 +46,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
         ),
         // Argument parsing, rendering and exit codes.

@@ -126,6 +126,10 @@ struct RequestOptions: ParsableArguments {
                                valueName: "file"), completion: .file())
     var cookieJar: String?
 
+    @Flag(name: .customLong("http2-prior-knowledge"),
+          help: "Speak HTTP/2 to http:// URLs from the first byte, without upgrade (h2c; as curl, and as http2: prior-knowledge).")
+    var http2PriorKnowledge = false
+
     @Option(name: .customLong("aws-sigv4"),
             help: ArgumentHelp("Sign with AWS Signature Version 4 for REGION and SERVICE, keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN (as curl).",
                                valueName: "aws:amz:region:service"))
@@ -189,6 +193,7 @@ struct RequestOptions: ParsableArguments {
         overrides.tls.password = keyPassword
         if noFollow { overrides.followRedirects = false }
         overrides.awsSigV4 = awsSigV4.flatMap(AWSScope.parse)
+        overrides.http2PriorKnowledge = http2PriorKnowledge
         return overrides
     }
 }

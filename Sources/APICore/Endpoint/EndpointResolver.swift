@@ -27,6 +27,8 @@ public struct EndpointResolver: Sendable {
         public var maxBody: Int64?
         /// `--aws-sigv4 aws:amz:REGION:SERVICE`: SigV4 instead of the target's auth (its `aws:` keys kept).
         public var awsSigV4: AWSScope?
+        /// `--http2-prior-knowledge`.
+        public var http2PriorKnowledge = false
 
         public init(params: [String: String] = [:], headers: [HeaderField] = [], baseURL: String? = nil,
                     timeout: Double? = nil, tls: TLSOptions = TLSOptions(), parts: [FormPart] = []) {
@@ -170,6 +172,7 @@ public struct EndpointResolver: Sendable {
         endpoint.maxBody = overrides.maxBody ?? PreparedRequest.defaultMaxBody
         endpoint.tls = tls(for: service)
         endpoint.socket = socket
+        endpoint.http2PriorKnowledge = overrides.http2PriorKnowledge || service.http2PriorKnowledge
         if let password = endpoint.tls.passwordTemplate {
             endpoint.tls.password = try bindings.expand(Template(password, mark: endpoint.tls.passwordMark ?? Mark(line: 1, column: 1)), in: "the tls password of \(name)", file: service.file)
         }

@@ -94,6 +94,7 @@ public enum RequestBuilder {
                                       timeout: endpoint.timeout, tls: endpoint.tls, cookies: endpoint.cookies,
                                       followRedirects: endpoint.followRedirects, maxBody: endpoint.maxBody)
         request.socket = endpoint.socket
+        request.http2PriorKnowledge = endpoint.http2PriorKnowledge
         return request
     }
 

@@ -30,7 +30,9 @@ public enum Curl {
             let address = entry.address.contains(":") ? "[\(entry.address)]" : entry.address
             args += ["--resolve", quote("\(entry.host):\(entry.port):\(address)")]
         }
-        if connection.http1Only { args.append("--http1.1") }
+        if connection.http1Only { args.append("--http1.1") } else if r.http2PriorKnowledge, r.url.scheme?.lowercased() == "http" {
+            args.append("--http2-prior-knowledge")
+        }
         if let bundle = r.tls.pkcs12File {
             let spec = r.tls.password.map { bundle.replacing(":", with: "\\:") + ":" + redactor.text($0) } ?? bundle
             args += ["--cert-type", "P12", "--cert", quote(spec)]

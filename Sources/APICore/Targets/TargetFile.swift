@@ -13,7 +13,7 @@ import Darwin
 public enum TargetFile {
     public enum Keys {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
-                                     "auth", "rules", "environments", "followRedirects"]
+                                     "auth", "rules", "environments", "followRedirects", "http2"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
                                     "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load",
                                     "stream"]
@@ -147,6 +147,13 @@ struct ServiceDecoder {
             case "tls": service.tls = tls(e.value)
             case "auth": service.auth = auth(e.value, "the service")
             case "followRedirects": service.followRedirects = reader.boolean(e.value, "followRedirects")
+            case "http2":
+                if let t = reader.text(e.value, "http2") {
+                    if t.text == "prior-knowledge" { service.http2PriorKnowledge = true } else {
+                        reader.error("http2 takes prior-knowledge, got '\(t.text)'", at: e.value.mark,
+                                     hint: "write http2: prior-knowledge (HTTP/2 over cleartext http://; over https HTTP/2 is used when offered)")
+                    }
+                }
             case "rules": service.rules = rules(e.value)
             case "environments": service.environments = environments(e.value)
             default: break  // doc

@@ -167,6 +167,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     struct BodyTooLarge: Error {
+        init(limit: Int64) { self.limit = limit }
         var limit: Int64
     }
 
