@@ -5,7 +5,7 @@ import XCTest
 /// the client's certificates made by the test with openssl; the right certificate is let in,
 /// none or one from another CA is refused, and a bad file pair fails before anything is sent.
 final class ClientCertificateTests: XCTestCase {
-    nonisolated(unsafe) static var nginx: Process?
+    nonisolated(unsafe) static var nginx: NginxServer?
     nonisolated(unsafe) static var dir: URL?
     nonisolated(unsafe) static var port = 0
     nonisolated(unsafe) static var setupError = ""
@@ -45,40 +45,20 @@ final class ClientCertificateTests: XCTestCase {
                 openssl rsa -in client.key -aes128 -traditional -passout pass:key-pass-55 -out client-trad.key 2>/dev/null
                 mkdir -p tmp
                 """, in: folder)
-            port = Int(try sh("python3 -c 'import socket;s=socket.socket();s.bind((\"127.0.0.1\",0));print(s.getsockname()[1])'",
-                              in: folder).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            port = try NginxServer.freePort(in: folder)
             let d = folder.path
-            try Data("""
-                daemon off;
-                worker_processes 1;
-                pid \(d)/nginx.pid;
-                error_log \(d)/error.log;
-                events { worker_connections 64; }
-                http {
-                  access_log off;
-                  client_body_temp_path \(d)/tmp/body; proxy_temp_path \(d)/tmp/proxy; fastcgi_temp_path \(d)/tmp/fcgi;
-                  uwsgi_temp_path \(d)/tmp/uwsgi; scgi_temp_path \(d)/tmp/scgi;
+            nginx = try NginxServer.start(in: folder, servers: """
                   server {
-                    listen 127.0.0.1:\(port) ssl http2;
-                    ssl_certificate \(d)/server.pem;
-                    ssl_certificate_key \(d)/server.key;
+                    \(NginxServer.tlsListen(port, folder: folder))
                     ssl_client_certificate \(d)/ca.pem;
                     ssl_verify_client on;
                     location / { default_type text/plain; return 200 "hello $ssl_client_s_dn"; }
                     location = /proto { default_type text/plain; return 200 "$server_protocol $ssl_server_name"; }
                   }
-                }
-                """.utf8).write(to: folder.appendingPathComponent("nginx.conf"))
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-            p.arguments = ["-p", d, "-c", "\(d)/nginx.conf", "-e", "\(d)/error.log"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            nginx = p
-            // Up when it answers TLS (curl without a certificate gets nginx's 400).
-            _ = try sh("for i in $(seq 100); do c=$(curl -sk -o /dev/null -w '%{http_code}' https://127.0.0.1:\(port)/ || true); "
-                       + "[ \"$c\" = 400 ] && exit 0; sleep 0.1; done; cat error.log; exit 1", in: folder)
+                """,
+                // Up when it answers TLS (curl without a certificate gets nginx's 400).
+                ready: "for i in $(seq 100); do c=$(curl -sk -o /dev/null -w '%{http_code}' https://127.0.0.1:\(port)/ || true); "
+                    + "[ \"$c\" = 400 ] && exit 0; sleep 0.1; done; cat error.log; exit 1")
             try Data("""
                 baseURL: https://127.0.0.1:\(port)
                 tls: { cacert: server.pem, cert: client.pem, key: client.key }
@@ -96,21 +76,9 @@ final class ClientCertificateTests: XCTestCase {
         }
     }
 
-    override class func tearDown() {
-        if let nginx, nginx.isRunning { nginx.terminate(); nginx.waitUntilExit() }
-        if let dir { try? FileManager.default.removeItem(at: dir) }
-    }
+    override class func tearDown() { NginxServer.tearDown(nginx, folder: dir) }
 
-    override func setUpWithError() throws {
-        if FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") == false {
-            if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" {
-                XCTFail("nginx is not installed: `make deps` installs nginx-light")
-            }
-            throw XCTSkip("nginx is not installed (make deps)")
-        }
-        XCTAssertEqual(Self.setupError, "")
-        XCTAssertNotEqual(Self.port, 0)
-    }
+    override func setUpWithError() throws { try NginxServer.check(setupError: Self.setupError, port: Self.port) }
 
     var dir: URL { Self.dir! }
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }

@@ -7,6 +7,8 @@ final class ConnectionRouteTests: XCTestCase {
     nonisolated(unsafe) static var nginx: NginxServer?
     nonisolated(unsafe) static var dir: URL?
     nonisolated(unsafe) static var port = 0
+    /// nginx's cleartext HTTP/2-only port (H2CPriorKnowledgeTests.swift).
+    nonisolated(unsafe) static var h2cPort = 0
     nonisolated(unsafe) static var setupError = ""
 
     override class func setUp() {
@@ -18,20 +20,22 @@ final class ConnectionRouteTests: XCTestCase {
                   -keyout server.key -out server.pem 2>&1
                 """, in: folder)
             port = try NginxServer.freePort(in: folder)
+            h2cPort = try NginxServer.freePort(in: folder)
             let d = folder.path
             nginx = try NginxServer.start(in: folder, servers: """
                   server {
-                    listen 127.0.0.1:\(port) ssl http2;
-                    ssl_certificate \(d)/server.pem;
-                    ssl_certificate_key \(d)/server.key;
+                    \(NginxServer.tlsListen(port, folder: folder))
                     location / { default_type text/plain; return 200 "$http_host $ssl_server_name $server_protocol"; }
                   }
                   server {
                     listen unix:\(d)/nginx.sock;
                     location / { default_type text/plain; return 200 "unix $http_host $request_method $request_uri"; }
                   }
-                """, ready: "for i in $(seq 100); do curl -s --unix-socket nginx.sock http://x/ >/dev/null && "
-                    + "curl -sk https://127.0.0.1:\(port)/ >/dev/null && exit 0; sleep 0.1; done; cat error.log; exit 1")
+                """ + h2cServer.replacingOccurrences(of: "PORT", with: "\(h2cPort)"),
+                ready: "for i in $(seq 100); do curl -s --unix-socket nginx.sock http://x/ >/dev/null && "
+                    + "curl -sk https://127.0.0.1:\(port)/ >/dev/null && curl -sf --http2-prior-knowledge http://127.0.0.1:\(h2cPort)/ >/dev/null "
+                    + "&& exit 0; sleep 0.1; done; cat error.log; exit 1")
+            try writeH2CTargets(in: folder, port: h2cPort)
             try Data("""
                 baseURL: https://api.test:1
                 tls: { cacert: server.pem }
@@ -60,16 +64,9 @@ final class ConnectionRouteTests: XCTestCase {
         }
     }
 
-    override class func tearDown() {
-        nginx?.stop()
-        if let dir { try? FileManager.default.removeItem(at: dir) }
-    }
+    override class func tearDown() { NginxServer.tearDown(nginx, folder: dir) }
 
-    override func setUpWithError() throws {
-        try NginxServer.require()
-        XCTAssertEqual(Self.setupError, "")
-        XCTAssertNotEqual(Self.port, 0)
-    }
+    override func setUpWithError() throws { try NginxServer.check(setupError: Self.setupError, port: Self.port) }
 
     var dir: URL { Self.dir! }
 

@@ -1,69 +1,42 @@
 import Foundation
 import XCTest
 
-/// `http2: prior-knowledge` and `--http2-prior-knowledge` (h2c) against nginx with `http2` on a
-/// cleartext port, which speaks nothing but HTTP/2: nginx's `$server_protocol` proves the protocol.
-final class H2CPriorKnowledgeTests: XCTestCase {
-    nonisolated(unsafe) static var nginx: NginxServer?
-    nonisolated(unsafe) static var dir: URL?
-    nonisolated(unsafe) static var port = 0
-    nonisolated(unsafe) static var setupError = ""
+/// `http2: prior-knowledge` and `--http2-prior-knowledge` (h2c) against the class's nginx, whose
+/// `http2` cleartext port speaks nothing but HTTP/2: nginx's `$server_protocol` proves the protocol.
+extension ConnectionRouteTests {
+    /// The h2c server block and target files, for the class's setUp.
+    static let h2cServer = """
+              server {
+                listen 127.0.0.1:PORT http2;
+                location / { default_type text/plain; return 200 "$server_protocol $http_host $request_method $request_uri $http_content_length"; }
+                location = /redir { return 302 /after; }
+                location = /cookie { add_header Set-Cookie "sid=h2c-7; Path=/"; return 200 "set"; }
+                location = /echo-cookie { default_type text/plain; return 200 "$http_cookie"; }
+              }
+        """
 
-    override class func setUp() {
-        do {
-            let folder = try CLI.folder([:])
-            dir = folder
-            port = try NginxServer.freePort(in: folder)
-            nginx = try NginxServer.start(in: folder, servers: """
-                  server {
-                    listen 127.0.0.1:\(port) http2;
-                    location / { default_type text/plain; return 200 "$server_protocol $http_host $request_method $request_uri $http_content_length"; }
-                    location = /redir { return 302 /after; }
-                    location = /cookie { add_header Set-Cookie "sid=h2c-7; Path=/"; return 200 "set"; }
-                    location = /echo-cookie { default_type text/plain; return 200 "$http_cookie"; }
-                  }
-                """, ready: "for i in $(seq 100); do curl -sf --http2-prior-knowledge http://127.0.0.1:\(port)/ >/dev/null && exit 0; sleep 0.1; done; cat error.log; exit 1")
-            try Data(String(repeating: "0123456789", count: 5000).utf8).write(to: folder.appendingPathComponent("body.bin"))
-            try Data("""
-                baseURL: http://127.0.0.1:\(port)
-                http2: prior-knowledge
-                targets:
-                  get: { path: /items, task: { query: { a: "1 2" } }, expect: { status: 200, body: { contains: "HTTP/2.0" } } }
-                  redir: { path: /redir, expect: { status: 200, body: { contains: "/after" } } }
-                  upload: { path: /up, method: PUT, task: { upload: body.bin } }
-                  post: { path: /p, method: POST, task: { json: { a: 1 } } }
-                  cookie: { path: /cookie }
-                  echoCookie: { path: /echo-cookie }
-                """.utf8).write(to: folder.appendingPathComponent("h2c.yaml"))
-            try Data("""
-                baseURL: http://127.0.0.1:\(port)
-                targets:
-                  get: { path: /items, expect: { status: 200, body: { contains: "HTTP/2.0" } } }
-                """.utf8).write(to: folder.appendingPathComponent("plain.yaml"))
-        } catch {
-            setupError = "\(error)"
-        }
-    }
-
-    override class func tearDown() {
-        nginx?.stop()
-        if let dir { try? FileManager.default.removeItem(at: dir) }
-    }
-
-    override func setUpWithError() throws {
-        try NginxServer.require()
-        XCTAssertEqual(Self.setupError, "")
-        XCTAssertNotEqual(Self.port, 0)
-    }
-
-    var dir: URL { Self.dir! }
-
-    func run(_ args: [String]) throws -> CLI.Result {
-        try CLI.run(args + ["--targets", dir.path], timeout: 30)
+    static func writeH2CTargets(in folder: URL, port: Int) throws {
+        try Data(String(repeating: "0123456789", count: 5000).utf8).write(to: folder.appendingPathComponent("body.bin"))
+        try Data("""
+            baseURL: http://127.0.0.1:\(port)
+            http2: prior-knowledge
+            targets:
+              get: { path: /items, task: { query: { a: "1 2" } }, expect: { status: 200, body: { contains: "HTTP/2.0" } } }
+              redir: { path: /redir, expect: { status: 200, body: { contains: "/after" } } }
+              upload: { path: /up, method: PUT, task: { upload: body.bin } }
+              post: { path: /p, method: POST, task: { json: { a: 1 } } }
+              cookie: { path: /cookie }
+              echoCookie: { path: /echo-cookie }
+            """.utf8).write(to: folder.appendingPathComponent("h2c.yaml"))
+        try Data("""
+            baseURL: http://127.0.0.1:\(port)
+            targets:
+              get: { path: /items, expect: { status: 200, body: { contains: "HTTP/2.0" } } }
+            """.utf8).write(to: folder.appendingPathComponent("h2plain.yaml"))
     }
 
     func testPriorKnowledgeSpeaksHTTP2OverCleartext() throws {
-        let host = "127.0.0.1:\(Self.port)"
+        let host = "127.0.0.1:\(Self.h2cPort)"
         let r = try run(["call", "h2c.get", "-i"])
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertTrue(r.stdout.hasPrefix("HTTP/2 200"), r.stdout)
@@ -90,9 +63,9 @@ final class H2CPriorKnowledgeTests: XCTestCase {
     /// Without prior knowledge the client speaks HTTP/1.1, which this port does not answer; the
     /// flag turns it on for one run, and every command that sends goes the same way.
     func testTheFlagAndEveryCommandThatSends() throws {
-        XCTAssertNotEqual(try run(["call", "plain.get"]).code, 0, "the server speaks HTTP/2 only")
-        for command in [["call", "plain.get"], ["check", "plain.get"], ["record", "plain.get"],
-                        ["load", "plain.get", "-q", "--users", "1", "--requests", "2"]] {
+        XCTAssertNotEqual(try run(["call", "h2plain.get"]).code, 0, "the server speaks HTTP/2 only")
+        for command in [["call", "h2plain.get"], ["check", "h2plain.get"], ["record", "h2plain.get"],
+                        ["load", "h2plain.get", "-q", "--users", "1", "--requests", "2"]] {
             let r = try run(command + ["--http2-prior-knowledge"])
             XCTAssertEqual(r.code, 0, "\(command): \(r.stdout) \(r.stderr)")
         }

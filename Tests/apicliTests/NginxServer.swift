@@ -17,6 +17,12 @@ struct NginxServer {
         throw XCTSkip("nginx is not installed (make deps)")
     }
 
+    /// The lines of a `server` block that listens with TLS (and HTTP/2 by ALPN) on `port`, with
+    /// the certificate `server.pem` and key `server.key` of `folder`.
+    static func tlsListen(_ port: Int, folder: URL) -> String {
+        "listen 127.0.0.1:\(port) ssl http2; ssl_certificate \(folder.path)/server.pem; ssl_certificate_key \(folder.path)/server.key;"
+    }
+
     /// A free loopback TCP port.
     static func freePort(in folder: URL) throws -> Int {
         Int(try ClientCertificateTests.sh("python3 -c 'import socket;s=socket.socket();s.bind((\"127.0.0.1\",0));print(s.getsockname()[1])'",
@@ -52,6 +58,19 @@ struct NginxServer {
             throw error
         }
         return server
+    }
+
+    /// A test's start: nginx is installed and the class's setUp started it.
+    static func check(setupError: String, port: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        try require()
+        XCTAssertEqual(setupError, "", file: file, line: line)
+        XCTAssertNotEqual(port, 0, file: file, line: line)
+    }
+
+    /// A class's end: nginx stopped, its folder removed.
+    static func tearDown(_ server: NginxServer?, folder: URL?) {
+        server?.stop()
+        if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
     func stop() {
