@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // The mock's WebSocket endpoint (NIOWebSocket): swift-nio is already built for async-http-client.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The live WebSocket client (`task: { websocket: }`): WSClient over the swift-nio and swift-nio-ssl
+        // we already build, with permessage-deflate (WSCompression), subprotocols, proxies and TLS.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
     ],
     targets: [
         // The system's libyaml (Debian: libyaml-dev). Only APICore/YAML imports it.
@@ -43,6 +46,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCompression", package: "swift-websocket"),
             ]
         ),
         // Argument parsing, rendering and exit codes.

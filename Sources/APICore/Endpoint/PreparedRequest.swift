@@ -22,6 +22,8 @@ public struct PreparedRequest: Sendable {
     public var timeout: Double
     /// `stream: { idle: }`: the longest gap, in seconds, between a stream's events (nil: none but `timeout`).
     public var idle: Double? = nil
+    /// `task: { websocket: }`: a WebSocket conversation over `url` (ws:// or wss://) instead of an HTTP exchange.
+    public var websocket: WebSocketRequest? = nil
     /// Certificate trust; the default is the system's trust store.
     public var tls: TLSOptions = TLSOptions()
     /// Cookies of the run's jar sent and stored (a rule's `cookies: false` turns it off).

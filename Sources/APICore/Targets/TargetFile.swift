@@ -33,7 +33,7 @@ public enum TargetFile {
         /// One entry of the project file's `secrets:`.
         public static let secret = ["command", "timeout"]
         public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding", "graphql",
-                                  "arrays", "bools", "multipart", "upload", "download"]
+                                  "arrays", "bools", "multipart", "upload", "download", "websocket"]
         /// One entry of `multipart:`.
         public static let part = ["name", "file", "value", "filename", "type"]
         public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked",
