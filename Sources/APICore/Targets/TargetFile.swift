@@ -240,6 +240,11 @@ struct ServiceDecoder {
             default: break
             }
         }
+        if let ws = target.task.websocket, !ws.expect.isEmpty {
+            var expect = target.expect ?? Expectations(mark: ws.mark)
+            expect.messages = ws.expect
+            target.expect = expect
+        }
         if case .graphql(let op) = target.task.body { graphqlDefaults(&target, op, methodWritten: entries.contains { $0.key == "method" }) }
         if HTTPMethods.bodyless.contains(target.method),
            let taskNode = entries.first(where: { $0.key == "task" })?.value,
