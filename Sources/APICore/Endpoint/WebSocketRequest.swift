@@ -50,6 +50,17 @@ public struct WebSocketRequest: Sendable {
         return c.url ?? url
     }
 
+    /// `url` with the HTTP scheme of its opening handshake: ws → http, wss → https.
+    public static func httpURL(_ url: URL) -> URL {
+        guard var c = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        switch c.scheme?.lowercased() {
+        case "ws": c.scheme = "http"
+        case "wss": c.scheme = "https"
+        default: break
+        }
+        return c.url ?? url
+    }
+
     /// Whether `url` names a WebSocket endpoint (ws:// or wss://).
     public static func isWebSocket(_ url: URL) -> Bool {
         let scheme = url.scheme?.lowercased()

@@ -50,8 +50,7 @@ public struct WebSocketTransport: Transport {
         } catch let error as APIError {
             throw conversation.failure ?? error
         } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
-            throw .network(.failed(host: request.hostAndPort,
-                                   detail: "the server did not accept the WebSocket upgrade (no 101 Switching Protocols)"))
+            throw .network(.other("\(request.hostAndPort) did not accept the WebSocket upgrade (its answer was not 101 Switching Protocols)"))
         } catch {
             if let failure = conversation.failure { throw failure }
             throw NIOTransport.describe(error, request)
