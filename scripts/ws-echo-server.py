@@ -21,6 +21,7 @@ import sys
 
 from websockets.asyncio.server import serve
 from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
 
 SUBPROTOCOLS = ["chat", "superchat"]
@@ -38,6 +39,8 @@ async def echo(ws):
     try:
         async for message in ws:
             await ws.send(message)
+    except ConnectionClosed:
+        pass
     finally:
         if ws.close_code is not None:
             CLOSES.append(str(ws.close_code))
