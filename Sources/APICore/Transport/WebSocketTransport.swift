@@ -53,6 +53,11 @@ public struct WebSocketTransport: Transport {
             throw .network(.other("\(request.hostAndPort) did not accept the WebSocket upgrade (its answer was not 101 Switching Protocols)"))
         } catch {
             if let failure = conversation.failure { throw failure }
+            if "\(error)".contains("cannotUseIPAddressInSNI") {
+                throw .network(.tls(host: request.hostAndPort, reason: "the WebSocket client (swift-websocket) cannot open wss:// to an IP address: "
+                                        + "it sends the address as the TLS server name; call it by a host name the certificate gives",
+                                    detail: "\(error)"))
+            }
             throw NIOTransport.describe(error, request)
         }
     }
