@@ -514,7 +514,7 @@ final class TargetFileTests: XCTestCase {
         let found = decodeDiagnostics("baseURL: https://api.test\ntargets:\n  t:\n    task: { json: { a: 1 }, form: { b: 2 } }\n")
         // THEN reported at the second body
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(4, 29), message: "task has more than one body: json and form",
-                                          hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:, graphql:")])
+                                          hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:, graphql:, websocket:")])
     }
 
     func testParametersEncodedAsABodyCountAsABody() {
@@ -523,7 +523,7 @@ final class TargetFileTests: XCTestCase {
         // THEN the parameters are the second body
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(4, 23),
                                           message: "task has more than one body: body and parameters (encoding: json)",
-                                          hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:, graphql:")])
+                                          hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:, graphql:, websocket:")])
     }
 
     func testURLEncodedParametersOnAPOSTWithABodyAreTwoBodies() {
@@ -541,7 +541,7 @@ final class TargetFileTests: XCTestCase {
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(5, 29),
                                           message: "task has more than one body: json and parameters (encoding: url)",
                                           hint: "a request carries one body; combine query: with one of json:, form:, body:, "
-                                            + "multipart:, upload:, graphql:, or set encoding: query to send parameters in the URL")])
+                                            + "multipart:, upload:, graphql:, websocket:, or set encoding: query to send parameters in the URL")])
     }
 
     func testURLEncodedParametersOnAGETWithABodyAreAQuery() throws {
