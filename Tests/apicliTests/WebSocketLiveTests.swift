@@ -153,6 +153,24 @@ final class WebSocketLiveTests: XCTestCase {
         XCTAssertTrue(seen.contains("4001"), seen)
     }
 
+    /// http_proxy (with a login) carries the handshake through a CONNECT tunnel; no_proxy goes direct.
+    func testTheProxyFromTheEnvironmentCarriesTheConversation() throws {
+        let proxy = try TestServer("faultserver.py", ["--lifetime", "120"])
+        defer { proxy.stop() }
+        func log() throws -> [[String: String]] {
+            let r = try Curl.run(["\(proxy.url)/proxy-log"])
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.body.utf8)) as? [[String: String]], r.raw)
+        }
+        let env = ["http_proxy": "http://user:p%40ss@127.0.0.1:\(proxy.port)", "no_proxy": "", "NO_PROXY": ""]
+        let r = try CLI.run(["call", "chat.echo"], env: env, cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "hello world\n{\"n\":1}\nAQID\n")
+        XCTAssertEqual(try log(), [["target": "127.0.0.1:\(Self.server!.port)", "authorization": "Basic dXNlcjpwQHNz"]])
+        let direct = try CLI.run(["call", "chat.echo"], env: env.merging(["no_proxy": "127.0.0.1"]) { $1 }, cwd: dir)
+        XCTAssertEqual(direct.code, 0, direct.stderr)
+        XCTAssertEqual(try log().count, 1, "no second tunnel")
+    }
+
     /// Ctrl-C while a conversation waits: exit 130, the messages so far printed.
     func testInterruptEndsTheConversationWith130() throws {
         let process = Process()

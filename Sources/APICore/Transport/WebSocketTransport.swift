@@ -36,14 +36,20 @@ public struct WebSocketTransport: Transport {
                                                   closeTimeout: .seconds(5))
         if let host = request.url.host, !host.hasPrefix("["), request.tls.verify { config.sniHostname = host }
         let (url, configuration) = (request.url.absoluteString, config)
+        let proxy = Self.proxy(for: request.url)
         do {
             let closed = try await Deadline.race(request.timeout) { () async throws -> WebSocketCloseFrame? in
                 var logger = Logger(label: "apicli.websocket")
                 logger.logLevel = .critical
-                let client = WebSocketClient(url: url, configuration: configuration, tlsConfiguration: tls, logger: logger) { inbound, outbound, _ in
+                let handler: WebSocketDataHandler<WebSocketClient.Context> = { inbound, outbound, _ in
                     try await conversation.run(inbound, outbound)
                 }
-                return try await client.run()
+                if let proxy {
+                    return try await WebSocketClient(url: url, configuration: configuration, tlsConfiguration: tls, proxySettings: proxy,
+                                                     logger: logger, handler: handler).run()
+                }
+                return try await WebSocketClient(url: url, configuration: configuration, tlsConfiguration: tls, logger: logger,
+                                                 handler: handler).run()
             }
             if let failure = conversation.failure { throw failure }
             return conversation.response(closeCode: closed.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) })
@@ -60,6 +66,17 @@ public struct WebSocketTransport: Transport {
             }
             throw NIOTransport.describe(error, request)
         }
+    }
+
+    /// The proxy the environment names for the handshake's URL (`http_proxy` for ws://, `https_proxy`
+    /// for wss://, `no_proxy`), reached with CONNECT (with Basic Proxy-Authorization when it has a login).
+    static func proxy(for url: URL) -> WebSocketProxySettings? {
+        guard let server = ProxySettings.environment.server(for: WebSocketRequest.httpURL(url)) else { return nil }
+        var connect = HTTPFields()
+        if let credentials = server.credentials {
+            connect[.proxyAuthorization] = "Basic " + Data(credentials.utf8).base64EncodedString()
+        }
+        return WebSocketProxySettings(host: server.host, port: server.port, type: .http(connectHeaders: connect))
     }
 
     /// The request's headers as the handshake's, but those the client sets itself, plus the subprotocols.
