@@ -40,30 +40,25 @@ public struct WebSocketRequest: Sendable {
     }
 
     /// `url` with the WebSocket scheme: http → ws, https → wss (ws and wss stay).
-    static func webSocketURL(_ url: URL) -> URL {
-        guard var c = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        switch c.scheme?.lowercased() {
-        case "http": c.scheme = "ws"
-        case "https": c.scheme = "wss"
-        default: break
-        }
-        return c.url ?? url
-    }
+    static func webSocketURL(_ url: URL) -> URL { url.replacingScheme(["http": "ws", "https": "wss"]) }
 
     /// `url` with the HTTP scheme of its opening handshake: ws → http, wss → https.
-    public static func httpURL(_ url: URL) -> URL {
-        guard var c = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        switch c.scheme?.lowercased() {
-        case "ws": c.scheme = "http"
-        case "wss": c.scheme = "https"
-        default: break
-        }
-        return c.url ?? url
-    }
+    public static func httpURL(_ url: URL) -> URL { url.replacingScheme(["ws": "http", "wss": "https"]) }
 
     /// Whether `url` names a WebSocket endpoint (ws:// or wss://).
     public static func isWebSocket(_ url: URL) -> Bool {
         let scheme = url.scheme?.lowercased()
         return scheme == "ws" || scheme == "wss"
+    }
+}
+
+extension URL {
+    /// This URL with its scheme swapped by `map` (lower-cased); other schemes stay.
+    fileprivate func replacingScheme(_ map: [String: String]) -> URL {
+        guard var c = URLComponents(url: self, resolvingAgainstBaseURL: false), let to = c.scheme.flatMap({ map[$0.lowercased()] }) else {
+            return self
+        }
+        c.scheme = to
+        return c.url ?? self
     }
 }

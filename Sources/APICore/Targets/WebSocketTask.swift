@@ -39,8 +39,8 @@ public struct WebSocketTask: Sendable {
 
     /// One second: how long the client waits for more when nothing says when to close.
     public static let defaultWait = 1.0
-    /// At most this many messages are sent or received in one conversation.
-    public static let maxMessages = 10000
+    /// At most this many messages are sent or received in one conversation (as in a sample).
+    public static let maxMessages = Sample.maxEvents
 }
 
 /// One received message's description: every part given must hold.
@@ -79,12 +79,12 @@ extension ServiceDecoder {
         for e in entries {
             switch e.key {
             case "send":
-                guard let items = list(e.value, "websocket send", example: "send: [ hello, { json: { n: 1 } } ]") else { ok = false; continue }
+                guard let items = boundedItems(e.value, "websocket send", of: "messages", example: "send: [ hello, { json: { n: 1 } } ]") else { ok = false; continue }
                 for item in items {
                     if let m = outgoing(item) { out.send.append(m) } else { ok = false }
                 }
             case "expect":
-                guard let items = list(e.value, "websocket expect", example: "expect: [ { text: hello }, { json: { \"$.n\": 1 } } ]") else { ok = false; continue }
+                guard let items = boundedItems(e.value, "websocket expect", of: "messages", example: "expect: [ { text: hello }, { json: { \"$.n\": 1 } } ]") else { ok = false; continue }
                 for item in items {
                     if let m = messageMatch(item) { out.expect.append(m) } else { ok = false }
                 }
@@ -106,18 +106,6 @@ extension ServiceDecoder {
             }
         }
         return ok ? out : nil
-    }
-
-    private mutating func list(_ node: Node, _ what: String, example: String) -> [Node]? {
-        guard let items = node.items else {
-            reader.error("\(what) must be a list, not \(node.kindName)", at: node.mark, hint: "write " + example)
-            return nil
-        }
-        guard items.count <= WebSocketTask.maxMessages else {
-            reader.error("\(what) holds \(items.count) messages; at most \(WebSocketTask.maxMessages)", at: node.mark)
-            return nil
-        }
-        return items
     }
 
     /// `hello`, `{ text: hello }`, `{ json: … }` or `{ binary: { file: a.bin } }`.
