@@ -74,6 +74,9 @@ final class WebSocketLiveTests: XCTestCase {
                 path: /echo
                 task: { websocket: { send: [ hi ], close: { after: 1, code: 4001, reason: done } } }
               log: { path: /log }
+              early:
+                path: /push
+                task: { websocket: { expect: [ { text: n2 } ], close: { wait: 20s } } }
             """, "blob.bin": "\u{1}\u{2}\u{3}"])
     }
 
@@ -109,6 +112,12 @@ final class WebSocketLiveTests: XCTestCase {
         let pass = try CLI.run(["check", "chat.echo", "chat.push"], cwd: dir)
         XCTAssertEqual(pass.code, 0, pass.stdout + pass.stderr)
         XCTAssertTrue(pass.stdout.contains("2 passed"), pass.stdout)
+        // The conversation ends as soon as its expect: is met, not after the 20 s wait.
+        let start = Date()
+        let early = try CLI.run(["call", "chat.early"], cwd: dir)
+        XCTAssertEqual(early.code, 0, early.stderr)
+        XCTAssertEqual(early.stdout, "n1\nn2\n")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 15)
         let fail = try CLI.run(["check", "chat.wrong"], cwd: dir)
         XCTAssertEqual(fail.code, 1, fail.stdout + fail.stderr)
         XCTAssertTrue(fail.stdout.contains("expected message 1 (containing \"bye\") was not received; got 1 message, the last: \"hello\""),

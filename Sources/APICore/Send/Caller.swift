@@ -105,6 +105,11 @@ struct Sender: Sendable {
     }
 
     func send(_ call: PreparedCall, answer: Sample?, transfer: Transfer) async -> Sent {
+        var transfer = transfer
+        // A conversation ends as soon as the messages its expect: asks for have come.
+        if call.request.websocket != nil, let expected = call.target.expect?.messages, !expected.isEmpty {
+            transfer.enough = { Judge.met(expected, $0) }
+        }
         let transport: any Transport
         switch source {
         case .live(let live):

@@ -107,12 +107,12 @@ final class Conversation: Sendable {
             case .text(let text): received = ReceivedMessage(text: text, at: now - start)
             case .binary(var buffer): received = ReceivedMessage(binary: true, data: Data(buffer.readBytes(length: buffer.readableBytes) ?? []), at: now - start)
             }
-            let (count, fits) = state.withLock { s -> (Int, Bool) in
+            let (count, fits, enough) = state.withLock { s -> (Int, Bool, Bool) in
                 s.bytes += Int64(received.data.count)
-                guard s.bytes <= maxBytes, s.messages.count < WebSocketTask.maxMessages else { return (s.messages.count, false) }
+                guard s.bytes <= maxBytes, s.messages.count < WebSocketTask.maxMessages else { return (s.messages.count, false, false) }
                 s.messages.append(received)
                 s.lastActivity = now
-                return (s.messages.count, true)
+                return (s.messages.count, true, transfer.enough?(s.messages) ?? false)
             }
             guard fits else {
                 fail(.network(.bodyTooLarge(host: host, limit: maxBytes)))
@@ -120,7 +120,7 @@ final class Conversation: Sendable {
                 return
             }
             deliver(received)
-            if let after = request.close.after, count >= after {
+            if enough || request.close.after.map({ count >= $0 }) == true {
                 try await closeFrame(outbound)
                 return
             }

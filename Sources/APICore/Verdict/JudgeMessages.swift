@@ -11,17 +11,27 @@ extension Judge {
         guard let messages = response.messages else {
             return ["expect messages: the answer is not a WebSocket conversation (status \(response.status))"]
         }
+        return unmet(expected, messages).map { [$0] } ?? []
+    }
+
+    /// Whether every expected message came, in order: what ends a conversation early.
+    public static func met(_ expected: [MessageMatch], _ messages: [ReceivedMessage]) -> Bool {
+        unmet(expected, messages) == nil
+    }
+
+    /// The first expected message that did not come (in order), in words; nil when all did.
+    static func unmet(_ expected: [MessageMatch], _ messages: [ReceivedMessage]) -> String? {
         var next = 0
         for (i, match) in expected.enumerated() {
             guard let found = messages[next...].firstIndex(where: { failures(match, $0).isEmpty }) else {
                 let got = messages.count == 1 ? "1 message" : "\(messages.count) messages"
                 let after = i == 0 ? "" : " after message \(next)"
                 let last = messages.last.map { ", the last: \(Self.quoted($0))" } ?? ""
-                return ["expected message \(i + 1) (\(match)) was not received\(after); got \(got)\(last)"]
+                return "expected message \(i + 1) (\(match)) was not received\(after); got \(got)\(last)"
             }
             next = found + 1
         }
-        return []
+        return nil
     }
 
     /// What of `match` does not hold for `message`.
