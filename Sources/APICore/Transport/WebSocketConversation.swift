@@ -127,13 +127,14 @@ final class Conversation: Sendable {
         }
     }
 
-    /// To `Transfer.message`, else the text and a line break to `Transfer.stream`.
+    /// Into the file being saved (`-o`), else to `Transfer.message`, else the text and a line
+    /// break to `Transfer.stream`.
     private func deliver(_ message: ReceivedMessage) {
         transfer.progress(TransferProgress(.download, bytes: state.current.bytes, total: nil))
-        if let hear = transfer.message {
+        if transfer.destination == nil, let hear = transfer.message {
             hear(message)
-        } else if let stream = transfer.stream {
-            do { try stream.write(Data((message.text + "\n").utf8)) } catch { fail(error) }
+        } else if let sink = transfer.destination ?? transfer.stream {
+            do { try sink.write(Data((message.text + "\n").utf8)) } catch { fail(error) }
         }
     }
 
@@ -148,10 +149,11 @@ final class Conversation: Sendable {
     /// The conversation as an answer: `101`, the messages, and (no stream) their text as the body.
     func response(closeCode: Int?) -> Response {
         let messages = state.current.messages
-        let streamed = transfer.message != nil || transfer.stream != nil
-        var out = Response(status: 101, headers: [], body: streamed ? Data() : ReceivedMessage.body(messages),
+        let streamed = transfer.destination == nil && (transfer.message != nil || transfer.stream != nil)
+        var out = Response(status: 101, headers: [], body: streamed || transfer.destination != nil ? Data() : ReceivedMessage.body(messages),
                            duration: Self.now() - start)
         out.streamed = streamed
+        out.saved = transfer.destination
         out.messages = messages
         out.closeCode = closeCode
         return out
