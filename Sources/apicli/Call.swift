@@ -66,7 +66,7 @@ extension APICLI {
         var download = false
 
         @Option(help: ArgumentHelp(
-            "How a text/event-stream response is printed, each event as it comes: raw (the bytes), events (event:/id:/data: blocks; the default on a terminal, raw otherwise) or json (one {\"event\",\"data\",\"id\"} object a line).",
+            "How a text/event-stream response is printed, each event as it comes: raw (the bytes), events (event:/id:/data: blocks; the default on a terminal, raw otherwise) or json (one {\"event\",\"data\",\"id\"} object a line). A WebSocket conversation: each message on a line (raw, events) or one {\"type\",\"data\",\"at\"} object a line (json).",
             valueName: "raw|events|json"))
         var format: EventFormat?
 
