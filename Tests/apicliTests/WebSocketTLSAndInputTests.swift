@@ -82,6 +82,9 @@ final class WebSocketTLSAndInputTests: XCTestCase {
                 task: { json: { a: 1 }, websocket: { send: [ hi ] } }
               zero:
                 task: { websocket: { close: { after: 0 } } }
+              again:
+                stream: { reconnect: true }
+                task: { websocket: { send: [ hi ] } }
             """, "targets/plain.yaml": """
             baseURL: ws://127.0.0.1:9
             targets:
@@ -95,7 +98,8 @@ final class WebSocketTLSAndInputTests: XCTestCase {
                          "targets/bad.yaml:9:34: error: a websocket message takes one of text:, json:, binary:",
                          "targets/bad.yaml:9:70: error: unknown key 'txt' in an expected message",
                          "targets/bad.yaml:11:29: error: task has more than one body: json and websocket",
-                         "targets/bad.yaml:13:42: error: close after (messages) must be a whole number from 1 to 10000, not '0'"] {
+                         "targets/bad.yaml:13:42: error: close after (messages) must be a whole number from 1 to 10000, not '0'",
+                         "targets/bad.yaml:15:13: error: stream: { reconnect: } resumes an event stream, not a WebSocket conversation"] {
             XCTAssertTrue(r.stderr.contains(expected), "\(expected)\n\(r.stderr)")
         }
         let plain = try CLI.run(["call", "plain.get"], cwd: dir)

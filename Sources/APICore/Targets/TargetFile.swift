@@ -240,6 +240,11 @@ struct ServiceDecoder {
             default: break
             }
         }
+        if target.task.websocket != nil, (target.stream?.reconnects ?? 0) > 0,
+           let node = entries.first(where: { $0.key == "stream" })?.value {
+            reader.error("stream: { reconnect: } resumes an event stream, not a WebSocket conversation", at: node.mark,
+                         hint: "remove reconnect:; a conversation is not sent again")
+        }
         if let ws = target.task.websocket, !ws.expect.isEmpty {
             var expect = target.expect ?? Expectations(mark: ws.mark)
             expect.messages = ws.expect
