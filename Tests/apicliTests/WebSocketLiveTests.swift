@@ -48,7 +48,7 @@ final class WebSocketLiveTests: XCTestCase {
                   websocket:
                     send: [ hello ]
                     expect: [ { text: "~bye" } ]
-                    close: { wait: 500ms }
+                    close: { wait: 2s }
               info:
                 path: /info
                 headers: { X-Test: "yes" }
