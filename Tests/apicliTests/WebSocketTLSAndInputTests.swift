@@ -67,6 +67,26 @@ final class WebSocketTLSAndInputTests: XCTestCase {
         XCTAssertTrue(byAddress.stderr.contains("cannot open wss:// to an IP address"), byAddress.stderr)
     }
 
+    /// check --stub judges a websocket task's expect: on its messages sample, offline.
+    func testCheckStubJudgesTheExpectedMessagesOnTheSample() throws {
+        let dir = try CLI.folder(["targets/room.yaml": """
+            baseURL: ws://127.0.0.1:9
+            targets:
+              ok:
+                task: { websocket: { expect: [ { text: "~wel" }, { json: { "$.n": 2 } } ] } }
+                sample: { messages: [ { text: welcome }, { json: { n: 2 } } ] }
+              order:
+                task: { websocket: { expect: [ { json: { "$.n": 2 } }, { text: welcome } ] } }
+                sample: { messages: [ { text: welcome }, { json: { n: 2 } } ] }
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ok = try CLI.run(["check", "room.ok", "--stub"], cwd: dir)
+        XCTAssertEqual(ok.code, 0, ok.stdout + ok.stderr)
+        let order = try CLI.run(["check", "room.order", "--stub"], cwd: dir)
+        XCTAssertEqual(order.code, 1, order.stdout + order.stderr)
+        XCTAssertTrue(order.stdout.contains("expected message 2 (\"welcome\") was not received after message 2; got 2 messages"), order.stdout)
+    }
+
     func testBadWebSocketTasksAreReportedAtTheirPlace() throws {
         let dir = try CLI.folder(["targets/bad.yaml": """
             baseURL: ws://127.0.0.1:9
