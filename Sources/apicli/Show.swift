@@ -46,6 +46,7 @@ extension APICLI {
             var text = "\(target.qualifiedName)  (\(call.service.file):\(target.mark.line))\n"
             if let doc = target.doc { text += "\(doc)\n" }
             text += "\n" + LogFormat.request(call.prepared, redactor: redactor, prefix: "")
+            if let ws = call.prepared.websocket { text += WebSocketShow.lines(ws, expect: target.expect?.messages ?? [], redactor: redactor) }
             text += "\ntimeout   \(Text.duration(endpoint.timeout))\n"
             text += "validate  \(endpoint.validation)\n"
             if let socket = endpoint.socket { text += "socket    \(socket)\n" }

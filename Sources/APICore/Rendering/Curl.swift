@@ -8,6 +8,7 @@ import Foundation
 /// `-L` because apicli follows redirects too. Secrets are hidden unless the redactor is off.
 public enum Curl {
     public static func command(_ r: PreparedRequest, redactor: Redactor) -> String {
+        if r.websocket != nil { return webSocketHandshake(r, redactor: redactor) }
         var args = ["curl", "-L"]
         if r.method == "HEAD" {
             args.append("--head")

@@ -29,8 +29,8 @@ public enum URLBuilder {
         case nil: break
         }
         guard let components = URLComponents(string: base) else { return "is not a valid URL" }
-        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return "does not start with http:// or https://"
+        guard let scheme = components.scheme?.lowercased(), ["http", "https", "ws", "wss"].contains(scheme) else {
+            return "does not start with http://, https://, ws:// or wss://"
         }
         guard let host = components.host, !host.isEmpty else { return "has no host" }
         goodBases.withLock { if $0.count < 256 { $0.insert(base) } }

@@ -35,7 +35,7 @@ public enum TargetFile {
         /// One entry of the project file's `secrets:`.
         public static let secret = ["command", "timeout"]
         public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding", "graphql",
-                                  "arrays", "bools", "multipart", "upload", "download"]
+                                  "arrays", "bools", "multipart", "upload", "download", "websocket"]
         /// One entry of `multipart:`.
         public static let part = ["name", "file", "value", "filename", "type"]
         public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked",
@@ -257,6 +257,16 @@ struct ServiceDecoder {
             case "stream": target.stream = streamSettings(e.value)
             default: break
             }
+        }
+        if target.task.websocket != nil, (target.stream?.reconnects ?? 0) > 0,
+           let node = entries.first(where: { $0.key == "stream" })?.value {
+            reader.error("stream: { reconnect: } resumes an event stream, not a WebSocket conversation", at: node.mark,
+                         hint: "remove reconnect:; a conversation is not sent again")
+        }
+        if let ws = target.task.websocket, !ws.expect.isEmpty {
+            var expect = target.expect ?? Expectations(mark: ws.mark)
+            expect.messages = ws.expect
+            target.expect = expect
         }
         if case .graphql(let op) = target.task.body { graphqlDefaults(&target, op, methodWritten: entries.contains { $0.key == "method" }) }
         if HTTPMethods.bodyless.contains(target.method),

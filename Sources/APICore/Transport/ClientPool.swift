@@ -63,7 +63,8 @@ enum ClientPool {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    private static func tlsConfiguration(_ tls: TLSOptions) throws(APIError) -> TLSConfiguration {
+    /// Also the WebSocket client's (one reading of the TLS options).
+    static func tlsConfiguration(_ tls: TLSOptions) throws(APIError) -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         if let caFile = tls.caFile {
             do {
