@@ -25,7 +25,7 @@ final class SchemaSampleValidityTests: XCTestCase {
     func testRealSpecsOpenSearch() throws {
         for spec in ["tasks", "wlm", "dangling_indices"] {
             try judge("specs/opensearch/namespaces/\(spec).yaml", minimum: 1, roots: [Self.fixtures.appendingPathComponent("specs/opensearch").path],
-                      onlyRoot: true)
+                      onlyRoot: ProcessInfo.processInfo.environment["ALLCOMP"] == nil)
         }
     }
 

@@ -87,7 +87,7 @@ struct SchemaSample {
         for key in ["oneOf", "anyOf"] {
             if let first = s[key]?.items.first {
                 let v = value(first, variant: variant)
-                return Self.discriminated(v, s, chosen: first)
+                return Self.discriminated(v, s, chosen: first, fixed: fixedByEnum(first, s["discriminator"]?["propertyName"]?.text))
             }
         }
         switch type ?? Self.type(of: s) {
@@ -114,17 +114,20 @@ struct SchemaSample {
         return nil
     }
 
-    /// The required properties (every property when the schema requires none), then optional ones
-    /// up to `minProperties`; a required name without a property schema gets a string.
+    /// The required properties (every property when the schema requires none, at most
+    /// `maxProperties`), then optional ones up to `minProperties`; a required name without a
+    /// property schema gets a string.
     private mutating func object(_ s: SpecNode, variant: Int) -> YAMLOut {
         let requiredList = s["required"]?.items.compactMap(\.text) ?? []
         let required = Set(requiredList)
         let minimum = s["minProperties"]?.text.flatMap { Int($0) }.map { min($0, Self.maxItems) } ?? 0
+        // `maxProperties` bounds the optional ones (a schema requiring none gets all of its properties otherwise)
+        let maximum = s["maxProperties"]?.text.flatMap { Int($0) }.map { max($0, required.count, minimum) } ?? Int.max
         var entries: [YAMLOut.Entry] = []
         var names: Set<String> = []
         let all = s["properties"]?.entries ?? []
         let properties = all.filter { !excluded($0.value) }
-        for p in properties where required.isEmpty || required.contains(p.key) {
+        for p in properties where required.contains(p.key) || required.isEmpty && names.count < maximum {
             if let v = value(p.value, variant: variant) { entries.append(.pair(p.key, v)); names.insert(p.key) }
         }
         for p in properties where names.count < minimum && !names.contains(p.key) {
@@ -195,12 +198,24 @@ struct SchemaSample {
         return .map(entries)
     }
 
+    /// Whether the alternative itself fixes `property` by `const` or `enum` (in its properties or
+    /// those of its `allOf` parts): then its sample already holds a value it accepts.
+    private func fixedByEnum(_ schema: SpecNode, _ property: String?, depth: Int = 0) -> Bool {
+        guard let property, depth < 8, let s = loader.resolve(schema) else { return false }
+        if let p = s["properties"]?[property].flatMap({ loader.resolve($0) }), p["const"] != nil || p["enum"] != nil { return true }
+        return (s["allOf"]?.items ?? []).contains { fixedByEnum($0, property, depth: depth + 1) }
+    }
+
     /// The chosen alternative's sample with the `discriminator` property set to the name that
-    /// selects it (the `mapping` key naming its `$ref`, else the `$ref`'s last component).
-    static func discriminated(_ v: YAMLOut?, _ s: SpecNode, chosen: SpecNode) -> YAMLOut? {
+    /// selects it (the `mapping` key naming its `$ref`, else the `$ref`'s last component, unless
+    /// the alternative fixes the property's value by `const`/`enum` itself).
+    static func discriminated(_ v: YAMLOut?, _ s: SpecNode, chosen: SpecNode, fixed: Bool = false) -> YAMLOut? {
         guard let v, case .map(var entries) = v, let property = s["discriminator"]?["propertyName"]?.text,
               let ref = chosen.ref else { return v }
         let mapped = s["discriminator"]?["mapping"]?.entries.first { $0.value.text == ref }?.key
+        if mapped == nil, fixed, entries.contains(where: { if case .pair(property, _) = $0 { return true } else { return false } }) {
+            return v
+        }
         let name = mapped ?? ref.split(separator: "/").last.map(String.init) ?? ref
         if let i = entries.firstIndex(where: { if case .pair(property, _) = $0 { return true } else { return false } }) {
             entries[i] = .pair(property, .string(name))
