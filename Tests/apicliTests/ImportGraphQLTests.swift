@@ -88,6 +88,34 @@ final class ImportGraphQLTests: FolderTestCase {
         XCTAssertEqual(stub.code, 0, stub.stdout + stub.stderr)
     }
 
+    func testInsomniaGraphQLBodyKeepsItsOperationName() throws {
+        // GIVEN an Insomnia export whose GraphQL body names its operation among two
+        let server = try TestServer("graphql-server.py", ["--lifetime", "300"])
+        self.server = server
+        let dir = try folder(["e.yaml": """
+            _type: export
+            __export_format: 4
+            resources:
+              - { _id: wrk_1, _type: workspace, name: Gql, parentId: null }
+              - { _id: env_1, _type: environment, parentId: wrk_1, name: Base, data: { base_url: "\(server.url)" } }
+              - _id: req_1
+                _type: request
+                parentId: wrk_1
+                name: user
+                method: POST
+                url: "{{ _.base_url }}/graphql"
+                body: { mimeType: application/graphql, text: '{"query": "query A { user(id: \\"2\\") { name } } query B { user(id: \\"1\\") { name } }", "operationName": "B"}' }
+            """])
+        let r = try CLI.run(["import", "insomnia", "e.yaml", "--service", "gql"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let text = try String(contentsOf: dir.appendingPathComponent("targets/gql.yaml"), encoding: .utf8)
+        XCTAssertTrue(text.contains("operationName: B"), text)
+        // THEN the executor runs B (without the name it refuses a document of two operations)
+        let call = try CLI.run(["call", "gql.user"], cwd: dir)
+        XCTAssertEqual(call.code, 0, call.stderr)
+        XCTAssertTrue(call.stdout.contains("Ada"), call.stdout)
+    }
+
     func testCurlGraphQLPostBecomesAGraphQLTask() throws {
         // GIVEN a browser's copy of a GraphQL POST (Apollo's member order) to the local executor
         let server = try TestServer("graphql-server.py", ["--lifetime", "300"])
