@@ -3,7 +3,8 @@
 /// (objects with their required properties and `minProperties`, arrays of `minItems`…`maxItems`
 /// items, distinct under `uniqueItems`; strings and numbers in `SchemaSampleScalars.swift`).
 /// `allOf` parts are merged, `oneOf`/`anyOf` take their first alternative (with its `discriminator`
-/// value). A schema that contains itself stops at the second visit; depth is bounded.
+/// value). A schema that contains itself stops at the second visit (an object whose required
+/// property stops there fails, so its caller leaves it out or takes another); depth is bounded.
 struct SchemaSample {
     let loader: SpecLoader
     /// Schemas (by their `$ref`) being sampled right now, the recursion guard.
@@ -11,6 +12,12 @@ struct SchemaSample {
     private var depth = 0
     /// Samples of `$ref`'d schemas taken outside any recursion (the same whoever asks again).
     private var cache: [String: YAMLOut] = [:]
+    /// Set when a sample stopped at the recursion guard: an object whose required property stopped
+    /// there cannot be completed, and fails as a whole (so a caller can take another property).
+    private var cycled = false
+    /// Set for a second try of a schema that cannot be completed anywhere (one that requires itself):
+    /// the partial sample then, rather than none.
+    private var lenient = false
     /// `.response` leaves out `writeOnly` properties, `.request` `readOnly` ones (OpenAPI: they
     /// must not be returned, or sent); `.any` keeps both (parameters).
     var direction: SchemaOptions.Direction = .any
@@ -25,9 +32,22 @@ struct SchemaSample {
     /// A sample of `schema`, or nil when there is nothing to say (a cycle, an unreadable `$ref`).
     /// `variant` > 0 asks for another value of the same schema (distinct array items).
     mutating func value(_ schema: SpecNode, variant: Int = 0) -> YAMLOut? {
+        guard active.isEmpty, depth == 0, !lenient else { return guarded(schema, variant: variant) }
+        cycled = false
+        if let v = guarded(schema, variant: variant) { return v }
+        guard cycled else { return nil }
+        lenient = true
+        defer { lenient = false }
+        return guarded(schema, variant: variant)
+    }
+
+    private mutating func guarded(_ schema: SpecNode, variant: Int) -> YAMLOut? {
         guard let ref = schema.ref else { return sample(schema, variant: variant) }
         let key = SpecLoader.key(ref, from: schema.file) + " \(direction)"
-        if active.contains(key) || depth >= Self.maxDepth { return nil }
+        if active.contains(key) || depth >= Self.maxDepth {
+            cycled = true
+            return nil
+        }
         guard active.isEmpty, depth == 0, variant == 0 else { return sample(schema, guardKey: key, variant: variant) }
         if let hit = cache[key] { return hit }
         let v = sample(schema, guardKey: key, variant: variant)
@@ -117,7 +137,7 @@ struct SchemaSample {
     /// The required properties (every property when the schema requires none, at most
     /// `maxProperties`), then optional ones up to `minProperties`; a required name without a
     /// property schema gets a string.
-    private mutating func object(_ s: SpecNode, variant: Int) -> YAMLOut {
+    private mutating func object(_ s: SpecNode, variant: Int) -> YAMLOut? {
         let requiredList = s["required"]?.items.compactMap(\.text) ?? []
         let required = Set(requiredList)
         let minimum = s["minProperties"]?.text.flatMap { Int($0) }.map { min($0, Self.maxItems) } ?? 0
@@ -128,7 +148,11 @@ struct SchemaSample {
         let all = s["properties"]?.entries ?? []
         let properties = all.filter { !excluded($0.value) }
         for p in properties where required.contains(p.key) || required.isEmpty && names.count < maximum {
-            if let v = value(p.value, variant: variant) { entries.append(.pair(p.key, v)); names.insert(p.key) }
+            let outer = cycled
+            cycled = false
+            let v = value(p.value, variant: variant)
+            defer { cycled = cycled || outer }
+            if let v { entries.append(.pair(p.key, v)); names.insert(p.key) } else if cycled, !lenient, required.contains(p.key) { return nil }
         }
         for p in properties where names.count < minimum && !names.contains(p.key) {
             if let v = value(p.value, variant: variant) { entries.append(.pair(p.key, v)); names.insert(p.key) }
@@ -184,8 +208,18 @@ struct SchemaSample {
     private mutating func merged(_ parts: [SpecNode], into s: SpecNode, variant: Int) -> YAMLOut? {
         var entries: [YAMLOut.Entry] = []
         var names: [String: Int] = [:]
-        var samples = parts.compactMap { value($0, variant: variant) }
-        if s["properties"] != nil || s["required"] != nil { samples.append(object(s, variant: variant)) }
+        var samples: [YAMLOut] = []
+        for part in parts {
+            let outer = cycled
+            cycled = false
+            let v = value(part, variant: variant)
+            defer { cycled = cycled || outer }
+            if let v { samples.append(v) } else if cycled, !lenient { return nil }  // a part stopped at the recursion guard
+        }
+        if s["properties"] != nil || s["required"] != nil {
+            guard let own = object(s, variant: variant) else { return nil }
+            samples.append(own)
+        }
         for sample in samples {
             guard let pairs = sample.pairs else { return sample }  // not objects: the first part's value
             for (k, v) in pairs {
