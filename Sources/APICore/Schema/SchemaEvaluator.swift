@@ -35,13 +35,13 @@ struct Annotations {
 final class SchemaEvaluator {
     let options: SchemaOptions
     let dynamic: [String: [String: SchemaNode]]
-    private var steps = 0
+    @exclusivity(unchecked) private var steps = 0
     /// Where the step budget ran out: the answer is then "invalid", whatever the branches said
     /// (a `not` or `oneOf` over a cut-short branch would otherwise pass).
     private(set) var exhaustedAt: (SchemaNode, String)?
-    var path = InstancePath()
-    private var depth = 0
-    private var scope: [String] = []
+    @exclusivity(unchecked) var path = InstancePath()
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var scope: [String] = []
     static let maxDepth = 300
 
     /// Whether annotations are recorded (some node has `unevaluated*`).
@@ -178,7 +178,7 @@ final class SchemaEvaluator {
         if let m = n.exclusiveMaximum, x >= m {
             ok = fail(&errs, n, at, "exclusiveMaximum", expected: "< \(num(m))", got: t, "\(t) is not below \(num(m))") && ok
         }
-        if let m = n.multipleOf, !SchemaNumber.isMultiple(x, of: m) {
+        if let m = n.multipleOf, !SchemaNumber.isMultiple(x, of: m, mDecimal: .some(n.multipleOfDecimal)) {
             ok = fail(&errs, n, at, "multipleOf", expected: "a multiple of \(num(m))", got: t, "\(t) is not a multiple of \(num(m))") && ok
         }
         return ok

@@ -27,7 +27,7 @@ struct InstancePath {
 
     /// The location one step below `parent` (steps below `parent` are replaced).
     mutating func child(_ parent: InstanceLocation, _ step: Step) -> InstanceLocation {
-        if steps.count > parent.depth { steps.removeLast(steps.count - parent.depth) }
+        while steps.count > parent.depth { steps.removeLast() }
         steps.append(step)
         return InstanceLocation(depth: parent.depth + 1)
     }
