@@ -26,6 +26,16 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // The mock's WebSocket endpoint (NIOWebSocket): swift-nio is already built for async-http-client.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `http2: prior-knowledge` (h2c): async-http-client speaks HTTP/2 only after TLS's ALPN;
+        // swift-nio-http2 is already built for it, so naming it costs no build time.
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        // The live WebSocket client (`task: { websocket: }`): WSClient over the swift-nio and swift-nio-ssl
+        // we already build, with permessage-deflate (WSCompression), subprotocols, proxies and TLS.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        // Named for the WebSocket client's handshake headers (HTTPTypes) and its Logger: both already
+        // built for swift-websocket and async-http-client.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The system's libyaml (Debian: libyaml-dev). Only APICore/YAML imports it.
@@ -43,6 +53,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCompression", package: "swift-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Argument parsing, rendering and exit codes.

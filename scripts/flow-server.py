@@ -13,7 +13,7 @@ a flaky endpoint, with every request logged in order. Loopback only, bounded lif
     POST /token-moved  307 to /token on http://localhost:PORT (another origin)
     ANY  /hop        307 to /landing on http://localhost:PORT (another origin)
     ANY  /landing    200 {"ok": true}
-    GET  /log        the requests so far, in order: [{"method", "path", "x_token", "authorization", "x_api_key", "body", "issued"}]
+    GET  /log        the requests so far, in order: [{"method", "path", "x_token", "authorization", "x_api_key", "host", "body", "issued"}]
     POST /reset      forgets the log and the counts (not the tokens' validity)
 """
 import argparse
@@ -52,7 +52,8 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 log.append({"method": self.command, "path": self.path,
                             "x_token": self.headers.get("X-Token"), "authorization": self.headers.get("Authorization"),
-                            "x_api_key": self.headers.get("X-Api-Key"), "body": body.decode("utf-8", "replace")})
+                            "x_api_key": self.headers.get("X-Api-Key"), "host": self.headers.get("Host"),
+                            "body": body.decode("utf-8", "replace")})
                 counts[self.path] = counts.get(self.path, 0) + 1
         return body
 

@@ -66,7 +66,7 @@ extension APICLI {
         var download = false
 
         @Option(help: ArgumentHelp(
-            "How a text/event-stream response is printed, each event as it comes: raw (the bytes), events (event:/id:/data: blocks; the default on a terminal, raw otherwise) or json (one {\"event\",\"data\",\"id\"} object a line).",
+            "How a text/event-stream response is printed, each event as it comes: raw (the bytes), events (event:/id:/data: blocks; the default on a terminal, raw otherwise) or json (one {\"event\",\"data\",\"id\"} object a line). A WebSocket conversation: each message on a line (raw, events) or one {\"type\",\"data\",\"at\"} object a line (json).",
             valueName: "raw|events|json"))
         var format: EventFormat?
 
@@ -83,7 +83,7 @@ extension APICLI {
             Terminal.setUp()
             var console = Console.plain
             do {
-                let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts())
+                let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts(), projectJar: true)
                 console = Console(workspace)
                 let (verbose, progress) = (self.verbose, self.progress(console))
                 let caller = Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries),
@@ -140,16 +140,19 @@ extension APICLI {
                 ? EventStreamOutput(format: format ?? (tty ? .events : .raw), holdOthers: tty, maxHeld: call.prepared.maxBody,
                                     host: call.prepared.url.host ?? "the server") : nil
             let include = self.include
-            let transfer = Transfer(destination: destination, stream: stream, head: { response in
+            var transfer = Transfer(destination: destination, stream: stream, head: { response in
                 stream?.head(response)
                 if include, stream != nil {
                     console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n")
                 }
             })
+            if call.prepared.websocket != nil, destination == nil {
+                transfer.message = MessageOutput.printer(format ?? .raw)
+            }
             let sent = await caller.send(call, answer: answer, transfer: transfer)
             let response = try sent.response()
             try emit(response, held: stream?.heldBody, console)
-            if !endpoint.validation.accepts(response.status) {
+            if response.messages == nil, !endpoint.validation.accepts(response.status) {
                 let unwritten = destination.map { $0.destination == "." ? "nothing was saved" : "\($0.destination) was not written" }
                 console.err("apicli: \(target.qualifiedName): rejected: status \(response.statusLine.dropFirst(9)) is not accepted by "
                             + "validate: \(endpoint.validation)\(unwritten.map { "; \($0)" } ?? "")\n")

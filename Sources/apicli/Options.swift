@@ -37,20 +37,27 @@ extension APICLI {
     /// cannot be read).
     static func workspace(_ targets: TargetsOptions, _ environment: EnvironmentOptions? = nil,
                           _ request: RequestOptions? = nil, parts: [FormPart] = [],
-                          maxBody: Int64? = nil) throws(APIError) -> Workspace {
+                          maxBody: Int64? = nil, projectJar: Bool = false) throws(APIError) -> Workspace {
         var overrides = request?.overrides ?? EndpointResolver.Overrides()
         overrides.parts = parts
         try CookieFiles.open(cookie: request?.cookie, jar: request?.cookieJar)
-        if let request, request.http1 || !request.resolve.isEmpty {
+        if let request, request.http1 || !request.resolve.isEmpty || !request.connectTo.isEmpty || request.unixSocket != nil {
             ConnectionOptions.run.withLock {
-                $0 = ConnectionOptions(resolve: request.resolve.compactMap(ConnectionOptions.parseResolve), http1Only: request.http1)
+                $0 = ConnectionOptions(resolve: request.resolve.compactMap(ConnectionOptions.parseResolve),
+                                       connectTo: request.connectTo.compactMap { try? ConnectionOptions.parseConnectTo($0) },
+                                       unixSocket: request.unixSocket, http1Only: request.http1)
             }
         }
         overrides.maxBody = maxBody
         let options = Workspace.Options(directory: targets.directory, environmentName: environment?.environmentName,
                                         envFiles: environment?.envFiles ?? [], overrides: overrides,
                                         showSecrets: request?.showSecrets ?? false)
-        return try Workspace(options, process: ProcessInfo.processInfo.environment)
+        let workspace = try Workspace(options, process: ProcessInfo.processInfo.environment)
+        // apicli.yaml's cookies: { jar: } when --cookie-jar is not given (call and record only).
+        if projectJar, let request, request.cookieJar == nil, let jar = workspace.project.cookieJar {
+            try CookieFiles.open(cookie: nil, jar: jar)
+        }
+        return workspace
     }
 }
 
@@ -85,12 +92,27 @@ struct RequestOptions: ParsableArguments {
             completion: .file())
     var key: String?
 
+    @Option(name: [.customLong("key-password"), .customLong("pass")],
+            help: ArgumentHelp("The password of an encrypted PEM private key (--key, tls: { key: }); as curl's --pass. Prefer tls: { keyPassword: \"${KEY_PASS}\" }.",
+                               valueName: "password"))
+    var keyPassword: String?
+
     @Flag(help: "Do not verify the server's certificate (a warning is printed).")
     var insecure = false
 
     @Option(help: ArgumentHelp("Connect to ADDRESS for requests to HOST on PORT; TLS still verified for HOST (as curl; repeatable).",
                                valueName: "host:port:address"))
     var resolve: [String] = []
+
+    @Option(name: .customLong("connect-to"),
+            help: ArgumentHelp("Connect to HOST2:PORT2 for requests to HOST:PORT; Host and TLS stay HOST's; empty parts mean any/same (as curl; repeatable).",
+                               valueName: "host:port:host2:port2"))
+    var connectTo: [String] = []
+
+    @Option(name: .customLong("unix-socket"),
+            help: ArgumentHelp("Send every request over this unix domain socket (as curl).", valueName: "path"),
+            completion: .file())
+    var unixSocket: String?
 
     @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only, even where the server offers HTTP/2 (as curl).")
     var http1 = false
@@ -103,6 +125,15 @@ struct RequestOptions: ParsableArguments {
             help: ArgumentHelp("Read cookies from this Netscape file if it exists and write the run's cookies back to it (0600; as curl -b FILE -c FILE).",
                                valueName: "file"), completion: .file())
     var cookieJar: String?
+
+    @Flag(name: .customLong("http2-prior-knowledge"),
+          help: "Speak HTTP/2 to http:// URLs from the first byte, without upgrade (h2c; as curl, and as http2: prior-knowledge).")
+    var http2PriorKnowledge = false
+
+    @Option(name: .customLong("aws-sigv4"),
+            help: ArgumentHelp("Sign with AWS Signature Version 4 for REGION and SERVICE, keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN (as curl).",
+                               valueName: "aws:amz:region:service"))
+    var awsSigV4: String?
 
     @Flag(name: .customLong("no-follow"), help: "Do not follow redirects: a 3xx is the response (as followRedirects: false).")
     var noFollow = false
@@ -121,6 +152,15 @@ struct RequestOptions: ParsableArguments {
         if key != nil && cert == nil { throw ValidationError("--key needs --cert (the certificate the key belongs to)") }
         for r in resolve where ConnectionOptions.parseResolve(r) == nil {
             throw ValidationError("--resolve takes host:port:address (port 1-65535, an IP address), got '\(r)'")
+        }
+        if let awsSigV4, AWSScope.parse(awsSigV4) == nil {
+            throw ValidationError("--aws-sigv4 takes aws:amz:REGION:SERVICE (as curl; e.g. aws:amz:eu-west-1:execute-api), got '\(awsSigV4)'")
+        }
+        for c in connectTo {
+            do { _ = try ConnectionOptions.parseConnectTo(c) } catch { throw ValidationError(error.message) }
+        }
+        if let unixSocket, unixSocket.isEmpty || unixSocket.utf8.count > 107 {
+            throw ValidationError("--unix-socket takes a socket path of 1 to 107 bytes, got '\(unixSocket)'")
         }
         if let cookie, !Path.isReadable(cookie) { throw ValidationError("--cookie: cannot read '\(cookie)'") }
         for p in params where !p.contains("=") || p.hasPrefix("=") {
@@ -150,7 +190,10 @@ struct RequestOptions: ParsableArguments {
         var overrides = EndpointResolver.Overrides(params: values, headers: fields, baseURL: baseURL, timeout: timeout,
                                                    tls: TLSOptions(caFile: cacert, verify: !insecure,
                                                                    certFile: cert, keyFile: key))
+        overrides.tls.password = keyPassword
         if noFollow { overrides.followRedirects = false }
+        overrides.awsSigV4 = awsSigV4.flatMap(AWSScope.parse)
+        overrides.http2PriorKnowledge = http2PriorKnowledge
         return overrides
     }
 }

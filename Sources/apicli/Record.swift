@@ -68,7 +68,7 @@ extension APICLI {
             for name in names {
                 do throws(APIError) {
                     // Anew for each target: the one before may have rewritten its file.
-                    let workspace = try APICLI.workspace(targets, environment, request)
+                    let workspace = try APICLI.workspace(targets, environment, request, projectJar: true)
                     console = Console(workspace)
                     let caller = Caller(workspace: workspace, policy: SendPolicy(retries: retries))
                     let call = try await caller.prepare(named: name)
@@ -91,7 +91,10 @@ extension APICLI {
             let sent = await caller.send(call, transfer: Transfer(stream: recorder, head: { _ in recorder.head() }))
             let (response, delays) = recorder.finish(try sent.response())
             let validation = call.endpoint.validation
-            if !validation.accepts(response.status) && !acceptAny {
+            if let binary = response.messages?.first(where: \.binary) {
+                throw .stopped("\(name): not recorded: a binary message came (\(binary.data.count) bytes); a messages: sample holds text messages only")
+            }
+            if response.messages == nil, !validation.accepts(response.status) && !acceptAny {
                 console.err("apicli: \(name): not recorded: status \(response.statusLine.dropFirst(9)) is not accepted by "
                             + "validate: \(validation) (--accept-any records it)\n")
                 return false

@@ -46,8 +46,10 @@ extension APICLI {
             var text = "\(target.qualifiedName)  (\(call.service.file):\(target.mark.line))\n"
             if let doc = target.doc { text += "\(doc)\n" }
             text += "\n" + LogFormat.request(call.prepared, redactor: redactor, prefix: "")
+            if let ws = call.prepared.websocket { text += WebSocketShow.lines(ws, expect: target.expect?.messages ?? [], redactor: redactor) }
             text += "\ntimeout   \(Text.duration(endpoint.timeout))\n"
             text += "validate  \(endpoint.validation)\n"
+            if let socket = endpoint.socket { text += "socket    \(socket)\n" }
             if let download = endpoint.download { text += "download  \(download)\n" }
             let samples = call.target.allSamples.map { ($0.name ?? "sample") + " " + describe($0.sample) }
             text += "samples   " + (samples.isEmpty ? "none" : samples.joined(separator: ", ")) + "\n"

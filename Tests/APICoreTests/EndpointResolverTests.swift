@@ -199,7 +199,7 @@ final class EndpointResolverTests: XCTestCase {
         // THEN the diagnostic names the URL and the problem, not a place in the file
         let hint = "write it whole, like https://api.example.com/v1"
         XCTAssertEqual(ftp, .invalidInput([Diagnostic(file: nil, mark: nil,
-                                                      message: "base URL 'ftp://x' (from --base-url) for demo.zen does not start with http:// or https://", hint: hint)]))
+                                                      message: "base URL 'ftp://x' (from --base-url) for demo.zen does not start with http://, https://, ws:// or wss://", hint: hint)]))
         XCTAssertEqual(hostless, .invalidInput([Diagnostic(file: nil, mark: nil,
                                                            message: "base URL 'https://' (from --base-url) for demo.zen has no host", hint: hint)]))
     }
@@ -211,7 +211,7 @@ final class EndpointResolverTests: XCTestCase {
         let error = try resolveError(yaml, "zen", env: ["API": "ftp://api.test"])
         // THEN the diagnostic points at the file's baseURL
         XCTAssertEqual(error, .invalidInput([Diagnostic(file: inlineFile, mark: at(1, 10),
-                                                        message: "base URL 'ftp://api.test' for demo.zen does not start with http:// or https://",
+                                                        message: "base URL 'ftp://api.test' for demo.zen does not start with http://, https://, ws:// or wss://",
                                                         hint: "write it whole, like https://api.example.com/v1")]))
     }
 
@@ -223,7 +223,7 @@ final class EndpointResolverTests: XCTestCase {
         // THEN the diagnostic has no file position: the bad value came from the environment, and
         // pointing at the file's (correct) baseURL line would send the user to the wrong place
         XCTAssertEqual(error, .invalidInput([Diagnostic(file: nil, mark: nil,
-                                                        message: "base URL 'ftp://localhost:8080' (from APICLI_BASE_URL_DEMO) for demo.zen does not start with http:// or https://",
+                                                        message: "base URL 'ftp://localhost:8080' (from APICLI_BASE_URL_DEMO) for demo.zen does not start with http://, https://, ws:// or wss://",
                                                         hint: "write it whole, like https://api.example.com/v1")]))
     }
 

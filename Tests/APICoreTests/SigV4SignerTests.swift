@@ -108,4 +108,15 @@ final class SigV4SignerTests: XCTestCase {
         XCTAssertEqual(SigV4Signer.canonicalPath("", encodeTwice: false), "/")
         XCTAssertEqual(SigV4Signer.canonicalQuery("b=2&a=%7E&a=1&c"), "a=1&a=~&b=2&c=")
     }
+
+    /// `X-Amz-Date` by arithmetic: FoundationEssentials has no "UTC" TimeZone by name (the
+    /// Calendar form trapped once apicli stopped linking ICU).
+    func testTimestampsWithoutACalendar() {
+        XCTAssertEqual(SigV4Signer.timestamp(Date(timeIntervalSince1970: 0)), "19700101T000000Z")
+        XCTAssertEqual(SigV4Signer.timestamp(Date(timeIntervalSince1970: 1440938160.75)), "20150830T123600Z")
+        XCTAssertEqual(SigV4Signer.timestamp(Date(timeIntervalSince1970: 1709251199)), "20240229T235959Z")
+        XCTAssertEqual(SigV4Signer.timestamp(Date(timeIntervalSince1970: 951868800)), "20000301T000000Z")
+        XCTAssertEqual(SigV4Signer.timestamp(Date(timeIntervalSince1970: 4102444800)), "21000101T000000Z")
+        XCTAssertEqual(SigV4Signer.timestamp(Date(timeIntervalSince1970: -1)), "19691231T235959Z")
+    }
 }

@@ -479,8 +479,8 @@ final class TargetFileTests: XCTestCase {
         let hostless = decodeDiagnostics("baseURL: \"https://\"\ntargets: {}\n")
         // THEN each is placed at the value with the same advice
         let hint = "write it whole, like https://api.example.com/v1"
-        XCTAssertEqual(ftp, [Diagnostic(file: inlineFile, mark: at(1, 10), message: "baseURL 'ftp://x' does not start with http:// or https://", hint: hint)])
-        XCTAssertEqual(text, [Diagnostic(file: inlineFile, mark: at(1, 10), message: "baseURL 'not a url' does not start with http:// or https://", hint: hint)])
+        XCTAssertEqual(ftp, [Diagnostic(file: inlineFile, mark: at(1, 10), message: "baseURL 'ftp://x' does not start with http://, https://, ws:// or wss://", hint: hint)])
+        XCTAssertEqual(text, [Diagnostic(file: inlineFile, mark: at(1, 10), message: "baseURL 'not a url' does not start with http://, https://, ws:// or wss://", hint: hint)])
         XCTAssertEqual(hostless, [Diagnostic(file: inlineFile, mark: at(1, 10), message: "baseURL 'https://' has no host", hint: hint)])
     }
 
@@ -514,7 +514,7 @@ final class TargetFileTests: XCTestCase {
         let found = decodeDiagnostics("baseURL: https://api.test\ntargets:\n  t:\n    task: { json: { a: 1 }, form: { b: 2 } }\n")
         // THEN reported at the second body
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(4, 29), message: "task has more than one body: json and form",
-                                          hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:, graphql:")])
+                                          hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:, graphql:, websocket:")])
     }
 
     func testParametersEncodedAsABodyCountAsABody() {
@@ -523,7 +523,7 @@ final class TargetFileTests: XCTestCase {
         // THEN the parameters are the second body
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(4, 23),
                                           message: "task has more than one body: body and parameters (encoding: json)",
-                                          hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:, graphql:")])
+                                          hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:, graphql:, websocket:")])
     }
 
     func testURLEncodedParametersOnAPOSTWithABodyAreTwoBodies() {
@@ -541,7 +541,7 @@ final class TargetFileTests: XCTestCase {
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(5, 29),
                                           message: "task has more than one body: json and parameters (encoding: url)",
                                           hint: "a request carries one body; combine query: with one of json:, form:, body:, "
-                                            + "multipart:, upload:, graphql:, or set encoding: query to send parameters in the URL")])
+                                            + "multipart:, upload:, graphql:, websocket:, or set encoding: query to send parameters in the URL")])
     }
 
     func testURLEncodedParametersOnAGETWithABodyAreAQuery() throws {
@@ -699,7 +699,7 @@ final class TargetFileTests: XCTestCase {
         let found = diagnostics(of: error)
         XCTAssertEqual(found.count, 6)
         XCTAssertEqual(found, [
-            Diagnostic(file: path, mark: at(2, 10), message: "baseURL 'ftp://api.test' does not start with http:// or https://",
+            Diagnostic(file: path, mark: at(2, 10), message: "baseURL 'ftp://api.test' does not start with http://, https://, ws:// or wss://",
                        hint: "write it whole, like https://api.example.com/v1"),
             Diagnostic(file: path, mark: at(3, 10), message: "timeout must be a positive duration in seconds, not 'soon'",
                        hint: "write 30, 1.5, 800ms, 2s or 1m"),

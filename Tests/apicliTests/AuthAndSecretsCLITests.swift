@@ -99,7 +99,7 @@ final class AuthAndSecretsCLITests: XCTestCase {
                        "curl -L '\(base)/status/200?t=••••' -H 'X-Token: ••••' -H 'Authorization: ••••' --max-time 60\n")
         XCTAssertEqual(runs[5].1.code, 0)
         XCTAssertTrue(runs[7].1.stderr.hasSuffix(
-            "leaky.yaml:1:10: error: base URL '••••' for leaky.a does not start with http:// or https://\n"
+            "leaky.yaml:1:10: error: base URL '••••' for leaky.a does not start with http://, https://, ws:// or wss://\n"
             + "  1 | baseURL: \"${BASE_TOKEN}\"\n    |          ^\n    hint: write it whole, like https://api.example.com/v1\n"),
             runs[7].1.stderr)
     }

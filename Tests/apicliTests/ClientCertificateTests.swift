@@ -5,7 +5,7 @@ import XCTest
 /// the client's certificates made by the test with openssl; the right certificate is let in,
 /// none or one from another CA is refused, and a bad file pair fails before anything is sent.
 final class ClientCertificateTests: XCTestCase {
-    nonisolated(unsafe) static var nginx: Process?
+    nonisolated(unsafe) static var nginx: NginxServer?
     nonisolated(unsafe) static var dir: URL?
     nonisolated(unsafe) static var port = 0
     nonisolated(unsafe) static var setupError = ""
@@ -41,42 +41,24 @@ final class ClientCertificateTests: XCTestCase {
                 openssl req -x509 -newkey rsa:2048 -nodes \(days) -subj /CN=stranger -keyout stranger.key -out stranger.pem
                 cat client.pem client.key > combined.pem
                 openssl pkcs12 -export -in client.pem -inkey client.key -out client.p12 -passout pass:p12-pass-77
+                openssl pkey -in client.key -aes256 -passout pass:key-pass-55 -out client-enc.key
+                openssl rsa -in client.key -aes128 -traditional -passout pass:key-pass-55 -out client-trad.key 2>/dev/null
                 mkdir -p tmp
                 """, in: folder)
-            port = Int(try sh("python3 -c 'import socket;s=socket.socket();s.bind((\"127.0.0.1\",0));print(s.getsockname()[1])'",
-                              in: folder).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            port = try NginxServer.freePort(in: folder)
             let d = folder.path
-            try Data("""
-                daemon off;
-                worker_processes 1;
-                pid \(d)/nginx.pid;
-                error_log \(d)/error.log;
-                events { worker_connections 64; }
-                http {
-                  access_log off;
-                  client_body_temp_path \(d)/tmp/body; proxy_temp_path \(d)/tmp/proxy; fastcgi_temp_path \(d)/tmp/fcgi;
-                  uwsgi_temp_path \(d)/tmp/uwsgi; scgi_temp_path \(d)/tmp/scgi;
+            nginx = try NginxServer.start(in: folder, servers: """
                   server {
-                    listen 127.0.0.1:\(port) ssl http2;
-                    ssl_certificate \(d)/server.pem;
-                    ssl_certificate_key \(d)/server.key;
+                    \(NginxServer.tlsListen(port, folder: folder))
                     ssl_client_certificate \(d)/ca.pem;
                     ssl_verify_client on;
                     location / { default_type text/plain; return 200 "hello $ssl_client_s_dn"; }
                     location = /proto { default_type text/plain; return 200 "$server_protocol $ssl_server_name"; }
                   }
-                }
-                """.utf8).write(to: folder.appendingPathComponent("nginx.conf"))
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-            p.arguments = ["-p", d, "-c", "\(d)/nginx.conf", "-e", "\(d)/error.log"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            nginx = p
-            // Up when it answers TLS (curl without a certificate gets nginx's 400).
-            _ = try sh("for i in $(seq 100); do c=$(curl -sk -o /dev/null -w '%{http_code}' https://127.0.0.1:\(port)/ || true); "
-                       + "[ \"$c\" = 400 ] && exit 0; sleep 0.1; done; cat error.log; exit 1", in: folder)
+                """,
+                // Up when it answers TLS (curl without a certificate gets nginx's 400).
+                ready: "for i in $(seq 100); do c=$(curl -sk -o /dev/null -w '%{http_code}' https://127.0.0.1:\(port)/ || true); "
+                    + "[ \"$c\" = 400 ] && exit 0; sleep 0.1; done; cat error.log; exit 1")
             try Data("""
                 baseURL: https://127.0.0.1:\(port)
                 tls: { cacert: server.pem, cert: client.pem, key: client.key }
@@ -94,21 +76,9 @@ final class ClientCertificateTests: XCTestCase {
         }
     }
 
-    override class func tearDown() {
-        if let nginx, nginx.isRunning { nginx.terminate(); nginx.waitUntilExit() }
-        if let dir { try? FileManager.default.removeItem(at: dir) }
-    }
+    override class func tearDown() { NginxServer.tearDown(nginx, folder: dir) }
 
-    override func setUpWithError() throws {
-        if FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") == false {
-            if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" {
-                XCTFail("nginx is not installed: `make deps` installs nginx-light")
-            }
-            throw XCTSkip("nginx is not installed (make deps)")
-        }
-        XCTAssertEqual(Self.setupError, "")
-        XCTAssertNotEqual(Self.port, 0)
-    }
+    override func setUpWithError() throws { try NginxServer.check(setupError: Self.setupError, port: Self.port) }
 
     var dir: URL { Self.dir! }
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
@@ -240,5 +210,63 @@ final class ClientCertificateTests: XCTestCase {
         let unset = try CLI.run(["call", "p12.hello", "--targets", dir.path])
         XCTAssertEqual(unset.code, 2, unset.stderr)
         XCTAssertTrue(unset.stderr.contains("P12_PASSWORD"), unset.stderr)
+    }
+
+    /// `tls: { key:, keyPassword: }` and `--key-password`/`--pass`: an encrypted PEM key (PKCS#8 and
+    /// the traditional Proc-Type form) that openssl made, decrypted with its password; a missing or
+    /// wrong password is exit 2 naming the key file, before anything is sent.
+    func testAnEncryptedPEMKeyWithItsPassword() throws {
+        XCTAssertTrue(try String(contentsOf: dir.appendingPathComponent("client-enc.key"), encoding: .utf8).contains("BEGIN ENCRYPTED PRIVATE KEY"))
+        XCTAssertTrue(try String(contentsOf: dir.appendingPathComponent("client-trad.key"), encoding: .utf8).contains("Proc-Type: 4,ENCRYPTED"))
+        try Data("""
+            baseURL: https://127.0.0.1:\(Self.port)
+            tls: { cacert: server.pem, cert: client.pem, key: client-enc.key, keyPassword: "${KEY_PASS}" }
+            targets:
+              hello: { path: /, validate: success }
+            """.utf8).write(to: dir.appendingPathComponent("enc.yaml"))
+        defer { try? FileManager.default.removeItem(at: dir.appendingPathComponent("enc.yaml")) }
+        func run(_ args: [String], _ env: [String: String] = [:]) throws -> CLI.Result {
+            try CLI.run(args + ["--targets", dir.path], env: env, timeout: 30)
+        }
+        // WHEN the password comes from the variable THEN the key is used and nginx lets the client in
+        let ok = try run(["call", "enc.hello"], ["KEY_PASS": "key-pass-55"])
+        XCTAssertEqual(ok.code, 0, ok.stderr)
+        XCTAssertEqual(ok.stdout, "hello CN=apicli-client")
+        XCTAssertEqual(try run(["check", "enc.hello"], ["KEY_PASS": "key-pass-55"]).code, 0)
+        // AND a wrong one is refused before sending, naming the file, the password nowhere
+        let wrong = try run(["call", "enc.hello", "-v"], ["KEY_PASS": "not-it-99"])
+        XCTAssertEqual(wrong.code, 2, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("cannot decrypt the private key in \(path("client-enc.key")): the password is wrong"), wrong.stderr)
+        XCTAssertFalse(wrong.stderr.contains("not-it-99"), wrong.stderr)
+        let unset = try run(["call", "enc.hello"])
+        XCTAssertEqual(unset.code, 2, unset.stderr)
+        XCTAssertTrue(unset.stderr.contains("KEY_PASS"), unset.stderr)
+        // AND on the command line, as curl: --key-password, or --pass; the traditional form too
+        for flag in ["--key-password", "--pass"] {
+            let r = try run(["call", "bare.hello", "--cert", path("client.pem"), "--key", path("client-trad.key"), flag, "key-pass-55"])
+            XCTAssertEqual(r.code, 0, "\(flag): \(r.stderr)")
+            XCTAssertEqual(r.stdout, "hello CN=apicli-client")
+        }
+        // AND the flag wins over the file's password
+        XCTAssertEqual(try run(["call", "enc.hello", "--key-password", "key-pass-55"], ["KEY_PASS": "not-it-99"]).code, 0)
+        let none = try run(["call", "bare.hello", "--cert", path("client.pem"), "--key", path("client-enc.key")])
+        XCTAssertEqual(none.code, 2, none.stderr)
+        XCTAssertTrue(none.stderr.contains("the private key in \(path("client-enc.key")) is encrypted and no password was given"), none.stderr)
+        // AND --curl prints curl's --pass, hidden, and curl itself gets in with the printed command
+        let curl = try run(["call", "enc.hello", "--curl", "--dry-run"], ["KEY_PASS": "key-pass-55"])
+        XCTAssertTrue(curl.stdout.contains("--key \(path("client-enc.key")) --pass '••••'"), curl.stdout)
+        let shown = try run(["call", "enc.hello", "--curl", "--dry-run", "--show-secrets"], ["KEY_PASS": "key-pass-55"])
+        XCTAssertEqual(try Self.sh(shown.stdout.replacingOccurrences(of: "curl -L", with: "curl -s --cacert server.pem -L"), in: dir), "hello CN=apicli-client")
+        // AND password: (a bundle's) with a PEM key is a file error pointing at keyPassword:
+        try Data("""
+            baseURL: https://127.0.0.1:\(Self.port)
+            tls: { cert: client.pem, key: client-enc.key, password: x }
+            targets:
+              hello: { path: / }
+            """.utf8).write(to: dir.appendingPathComponent("enc.yaml"))
+        let mixed = try run(["call", "enc.hello"])
+        XCTAssertEqual(mixed.code, 2, mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("enc.yaml:2:6"), mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("keyPassword:"), mixed.stderr)
     }
 }

@@ -87,4 +87,56 @@ final class CookieJarFileTests: FolderTestCase {
         XCTAssertTrue(r.stdout.contains(#""cookies": {}"#), r.stdout)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["hb.yaml"])
     }
+
+    /// `cookies: { jar: FILE }` in apicli.yaml: the default `--cookie-jar` of `call` and `record`
+    /// (relative to the targets folder); `--cookie-jar` wins; `check` keeps its per-run jar unless
+    /// `--cookie-jar` asks.
+    func testTheProjectFileJarIsTheDefaultOfCallAndRecord() throws {
+        let dir = try targets()
+        try Data("cookies: { jar: state/jar.txt }\n".utf8).write(to: dir.appendingPathComponent("apicli.yaml"))
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("state"), withIntermediateDirectories: true)
+        let jar = dir.appendingPathComponent("state/jar.txt").path
+        // WHEN call sets cookies THEN they are written to the project's jar, 0600, and the next call sends them
+        XCTAssertEqual(try run(dir, "call", "hb.set").code, 0)
+        XCTAssertTrue(try String(contentsOfFile: jar, encoding: .utf8).contains("\tsid\tabc123\n"))
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: jar)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode & 0o777, 0o600)
+        let echo = try run(dir, "call", "hb.echo")
+        XCTAssertTrue(echo.stdout.contains(#""sid": "abc123""#), echo.stdout)
+        // AND record reads and writes it too
+        XCTAssertEqual(try run(dir, "record", "hb.setTwo").code, 0)
+        XCTAssertTrue(try String(contentsOfFile: jar, encoding: .utf8).contains("\ttheme\tdark\n"))
+        // AND check keeps its per-run jar: it neither sends the file's cookies nor writes them
+        try Data("""
+            baseURL: \(base)
+            targets:
+              fresh: { path: /cookies, expect: { status: 200, json: { "$.cookies": {} } } }
+              setThird: { path: /cookies/set, task: { query: { third: "3" } } }
+            """.utf8).write(to: dir.appendingPathComponent("ck.yaml"))
+        let before = try String(contentsOfFile: jar, encoding: .utf8)
+        let check = try run(dir, "check", "ck.*")
+        XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
+        XCTAssertEqual(try String(contentsOfFile: jar, encoding: .utf8), before)
+        // AND asked with --cookie-jar, check uses that jar
+        let asked = try run(dir, "check", "ck.fresh", "--cookie-jar", jar)
+        XCTAssertEqual(asked.code, 1, asked.stdout)
+        // AND --cookie-jar wins over the project's on call: the other file is written, the project's untouched
+        let other = dir.appendingPathComponent("other.txt").path
+        XCTAssertEqual(try run(dir, "call", "ck.setThird", "--cookie-jar", other).code, 0)
+        XCTAssertTrue(try String(contentsOfFile: other, encoding: .utf8).contains("\tthird\t3\n"))
+        XCTAssertFalse(try String(contentsOfFile: other, encoding: .utf8).contains("abc123"))
+        XCTAssertEqual(try String(contentsOfFile: jar, encoding: .utf8), before)
+    }
+
+    func testABadProjectCookiesKeyIsExit2() throws {
+        let dir = try targets()
+        for (text, words) in [("cookies: { file: x }\n", "unknown key 'file'"), ("cookies: {}\n", "cookies: needs jar:"),
+                              ("cookies: { jar: \"\" }\n", "cookies jar is empty"), ("cookies: jar.txt\n", "must be a mapping")] {
+            try Data(text.utf8).write(to: dir.appendingPathComponent("apicli.yaml"))
+            let r = try run(dir, "call", "hb.echo")
+            XCTAssertEqual(r.code, 2, r.stderr)
+            XCTAssertTrue(r.stderr.contains("apicli.yaml:1:"), r.stderr)
+            XCTAssertTrue(r.stderr.contains(words), "\(text): \(r.stderr)")
+        }
+    }
 }

@@ -11,7 +11,7 @@ final class ImportOpenAPIRealSpecTests: FolderTestCase {
         for (spec, service, targets) in [
             ("tictactoe.yaml", "tictactoe", 3), ("petstore-expanded.yaml", "petstore", 4), ("uspto.yaml", "uspto", 3),
             ("api-with-examples.yaml", "examples", 2), ("link-example.yaml", "links", 6), ("callback-example.yaml", "callbacks", 1),
-            ("non-oauth-scopes.yaml", "scopes", 1), ("redocly-starter/openapi.yaml", "starter", 12),
+            ("non-oauth-scopes.yaml", "scopes", 1), ("redocly-starter/openapi.yaml", "starter", 12), ("museum.yaml", "museum", 8),
         ] {
             let dir = try folder()
             let r = try CLI.run(["import", "openapi", Self.specs.appendingPathComponent(spec).path, "--service", service], cwd: dir)

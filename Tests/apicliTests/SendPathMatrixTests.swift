@@ -204,4 +204,44 @@ final class SendPathMatrixTests: XCTestCase {
             XCTAssertEqual(Set(entries.map { $0["x_api_key"] as? String }), ["key-from-vault-31"], "\(command)")
         }
     }
+
+    /// `--connect-to`, `--unix-socket` and a `unix://` base URL reach every command that sends:
+    /// call, record, check and load each arrive at the server with the URL's `Host:`. The socket is
+    /// nginx's, passing each request on to the flow server.
+    func testConnectToAndUnixSocketsReachEveryCommand() throws {
+        try NginxServer.require()
+        let port = try XCTUnwrap(URL(string: server.url)?.port)
+        let socketDir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: socketDir) }
+        let sock = socketDir.appendingPathComponent("flow.sock").path
+        let nginx = try NginxServer.start(in: socketDir, servers: """
+              server {
+                listen unix:\(sock);
+                location / { proxy_pass http://127.0.0.1:\(port); proxy_set_header Host $http_host; }
+              }
+            """, ready: "for i in $(seq 100); do curl -sf --unix-socket \(sock) http://x/log >/dev/null && exit 0; sleep 0.1; done; cat error.log; exit 1")
+        defer { nginx.stop() }
+        _ = try takeLog()
+        let routes: [(base: String, flags: [String], host: String)] = [
+            ("http://api.flow.test:1", ["--connect-to", "api.flow.test:1:127.0.0.1:\(port)"], "api.flow.test:1"),
+            ("http://api.flow.test:1", ["--unix-socket", sock], "api.flow.test:1"),
+            ("unix://\(sock):/", [], "localhost"),
+        ]
+        for route in routes {
+            for command in [["call", "routed.get"], ["record", "routed.get"], ["check", "routed.get"],
+                            ["load", "routed.get", "-q", "--users", "1", "--requests", "2"]] {
+                let folder = try CLI.folder(["targets/routed.yaml": """
+                    baseURL: \(route.base)
+                    targets:
+                      get: { path: /landing, expect: { status: 200 } }
+                    """])
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let r = try CLI.run(command + route.flags, env: try env(), cwd: folder)
+                XCTAssertEqual(r.code, 0, "\(route.flags) \(command): \(r.stdout) \(r.stderr)")
+                let (lines, entries) = try takeLog()
+                XCTAssertEqual(lines, Array(repeating: "GET /landing", count: command[0] == "load" ? 2 : 1), "\(route.flags) \(command)")
+                XCTAssertEqual(Set(entries.map { $0["host"] as? String }), [route.host], "\(route.flags) \(command)")
+            }
+        }
+    }
 }

@@ -98,4 +98,41 @@ final class SigV4BotocoreTests: FolderTestCase {
         XCTAssertTrue(hidden.stdout.contains("--aws-sigv4 aws:amz:eu-west-1:execute-api --user 'AKIDEXAMPLE:••••'"), hidden.stdout)
         XCTAssertFalse(hidden.stdout.contains(secret))
     }
+
+    /// `--aws-sigv4 aws:amz:REGION:SERVICE` as curl spells it, on a target without `auth: { aws: }`
+    /// (its bearer auth replaced), the keys from the `AWS_*` variables: botocore agrees for every
+    /// command that sends, and `--curl` prints the flag with the secret hidden.
+    func testTheAwsSigv4FlagSignsWithKeysFromTheEnvironment() throws {
+        let dir = try folder(["plain.yaml": """
+            baseURL: \(server!.url)
+            auth: { bearer: "${API_TOKEN}" }
+            targets:
+              get: { path: "/items/x", task: { query: { b: "2", a: "1" } }, expect: { status: 200, json: { "$.verified": true } } }
+              post: { path: /items, method: POST, task: { json: { n: 1 } }, expect: { status: 200, json: { "$.verified": true } } }
+            """])
+        let env = ["AWS_ACCESS_KEY_ID": "AKIDFLAG", "AWS_SECRET_ACCESS_KEY": secret, "API_TOKEN": "bearer-not-sent"]
+        for service in ["execute-api", "s3"] {
+            let flag = ["--aws-sigv4", "aws:amz:eu-west-1:\(service)"]
+            for command in [["call", "plain.get"], ["call", "plain.post"], ["check", "plain.get", "plain.post"], ["record", "plain.post"],
+                            ["load", "plain.get", "-q", "--users", "1", "--requests", "2"]] {
+                let r = try run(dir, command + flag, env: env)
+                XCTAssertEqual(r.code, 0, "\(service) \(command): \(r.stdout) \(r.stderr)")
+                if command[0] == "call" { XCTAssertTrue(r.stdout.contains(#""verified": true"#), "\(service) \(command): \(r.stdout)") }
+                XCTAssertFalse((r.stdout + r.stderr).contains(secret))
+            }
+        }
+        let curl = try run(dir, ["call", "plain.get", "--aws-sigv4", "AWS:AMZ:us-east-1:execute-api", "--curl", "--dry-run"], env: env)
+        XCTAssertTrue(curl.stdout.contains("--aws-sigv4 aws:amz:us-east-1:execute-api --user 'AKIDFLAG:••••'"), curl.stdout)
+        XCTAssertFalse(curl.stdout.contains("bearer-not-sent") || curl.stdout.contains(secret), curl.stdout)
+        // AND a key not exported is exit 2 naming the flag and the variable
+        let missing = try run(dir, ["call", "plain.get", "--aws-sigv4", "aws:amz:eu-west-1:execute-api"], env: ["AWS_ACCESS_KEY_ID": "AKIDFLAG"])
+        XCTAssertEqual(missing.code, 2, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("--aws-sigv4 for plain.get has no secretKey: AWS_SECRET_ACCESS_KEY is not set"), missing.stderr)
+        // AND a value curl would not take is a usage error
+        for bad in ["aws:amz:eu-west-1", "gcp:amz:eu-west-1:s3", "aws:amz::s3", "aws:amz:eu west:s3", "aws:amz:r:s:x"] {
+            let r = try run(dir, ["call", "plain.get", "--aws-sigv4", bad], env: env)
+            XCTAssertEqual(r.code, 64, "\(bad): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("--aws-sigv4 takes aws:amz:REGION:SERVICE"), r.stderr)
+        }
+    }
 }

@@ -14,6 +14,10 @@ public struct Endpoint: Sendable {
     public var validation: Validation
     /// Certificate trust for live calls; the default means the system's trust store.
     public var tls: TLSOptions = TLSOptions()
+    /// A `unix://` base URL's socket path (`url` is then `http://localhost/…`).
+    public var socket: String? = nil
+    /// `http2: prior-knowledge` / `--http2-prior-knowledge`.
+    public var http2PriorKnowledge = false
     /// Where relative paths and diagnostics point.
     public var file: String
     /// From `auth:` (service, rule or target); nil when none applies or the target says `auth: none`.

@@ -49,7 +49,9 @@ extension EndpointResolver {
 extension EndpointResolver {
     /// `auth: { aws: }` expanded; a key not written comes from the standard variable
     /// (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION` or `AWS_DEFAULT_REGION`).
-    func awsCredentials(_ a: AWSSettings<Template>, _ bindings: Bindings, _ name: String, _ file: String) throws(APIError) -> AWSCredentials {
+    /// `fromFlag`: region and service came from `--aws-sigv4`, so a missing key is not the file's fault.
+    func awsCredentials(_ a: AWSSettings<Template>, _ bindings: Bindings, _ name: String, _ file: String,
+                        fromFlag: Bool = false) throws(APIError) -> AWSCredentials {
         func field(_ t: Template?, _ key: String, _ variables: [String]) throws(APIError) -> String? {
             if let t {
                 let value = try headerValue(t, bindings, in: "aws \(key) of \(name)", file: file)
@@ -62,6 +64,12 @@ extension EndpointResolver {
             guard let first = variables.first else {
                 throw .invalid(Diagnostic(file: file, mark: a.service.mark, message: "aws \(key) of \(name) is empty",
                                           hint: "write the signing name, e.g. \(key): execute-api"))
+            }
+            if fromFlag {
+                throw .invalid(Diagnostic(file: nil, mark: nil,
+                                          message: "--aws-sigv4 for \(name) has no \(key): \(variables.joined(separator: " and ")) "
+                                            + "\(variables.count > 1 ? "are" : "is") not set",
+                                          hint: "export \(first) (or write auth: { aws: { \(key): \"${\(first)}\" } })"))
             }
             throw .invalid(Diagnostic(file: file, mark: a.service.mark,
                                       message: "aws auth of \(name) has no \(key): it is not written and \(variables.joined(separator: " and ")) "

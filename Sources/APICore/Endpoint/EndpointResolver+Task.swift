@@ -42,6 +42,17 @@ extension EndpointResolver {
             out.body = .graphql(op)
         case .file?, .upload?, nil: break
         }
+        if var ws = task.websocket {
+            ws.send = try ws.send.map { m throws(APIError) -> WebSocketTask.Outgoing in
+                switch m {
+                case .text(let t):
+                    return .text(Template(try bindings.expand(t, in: "a websocket message of \(name)", file: file, unresolved: .keep), mark: t.mark))
+                case .json(let v): return .json(try v.expanded(with: bindings, in: "a websocket message of \(name)", file: file))
+                case .binary: return m
+                }
+            }
+            out.websocket = ws
+        }
         return out
     }
 

@@ -25,6 +25,10 @@ public struct EndpointResolver: Sendable {
         public var followRedirects: Bool?
         /// `check --max-body`: the most body bytes held in memory.
         public var maxBody: Int64?
+        /// `--aws-sigv4 aws:amz:REGION:SERVICE`: SigV4 instead of the target's auth (its `aws:` keys kept).
+        public var awsSigV4: AWSScope?
+        /// `--http2-prior-knowledge`.
+        public var http2PriorKnowledge = false
 
         public init(params: [String: String] = [:], headers: [HeaderField] = [], baseURL: String? = nil,
                     timeout: Double? = nil, tls: TLSOptions = TLSOptions(), parts: [FormPart] = []) {
@@ -107,7 +111,9 @@ public struct EndpointResolver: Sendable {
     public func baseURL(for target: Target, in service: Service) throws(APIError) -> String {
         let layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
         var ignored: [Origin] = []
-        return try baseURL(service, layers, try bindings(for: target, in: service), target.qualifiedName, &ignored)
+        let base = try baseURL(service, layers, try bindings(for: target, in: service), target.qualifiedName, &ignored)
+        if case .success(let unix)? = UnixSocketBase.parse(base) { return unix.base }
+        return base
     }
 
     public func endpoint(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Endpoint {
@@ -117,7 +123,9 @@ public struct EndpointResolver: Sendable {
         let file = service.file
         var origins: [Origin] = []
 
-        let base = try baseURL(service, layers, bindings, name, &origins)
+        var base = try baseURL(service, layers, bindings, name, &origins)
+        var socket: String? = nil
+        if case .success(let unix)? = UnixSocketBase.parse(base) { (base, socket) = (unix.base, unix.socket) }
         var path = ""
         if let template = target.path {
             path = URLBuilder.encodePath(
@@ -146,7 +154,15 @@ public struct EndpointResolver: Sendable {
                                 timeout: timeout(target, service, layers, &origins),
                                 validation: validation(target, service, layers, &origins), file: file)
         let auth = auth(target, service, layers, &origins)
-        endpoint.credential = try credential(auth?.value, bindings, name, auth?.file ?? file)
+        if let scope = overrides.awsSigV4 {
+            var settings = AWSSettings<Template>(region: nil, service: Template("", mark: target.mark))
+            if case .aws(let declared)? = auth?.value { settings = declared }
+            settings.region = Template(scope.region, mark: settings.service.mark)
+            settings.service = Template(scope.service, mark: settings.service.mark)
+            endpoint.credential = .aws(try awsCredentials(settings, bindings, name, auth?.file ?? file, fromFlag: true))
+        } else {
+            endpoint.credential = try credential(auth?.value, bindings, name, auth?.file ?? file)
+        }
         if let (cookies, rule) = layers.lastRule(\.cookies) {
             endpoint.cookies = cookies
             origins.append(Origin(.cookies(cookies), from: rule.label))
@@ -155,10 +171,12 @@ public struct EndpointResolver: Sendable {
             ?? layers.lastRule(\.followRedirects)?.0 ?? service.followRedirects ?? true
         endpoint.maxBody = overrides.maxBody ?? PreparedRequest.defaultMaxBody
         endpoint.tls = tls(for: service)
+        endpoint.socket = socket
+        endpoint.http2PriorKnowledge = overrides.http2PriorKnowledge || service.http2PriorKnowledge
         if let password = endpoint.tls.passwordTemplate {
             endpoint.tls.password = try bindings.expand(Template(password, mark: endpoint.tls.passwordMark ?? Mark(line: 1, column: 1)), in: "the tls password of \(name)", file: service.file)
-            endpoint.tls.password.map(secrets.record)
         }
+        endpoint.tls.password.map(secrets.record)
         if let download = task.download {
             endpoint.download = try bindings.expand(download, in: "the download path of \(name)", file: file)
         }
@@ -193,7 +211,7 @@ public struct EndpointResolver: Sendable {
             let fromFile = origin.isEmpty
             throw .invalid(Diagnostic(file: fromFile ? templateFile : nil, mark: fromFile ? template.mark : nil,
                                       message: "base URL '\(base)'\(origin) for \(name) \(problem)",
-                                      hint: "write it whole, like https://api.example.com/v1"))
+                                      hint: URLBuilder.baseURLHint(base)))
         }
         return base
     }

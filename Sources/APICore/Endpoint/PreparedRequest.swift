@@ -22,6 +22,12 @@ public struct PreparedRequest: Sendable {
     public var timeout: Double
     /// `stream: { idle: }`: the longest gap, in seconds, between a stream's events (nil: none but `timeout`).
     public var idle: Double? = nil
+    /// A `unix://` base URL's socket: the request goes over it, `url` names the host for `Host:`.
+    public var socket: String? = nil
+    /// `http2: prior-knowledge`: an `http://` request goes as HTTP/2 from the first byte (`H2CTransport`).
+    public var http2PriorKnowledge = false
+    /// `task: { websocket: }`: a WebSocket conversation over `url` (ws:// or wss://) instead of an HTTP exchange.
+    public var websocket: WebSocketRequest? = nil
     /// Certificate trust; the default is the system's trust store.
     public var tls: TLSOptions = TLSOptions()
     /// Cookies of the run's jar sent and stored (a rule's `cookies: false` turns it off).

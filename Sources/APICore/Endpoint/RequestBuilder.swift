@@ -90,9 +90,12 @@ public enum RequestBuilder {
         if payload != nil, headers.value(of: "Content-Type") == nil, let type = task.contentType?.text ?? contentType {
             headers.append(HeaderField("Content-Type", type))
         }
-        return PreparedRequest(url: url, method: endpoint.method, headers: headers, body: payload,
-                               timeout: endpoint.timeout, tls: endpoint.tls, cookies: endpoint.cookies,
-                               followRedirects: endpoint.followRedirects, maxBody: endpoint.maxBody)
+        var request = PreparedRequest(url: url, method: endpoint.method, headers: headers, body: payload,
+                                      timeout: endpoint.timeout, tls: endpoint.tls, cookies: endpoint.cookies,
+                                      followRedirects: endpoint.followRedirects, maxBody: endpoint.maxBody)
+        request.socket = endpoint.socket
+        request.http2PriorKnowledge = endpoint.http2PriorKnowledge
+        return request
     }
 
     static func part(_ p: FormPart) -> MultipartBody.Part {

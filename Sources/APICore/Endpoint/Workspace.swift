@@ -94,6 +94,14 @@ public struct Workspace: Sendable {
         var request = try RequestBuilder.build(endpoint)
         request.secrets = resolver.secrets
         request.idle = target.stream?.idle
+        if let ws = endpoint.task.websocket {
+            request.websocket = WebSocketRequest(ws)
+            request.url = WebSocketRequest.webSocketURL(request.url)
+        } else if WebSocketRequest.isWebSocket(request.url) {
+            throw .invalid(Diagnostic(file: service.file, mark: target.mark,
+                                      message: "\(target.qualifiedName) goes to \(request.url.absoluteString), a WebSocket URL, without task: { websocket: }",
+                                      hint: "add task: { websocket: { send: [ hello ] } }, or use an http:// or https:// base URL"))
+        }
         return PreparedCall(service: service, target: target, endpoint: endpoint, request: request,
                             bindings: try resolver.bindings(for: target, in: service, captured: captured))
     }

@@ -101,20 +101,31 @@ extension CollectionRequest {
         return warnings
     }
 
-    /// `graphql: { query, variables }`; the query is sent as written.
-    mutating func setGraphQL(query: String, variablesText: String?, variables: inout CollectionVariables) -> [String] {
+    /// `graphql: { query, variables, operationName }`; the query and the name are sent as written.
+    /// Variables come as JSON text (Postman, Insomnia) or as a mapping (some Postman exports).
+    mutating func setGraphQL(query: String, variablesText: String?, variablesValue: YAMLOut? = nil, operationName: String? = nil,
+                             variables: inout CollectionVariables) -> [String] {
         guard !query.isEmpty else { return [] }
         var warnings: [String] = []
         var entries: [YAMLOut.Entry] = [.pair("query", .string(query))]
         if query.contains("{{") || query.contains("${") {
             warnings.append("the GraphQL query holds '{{' or '${': it is sent as written; pass values in variables")
         }
-        if let text = variablesText, !text.trimmingWhitespace().isEmpty, text.trimmingWhitespace() != "{}" {
+        if let value = variablesValue, value.pairs != nil {
+            if value.pairs?.isEmpty == false { entries.append(.pair("variables", variables.json(value))) }
+        } else if let text = variablesText, !text.trimmingWhitespace().isEmpty, text.trimmingWhitespace() != "{}" {
             if let vars = CurlMapper.json(text), vars.pairs != nil {
                 entries.append(.pair("variables", variables.json(vars)))
             } else {
                 warnings.append("GraphQL variables that are not a JSON object are not imported")
             }
+        }
+        if let name = operationName?.trimmingWhitespace(), !name.isEmpty {
+            if name.contains("{{") { warnings.append("the GraphQL operationName holds '{{': it is sent as written") }
+            entries.append(.pair("operationName", .string(name)))
+        }
+        if method == "GET" {
+            entries.append(.pair("method", .string("GET")))
         }
         body = [.pair("graphql", .map(entries))]
         return warnings

@@ -37,6 +37,11 @@ extension CurlMapper {
             }
         }
         let text = try dataText()
+        if let graphql = graphQL(text, method: t.method, path: t.path, type: type) {
+            t.task.append(.pair("graphql", graphql))
+            drop("content-type", from: &headers)  // graphql: sends application/json
+            return
+        }
         if type.map({ $0 == "application/json" }) ?? request.json, let json = Self.json(text),
            JSONParser.parseValue(Array(text.utf8))?.jsonText == text {
             t.task.append(.pair("json", literalValue(json)))
@@ -101,7 +106,7 @@ extension CurlMapper {
         return YAMLOut(node)
     }
 
-    private mutating func literalValue(_ v: YAMLOut) -> YAMLOut {
+    mutating func literalValue(_ v: YAMLOut) -> YAMLOut {
         switch v {
         case .string(let s): return .string(literal(s))
         case .list(let items): return .list(items.map { literalValue($0) })

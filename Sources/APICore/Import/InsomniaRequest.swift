@@ -44,7 +44,8 @@ extension InsomniaMapper {
         } else if type == "application/graphql" {
             if let g = CurlMapper.json(text), let query = g["query"]?.scalarText {
                 let vars = g["variables"].map { $0.scalarText ?? $0.jsonValue.jsonText }
-                warnings = r.setGraphQL(query: query, variablesText: vars, variables: &variables)
+                let name: String? = if case .string(let n)? = g["operationName"] { n } else { nil }
+                warnings = r.setGraphQL(query: query, variablesText: vars, operationName: name, variables: &variables)
             } else {
                 warnings = ["a GraphQL body that is not {\"query\": …} JSON is not imported"]
             }

@@ -53,8 +53,10 @@ extension PostmanMapper {
         case "file":
             warnings = [r.fileBody(b["file"]?["src"]?.text ?? "?")]
         case "graphql":
-            warnings = r.setGraphQL(query: b["graphql"]?["query"]?.text ?? "", variablesText: b["graphql"]?["variables"]?.text,
-                                    variables: &variables)
+            let g = b["graphql"]
+            warnings = r.setGraphQL(query: g?["query"]?.text ?? "", variablesText: g?["variables"]?.text,
+                                    variablesValue: g?["variables"].flatMap { $0.isMapping ? YAMLOut($0.node) : nil },
+                                    operationName: g?["operationName"]?.text, variables: &variables)
         default:
             warnings = ["body mode '\(mode)' is not a Postman body mode; the body is not imported"]
         }

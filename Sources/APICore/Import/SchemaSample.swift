@@ -3,7 +3,8 @@
 /// (objects with their required properties and `minProperties`, arrays of `minItems`…`maxItems`
 /// items, distinct under `uniqueItems`; strings and numbers in `SchemaSampleScalars.swift`).
 /// `allOf` parts are merged, `oneOf`/`anyOf` take their first alternative (with its `discriminator`
-/// value). A schema that contains itself stops at the second visit; depth is bounded.
+/// value). A schema that contains itself stops at the second visit (an object whose required
+/// property stops there fails, so its caller leaves it out or takes another); depth is bounded.
 struct SchemaSample {
     let loader: SpecLoader
     /// Schemas (by their `$ref`) being sampled right now, the recursion guard.
@@ -11,6 +12,12 @@ struct SchemaSample {
     private var depth = 0
     /// Samples of `$ref`'d schemas taken outside any recursion (the same whoever asks again).
     private var cache: [String: YAMLOut] = [:]
+    /// Set when a sample stopped at the recursion guard: an object whose required property stopped
+    /// there cannot be completed, and fails as a whole (so a caller can take another property).
+    private var cycled = false
+    /// Set for a second try of a schema that cannot be completed anywhere (one that requires itself):
+    /// the partial sample then, rather than none.
+    private var lenient = false
     /// `.response` leaves out `writeOnly` properties, `.request` `readOnly` ones (OpenAPI: they
     /// must not be returned, or sent); `.any` keeps both (parameters).
     var direction: SchemaOptions.Direction = .any
@@ -25,9 +32,22 @@ struct SchemaSample {
     /// A sample of `schema`, or nil when there is nothing to say (a cycle, an unreadable `$ref`).
     /// `variant` > 0 asks for another value of the same schema (distinct array items).
     mutating func value(_ schema: SpecNode, variant: Int = 0) -> YAMLOut? {
+        guard active.isEmpty, depth == 0, !lenient else { return guarded(schema, variant: variant) }
+        cycled = false
+        if let v = guarded(schema, variant: variant) { return v }
+        guard cycled else { return nil }
+        lenient = true
+        defer { lenient = false }
+        return guarded(schema, variant: variant)
+    }
+
+    private mutating func guarded(_ schema: SpecNode, variant: Int) -> YAMLOut? {
         guard let ref = schema.ref else { return sample(schema, variant: variant) }
         let key = SpecLoader.key(ref, from: schema.file) + " \(direction)"
-        if active.contains(key) || depth >= Self.maxDepth { return nil }
+        if active.contains(key) || depth >= Self.maxDepth {
+            cycled = true
+            return nil
+        }
         guard active.isEmpty, depth == 0, variant == 0 else { return sample(schema, guardKey: key, variant: variant) }
         if let hit = cache[key] { return hit }
         let v = sample(schema, guardKey: key, variant: variant)
@@ -87,7 +107,7 @@ struct SchemaSample {
         for key in ["oneOf", "anyOf"] {
             if let first = s[key]?.items.first {
                 let v = value(first, variant: variant)
-                return Self.discriminated(v, s, chosen: first)
+                return Self.discriminated(v, s, chosen: first, fixed: fixedByEnum(first, s["discriminator"]?["propertyName"]?.text))
             }
         }
         switch type ?? Self.type(of: s) {
@@ -114,18 +134,25 @@ struct SchemaSample {
         return nil
     }
 
-    /// The required properties (every property when the schema requires none), then optional ones
-    /// up to `minProperties`; a required name without a property schema gets a string.
-    private mutating func object(_ s: SpecNode, variant: Int) -> YAMLOut {
+    /// The required properties (every property when the schema requires none, at most
+    /// `maxProperties`), then optional ones up to `minProperties`; a required name without a
+    /// property schema gets a string.
+    private mutating func object(_ s: SpecNode, variant: Int) -> YAMLOut? {
         let requiredList = s["required"]?.items.compactMap(\.text) ?? []
         let required = Set(requiredList)
         let minimum = s["minProperties"]?.text.flatMap { Int($0) }.map { min($0, Self.maxItems) } ?? 0
+        // `maxProperties` bounds the optional ones (a schema requiring none gets all of its properties otherwise)
+        let maximum = s["maxProperties"]?.text.flatMap { Int($0) }.map { max($0, required.count, minimum) } ?? Int.max
         var entries: [YAMLOut.Entry] = []
         var names: Set<String> = []
         let all = s["properties"]?.entries ?? []
         let properties = all.filter { !excluded($0.value) }
-        for p in properties where required.isEmpty || required.contains(p.key) {
-            if let v = value(p.value, variant: variant) { entries.append(.pair(p.key, v)); names.insert(p.key) }
+        for p in properties where required.contains(p.key) || required.isEmpty && names.count < maximum {
+            let outer = cycled
+            cycled = false
+            let v = value(p.value, variant: variant)
+            defer { cycled = cycled || outer }
+            if let v { entries.append(.pair(p.key, v)); names.insert(p.key) } else if cycled, !lenient, required.contains(p.key) { return nil }
         }
         for p in properties where names.count < minimum && !names.contains(p.key) {
             if let v = value(p.value, variant: variant) { entries.append(.pair(p.key, v)); names.insert(p.key) }
@@ -181,8 +208,18 @@ struct SchemaSample {
     private mutating func merged(_ parts: [SpecNode], into s: SpecNode, variant: Int) -> YAMLOut? {
         var entries: [YAMLOut.Entry] = []
         var names: [String: Int] = [:]
-        var samples = parts.compactMap { value($0, variant: variant) }
-        if s["properties"] != nil || s["required"] != nil { samples.append(object(s, variant: variant)) }
+        var samples: [YAMLOut] = []
+        for part in parts {
+            let outer = cycled
+            cycled = false
+            let v = value(part, variant: variant)
+            defer { cycled = cycled || outer }
+            if let v { samples.append(v) } else if cycled, !lenient { return nil }  // a part stopped at the recursion guard
+        }
+        if s["properties"] != nil || s["required"] != nil {
+            guard let own = object(s, variant: variant) else { return nil }
+            samples.append(own)
+        }
         for sample in samples {
             guard let pairs = sample.pairs else { return sample }  // not objects: the first part's value
             for (k, v) in pairs {
@@ -195,12 +232,24 @@ struct SchemaSample {
         return .map(entries)
     }
 
+    /// Whether the alternative itself fixes `property` by `const` or `enum` (in its properties or
+    /// those of its `allOf` parts): then its sample already holds a value it accepts.
+    private func fixedByEnum(_ schema: SpecNode, _ property: String?, depth: Int = 0) -> Bool {
+        guard let property, depth < 8, let s = loader.resolve(schema) else { return false }
+        if let p = s["properties"]?[property].flatMap({ loader.resolve($0) }), p["const"] != nil || p["enum"] != nil { return true }
+        return (s["allOf"]?.items ?? []).contains { fixedByEnum($0, property, depth: depth + 1) }
+    }
+
     /// The chosen alternative's sample with the `discriminator` property set to the name that
-    /// selects it (the `mapping` key naming its `$ref`, else the `$ref`'s last component).
-    static func discriminated(_ v: YAMLOut?, _ s: SpecNode, chosen: SpecNode) -> YAMLOut? {
+    /// selects it (the `mapping` key naming its `$ref`, else the `$ref`'s last component, unless
+    /// the alternative fixes the property's value by `const`/`enum` itself).
+    static func discriminated(_ v: YAMLOut?, _ s: SpecNode, chosen: SpecNode, fixed: Bool = false) -> YAMLOut? {
         guard let v, case .map(var entries) = v, let property = s["discriminator"]?["propertyName"]?.text,
               let ref = chosen.ref else { return v }
         let mapped = s["discriminator"]?["mapping"]?.entries.first { $0.value.text == ref }?.key
+        if mapped == nil, fixed, entries.contains(where: { if case .pair(property, _) = $0 { return true } else { return false } }) {
+            return v
+        }
         let name = mapped ?? ref.split(separator: "/").last.map(String.init) ?? ref
         if let i = entries.firstIndex(where: { if case .pair(property, _) = $0 { return true } else { return false } }) {
             entries[i] = .pair(property, .string(name))

@@ -16,6 +16,8 @@ public struct RecordedSample: Sendable {
         case file(Data, ext: String)
         /// A `text/event-stream`: its events, each with the seconds before it.
         case events([Event])
+        /// A WebSocket conversation: the text messages received, each with the seconds before it.
+        case messages([Event])
     }
 
     public struct Event: Sendable, Equatable {
@@ -82,6 +84,18 @@ public struct RecordedSample: Sendable {
             if (Self.volatileHeaders.contains(name) || Self.isVolatile(name)) && !keep.contains(name) { return nil }
             if name == "content-encoding" { return nil }  // the body is recorded decoded
             return HeaderField(h.name, Self.hideSecrets(h.value, options.secrets))
+        }
+        if let messages = response.messages {
+            // A plain GET of the mock's route answers 200 with the messages' text; an upgrade gets the messages.
+            status = 200
+            var previous = 0.0
+            body = .messages(messages.map { m in
+                defer { previous = m.at }
+                return Event(event: nil, data: Self.hideSecrets(m.text, options.secrets), id: nil,
+                             delay: (max(0, m.at - previous) * 1000).rounded() / 1000)
+            })
+            retry = nil
+            return
         }
         body = SSEEvent.isEventStream(response.headers) ? Self.events(response.body, delays, options)
             : Self.body(response, options)

@@ -42,6 +42,12 @@ enum SampleYAML {
                 if e.delay > 0 { fields.append("delay: " + Text.fixed(e.delay * 1000, 0) + "ms") }
                 out.append(inner + "  - { " + fields.joined(separator: ", ") + " }")
             }
+        case .messages(let messages)?:
+            out.append(inner + "messages:" + (messages.isEmpty ? " []" : ""))
+            for m in messages {
+                let delay = m.delay > 0 ? ", delay: " + Text.fixed(m.delay * 1000, 0) + "ms" : ""
+                out.append(inner + "  - { text: " + YAMLScalar.quoted(m.data) + delay + " }")
+            }
         case nil:
             break
         }

@@ -8,6 +8,7 @@ import Foundation
 /// `-L` because apicli follows redirects too. Secrets are hidden unless the redactor is off.
 public enum Curl {
     public static func command(_ r: PreparedRequest, redactor: Redactor) -> String {
+        if r.websocket != nil { return webSocketHandshake(r, redactor: redactor) }
         var args = ["curl", "-L"]
         if r.method == "HEAD" {
             args.append("--head")
@@ -23,11 +24,16 @@ public enum Curl {
             args += ["-H", quote("\(shown.name): \(shown.value)")]
         }
         let connection = ConnectionOptions.run.withLock { $0 }
-        if let entry = connection.resolve.first(where: { !ConnectionOptions(resolve: [$0]).dnsOverride(for: r.url).isEmpty }) {
+        let route = connection.route(for: r.url, socket: r.socket)
+        if let socket = route.socket { args += ["--unix-socket", quote(socket)] }
+        if let entry = route.connectTo { args += ["--connect-to", quote(entry.text)] }
+        if let entry = route.resolve {
             let address = entry.address.contains(":") ? "[\(entry.address)]" : entry.address
             args += ["--resolve", quote("\(entry.host):\(entry.port):\(address)")]
         }
-        if connection.http1Only { args.append("--http1.1") }
+        if connection.http1Only { args.append("--http1.1") } else if r.http2PriorKnowledge, r.url.scheme?.lowercased() == "http" {
+            args.append("--http2-prior-knowledge")
+        }
         if let bundle = r.tls.pkcs12File {
             let spec = r.tls.password.map { bundle.replacing(":", with: "\\:") + ":" + redactor.text($0) } ?? bundle
             args += ["--cert-type", "P12", "--cert", quote(spec)]
@@ -35,6 +41,7 @@ public enum Curl {
         if let cert = r.tls.certFile {
             args += ["--cert", quote(cert)]
             if let key = r.tls.keyFile { args += ["--key", quote(key)] }
+            if let password = r.tls.password { args += ["--pass", quote(redactor.text(password))] }
         }
         if let login = r.digest {
             args += ["--digest", "-u", quote(redactor.text("\(login.user):\(login.password)"))]

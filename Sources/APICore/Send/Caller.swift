@@ -46,9 +46,9 @@ public struct Caller: Sendable {
         self.mode = mode
         self.policy = policy
         // Stubbed, nothing is sent: no live transport is made (its client costs start-up). A stream's
-        // idle timeout wraps the rest.
+        // idle timeout wraps the rest; a `task: { websocket: }` request opens a WebSocket under the auth decorators.
         let source: Sender.Source = mode == .live
-            ? .live(IdleTransport(DigestTransport(OAuth2Transport(SigV4Transport(transport ?? LiveTransport()))))) : .stub
+            ? .live(IdleTransport(DigestTransport(OAuth2Transport(SigV4Transport(WebSocketTransport(transport ?? LiveTransport())))))) : .stub
         let sender = Sender(source: source, policy: policy, plugins: plugins)
         self.sender = sender
         flow = FlowRunner(workspace: workspace, find: find, send: { call in await sender.send(call, answer: nil, transfer: Transfer()) })
@@ -105,6 +105,11 @@ struct Sender: Sendable {
     }
 
     func send(_ call: PreparedCall, answer: Sample?, transfer: Transfer) async -> Sent {
+        var transfer = transfer
+        // A conversation ends as soon as the messages its expect: asks for have come.
+        if call.request.websocket != nil, let expected = call.target.expect?.messages, !expected.isEmpty {
+            transfer.enough = { Judge.met(expected, $0) }
+        }
         let transport: any Transport
         switch source {
         case .live(let live):

@@ -23,13 +23,24 @@ public enum URLBuilder {
     /// check run builds thousands of requests on one base URL.
     public static func problem(withBaseURL base: String) -> String? {
         if goodBases.withLock({ $0.contains(base) }) { return nil }
+        switch UnixSocketBase.parse(base) {
+        case .success?: return nil
+        case .failure(let bad)?: return bad.text
+        case nil: break
+        }
         guard let components = URLComponents(string: base) else { return "is not a valid URL" }
-        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return "does not start with http:// or https://"
+        guard let scheme = components.scheme?.lowercased(), ["http", "https", "ws", "wss"].contains(scheme) else {
+            return "does not start with http://, https://, ws:// or wss://"
         }
         guard let host = components.host, !host.isEmpty else { return "has no host" }
         goodBases.withLock { if $0.count < 256 { $0.insert(base) } }
         return nil
+    }
+
+    /// How to write `base` right, for a `problem(withBaseURL:)` message.
+    public static func baseURLHint(_ base: String) -> String {
+        base.lowercased().hasPrefix(UnixSocketBase.scheme) ? "name the socket and the base path, like unix:///var/run/docker.sock:/v1.45"
+                                                           : "write it whole, like https://api.example.com/v1"
     }
 
     private static let goodBases = Locked<Set<String>>([])

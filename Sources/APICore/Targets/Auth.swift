@@ -27,6 +27,23 @@ public struct AWSSettings<Field: Sendable & Equatable>: Sendable, Equatable {
     public var sessionToken: Field?
 }
 
+/// `--aws-sigv4 aws:amz:REGION:SERVICE`, as curl spells it: sign with SigV4 for this region and
+/// service, the keys from the target's `auth: { aws: }` or the `AWS_*` variables.
+public struct AWSScope: Sendable, Hashable {
+    public var region: String
+    public var service: String
+
+    /// nil when `text` is not `aws:amz:REGION:SERVICE` (the provider names as curl writes them,
+    /// any case; region and service letters, digits, `-`, `_`, `.`).
+    public static func parse(_ text: String) -> AWSScope? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 4, parts[0].lowercased() == "aws", parts[1].lowercased() == "amz" else { return nil }
+        let name: (String) -> Bool = { !$0.isEmpty && $0.count <= 64 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) } }
+        guard name(parts[2]), name(parts[3]) else { return nil }
+        return AWSScope(region: parts[2], service: parts[3])
+    }
+}
+
 /// `auth: { aws: }` expanded: what `SigV4Signer` signs with.
 public struct AWSCredentials: Sendable, Hashable {
     public var accessKey: String

@@ -15,6 +15,8 @@ public struct Expectations: Sendable, Equatable {
     public var graphqlErrors = false
     /// `events:`: conditions on a `text/event-stream` answer's events.
     public var events: EventsExpectation?
+    /// `task: { websocket: { expect: } }`: messages the conversation must hold, in order.
+    public var messages: [MessageMatch]?
 
     public init(status: [StatusPattern]? = nil, headers: [HeaderExpectation] = [], json: [JSONExpectation] = [],
                 body: BodyExpectation? = nil, schema: SchemaExpectation? = nil, maxTime: Double? = nil, mark: Mark) {

@@ -21,6 +21,10 @@ public struct Project: Sendable {
     public var load: LoadSettings? = nil
     /// `secrets: { NAME: { command: [argv…], timeout? } }`: `${NAME}` from a command.
     public var secrets: [String: SecretCommand] = [:]
+    /// `cookies: { jar: FILE }`: the Netscape cookie file `call` and `record` read and write when
+    /// no `--cookie-jar` is given (path relative to the targets folder); `check` and `load` keep
+    /// their per-run jar unless `--cookie-jar` asks.
+    public var cookieJar: String? = nil
 
     public init() {}
 
@@ -64,9 +68,28 @@ extension ServiceDecoder {
             case "environments": project.environments = environments(e.value)
             case "load": project.load = load(e.value, target: nil)
             case "secrets": project.secrets = secretCommands(e.value)
+            case "cookies": project.cookieJar = cookieJar(e.value)
             default: break  // doc
             }
         }
+    }
+}
+
+extension ServiceDecoder {
+    /// `cookies: { jar: FILE }`: the path, relative to the targets folder.
+    mutating func cookieJar(_ node: Node) -> String? {
+        guard let fields = reader.mapping(node, "cookies", known: TargetFile.Keys.projectCookies) else { return nil }
+        guard let jar = fields.first(where: { $0.key == "jar" }), let t = reader.text(jar.value, "cookies jar") else {
+            if !fields.contains(where: { $0.key == "jar" }) {
+                reader.error("cookies: needs jar: (a Netscape cookie file)", at: node.mark, hint: "write cookies: { jar: cookies.txt }")
+            }
+            return nil
+        }
+        guard !t.text.isEmpty else {
+            reader.error("cookies jar is empty", at: jar.value.mark, hint: "write cookies: { jar: cookies.txt }")
+            return nil
+        }
+        return t.text.hasPrefix("/") ? t.text : Path.join(folder, t.text)
     }
 }
 

@@ -31,6 +31,8 @@ public struct RequestTask: Sendable {
     public var declared: Set<String> = []
     /// `download:`: where the body is saved (relative to the working directory; `{params}` allowed).
     public var download: Template?
+    /// `websocket:`: a WebSocket conversation instead of a request body (the URL is ws:// or wss://).
+    public var websocket: WebSocketTask?
 
     public init(query: Value? = nil, parameters: Value? = nil, encoding: ParameterEncoding = .url, body: Body? = nil,
                 contentType: Template? = nil, arrays: ArrayEncoding = .brackets, bools: BoolEncoding = .numeric) {

@@ -91,12 +91,18 @@ extension ServiceDecoder {
 
     /// The items of a sample's `events:` or `messages:`: a list of at most `Sample.maxEvents`.
     mutating func sampleItems(_ node: Node, _ key: String, example: String) -> [Node]? {
+        boundedItems(node, "sample \(key)", of: key, example: example)
+    }
+
+    /// The items of `what` (a list of `kind`, at most `Sample.maxEvents`): samples' events and
+    /// messages, a websocket task's `send:` and `expect:`.
+    mutating func boundedItems(_ node: Node, _ what: String, of kind: String, example: String) -> [Node]? {
         guard let items = node.items else {
-            reader.error("sample \(key) must be a list of \(key), not \(node.kindName)", at: node.mark, hint: "write " + example)
+            reader.error("\(what) must be a list of \(kind), not \(node.kindName)", at: node.mark, hint: "write " + example)
             return nil
         }
         guard items.count <= Sample.maxEvents else {
-            reader.error("sample \(key) holds \(items.count) \(key); at most \(Sample.maxEvents)", at: node.mark)
+            reader.error("\(what) holds \(items.count) \(kind); at most \(Sample.maxEvents)", at: node.mark)
             return nil
         }
         return items

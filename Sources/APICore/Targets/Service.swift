@@ -19,6 +19,8 @@ public struct Service: Sendable {
     public var environments: [Environment] = []
     /// `followRedirects:`; nil: true.
     public var followRedirects: Bool? = nil
+    /// `http2: prior-knowledge`: `http://` requests speak HTTP/2 from the first byte (h2c).
+    public var http2PriorKnowledge = false
     /// Every file the service file names (bodies, uploads, parts, sample bodies, a CA file).
     public var files: [FileReference] = []
 

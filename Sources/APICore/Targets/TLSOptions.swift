@@ -11,7 +11,8 @@ public struct TLSOptions: Sendable, Hashable {
     public var keyFile: String?
     /// A PKCS#12 bundle (`.p12`, `.pfx`) with the client certificate, its chain and key (`tls: { pkcs12: }`).
     public var pkcs12File: String?
-    /// The bundle's password, expanded (`tls: { password: "${P12_PASSWORD}" }`); never printed.
+    /// The bundle's password (`tls: { password: "${P12_PASSWORD}" }`), or the PEM key's
+    /// (`tls: { keyPassword: "${KEY_PASS}" }`, `--key-password`), expanded; never printed.
     public var password: String?
     /// `password:` as written, expanded by the resolver.
     public var passwordTemplate: String?
@@ -33,6 +34,7 @@ public struct TLSOptions: Sendable, Hashable {
         var out = TLSOptions(caFile: other.caFile ?? caFile, verify: verify && other.verify,
                              certFile: other.certFile ?? certFile, keyFile: ownCert ? keyFile : other.keyFile)
         if ownCert { (out.pkcs12File, out.password, out.passwordTemplate, out.passwordMark) = (pkcs12File, password, passwordTemplate, passwordMark) }
+        if let given = other.password { (out.password, out.passwordTemplate, out.passwordMark) = (given, nil, nil) }
         return out
     }
 }

@@ -13,7 +13,7 @@ import Darwin
 public enum TargetFile {
     public enum Keys {
         public static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
-                                     "auth", "rules", "environments", "followRedirects"]
+                                     "auth", "rules", "environments", "followRedirects", "http2"]
         public static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
                                     "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load",
                                     "stream"]
@@ -29,11 +29,13 @@ public enum TargetFile {
         public static let ruleTask = ["encoding", "arrays", "bools", "contentType"]
         public static let environment = ["baseURL", "headers"]
         /// `apicli.yaml`, the project file: defaults for every service.
-        public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc", "load", "secrets"]
+        public static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc", "load", "secrets", "cookies"]
+        /// The project file's `cookies:`.
+        public static let projectCookies = ["jar"]
         /// One entry of the project file's `secrets:`.
         public static let secret = ["command", "timeout"]
         public static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding", "graphql",
-                                  "arrays", "bools", "multipart", "upload", "download"]
+                                  "arrays", "bools", "multipart", "upload", "download", "websocket"]
         /// One entry of `multipart:`.
         public static let part = ["name", "file", "value", "filename", "type"]
         public static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked",
@@ -145,6 +147,13 @@ struct ServiceDecoder {
             case "tls": service.tls = tls(e.value)
             case "auth": service.auth = auth(e.value, "the service")
             case "followRedirects": service.followRedirects = reader.boolean(e.value, "followRedirects")
+            case "http2":
+                if let t = reader.text(e.value, "http2") {
+                    if t.text == "prior-knowledge" { service.http2PriorKnowledge = true } else {
+                        reader.error("http2 takes prior-knowledge, got '\(t.text)'", at: e.value.mark,
+                                     hint: "write http2: prior-knowledge (HTTP/2 over cleartext http://; over https HTTP/2 is used when offered)")
+                    }
+                }
             case "rules": service.rules = rules(e.value)
             case "environments": service.environments = environments(e.value)
             default: break  // doc
@@ -178,15 +187,14 @@ struct ServiceDecoder {
     mutating func baseURL(_ node: Node) -> Template? {
         guard let t = reader.text(node, "baseURL") else { return nil }
         if !t.text.contains("{"), let problem = URLBuilder.problem(withBaseURL: t.text) {
-            reader.error("baseURL '\(t.text)' \(problem)", at: node.mark,
-                         hint: "write it whole, like https://api.example.com/v1")
+            reader.error("baseURL '\(t.text)' \(problem)", at: node.mark, hint: URLBuilder.baseURLHint(t.text))
         }
         return t
     }
 
     /// `tls: { cacert: ca.pem, verify: false, cert: client.pem, key: client.key }`.
     private mutating func tls(_ node: Node) -> TLSOptions? {
-        guard let entries = reader.mapping(node, "tls", known: ["cacert", "verify", "cert", "key", "pkcs12", "password"]) else { return nil }
+        guard let entries = reader.mapping(node, "tls", known: ["cacert", "verify", "cert", "key", "pkcs12", "password", "keyPassword"]) else { return nil }
         var options = TLSOptions()
         for e in entries {
             switch e.key {
@@ -194,14 +202,24 @@ struct ServiceDecoder {
             case "cert": options.certFile = fileReference(e.value, "tls cert", use: .tls)
             case "key": options.keyFile = fileReference(e.value, "tls key", use: .tls)
             case "pkcs12": options.pkcs12File = fileReference(e.value, "tls pkcs12", use: .tls)
-            case "password":
-                options.passwordTemplate = reader.text(e.value, "tls password")?.text
+            case "password", "keyPassword":
+                options.passwordTemplate = reader.text(e.value, "tls \(e.key)")?.text
                 options.passwordMark = e.value.mark
             default: options.verify = reader.boolean(e.value, "tls verify") ?? options.verify
             }
         }
         if options.pkcs12File != nil && options.certFile != nil {
             reader.error("tls takes cert: (PEM) or pkcs12:, not both", at: node.mark, hint: "keep one of them")
+        }
+        let keys = Set(entries.map(\.key))
+        if keys.contains("password") && keys.contains("keyPassword") {
+            reader.error("tls takes password: (a PKCS#12 bundle's) or keyPassword: (a PEM key's), not both", at: node.mark, hint: "keep one of them")
+        } else if keys.contains("keyPassword") && options.pkcs12File != nil {
+            reader.error("keyPassword: is a PEM key's password; a PKCS#12 bundle's is password:", at: node.mark,
+                         hint: "write tls: { pkcs12: FILE, password: \"${P12_PASSWORD}\" }")
+        } else if keys.contains("password") && options.certFile != nil {
+            reader.error("password: is a PKCS#12 bundle's password; a PEM key's is keyPassword:", at: node.mark,
+                         hint: "write tls: { cert: FILE, key: FILE, keyPassword: \"${KEY_PASS}\" }")
         }
         return options
     }
@@ -239,6 +257,16 @@ struct ServiceDecoder {
             case "stream": target.stream = streamSettings(e.value)
             default: break
             }
+        }
+        if target.task.websocket != nil, (target.stream?.reconnects ?? 0) > 0,
+           let node = entries.first(where: { $0.key == "stream" })?.value {
+            reader.error("stream: { reconnect: } resumes an event stream, not a WebSocket conversation", at: node.mark,
+                         hint: "remove reconnect:; a conversation is not sent again")
+        }
+        if let ws = target.task.websocket, !ws.expect.isEmpty {
+            var expect = target.expect ?? Expectations(mark: ws.mark)
+            expect.messages = ws.expect
+            target.expect = expect
         }
         if case .graphql(let op) = target.task.body { graphqlDefaults(&target, op, methodWritten: entries.contains { $0.key == "method" }) }
         if HTTPMethods.bodyless.contains(target.method),

@@ -26,6 +26,12 @@ extension ServiceDecoder {
             case "graphql":
                 task.body = graphql(e.value).map { .graphql($0) }
                 bodyKeys.append((e.key, e.keyMark))
+            case "websocket":
+                task.websocket = websocket(e.value)
+                if method != "GET" {
+                    reader.error("a websocket task opens with a GET, not \(method)", at: e.keyMark, hint: "remove method: (GET is the default)")
+                }
+                bodyKeys.append((e.key, e.keyMark))
             case "upload":
                 task.body = fileReference(e.value, "upload file", use: .request).map { .upload($0, mark: e.value.mark) }
                 bodyKeys.append((e.key, e.keyMark))
@@ -49,7 +55,7 @@ extension ServiceDecoder {
             bodyKeys.append(("parameters (encoding: \(task.encoding.rawValue))", mark))
         }
         oneBody(bodyKeys, "task has more than one body",
-                hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:, graphql:"
+                hint: "a request carries one body; combine query: with one of json:, form:, body:, multipart:, upload:, graphql:, websocket:"
                     + (task.encoding == .url && task.parameters != nil ? ", or set encoding: query to send parameters in the URL" : ""))
         if case .multipart? = task.body, let mark = entries.first(where: { $0.key == "contentType" })?.keyMark {
             reader.error("a multipart task sets its own Content-Type (with the boundary)", at: mark,

@@ -21,7 +21,7 @@ enum ClientPool {
     struct Key: Hashable {
         var tls: TLSOptions
         var proxy: ProxySettings.Server?
-        /// `--resolve` entries for the request's host and port.
+        /// `--resolve`/`--connect-to` host overrides for the request's host and port.
         var dns: [String: String] = [:]
         var http1Only = false
     }
@@ -32,9 +32,8 @@ enum ClientPool {
     /// (a decompression bomb would otherwise fill memory or the disk).
     static let inflationRatio = 100
 
-    static func client(tls: TLSOptions, proxy: ProxySettings.Server?, url: URL? = nil) throws(APIError) -> HTTPClient {
-        let connection = ConnectionOptions.run.withLock { $0 }
-        let key = Key(tls: tls, proxy: proxy, dns: url.map { connection.dnsOverride(for: $0) } ?? [:], http1Only: connection.http1Only)
+    static func client(tls: TLSOptions, proxy: ProxySettings.Server?, dns: [String: String] = [:]) throws(APIError) -> HTTPClient {
+        let key = Key(tls: tls, proxy: proxy, dns: dns, http1Only: ConnectionOptions.run.withLock { $0.http1Only })
         let result = clients.withLock { clients -> Result<HTTPClient, APIError> in
             if let client = clients[key] { return .success(client) }
             return Result { () throws(APIError) in
@@ -64,7 +63,8 @@ enum ClientPool {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    private static func tlsConfiguration(_ tls: TLSOptions) throws(APIError) -> TLSConfiguration {
+    /// Also the WebSocket client's (one reading of the TLS options).
+    static func tlsConfiguration(_ tls: TLSOptions) throws(APIError) -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         if let caFile = tls.caFile {
             do {
@@ -81,7 +81,7 @@ enum ClientPool {
             configuration.privateKey = .privateKey(key)
         }
         if let certFile = tls.certFile {
-            let (chain, key) = try clientIdentity(certFile, keyFile: tls.keyFile)
+            let (chain, key) = try clientIdentity(certFile, keyFile: tls.keyFile, password: tls.password)
             configuration.certificateChain = chain.map { .certificate($0) }
             configuration.privateKey = .privateKey(key)
         }
@@ -110,7 +110,7 @@ enum ClientPool {
 
     /// The client certificate (mTLS) and its key, checked before any connection: each file
     /// readable as PEM, the certificate in date, the key the certificate's.
-    private static func clientIdentity(_ certFile: String, keyFile: String?) throws(APIError) -> ([NIOSSLCertificate], NIOSSLPrivateKey) {
+    private static func clientIdentity(_ certFile: String, keyFile: String?, password: String?) throws(APIError) -> ([NIOSSLCertificate], NIOSSLPrivateKey) {
         func fail(_ message: String, _ hint: String) -> APIError {
             .invalid(Diagnostic(file: nil, mark: nil, message: message, hint: hint))
         }
@@ -123,12 +123,7 @@ enum ClientPool {
             throw fail("no certificate in \(certFile)", "pass a PEM file that starts with -----BEGIN CERTIFICATE-----")
         }
         let keyPath = keyFile ?? certFile
-        let key: NIOSSLPrivateKey
-        do { key = try NIOSSLPrivateKey(file: keyPath, format: .pem) } catch {
-            throw fail("cannot read the private key from \(keyPath): \(error)",
-                       keyFile == nil ? "pass the key with --key FILE (tls: { key: })"
-                                      : "pass an unencrypted PEM private key (-----BEGIN PRIVATE KEY-----)")
-        }
+        let key = try privateKey(keyPath, password: password, separate: keyFile != nil)
         let now = time(nil)
         if leaf.notValidAfter < now {
             throw fail("the client certificate in \(certFile) expired", "renew it; the server would refuse it")
@@ -145,5 +140,32 @@ enum ClientPool {
                        "pass the key the certificate was issued for")
         }
         return (chain, key)
+    }
+
+    /// A PEM private key, decrypted with `password` when it is encrypted (PKCS#8 or the
+    /// traditional `Proc-Type: 4,ENCRYPTED` form); a missing or wrong password names the file.
+    private static func privateKey(_ path: String, password: String?, separate: Bool) throws(APIError) -> NIOSSLPrivateKey {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let encrypted = text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED")
+        // Never a prompt on the terminal: the password given, or an empty one that fails.
+        let passphrase = Array((password ?? "").utf8)
+        do {
+            return try NIOSSLPrivateKey(file: path, format: .pem) { (give: (Array<UInt8>) -> Void) in give(passphrase) }
+        } catch {
+            let message: String, hint: String
+            switch (encrypted, password) {
+            case (true, nil):
+                (message, hint) = ("the private key in \(path) is encrypted and no password was given",
+                                   "give its password with tls: { keyPassword: \"${KEY_PASS}\" } or --key-password")
+            case (true, _?):
+                (message, hint) = ("cannot decrypt the private key in \(path): the password is wrong",
+                                   "give the password the key was encrypted with (tls: { keyPassword: }, --key-password)")
+            default:
+                (message, hint) = ("cannot read the private key from \(path): \(error)",
+                                   separate ? "pass a PEM private key (-----BEGIN PRIVATE KEY-----, or an encrypted one with its password)"
+                                            : "pass the key with --key FILE (tls: { key: })")
+            }
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: message, hint: hint))
+        }
     }
 }

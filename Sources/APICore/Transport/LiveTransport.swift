@@ -7,6 +7,7 @@
 /// and a compressed body's size on the wire that libcurl hides).
 public struct LiveTransport: Transport {
     private let nio = NIOTransport()
+    private let h2c = H2CTransport()
     #if !os(Linux) || URLSessionTransport
     private let session = URLSessionTransport()
     #endif
@@ -18,6 +19,10 @@ public struct LiveTransport: Transport {
     }
 
     public func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+        if request.http2PriorKnowledge, request.socket == nil, request.url.scheme?.lowercased() == "http",
+           ConnectionOptions.run.withLock({ $0.unixSocket == nil && !$0.http1Only }) {
+            return try await h2c.send(request, transfer: transfer)
+        }
         #if !os(Linux) || URLSessionTransport
         if Self.usesURLSession(request, transfer) { return try await session.send(request, transfer: transfer) }
         #endif

@@ -17,8 +17,12 @@ extension NIOTransport {
     /// before the fault, and the length the head announced, for a body cut short.
     static func describe(_ error: Error, _ request: PreparedRequest, received: (bytes: Int64, expected: Int64?)? = nil)
         -> APIError {
-        let host = request.hostAndPort
+        let socket = request.socket ?? ConnectionOptions.run.withLock { $0.unixSocket }
+        let host = socket.map { "\(request.hostAndPort) (unix socket \($0))" } ?? request.hostAndPort
         let text = String(describing: error)
+        if socket != nil, let e = error as? IOError, e.errnoCode == ENOENT || e.errnoCode == ECONNREFUSED {
+            return .network(.refused(host: host))
+        }
         if let e = error as? HTTPClientError {
             switch e {
             case .deadlineExceeded, .readTimeout, .connectTimeout: return .timedOut(request.timeout)

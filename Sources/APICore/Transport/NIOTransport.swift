@@ -73,10 +73,12 @@ public struct NIOTransport: Transport {
     private func exchange(_ request: PreparedRequest, transfer: Transfer, holder: Canceller,
                           last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>)
         async throws -> (Response, PreparedRequest?) {
+        let route = ConnectionOptions.run.withLock { $0 }.route(for: request.url, socket: request.socket)
         let client = try ClientPool.client(tls: tls.isDefault ? request.tls : tls.overridden(by: request.tls),
-                                           proxy: proxies.server(for: request.url), url: request.url)
+                                           proxy: route.socket == nil ? proxies.server(for: request.url) : nil, dns: route.dns)
         var headers = HTTPHeaders()
         for header in request.headers { headers.add(name: header.name, value: header.value) }
+        let wire = try Self.wireURL(request.url, route: route, headers: &headers)
         if request.cookies, let cookies = jar.header(for: request.url) {
             headers.replaceOrAdd(name: "Cookie", value: headers.first(name: "Cookie").map { $0 + "; " + cookies } ?? cookies)
         }
@@ -89,7 +91,7 @@ public struct NIOTransport: Transport {
         case nil: break
         }
         let collector = ResponseCollector(request: request, transfer: transfer)
-        let outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
+        let outgoing = try HTTPClient.Request(url: wire, method: HTTPMethod(rawValue: request.method),
                                               headers: headers, body: body)
         let task = client.execute(request: outgoing, delegate: collector,
                                   deadline: .now() + .seconds(Int64(request.timeout.rounded(.up)) + 1))
@@ -165,6 +167,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     struct BodyTooLarge: Error {
+        init(limit: Int64) { self.limit = limit }
         var limit: Int64
     }
 

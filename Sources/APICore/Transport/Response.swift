@@ -18,6 +18,10 @@ public struct Response: Sendable {
     public var streamed = false
     /// `HTTP/1.1`, `HTTP/2`: what the server spoke.
     public var httpVersion: String
+    /// A WebSocket conversation (`task: { websocket: }`, a `messages:` sample): the messages received, in order.
+    public var messages: [ReceivedMessage]? = nil
+    /// The close code the conversation ended with (nil: none was exchanged).
+    public var closeCode: Int? = nil
 
     public init(status: Int, headers: [HeaderField], body: Data, duration: Double, httpVersion: String = "HTTP/1.1") {
         self.status = status

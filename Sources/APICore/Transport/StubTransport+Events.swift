@@ -49,11 +49,27 @@ extension StubTransport {
             }
             try await pause(chunk.delay)
             elapsed += chunk.delay
-            try sink.write(chunk.bytes)
+            if let hear = transfer.message, sample.messages != nil {
+                // A conversation's listener hears each message (its line break dropped).
+                hear(ReceivedMessage(binary: false, data: chunk.bytes.dropLast(), at: elapsed))
+            } else {
+                try sink.write(chunk.bytes)
+            }
         }
         head.streamed = true
+        head.messages = try receivedMessages()
         head.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return head
+    }
+
+    /// A `messages:` sample as a conversation's received messages, each at its delay's sum; nil for other samples.
+    func receivedMessages() throws(APIError) -> [ReceivedMessage]? {
+        guard let messages = sample.messages else { return nil }
+        var at = sample.delay
+        return try messages.map { m throws(APIError) in
+            at += m.delay
+            return ReceivedMessage(text: try messageText(m), at: at)
+        }
     }
 
     /// A message's text: `text:` expanded, `json:` as JSON.

@@ -129,6 +129,8 @@ public struct StubTransport: Transport {
                 headers.append(HeaderField("Content-Type", Sample.eventStreamType))
             }
         }
-        return Response(status: sample.status, headers: headers, body: body, duration: 0)
+        var out = Response(status: sample.status, headers: headers, body: body, duration: 0)
+        out.messages = try receivedMessages()
+        return out
     }
 }

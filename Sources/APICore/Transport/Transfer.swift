@@ -14,6 +14,12 @@ public struct Transfer: Sendable {
     public var progress: @Sendable (TransferProgress) -> Void
     /// Called once with the final response's status and headers (no body), before its body moves.
     public var head: @Sendable (Response) -> Void
+    /// A WebSocket conversation: called with each message as it comes (then nothing goes to
+    /// `stream`); nil: each message's text and a line break go to `stream`.
+    public var message: (@Sendable (ReceivedMessage) -> Void)? = nil
+    /// A WebSocket conversation: the client closes as soon as this says the messages so far are
+    /// enough (the Caller sets it from the target's websocket `expect:`).
+    public var enough: (@Sendable ([ReceivedMessage]) -> Bool)? = nil
 
     public init(destination: PartialFile? = nil, stream: (any BodySink)? = nil,
                 progress: @escaping @Sendable (TransferProgress) -> Void = { _ in },

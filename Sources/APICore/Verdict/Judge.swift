@@ -14,7 +14,7 @@ public enum Judge {
             if !patterns.contains(where: { $0.matches(response.status) }) {
                 out.append("status \(response.status), expected " + list(patterns.map(\.description)))
             }
-        } else if !validation.accepts(response.status) {
+        } else if response.messages == nil, !validation.accepts(response.status) {
             out.append("status \(response.status) is not accepted by validate: \(validation)")
         }
         guard let expect else { return out }
@@ -23,6 +23,7 @@ public enum Judge {
         if let body = expect.body, let failure = self.body(body, response.body) { out.append(failure) }
         if let schema = expect.schema { out += self.schema(schema, response) }
         if let events = expect.events { out += self.events(events, response) }
+        if let messages = expect.messages { out += self.messages(messages, response) }
         if expect.graphqlErrors, let errors = graphqlErrors(response.body) { out.append(errors) }
         if let maxTime = expect.maxTime, response.duration > maxTime {
             out.append("took \(Text.milliseconds(response.duration)), maxTime is \(Text.milliseconds(maxTime))")

@@ -73,11 +73,12 @@ public struct SigV4Signer: Sendable {
 
     /// `yyyyMMdd'T'HHmmss'Z'` in UTC.
     public static func timestamp(_ date: Date) -> String {
-        var utc = Calendar(identifier: .gregorian)
-        utc.timeZone = TimeZone(identifier: "UTC")!
-        let c = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ n: Int?) -> String { let s = String(n ?? 0); return s.count < 2 ? "0" + s : s }
-        return "\(c.year ?? 1970)\(two(c.month))\(two(c.day))T\(two(c.hour))\(two(c.minute))\(two(c.second))Z"
+        // Arithmetic, not Calendar: without ICU (FoundationEssentials) there is no "UTC" TimeZone by name.
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let (days, second) = (seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400, ((seconds % 86400) + 86400) % 86400)
+        let (year, month, day) = HTTPDate.civilFromDays(days)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)\(two(month))\(two(day))T\(two(second / 3600))\(two(second % 3600 / 60))\(two(second % 60))Z"
     }
 
     /// The host as sent: the port only when it is not the scheme's default.

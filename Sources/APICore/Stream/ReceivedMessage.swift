@@ -1,0 +1,40 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One WebSocket message as it came: a text or binary frame's payload and when it came.
+public struct ReceivedMessage: Sendable, Equatable {
+    public var binary: Bool
+    public var data: Data
+    /// Seconds since the connection opened.
+    public var at: Double
+
+    public init(binary: Bool, data: Data, at: Double) {
+        self.binary = binary
+        self.data = data
+        self.at = at
+    }
+
+    public init(text: String, at: Double) {
+        self.init(binary: false, data: Data(text.utf8), at: at)
+    }
+
+    /// A text message's text; a binary message's bytes as base64.
+    public var text: String {
+        binary ? data.base64EncodedString() : String(decoding: data, as: UTF8.self)
+    }
+
+    /// One line of JSON for piping: `{"type":"text","data":"…","at":0.012}` (binary: base64 data).
+    public var jsonLine: String {
+        let at = (at * 1000).rounded() / 1000
+        let fields: [(key: String, value: JSONValue)] = [("type", .string(binary ? "binary" : "text")), ("data", .string(text)), ("at", .number(at))]
+        return JSONValue.object(fields).jsonText
+    }
+
+    /// What a whole conversation is as a body: each message's `text` on its own line.
+    public static func body(_ messages: [ReceivedMessage]) -> Data {
+        Data(messages.map { $0.text + "\n" }.joined().utf8)
+    }
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""A WebSocket test server for apicli's live `task: { websocket: }` tests, on PyPI's `websockets`
+(the venv's: `make venv`). Prints its port, then serves on 127.0.0.1:
+
+  /echo      every message back as it came (text as text, binary as binary)
+  /info      first a JSON message: the handshake's headers the tests look at, the subprotocol and
+             the extensions agreed; then echoes
+  /push      n1, n2, n3 (--gap ms apart), then stays open without a word
+  /bye       "bye", then closes with 1000
+  /refuse    answers the handshake with 403
+  /log       (HTTP GET) the close codes clients sent, one a line
+
+Subprotocols offered: chat and superchat (the first the client lists that is one of them).
+--cert/--key: wss (TLS) instead of ws.
+"""
+import argparse
+import asyncio
+import json
+import ssl
+import sys
+
+from websockets.asyncio.server import serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Response
+
+SUBPROTOCOLS = ["chat", "superchat"]
+CLOSES = []
+
+
+def select_subprotocol(connection, offered):
+    for name in offered:
+        if name in SUBPROTOCOLS:
+            return name
+    return None
+
+
+async def echo(ws):
+    try:
+        async for message in ws:
+            await ws.send(message)
+    except ConnectionClosed:
+        pass
+    finally:
+        if ws.close_code is not None:
+            CLOSES.append(str(ws.close_code))
+
+
+async def handler(ws, gap):
+    path = ws.request.path
+    if path == "/info":
+        h = ws.request.headers
+        info = {
+            "authorization": h.get("Authorization"),
+            "x-test": h.get("X-Test"),
+            "protocol": ws.subprotocol,
+            "extensions": [e.name for e in ws.protocol.extensions],
+        }
+        await ws.send(json.dumps(info))
+        await echo(ws)
+    elif path == "/push":
+        for n in (1, 2, 3):
+            await asyncio.sleep(gap)
+            await ws.send(f"n{n}")
+        await echo(ws)
+    elif path == "/bye":
+        await ws.send("bye")
+        await ws.close(1000, "done")
+    else:
+        await echo(ws)
+
+
+def process_request(connection, request):
+    if request.path == "/refuse":
+        return connection.respond(403, "no\n")
+    if request.path == "/log":
+        return Response(200, "OK", Headers([("Content-Type", "text/plain")]), ("".join(c + "\n" for c in CLOSES)).encode())
+    return None
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lifetime", type=float, default=60)
+    parser.add_argument("--gap", type=int, default=300)
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
+    args = parser.parse_args()
+    context = None
+    if args.cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.cert, args.key)
+    gap = args.gap / 1000
+    async with serve(lambda ws: handler(ws, gap), "127.0.0.1", 0, ssl=context,
+                     subprotocols=SUBPROTOCOLS, select_subprotocol=select_subprotocol,
+                     process_request=process_request) as server:
+        port = server.sockets[0].getsockname()[1]
+        print(port, flush=True)
+        await asyncio.sleep(args.lifetime)
+
+
+if __name__ == "__main__":
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.exit(0)
