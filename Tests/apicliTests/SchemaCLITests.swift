@@ -130,4 +130,65 @@ final class SchemaCLITests: XCTestCase {
         XCTAssertEqual(good.status, 201, good.body)
         XCTAssertEqual(good.body, #"{"id":7}"#)
     }
+
+    func testMockValidateChecksQueryAndPathParameters() throws {
+        let dir = try CLI.folder([
+            "targets/contracts/openapi.yaml": """
+                openapi: 3.0.3
+                info: { title: t, version: "1" }
+                paths:
+                  /pets/{petId}:
+                    parameters:
+                      - { name: petId, in: path, required: true, schema: { type: integer, minimum: 1 } }
+                    get:
+                      operationId: getPet
+                      parameters:
+                        - { name: limit, in: query, required: true, schema: { type: integer, maximum: 50 } }
+                        - { name: tag, in: query, schema: { type: array, items: { type: string, enum: [a, b] } } }
+                        - { name: sort, in: query, schema: { $ref: "#/components/schemas/Sort" } }
+                      responses:
+                        "200":
+                          content:
+                            application/json:
+                              schema: { type: object, required: [id], properties: { id: { type: integer } } }
+                components:
+                  schemas:
+                    Sort: { type: string, pattern: "^(asc|desc)$" }
+                """,
+            "targets/pets.yaml": """
+                baseURL: http://127.0.0.1:9
+                targets:
+                  pet:
+                    path: /pets/{petId}
+                    expect:
+                      schema: { openapi: contracts/openapi.yaml, operation: getPet }
+                    sample: { status: 200, headers: { Content-Type: application/json }, json: { id: 7 } }
+                """,
+        ])
+        let m = try MockProcess(["--targets", dir.appendingPathComponent("targets").path, "--validate"])
+        mock = m
+        let good = try Curl.run([m.url + "/pets/3?limit=10&tag=a&tag=b&sort=asc"])
+        XCTAssertEqual(good.status, 200, good.body)
+        XCTAssertEqual(good.body, #"{"id":7}"#)
+
+        let path = try Curl.run([m.url + "/pets/0?limit=10"])
+        XCTAssertEqual(path.status, 400, path.body)
+        XCTAssertTrue(path.body.contains(#""in":"path","parameter":"petId""#) && path.body.contains(#""keyword":"minimum""#), path.body)
+        XCTAssertTrue(path.body.contains("path parameter petId"), path.body)
+
+        let missing = try Curl.run([m.url + "/pets/3"])
+        XCTAssertEqual(missing.status, 400, missing.body)
+        XCTAssertTrue(missing.body.contains(#""parameter":"limit""#) && missing.body.contains(#""keyword":"required""#), missing.body)
+
+        let many = try Curl.run([m.url + "/pets/3?limit=ten&tag=a&tag=c&sort=up"])
+        XCTAssertEqual(many.status, 400, many.body)
+        for (name, keyword) in [("limit", "type"), ("tag", "enum"), ("sort", "pattern")] {
+            XCTAssertTrue(many.body.contains(#""parameter":"\#(name)","instancePath":"#) && many.body.contains(#""keyword":"\#(keyword)""#),
+                          "\(name): \(many.body)")
+        }
+        XCTAssertTrue(many.body.contains(#""instancePath":"$[1]""#), many.body)  // the second tag
+        let big = try Curl.run([m.url + "/pets/3?limit=51"])
+        XCTAssertEqual(big.status, 400, big.body)
+        XCTAssertTrue(big.body.contains(#""keyword":"maximum""#), big.body)
+    }
 }

@@ -28,6 +28,14 @@ enum JSONParser {
         return p.atEnd ? value : nil
     }
 
+    /// The text of valid UTF-8, nil when it is not (`String(decoding:)` repairs, so a changed
+    /// result means the input was not UTF-8).
+    static func utf8String(_ span: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
+        let text = String(decoding: span, as: UTF8.self)
+        if ascii { return text }
+        return text.utf8.elementsEqual(span) ? text : nil
+    }
+
     private struct Reader<Tree: JSONTree> {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
@@ -101,11 +109,25 @@ enum JSONParser {
 
         mutating func string() -> String? {
             i += 1
-            var out: [UInt8] = []
+            // the common case, no escape: the text is a span of the input, made a String in one go
+            let start = i
+            var high: UInt8 = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == UInt8(ascii: "\"") {
+                    let span = UnsafeBufferPointer(rebasing: bytes[start..<i])
+                    i += 1
+                    return JSONParser.utf8String(span, ascii: high < 0x80)
+                }
+                if b == UInt8(ascii: "\\") || b < 0x20 { break }
+                high |= b
+                i += 1
+            }
+            var out = Array(bytes[start..<i])
             while let b = peek {
                 i += 1
                 switch b {
-                case UInt8(ascii: "\""): return String(validating: out, as: UTF8.self)
+                case UInt8(ascii: "\""): return out.withUnsafeBufferPointer { JSONParser.utf8String($0, ascii: false) }
                 case UInt8(ascii: "\\"):
                     guard let e = peek else { return nil }
                     i += 1
@@ -196,9 +218,24 @@ extension JSONValue: JSONTree {
     static func json(_ items: [JSONValue]) -> JSONValue { .array(items) }
 
     /// Sorted by key; a repeated key keeps its last value.
+    /// (A stable sort by key, then of each run of equal keys the first key with the last value:
+    /// what a dictionary filled in order and sorted gives, without hashing every key.)
     static func json(_ members: [(String, JSONValue)]) -> JSONValue {
-        var byKey: [String: JSONValue] = [:]
-        for (key, value) in members { byKey[key] = value }
-        return .object(byKey.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
+        var sorted = true
+        for k in members.indices.dropFirst() where !(members[k - 1].0 < members[k].0) { sorted = false; break }
+        if sorted { return .object(members.map { (key: $0.0, value: $0.1) }) }
+        let order = members.indices.sorted { a, b in
+            members[a].0 < members[b].0 || (!(members[b].0 < members[a].0) && a < b)
+        }
+        var out: [(key: String, value: JSONValue)] = []
+        out.reserveCapacity(members.count)
+        for k in order {
+            if let last = out.last, last.key == members[k].0 {
+                out[out.count - 1].value = members[k].1
+            } else {
+                out.append((key: members[k].0, value: members[k].1))
+            }
+        }
+        return .object(out)
     }
 }

@@ -135,7 +135,9 @@ public struct MockTable: Sendable {
                         case .refused(let refused): return refused
                         }
                     }
-                    if validateRequests, let refused = Self.refused(body, by: entry.route.target) { return refused }
+                    if validateRequests, let refused = Self.refused(body, query: query, captures: captures, by: entry.route.target) {
+                        return refused
+                    }
                     return answer(entry, captures: captures, sample: chosen)
                 }
             }
@@ -226,16 +228,28 @@ public struct MockTable: Sendable {
         return nil
     }
 
-    /// 400 with every violation (what Prism answers) when `body` breaks the target's request schema.
-    static func refused(_ body: Data, by target: Target) -> Answer? {
+    /// 400 with every violation (what Prism answers) when `body` breaks the target's request
+    /// schema or a query or path parameter breaks its own (or a required one is missing); a
+    /// parameter's violations name it (`"in": "query", "parameter": "limit"`).
+    static func refused(_ body: Data, query: Substring = "", captures: [String: String] = [:], by target: Target) -> Answer? {
         guard let schema = target.expect?.schema else { return nil }
-        let violations = schema.requestViolations(body)
-        guard !violations.isEmpty else { return nil }
-        let list: [JSONValue] = violations.map { v in
-            .object([("instancePath", .string(v.instancePath)), ("schemaPath", .string(v.schemaPath)), ("keyword", .string(v.keyword)),
-                     ("expected", .string(v.expected)), ("got", .string(v.got)), ("message", .string(v.description))])
+        func entry(_ v: SchemaViolation, _ p: RequestParameter?) -> JSONValue {
+            var members: [(key: String, value: JSONValue)] = []
+            if let p { members += [("in", .string(p.place.rawValue)), ("parameter", .string(p.name))] }
+            let message = p.map { "\($0.place.rawValue) parameter \($0.name): \(v.description)" } ?? v.description
+            return .object(members + [("instancePath", .string(v.instancePath)), ("schemaPath", .string(v.schemaPath)),
+                                      ("keyword", .string(v.keyword)), ("expected", .string(v.expected)), ("got", .string(v.got)),
+                                      ("message", .string(message))])
         }
-        let reply = json(schema.refusal.status, [("error", .string("the request body breaks the request schema of \(target.qualifiedName)")),
+        let parameters = schema.parameterViolations(query: query, captures: captures)
+        let list = parameters.flatMap { p in p.violations.map { entry($0, p.parameter) } }
+            + schema.requestViolations(body).map { entry($0, nil) }
+        guard !list.isEmpty else { return nil }
+        let bodyBroken = list.count > parameters.reduce(0) { $0 + $1.violations.count }
+        let named = parameters.map { "\($0.parameter.place.rawValue) parameter \($0.parameter.name)" } + (bodyBroken ? ["the body"] : [])
+        let error = parameters.isEmpty ? "the request body breaks the request schema of \(target.qualifiedName)"
+            : "the request breaks the request schema of \(target.qualifiedName): " + named.joined(separator: ", ")
+        let reply = json(schema.refusal.status, [("error", .string(error)),
                                                  ("violations", .array(list))], contentType: schema.refusal.contentType)
         return Answer(reply: reply, target: target.qualifiedName, sample: nil)
     }

@@ -6,6 +6,7 @@ import Dispatch
 public struct JSONSchema: Sendable {
     let root: SchemaNode
     let dynamic: [String: [String: SchemaNode]]
+    let annotates: Bool
 
     /// Throws when the schema is not one (a keyword of the wrong shape, a `$ref` that resolves
     /// nowhere, a pattern that does not compile), naming where.
@@ -28,6 +29,7 @@ public struct JSONSchema: Sendable {
         root = try compiler.compile(place: .init(resource: base, pointer: steps))
         try compiler.compileDynamicAnchors()
         dynamic = compiler.dynamic
+        annotates = compiler.annotates
     }
 
     /// The schema at `pointer` inside a document indexed once (`SchemaDocument`): the same as
@@ -40,6 +42,7 @@ public struct JSONSchema: Sendable {
         root = try compiler.compile(place: .init(resource: prepared.base, pointer: steps))
         try compiler.compileDynamicAnchors()
         dynamic = compiler.dynamic
+        annotates = compiler.annotates
     }
 
     /// Every violation (empty when `instance` satisfies the schema). The whole validation runs on
@@ -47,13 +50,13 @@ public struct JSONSchema: Sendable {
     /// bound for the document, not a thread per string); past the limit the answer is one
     /// violation saying so, and that thread runs on until the process ends, as `BoundedRegex`'s do.
     public func violations(of instance: JSONValue, options: SchemaOptions = SchemaOptions()) -> [SchemaViolation] {
-        let (root, dynamic) = (self.root, self.dynamic)
+        let (root, dynamic, annotates) = (self.root, self.dynamic, self.annotates)
         let result = Locked<[SchemaViolation]?>(nil)
         let done = DispatchSemaphore(value: 0)
         Detached.run {
             var errs: [SchemaViolation]? = []
             var ann = Annotations()
-            let evaluator = SchemaEvaluator(options: options, dynamic: dynamic)
+            let evaluator = SchemaEvaluator(options: options, dynamic: dynamic, annotates: annotates)
             _ = evaluator.eval(root, instance, .root, &errs, &ann)
             let found = (evaluator.exhaustion.map { [$0] } ?? []) + (errs ?? [])
             result.withLock { $0 = found }

@@ -15,6 +15,10 @@ struct SchemaCompiler {
 
     init(registry: SchemaRegistry) { self.registry = registry }
 
+    /// Whether any node compiled reads annotations (`unevaluatedProperties`/`Items`): when none
+    /// does, validation does not record which properties and items were looked at.
+    var annotates: Bool { cache.values.contains { $0.needsAnnotations } }
+
     mutating func compile(place: SchemaRegistry.Place) throws(SchemaError) -> SchemaNode {
         guard let found = registry.walk(place) else {
             throw SchemaError(location: place.resource, message: "no schema at \(place.pointer.joined(separator: "/"))")

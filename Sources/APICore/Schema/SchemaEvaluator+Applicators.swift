@@ -89,13 +89,13 @@ extension SchemaEvaluator {
         if errs == nil && !ok { return false }
         for (i, sub) in n.prefixItems.enumerated() where i < xs.count {
             var a = Annotations()
-            if !eval(sub, xs[i], .index(at, i), &errs, &a) { ok = false; if errs == nil { return false } }
-            ann.items.insert(i)
+            if !eval(sub, xs[i], path.child(at, .index(i)), &errs, &a) { ok = false; if errs == nil { return false } }
+            if annotates { ann.items.insert(i) }
         }
         if let items = n.items, xs.count > n.prefixItems.count {
             for i in n.prefixItems.count..<xs.count {
                 var a = Annotations()
-                if !eval(items, xs[i], .index(at, i), &errs, &a) { ok = false; if errs == nil { return false } }
+                if !eval(items, xs[i], path.child(at, .index(i)), &errs, &a) { ok = false; if errs == nil { return false } }
             }
             ann.allItems = true
         }
@@ -103,7 +103,7 @@ extension SchemaEvaluator {
             var found = 0
             for (i, x) in xs.enumerated() {
                 var quiet: [SchemaViolation]? = nil, a = Annotations()
-                if eval(contains, x, .index(at, i), &quiet, &a) { found += 1; ann.items.insert(i) }
+                if eval(contains, x, path.child(at, .index(i)), &quiet, &a) { found += 1; if annotates { ann.items.insert(i) } }
             }
             let least = n.minContains ?? 1
             if found < least {
@@ -118,7 +118,7 @@ extension SchemaEvaluator {
         if let rest = n.unevaluatedItems, !ann.allItems {
             for i in xs.indices where !ann.items.contains(i) {
                 var a = Annotations()
-                if !eval(rest, xs[i], .index(at, i), &errs, &a) { ok = false; if errs == nil { return false } }
+                if !eval(rest, xs[i], path.child(at, .index(i)), &errs, &a) { ok = false; if errs == nil { return false } }
             }
             ann.allItems = true
         }
@@ -134,7 +134,7 @@ extension SchemaEvaluator {
             ok = fail(&errs, n, at, "maxProperties", expected: "at most \(m) properties", got: "\(ms.count)", "has \(ms.count) properties, more than \(m)") && ok
         }
         if !n.required.isEmpty || !n.dependentRequired.isEmpty {
-            let present = Set(ms.map(\.key))
+            let present = KeySet(ms)
             for name in n.required where !present.contains(name) {
                 if let p = n.properties[name], (p.readOnly && options.direction == .request) || (p.writeOnly && options.direction == .response) { continue }
                 ok = fail(&errs, n, at, "required", expected: name, got: "absent", "required property \(JSONValue.string(name).text(limit: 60)) is missing") && ok
@@ -150,18 +150,18 @@ extension SchemaEvaluator {
         if open {
             for m in ms {
                 var matched = false
-                let here = InstanceLocation.key(at, m.key)
+                let here = path.child(at, .key(m.key))
                 if let p = n.properties[m.key] {
                     matched = true
                     var a = Annotations()
                     if !eval(p, m.value, here, &errs, &a) { ok = false; if errs == nil { return false } }
-                    ann.properties.insert(m.key)
+                    if annotates { ann.properties.insert(m.key) }
                 }
                 for (pattern, p) in n.patternProperties where pattern.matches(m.key) == .found {
                     matched = true
                     var a = Annotations()
                     if !eval(p, m.value, here, &errs, &a) { ok = false; if errs == nil { return false } }
-                    ann.properties.insert(m.key)
+                    if annotates { ann.properties.insert(m.key) }
                 }
                 if !matched, let extra = n.additionalProperties {
                     var a = Annotations()
@@ -170,7 +170,7 @@ extension SchemaEvaluator {
                         ok = false
                         if errs == nil { return false }
                     }
-                    ann.properties.insert(m.key)
+                    if annotates { ann.properties.insert(m.key) }
                 }
                 if let names = n.propertyNames {
                     var a = Annotations()
@@ -185,10 +185,27 @@ extension SchemaEvaluator {
         if let rest = n.unevaluatedProperties {
             for m in ms where !ann.properties.contains(m.key) {
                 var a = Annotations()
-                if !eval(rest, m.value, .key(at, m.key), &errs, &a) { ok = false; if errs == nil { return false } }
-                ann.properties.insert(m.key)
+                if !eval(rest, m.value, path.child(at, .key(m.key)), &errs, &a) { ok = false; if errs == nil { return false } }
+                if annotates { ann.properties.insert(m.key) }
             }
         }
         return ok
+    }
+}
+
+/// The keys of an object, for `required`: a small object is searched in place (no hashing), a
+/// large one through a set.
+private struct KeySet {
+    let members: [(key: String, value: JSONValue)]
+    let set: Set<String>?
+
+    init(_ members: [(key: String, value: JSONValue)]) {
+        self.members = members
+        set = members.count > 16 ? Set(members.map(\.key)) : nil
+    }
+
+    func contains(_ key: String) -> Bool {
+        if let set { return set.contains(key) }
+        return members.contains { $0.key == key }
     }
 }

@@ -24,8 +24,8 @@ struct Annotations {
     var allItems = false
 
     mutating func merge(_ other: Annotations) {
-        properties.formUnion(other.properties)
-        items.formUnion(other.items)
+        if !other.properties.isEmpty { properties.formUnion(other.properties) }
+        if !other.items.isEmpty { items.formUnion(other.items) }
         allItems = allItems || other.allItems
     }
 }
@@ -35,30 +35,35 @@ struct Annotations {
 final class SchemaEvaluator {
     let options: SchemaOptions
     let dynamic: [String: [String: SchemaNode]]
-    private var steps = 0
+    @exclusivity(unchecked) private var steps = 0
     /// Where the step budget ran out: the answer is then "invalid", whatever the branches said
     /// (a `not` or `oneOf` over a cut-short branch would otherwise pass).
-    private(set) var exhaustedAt: (SchemaNode, InstanceLocation)?
-    private var depth = 0
-    private var scope: [String] = []
+    private(set) var exhaustedAt: (SchemaNode, String)?
+    @exclusivity(unchecked) var path = InstancePath()
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var scope: [String] = []
     static let maxDepth = 300
 
-    init(options: SchemaOptions, dynamic: [String: [String: SchemaNode]]) {
+    /// Whether annotations are recorded (some node has `unevaluated*`).
+    let annotates: Bool
+
+    init(options: SchemaOptions, dynamic: [String: [String: SchemaNode]], annotates: Bool = true) {
         self.options = options
         self.dynamic = dynamic
+        self.annotates = annotates
     }
 
     /// The violation that says the budget ran out.
     var exhaustion: SchemaViolation? {
         guard let (n, at) = exhaustedAt else { return nil }
-        return SchemaViolation(instancePath: at.text, schemaPath: n.location, keyword: "maxSteps",
+        return SchemaViolation(instancePath: at, schemaPath: n.location, keyword: "maxSteps",
                                expected: "at most \(options.maxSteps) subschema evaluations", got: "more",
                                message: "validation stopped after \(options.maxSteps) subschema evaluations (schema too costly for this instance)")
     }
 
     func fail(_ errs: inout [SchemaViolation]?, _ n: SchemaNode, _ at: InstanceLocation, _ keyword: String,
               expected: String, got: String, _ message: String) -> Bool {
-        errs?.append(SchemaViolation(instancePath: at.text, schemaPath: n.location, keyword: keyword,
+        errs?.append(SchemaViolation(instancePath: path.text(at), schemaPath: n.location, keyword: keyword,
                                      expected: expected, got: got, message: message))
         return false
     }
@@ -71,7 +76,7 @@ final class SchemaEvaluator {
         }
         steps += 1
         if steps > options.maxSteps {
-            if exhaustedAt == nil { exhaustedAt = (n, at) }
+            if exhaustedAt == nil { exhaustedAt = (n, path.text(at)) }
             return false
         }
         if depth >= Self.maxDepth {
@@ -128,7 +133,7 @@ final class SchemaEvaluator {
             ok = fail(&errs, n, at, "const", expected: c.text(limit: 40), got: v.text(limit: 40),
                       "\(v.text(limit: 40)) is not \(c.text(limit: 40))") && ok
         }
-        if case .key = at {
+        if path.isKey(at) {
             if n.readOnly, options.direction == .request {
                 ok = fail(&errs, n, at, "readOnly", expected: "absent in a request", got: "present", "is read-only and must not be sent") && ok
             }
@@ -160,7 +165,7 @@ final class SchemaEvaluator {
 
     private func numeric(_ n: SchemaNode, _ x: Double, _ v: JSONValue, _ at: InstanceLocation, _ errs: inout [SchemaViolation]?) -> Bool {
         var ok = true
-        let t = v.text(limit: 40)
+        var t: String { v.text(limit: 40) }
         if let m = n.minimum, x < m {
             ok = fail(&errs, n, at, "minimum", expected: ">= \(num(m))", got: t, "\(t) is below minimum \(num(m))")
         }
@@ -173,7 +178,7 @@ final class SchemaEvaluator {
         if let m = n.exclusiveMaximum, x >= m {
             ok = fail(&errs, n, at, "exclusiveMaximum", expected: "< \(num(m))", got: t, "\(t) is not below \(num(m))") && ok
         }
-        if let m = n.multipleOf, !SchemaNumber.isMultiple(x, of: m) {
+        if let m = n.multipleOf, !SchemaNumber.isMultiple(x, of: m, mDecimal: .some(n.multipleOfDecimal)) {
             ok = fail(&errs, n, at, "multipleOf", expected: "a multiple of \(num(m))", got: t, "\(t) is not a multiple of \(num(m))") && ok
         }
         return ok

@@ -65,6 +65,7 @@ enum SchemaFormat {
     }
 
     static func email(_ s: String, dialect: SchemaDialect) -> Bool {
+        if s.utf8.allSatisfy({ $0 < 0x80 }), let answer = asciiEmail(Array(s.utf8), dialect: dialect) { return answer }
         guard let at = s.lastIndex(of: "@") else { return false }
         let local = s[..<at], domain = s[s.index(after: at)...]
         if local.hasPrefix("\"") { guard local.count >= 2, local.hasSuffix("\"") else { return false } }
@@ -78,17 +79,50 @@ enum SchemaFormat {
         return hostname(String(domain), dialect: dialect)
     }
 
+    /// Only ASCII letters, digits and `-` are allowed, so the check runs on the bytes.
     static func hostname(_ s: String, dialect: SchemaDialect) -> Bool {
-        guard !s.isEmpty, s.utf8.count <= 253 else { return false }
-        let labels = s.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.allSatisfy { l in
-            guard (1...63).contains(l.utf8.count), l.first != "-", l.last != "-" else { return false }
-            guard l.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return false }
-            let chars = Array(l)
-            if dialect == .draft2020, chars.count >= 4, chars[2] == "-", chars[3] == "-" { return l.lowercased().hasPrefix("xn--") }
+        hostname(Array(s.utf8)[...], dialect: dialect)
+    }
+
+    static func hostname(_ b: ArraySlice<UInt8>, dialect: SchemaDialect) -> Bool {
+        guard !b.isEmpty, b.count <= 253 else { return false }
+        return b.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy { l in
+            guard (1...63).contains(l.count), l.first != UInt8(ascii: "-"), l.last != UInt8(ascii: "-") else { return false }
+            guard l.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") }) else { return false }
+            let s = l.startIndex
+            if dialect == .draft2020, l.count >= 4, l[s + 2] == UInt8(ascii: "-"), l[s + 3] == UInt8(ascii: "-") {
+                return (l[s] | 0x20) == UInt8(ascii: "x") && (l[s + 1] | 0x20) == UInt8(ascii: "n")
+            }
             return true
         }
     }
+
+    static func isAlphanumeric(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b | 0x20 >= 97 && b | 0x20 <= 122)
+    }
+
+    static func isHex(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b | 0x20 >= 97 && b | 0x20 <= 102)
+    }
+
+    /// `email` on ASCII text, byte by byte; nil where the text needs the general path (a quoted
+    /// local part or an address literal).
+    static func asciiEmail(_ b: [UInt8], dialect: SchemaDialect) -> Bool? {
+        guard let at = b.lastIndex(of: UInt8(ascii: "@")) else { return false }
+        let local = b[..<at], domain = b[(at + 1)...]
+        if local.first == UInt8(ascii: "\"") || domain.first == UInt8(ascii: "[") { return nil }
+        let dot = UInt8(ascii: ".")
+        guard let first = local.first, first != dot, local.last != dot else { return false }
+        var previous: UInt8 = 0
+        for c in local {
+            if c == dot && previous == dot { return false }
+            guard isAlphanumeric(c) || emailSymbols.contains(c) else { return false }
+            previous = c
+        }
+        return hostname(domain, dialect: dialect)
+    }
+
+    private static let emailSymbols = Set("!#$%&'*+-/=?^_`{|}~.".utf8)
 
     static func ipv4(_ s: Substring) -> Bool {
         let parts = s.split(separator: ".", omittingEmptySubsequences: false)
@@ -151,8 +185,16 @@ enum SchemaFormat {
         return true
     }
 
+    /// 8-4-4-4-12 hex digits (ASCII only, so byte by byte).
     static func uuid(_ s: String) -> Bool {
-        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.map(\.count) == [8, 4, 4, 4, 12] && parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isHexDigit } }
+        var k = 0
+        for b in s.utf8 {
+            if k == 8 || k == 13 || k == 18 || k == 23 {
+                guard b == UInt8(ascii: "-") else { return false }
+            } else if !isHex(b) { return false }
+            k += 1
+            if k > 36 { return false }
+        }
+        return k == 36
     }
 }

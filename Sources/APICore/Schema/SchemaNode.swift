@@ -42,7 +42,11 @@ final class SchemaNode: @unchecked Sendable {
 
     var minimum: Double?, maximum: Double?
     var exclusiveMinimum: Double?, exclusiveMaximum: Double?
-    var multipleOf: Double?
+    var multipleOf: Double? {
+        didSet { multipleOfDecimal = multipleOf.flatMap(SchemaNumber.decimal) }
+    }
+    /// `multipleOf` as digits and a power of ten, worked out once.
+    var multipleOfDecimal: (digits: Int, exponent: Int)?
 
     var minLength: Int?, maxLength: Int?
     var pattern: SchemaPattern?
@@ -85,10 +89,13 @@ final class SchemaNode: @unchecked Sendable {
 struct SchemaPattern: @unchecked Sendable {
     let source: String
     let regex: Regex<AnyRegexOutput>?
+    /// The same pattern without the regex engine, when it is simple enough (see there).
+    let simple: SchemaSimplePattern?
 
     init(_ source: String) {
         self.source = source
         self.regex = try? Regex(SchemaPattern.translate(source))
+        self.simple = regex == nil ? nil : SchemaSimplePattern(source)
     }
 
     /// ECMA-262 spellings Swift's regex reads differently: `\d`, `\w`, `\s` are ASCII in ECMA
@@ -101,6 +108,11 @@ struct SchemaPattern: @unchecked Sendable {
     /// Called on the validation's own bounded thread (`JSONSchema.violations`).
     func matches(_ text: String) -> BoundedRegex.Outcome {
         guard let regex else { return .invalid }
+        if let simple, let quick = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool? in
+            bytes.allSatisfy { $0 < 0x80 && $0 != 0x0A && $0 != 0x0D } ? simple.matches(bytes) : nil
+        }), let found = quick {
+            return found ? .found : .notFound
+        }
         return (try? regex.firstMatch(in: text)) != nil ? .found : .notFound
     }
 }

@@ -2,10 +2,11 @@
 /// Both numbers are taken as their shortest decimal spelling, which is the literal as written
 /// for any literal of up to 15 significant digits, and divided exactly as integers.
 enum SchemaNumber {
-    static func isMultiple(_ x: Double, of m: Double) -> Bool {
+    /// `mDecimal`: `decimal(m)` when the caller has it already.
+    static func isMultiple(_ x: Double, of m: Double, mDecimal: (digits: Int, exponent: Int)?? = nil) -> Bool {
         guard x.isFinite, m.isFinite, m > 0 else { return false }
         if x == 0 { return true }
-        if let a = decimal(x), let b = decimal(m) {
+        if let a = decimal(x), let b = mDecimal ?? decimal(m) {
             let e = min(a.exponent, b.exponent)
             if let ai = scaled(a.digits, by: a.exponent - e), let bi = scaled(b.digits, by: b.exponent - e), bi != 0 {
                 return ai % bi == 0

@@ -12,24 +12,47 @@ public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(instancePath): \(message) (\(schemaPath))" }
 }
 
-/// Where in the instance, built as validation descends and spelled only for a violation.
-indirect enum InstanceLocation: Sendable {
-    case root
-    case key(InstanceLocation, String)
-    case index(InstanceLocation, Int)
+/// Where in the instance: the first `depth` steps of the evaluator's path (`InstancePath`), which
+/// validation overwrites as it descends, so going one member deeper allocates nothing. A location
+/// is only read while the evaluation it was made for is running.
+struct InstanceLocation: Sendable {
+    let depth: Int
+    static let root = InstanceLocation(depth: 0)
+}
 
-    var text: String {
-        switch self {
-        case .root: return "$"
-        case .index(let parent, let i): return parent.text + "[\(i)]"
-        case .key(let parent, let k):
-            let plain = !k.isEmpty && k.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || $0 == "_" }
-                && !(k.first!.isNumber)
-            if plain { return parent.text + "." + k }
-            var quoted = ""
-            Value.writeJSONString(k, into: &quoted)
-            return parent.text + "[" + String(quoted.dropFirst().dropLast()).replacing("'", with: "\\'").wrappedInQuotes + "]"
+/// The steps from the instance's root down to where validation is.
+struct InstancePath {
+    enum Step { case key(String), index(Int) }
+    private var steps: [Step] = []
+
+    /// The location one step below `parent` (steps below `parent` are replaced).
+    mutating func child(_ parent: InstanceLocation, _ step: Step) -> InstanceLocation {
+        while steps.count > parent.depth { steps.removeLast() }
+        steps.append(step)
+        return InstanceLocation(depth: parent.depth + 1)
+    }
+
+    func isKey(_ at: InstanceLocation) -> Bool {
+        guard at.depth > 0, case .key = steps[at.depth - 1] else { return false }
+        return true
+    }
+
+    /// `$.items[3].price`, `$['a b']`.
+    func text(_ at: InstanceLocation) -> String {
+        var out = "$"
+        for step in steps.prefix(at.depth) {
+            switch step {
+            case .index(let i): out += "[\(i)]"
+            case .key(let k):
+                let plain = !k.isEmpty && k.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || $0 == "_" }
+                    && !(k.first!.isNumber)
+                if plain { out += "." + k; continue }
+                var quoted = ""
+                Value.writeJSONString(k, into: &quoted)
+                out += "[" + String(quoted.dropFirst().dropLast()).replacing("'", with: "\\'").wrappedInQuotes + "]"
+            }
         }
+        return out
     }
 }
 

@@ -67,7 +67,7 @@ public enum OpenAPIContract {
                 let matches = op.node["operationId"] == .string(operation)
                     || (wanted.map { $0.method == method.lowercased() && $0.path == path } ?? false)
                 guard matches else { continue }
-                return schemas(of: op, source: "\(written) \(operation)", dialect: doc.dialect, loader: loader, main: doc)
+                return schemas(of: op, item: item, source: "\(written) \(operation)", dialect: doc.dialect, loader: loader, main: doc)
             }
         }
         return .failure(SchemaError(location: written, message: "\(written) has no operation '\(operation)' (an operationId or METHOD /path)"))
@@ -82,7 +82,7 @@ public enum OpenAPIContract {
         return (parts[0].lowercased(), String(parts[1]))
     }
 
-    private static func schemas(of op: Place, source: String, dialect: SchemaDialect, loader: @escaping @Sendable (String) -> JSONValue?,
+    private static func schemas(of op: Place, item: Place, source: String, dialect: SchemaDialect, loader: @escaping @Sendable (String) -> JSONValue?,
                                 main: Document) -> Result<SchemaExpectation, SchemaError> {
         var schemas: [(status: String, schema: JSONSchema)] = []
         var bodiless: Set<String> = []
@@ -103,6 +103,7 @@ public enum OpenAPIContract {
                 out.request = try jsonSchema(in: body, dialect: dialect, loader: loader, main: main)
                 out.requestRequired = body.node["required"] == .bool(true)
             }
+            out.parameters = try parameters(of: op, item: item, dialect: dialect, loader: loader, main: main)
             out.refusal = refusal(op, loader: loader)
             return .success(out)
         } catch let error as SchemaError {

@@ -25,6 +25,8 @@ public struct SchemaExpectation: Sendable, Equatable {
     public var request: JSONSchema?
     /// The description's `requestBody.required`: when false, no body at all is accepted.
     public var requestRequired = false
+    /// The operation's query and path parameters with schemas (`openapi:` + `operation:` only).
+    public var parameters: [RequestParameter] = []
     /// How `mock --validate` refuses a bad request: 400 (422 when the operation documents 422 and
     /// not 400) with the JSON media type the operation documents for it (`application/problem+json`…).
     public var refusal = (status: 400, contentType: "application/json")
@@ -56,6 +58,27 @@ public struct SchemaExpectation: Sendable, Equatable {
                                     got: body.isEmpty ? "no body" : "not JSON", message: "the request body is not JSON")]
         }
         return request.violations(of: value, options: SchemaOptions(assertFormats: assertFormats, direction: .request))
+    }
+
+    /// Each parameter's violations, in the description's order, for a request with `query`
+    /// (the raw text after `?`) whose path captured `captures`; parameters without any left out.
+    public func parameterViolations(query: Substring, captures: [String: String]) -> [(parameter: RequestParameter, violations: [SchemaViolation])] {
+        let pairs = query.split(separator: "&").map { pair in
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (t: Substring) in String(t).removingPercentEscapes() ?? String(t) }
+            return (decode(kv[0]), kv.count > 1 ? decode(kv[1]) : "")
+        }
+        return parameters.compactMap { p in
+            let values: [String]
+            switch p.place {
+            case .query: values = pairs.filter { $0.0 == p.name }.map(\.1)
+            case .path:
+                guard let captured = captures[p.name] else { return nil }  // the target's path names it otherwise
+                values = [captured]
+            }
+            let found = p.violations(values, assertFormats: assertFormats)
+            return found.isEmpty ? nil : (p, found)
+        }
     }
 
     public static func == (a: SchemaExpectation, b: SchemaExpectation) -> Bool {
