@@ -104,6 +104,27 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(found, [], "import FoundationEssentials (Foundation only in the #else of canImport(FoundationEssentials))")
     }
 
+    /// Without ICU (FoundationEssentials only) `TimeZone(identifier: "UTC")` is nil and a Calendar or
+    /// Locale by name has no data: SigV4's `TimeZone(identifier: "UTC")!` killed every signed request
+    /// (signal 4) in CI's fresh build, while an older build folder here still linked Foundation.
+    /// Dates are computed by hand (HTTPDate), so none of these may come back.
+    func testNoCodeNeedsICUData() throws {
+        var found: [String] = []
+        for module in ["Sources/APICore", "Sources/apicli"] {
+            let folder = Self.root.appendingPathComponent(module)
+            let enumerator = FileManager.default.enumerator(atPath: folder.path)
+            while let file = enumerator?.nextObject() as? String {
+                guard file.hasSuffix(".swift") else { continue }
+                let code = Self.code(try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
+                for needle in ["TimeZone(identifier", "Calendar(identifier", "Locale(identifier", "DateFormatter", "Calendar.current", "TimeZone.current"]
+                where code.contains(needle) {
+                    found.append("\(module)/\(file): \(needle)")
+                }
+            }
+        }
+        XCTAssertEqual(found, [], "ICU-backed Foundation API: compute dates by hand (see HTTPDate)")
+    }
+
     /// The source without comments and string literals (what names a type there is no use of it).
     static func code(_ source: String) -> String {
         var out = ""

@@ -58,13 +58,15 @@ public struct H2CTransport: Transport {
             .connect(host: connectHost, port: route.port ?? port).get()
         holder.set(channel)
         defer { channel.close(promise: nil) }
-        let multiplexer = try await channel.pipeline.handler(type: HTTP2StreamMultiplexer.self).get()
         let promise = channel.eventLoop.makePromise(of: H2CCollector.Received.self)
         let limit = request.maxBody
-        let stream = try await multiplexer.createStreamChannel { stream in
-            stream.eventLoop.makeCompletedFuture {
-                try stream.pipeline.syncOperations.addHandlers([HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: .http),
-                                                                H2CCollector(promise: promise, limit: limit)])
+        // The multiplexer is not Sendable: it is found and used on the channel's own event loop.
+        let stream = try await channel.pipeline.handler(type: HTTP2StreamMultiplexer.self).flatMap { multiplexer in
+            multiplexer.createStreamChannel { stream in
+                stream.eventLoop.makeCompletedFuture {
+                    try stream.pipeline.syncOperations.addHandlers([HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: .http),
+                                                                    H2CCollector(promise: promise, limit: limit)])
+                }
             }
         }.get()
 
