@@ -25,7 +25,7 @@ final class TransferContractTests: XCTestCase {
     }
 
     private func transports() throws -> [(String, any Transport)] {
-        var all: [(String, any Transport)] = [("NIO", NIOTransport()), ("Live", LiveTransport())]
+        var all: [(String, any Transport)] = [("NIO", NIOTransport()), ("KeepAlive", KeepAliveTransport()), ("Live", LiveTransport())]
         #if !os(Linux) || URLSessionTransport
         all.append(("URLSession", URLSessionTransport()))
         #endif

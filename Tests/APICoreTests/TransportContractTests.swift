@@ -11,7 +11,9 @@ final class TransportContractTests: XCTestCase {
     /// async-http-client everywhere; URLSession where it is built (Apple platforms, or the
     /// URLSessionTransport trait on Linux: `make test` runs these tests with it too).
     nonisolated(unsafe) static let transports: [(String, () throws -> any Transport)] = {
-        var all: [(String, () throws -> any Transport)] = [("NIO", { NIOTransport() })]
+        // KeepAlive: plain http with bodies in memory over its own connections (LiveTransport's choice for
+        // those), async-http-client for the rest: every check below covers both of its paths.
+        var all: [(String, () throws -> any Transport)] = [("NIO", { NIOTransport() }), ("KeepAlive", { KeepAliveTransport() })]
         #if !os(Linux) || URLSessionTransport
         all.insert(("URLSession", { URLSessionTransport() }), at: 0)
         #endif

@@ -21,35 +21,58 @@ public struct CheckRunner: Sendable {
         self.caller = caller
     }
 
+    /// `jobs` workers, each on one of NIO's event loops (`EventLoopExecutor`: its exchanges stay on
+    /// that thread, with that loop's connections), take the next item in turn until none is left;
+    /// their results come back over one stream, so the run's task wakes once for many results, not
+    /// once per item (a task per item hopped between Swift's pool and the loops).
     public func run(_ items: [CheckItem], emit: (Int, CheckResult) -> Void) async -> [CheckResult] {
         var results = [CheckResult?](repeating: nil, count: items.count)
         var next = 0
-        var started = 0
-        var stopped = false
-        await withTaskGroup(of: (Int, CheckResult).self) { group in
-            while started < min(max(options.jobs, 1), items.count) {
-                let i = started
-                group.addTask { (i, await self.execute(items[i])) }
-                started += 1
-            }
-            while let (i, result) = await group.next() {
-                results[i] = result
-                if options.failFast, result.outcome == .failed { stopped = true }
-                if !stopped, started < items.count {
-                    let j = started
-                    group.addTask { (j, await self.execute(items[j])) }
-                    started += 1
+        let claimed = Locked(0)
+        let stopped = Locked(false)
+        let (stream, continuation) = AsyncStream.makeStream(of: (Int, CheckResult).self)
+        let failFast = options.failFast
+        let jobs = min(max(options.jobs, 1), items.count)
+        let pool = { () async -> Void in
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<jobs {
+                    let loop = EventLoopExecutor.next()
+                    group.addTask(executorPreference: loop) {
+                        await EventLoopExecutor.run(on: loop) {
+                            while let i = Self.claim(claimed, stopped, count: items.count) {
+                                let result = await self.execute(items[i])
+                                if failFast, result.outcome == .failed { stopped.set(true) }
+                                continuation.yield((i, result))
+                            }
+                        }
+                    }
                 }
-                while next < items.count, let r = results[next] { emit(next, r); next += 1 }
             }
+            continuation.finish()
         }
-        for i in started..<items.count {
+        async let workers: Void = pool()
+        for await (i, result) in stream {
+            results[i] = result
+            while next < items.count, let r = results[next] { emit(next, r); next += 1 }
+        }
+        await workers
+        for i in claimed.current..<items.count {
             let item = items[i]
             results[i] = CheckResult(name: item.name, service: item.service, target: item.target, sample: item.sample,
                                      outcome: .skipped, skipReason: "not run: --fail-fast stopped at the first failure")
         }
         while next < items.count, let r = results[next] { emit(next, r); next += 1 }
         return results.compactMap { $0 }
+    }
+
+    /// The next item to run, or nil when all are taken or `--fail-fast` stopped the run.
+    private static func claim(_ claimed: Locked<Int>, _ stopped: Locked<Bool>, count: Int) -> Int? {
+        if stopped.current { return nil }
+        return claimed.withLock { n -> Int? in
+            guard n < count else { return nil }
+            n += 1
+            return n - 1
+        }
     }
 
     /// Sends one item (with its retries) and judges the last response.

@@ -7,6 +7,7 @@
 /// and a compressed body's size on the wire that libcurl hides).
 public struct LiveTransport: Transport {
     private let nio = NIOTransport()
+    private let keepAlive = KeepAliveTransport()
     private let h2c = H2CTransport()
     #if !os(Linux) || URLSessionTransport
     private let session = URLSessionTransport()
@@ -26,6 +27,7 @@ public struct LiveTransport: Transport {
         #if !os(Linux) || URLSessionTransport
         if Self.usesURLSession(request, transfer) { return try await session.send(request, transfer: transfer) }
         #endif
+        if keepAlive.covers(request, transfer) { return try await keepAlive.send(request, transfer: transfer) }
         return try await nio.send(request, transfer: transfer)
     }
 

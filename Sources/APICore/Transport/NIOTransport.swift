@@ -279,7 +279,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
 
 /// Cancels the running request from the deadline, also when the deadline fires before the
 /// request has started (then it is cancelled as soon as it starts).
-private struct Canceller: Sendable {
+struct Canceller: Sendable {
     private let state = Locked<(action: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
 
     func set(_ cancel: @escaping @Sendable () -> Void) {
@@ -289,6 +289,9 @@ private struct Canceller: Sendable {
         }
         if now { cancel() }
     }
+
+    /// Whether the deadline (or the task's cancellation) has cancelled the request.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     func cancel() {
         let action = state.withLock { s in

@@ -1,0 +1,212 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+
+/// `KeepAliveTransport`'s connections: idle ones kept per (address, event loop), so a task that
+/// runs on a loop (`EventLoopExecutor`: a load run's users) takes a connection of that loop and
+/// its whole exchange stays on one thread. A connection carries one exchange at a time; it goes
+/// back when its response ended and both sides keep it alive, else it is closed.
+final class KeepAlivePool: Sendable {
+    static let shared = KeepAlivePool()
+
+    struct Address: Hashable, Sendable {
+        var host: String
+        var port: Int
+    }
+
+    private struct Key: Hashable {
+        var address: Address
+        var loop: ObjectIdentifier
+    }
+
+    /// The most idle connections kept per address and loop (more are closed when they come back).
+    static let idleLimit = 512
+
+    private let idle = Locked<[Key: [Channel]]>([:])
+
+    struct Received: Sendable {
+        var head: HTTPResponseHead
+        var body: ByteBuffer
+        /// A redirect that will be followed: its body was dropped.
+        var follows: Bool
+    }
+
+    /// Sends `head` and `body` on an idle connection to `address` (or a new one) and returns the
+    /// response. A kept connection the server closed before answering is replaced by a new one,
+    /// once (as curl does); `holder` cancels by closing the connection in use.
+    func exchange(_ head: HTTPRequestHead, body: ByteBuffer?, to address: Address, timeout: Double, limit: Int64,
+                  holder: Canceller, follows: @escaping @Sendable (HTTPResponseHead) -> Bool,
+                  counts: @escaping @Sendable ((bytes: Int64, expected: Int64?)) -> Void) async throws -> Received {
+        let loop = EventLoopExecutor.current ?? MultiThreadedEventLoopGroup.singleton.any()
+        let key = Key(address: address, loop: ObjectIdentifier(loop as AnyObject))
+        if let kept = take(key) {
+            do {
+                return try await run(head, body: body, on: kept, key: key, limit: limit, holder: holder, follows: follows, counts: counts)
+            } catch is KeepAliveHandler.ClosedBeforeAnswer where !holder.isCancelled {
+                // The server had closed the kept connection: a new one, below.
+            }
+        }
+        let channel = try await connect(address, on: loop, timeout: timeout)
+        do {
+            return try await run(head, body: body, on: channel, key: key, limit: limit, holder: holder, follows: follows, counts: counts)
+        } catch is KeepAliveHandler.ClosedBeforeAnswer {
+            throw HTTPParserError.closedConnection
+        }
+    }
+
+    private func take(_ key: Key) -> Channel? {
+        idle.withLock { idle in
+            while let channel = idle[key]?.popLast() {
+                if channel.isActive { return channel }
+            }
+            return nil
+        }
+    }
+
+    private func give(_ channel: Channel, _ key: Key) {
+        let kept = idle.withLock { idle in
+            guard idle[key, default: []].count < Self.idleLimit else { return false }
+            idle[key, default: []].append(channel)
+            return true
+        }
+        if !kept { channel.close(promise: nil) }
+    }
+
+    private func connect(_ address: Address, on loop: EventLoop, timeout: Double) async throws -> Channel {
+        try await ClientBootstrap(group: loop)
+            .connectTimeout(.milliseconds(Int64((timeout * 1000).rounded(.up))))
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    try sync.addHTTPClientHandlers()
+                    try sync.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(ClientPool.inflationRatio)))
+                    try sync.addHandler(KeepAliveHandler())
+                }
+            }
+            .connect(host: address.host, port: address.port).get()
+    }
+
+    private func run(_ head: HTTPRequestHead, body: ByteBuffer?, on channel: Channel, key: Key, limit: Int64, holder: Canceller,
+                     follows: @escaping @Sendable (HTTPResponseHead) -> Bool,
+                     counts: @escaping @Sendable ((bytes: Int64, expected: Int64?)) -> Void) async throws -> Received {
+        holder.set { channel.close(promise: nil) }
+        let promise = channel.eventLoop.makePromise(of: KeepAliveHandler.Outcome.self)
+        let start: @Sendable () -> Void = {
+            do {
+                let handler = try channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self)
+                handler.start(promise, limit: limit, follows: follows)
+            } catch {
+                promise.fail(error)
+                return
+            }
+            channel.write(HTTPClientRequestPart.head(head), promise: nil)
+            if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil) }
+            channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        }
+        if channel.eventLoop.inEventLoop { start() } else { channel.eventLoop.execute(start) }
+        let outcome: KeepAliveHandler.Outcome
+        do {
+            outcome = try await promise.futureResult.get()
+        } catch {
+            channel.close(promise: nil)
+            throw error
+        }
+        counts((outcome.bytes, outcome.expected))
+        if let error = outcome.error {
+            channel.close(promise: nil)
+            throw error
+        }
+        let received = Received(head: outcome.head!, body: outcome.body, follows: outcome.follows)
+        if outcome.keepAlive && head.isKeepAlive { give(channel, key) } else { channel.close(promise: nil) }
+        return received
+    }
+}
+
+/// One connection's side of an exchange: the response head, its body up to the limit (dropped
+/// for a redirect that will be followed), then the outcome, once.
+final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+
+    /// The kept connection was closed before any of the response came: it may be sent again.
+    struct ClosedBeforeAnswer: Error {}
+
+    struct Outcome: Sendable {
+        var head: HTTPResponseHead?
+        var body = ByteBuffer()
+        var follows = false
+        var keepAlive = false
+        var bytes: Int64 = 0
+        var expected: Int64?
+        var error: (any Error)?
+    }
+
+    private var promise: EventLoopPromise<Outcome>?
+    private var limit: Int64 = 0
+    private var follows: (@Sendable (HTTPResponseHead) -> Bool)?
+    private var outcome = Outcome()
+
+    func start(_ promise: EventLoopPromise<Outcome>, limit: Int64, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
+        self.promise = promise
+        self.limit = limit
+        self.follows = follows
+        outcome = Outcome()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard promise != nil else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            // An informational answer (100 Continue) comes before the real head.
+            guard head.status.code >= 200 || head.status.code == 101 else { return }
+            outcome.head = head
+            outcome.keepAlive = head.isKeepAlive
+            outcome.follows = follows?(head) ?? false
+            outcome.expected = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+        case .body(var buffer):
+            guard outcome.head != nil, !outcome.follows else { return }
+            outcome.bytes += Int64(buffer.readableBytes)
+            guard outcome.bytes <= limit else {
+                fail(ResponseCollector.BodyTooLarge(limit: limit))
+                context.close(promise: nil)
+                return
+            }
+            outcome.body.writeBuffer(&buffer)
+        case .end:
+            guard outcome.head != nil else { return }
+            finish()
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if promise != nil {
+            fail(outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : HTTPParserError.invalidEOFState)
+        }
+        context.fireChannelInactive()
+    }
+
+    private func finish() {
+        let promise = self.promise
+        self.promise = nil
+        follows = nil
+        let done = outcome
+        outcome = Outcome()
+        promise?.succeed(done)
+    }
+
+    private func fail(_ error: any Error) {
+        outcome.error = error
+        finish()
+    }
+}
