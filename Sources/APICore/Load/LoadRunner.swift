@@ -66,28 +66,28 @@ public final class LoadRunner: Sendable {
 
     private func user(think: Double) async {
         let caller = makeCaller()
-        var prepared: [Int: PreparedCall] = [:]
+        // Per item, built once: its request and name (not the plan's item copied each request).
+        var prepared = [PreparedCall?](repeating: nil, count: plan.items.count)
+        let names = plan.items.map(\.target.qualifiedName)
         while let k = claim() {
             let i = order[k % order.count]
-            let item = plan.items[i]
-            let name = item.target.qualifiedName
             let call: PreparedCall
             if let ready = prepared[i] {
                 call = ready
             } else {
                 do {
-                    call = try await caller.prepare(item.target, in: item.service)
+                    call = try await caller.prepare(plan.items[i].target, in: plan.items[i].service)
                     prepared[i] = call
                 } catch {
                     let now = monotonicSeconds()
-                    if !cancelled(error) { recorder.record(name, due: now, end: now, error: LoadOutcome.errorKind(error), bytes: 0) }
+                    if !cancelled(error) { recorder.record(names[i], due: now, end: now, error: LoadOutcome.errorKind(error), bytes: 0) }
                     try? await Task.sleep(nanoseconds: UInt64(max(think, 0.1) * 1e9))
                     continue
                 }
             }
             let due = monotonicSeconds()
             let sent = await caller.send(call)
-            record(name, sent, due: due, lag: nil)
+            record(names[i], sent, due: due, lag: nil)
             if think > 0 { try? await Task.sleep(nanoseconds: UInt64(think * 1e9)) }
         }
     }
