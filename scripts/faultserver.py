@@ -23,6 +23,8 @@ Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each pat
     /count/KEY       {"count": N, "token": "tok-KEY-N"}: how many times KEY was asked for (flows run a need once)
     /proxy-log       the tunnels opened so far, as JSON: [{"target": "h:p", "authorization": …}]
     /flaky/N/KEY     503 with Retry-After: 0 for the first N requests per KEY, then 200
+    /keep-then-drop  a 200 that keeps the connection alive; the next request on it is read and the
+                     connection closed unanswered (a kept connection the server dropped)
 
 With --raw, every connection is answered as soon as it sends something, whatever it is: `close`
 closes it, `http` writes an HTTP 400 (what a TLS client meets at a plain or closing port: NetworkWordsTests).
@@ -87,7 +89,13 @@ def handle(conn):
         return
     path = request.split(b" ", 2)[1].decode("latin-1") if request.count(b" ") >= 2 else "/"
 
-    if path == "/ok":
+    if path == "/keep-then-drop":
+        if send(conn, head("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "4")], b"kept")):
+            try:
+                conn.recv(65536)
+            except OSError:
+                pass
+    elif path == "/ok":
         send(conn, head("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2"), ("Connection", "close")], b"ok"))
     elif path == "/reset-headers":
         send(conn, b"HTTP/1.1 200 OK\r\nContent-Ty")

@@ -7,6 +7,11 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `KeepAliveTransport`'s connections: idle ones kept per (address, event loop), so a task that
 /// runs on a loop (`EventLoopExecutor`: a load run's users) takes a connection of that loop and
@@ -185,7 +190,9 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        fail(error)
+        // A reset before any answer is the same as a close (a kept connection the server dropped).
+        let reset = (error as? IOError).map { $0.errnoCode == ECONNRESET || $0.errnoCode == EPIPE } ?? false
+        fail(reset && outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : error)
         context.close(promise: nil)
     }
 
