@@ -65,7 +65,7 @@ public struct SecretCommand: Sendable, Equatable {
 public final class SecretProviders: Sendable {
     public let commands: [String: SecretCommand]
     /// false for a request that is only shown (`show`, `call --dry-run`): no command runs and a
-    /// variable that has one stands as `Bindings.placeholder` (`••••`).
+    /// variable that has one stands as `Redactor.mask` (`••••`, what `Bindings.placeholder` is).
     public let runs: Bool
     /// By argv, for the whole process (every resolver and workspace shares it).
     private static let values = Locked([[String]: String]())
@@ -78,7 +78,7 @@ public final class SecretProviders: Sendable {
     /// nil when `name` has no command.
     func value(of name: String) throws(APIError) -> String? {
         guard let command = commands[name] else { return nil }
-        guard runs else { return Bindings.placeholder }
+        guard runs else { return Redactor.mask }  // Bindings.placeholder
         if let known = Self.values.withLock({ $0[command.argv] }) { return known }
         let value = try command.run(for: name)
         Self.values.withLock { $0[command.argv] = value }
