@@ -56,7 +56,10 @@ public struct WebSocketTransport: Transport {
         } catch let error as APIError {
             throw conversation.failure ?? error
         } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
-            throw .network(.other("\(request.hostAndPort) did not accept the WebSocket upgrade (its answer was not 101 Switching Protocols)"))
+            guard request.digest != nil else {
+                throw .network(.other("\(request.hostAndPort) did not accept the WebSocket upgrade (its answer was not 101 Switching Protocols)"))
+            }
+            return try await Self.digestRefusal(request, inner: inner).get()
         } catch {
             if let failure = conversation.failure { throw failure }
             if "\(error)".contains("cannotUseIPAddressInSNI") {
