@@ -47,32 +47,23 @@ final class WebSocketTLSAndInputTests: XCTestCase {
                 path: /echo
                 task: { websocket: { send: [ over tls ], expect: [ { text: over tls } ], close: { after: 1 } } }
             """
-        // By name first (localhost), then by address (127.0.0.1).
-        let plain = try write("plain", "baseURL: wss://localhost:\(server.port)\ntargets:\n" + target + "\n")
-        let refused = try CLI.run(["call", "secure.echo", "--targets", plain.path], cwd: folder)
-        XCTAssertEqual(refused.code, 3, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("certificate"), refused.stderr)
-        let insecure = try CLI.run(["call", "secure.echo", "--targets", plain.path, "--insecure"], cwd: folder)
-        XCTAssertEqual(insecure.code, 0, insecure.stderr)
-        XCTAssertEqual(insecure.stdout, "over tls\n")
-        // An https:// base URL is upgraded to wss://; the service's cacert is trusted.
-        let pinned = try write("pinned", "baseURL: https://localhost:\(server.port)\ntls: { cacert: ../cert.pem }\ntargets:\n" + target + "\n")
-        let check = try CLI.run(["check", "secure.echo", "--targets", pinned.path], cwd: folder)
-        XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
-        XCTAssertTrue(check.stdout.contains("1 passed"), check.stdout)
-        // An IPv4 address: no address goes as the TLS server name, and the certificate is checked
-        // against the address (its IP subjectAltName), trusted by cacert, refused without it.
-        let ip = try write("ip", "baseURL: wss://127.0.0.1:\(server.port)\ntls: { cacert: ../cert.pem }\ntargets:\n" + target + "\n")
-        let byAddress = try CLI.run(["call", "secure.echo", "--targets", ip.path], cwd: folder)
-        XCTAssertEqual(byAddress.code, 0, byAddress.stderr)
-        XCTAssertEqual(byAddress.stdout, "over tls\n")
-        let untrusted = try write("ip-plain", "baseURL: wss://127.0.0.1:\(server.port)\ntargets:\n" + target + "\n")
-        let refusedByAddress = try CLI.run(["call", "secure.echo", "--targets", untrusted.path], cwd: folder)
-        XCTAssertEqual(refusedByAddress.code, 3, refusedByAddress.stderr)
-        XCTAssertTrue(refusedByAddress.stderr.contains("certificate"), refusedByAddress.stderr)
-        let insecureByAddress = try CLI.run(["call", "secure.echo", "--targets", untrusted.path, "--insecure"], cwd: folder)
-        XCTAssertEqual(insecureByAddress.code, 0, insecureByAddress.stderr)
-        XCTAssertEqual(insecureByAddress.stdout, "over tls\n")
+        // By name (localhost) and by address (127.0.0.1: no address goes as the TLS server name,
+        // and the certificate is checked against the address, its IP subjectAltName): refused
+        // untrusted, accepted with --insecure or the service's cacert.
+        for (name, host) in [("plain", "localhost"), ("ip", "127.0.0.1")] {
+            let plain = try write(name, "baseURL: wss://\(host):\(server.port)\ntargets:\n" + target + "\n")
+            let refused = try CLI.run(["call", "secure.echo", "--targets", plain.path], cwd: folder)
+            XCTAssertEqual(refused.code, 3, "\(host): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("certificate"), refused.stderr)
+            let insecure = try CLI.run(["call", "secure.echo", "--targets", plain.path, "--insecure"], cwd: folder)
+            XCTAssertEqual(insecure.code, 0, "\(host): \(insecure.stderr)")
+            XCTAssertEqual(insecure.stdout, "over tls\n")
+            // An https:// base URL is upgraded to wss://; the service's cacert is trusted.
+            let pinned = try write(name + "-pinned", "baseURL: https://\(host):\(server.port)\ntls: { cacert: ../cert.pem }\ntargets:\n" + target + "\n")
+            let check = try CLI.run(["check", "secure.echo", "--targets", pinned.path], cwd: folder)
+            XCTAssertEqual(check.code, 0, "\(host): " + check.stdout + check.stderr)
+            XCTAssertTrue(check.stdout.contains("1 passed"), check.stdout)
+        }
         // AND a trusted certificate that does not name the address is refused (only DNS:localhost)
         try TLSTests.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
                               "-addext", "subjectAltName=DNS:localhost", "-keyout", "named-key.pem", "-out", "named.pem"], in: folder)
