@@ -38,6 +38,15 @@ final class SchemaSampleValidityTests: XCTestCase {
         XCTAssertEqual(sampler.value(board)?.jsonValue.jsonText, #"[[".",".","."],[".",".","."],[".",".","."]]"#)
     }
 
+    /// The OAI's mega.yaml shape: the schema's own properties beside `anyOf` are in the sample (its
+    /// required `id` was left out), and a `mapping` by bare schema name gives the mapping key.
+    func testOwnPropertiesBesideAnyOfAndABareMappingName() throws {
+        let (loader, path) = try load("import/samples/keywords31.yaml")
+        var sampler = SchemaSample(loader: loader)
+        let owned = try XCTUnwrap(SpecLoader.follow(pointer: "/components/schemas/Owned", in: try loader.root(path)))
+        XCTAssertEqual(sampler.value(owned)?.jsonValue.jsonText, #"{"id":1,"kind":"kitty","lives":1}"#)
+    }
+
     private func load(_ name: String, roots: [String] = []) throws -> (SpecLoader, String) {
         let path = Self.fixtures.appendingPathComponent(name).path
         let loader = SpecLoader(read: { (p: String) throws(APIError) -> [UInt8] in

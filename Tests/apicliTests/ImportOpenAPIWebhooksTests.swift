@@ -48,8 +48,9 @@ final class ImportOpenAPIWebhooksTests: FolderTestCase {
             apicli: wrote targets/mega-webhooks.yaml (1 target, 1 warning)
 
             """), r.stderr)
-        // THEN the webhook is a target of mega-webhooks, its body built from the component path item
-        // (type: foo, the discriminator mapping's key for the only alternative)
+        // THEN the webhook is a target of mega-webhooks, its body built from the component path item:
+        // the schema's own properties (int within its exclusive bounds, none null) beside its anyOf,
+        // type: foo (the discriminator mapping's key for the only alternative)
         XCTAssertEqual(try read(dir, "targets/mega-webhooks.yaml"), """
             # Imported from mega.yaml (OpenAPI 3.1.0) by apicli import openapi: its webhooks.
             # Each target is a request the API sends to your receiver: set MEGA_WEBHOOK_URL to its URL
@@ -62,7 +63,7 @@ final class ImportOpenAPIWebhooksTests: FolderTestCase {
                 # Webhook 'myWebhook': the API sends this request to your receiver (baseURL).
                 method: POST
                 path: /myWebhook
-                task: { json: { type: foo } }
+                task: { json: { type: foo, int: 1, none: null, arr: [string], either: string } }
                 check: false
 
             """)
@@ -75,7 +76,7 @@ final class ImportOpenAPIWebhooksTests: FolderTestCase {
         let echo = try sent("mega-webhooks.myWebhook", dir, variable: "MEGA_WEBHOOK_URL")
         XCTAssertEqual(echo["method"] as? String, "POST")
         XCTAssertEqual(echo["path"] as? String, "/myWebhook")
-        XCTAssertEqual(body(echo), #"{"type":"foo"}"#)
+        XCTAssertEqual(body(echo), #"{"type":"foo","int":1,"none":null,"arr":["string"],"either":"string"}"#)
     }
 
     func testAWebhooksOnlyDescriptionWritesItsWebhooks() throws {
