@@ -150,4 +150,104 @@ final class ImportOpenAPIWebhooksTests: FolderTestCase {
             XCTAssertTrue(call.stdout.hasPrefix("HTTP/1.1 \(status)"), call.stdout)
         }
     }
+
+    static let shop = """
+        openapi: 3.1.0
+        info: { title: Shop, version: "1" }
+        servers: [{ url: "https://shop.example.com/v1" }]
+        security: [{ key: [] }]
+        paths:
+          /orders: { get: { operationId: listOrders, responses: { '200': { description: ok } } } }
+        webhooks:
+          order paid: { $ref: "#/components/pathItems/OrderEvent" }
+          "order {shipped}": { $ref: "hooks/order.yaml#/Shipped" }
+          refund:
+            post: { tags: [refunds], responses: { '200': { description: ok } } }
+            put: { tags: [refunds], responses: { '204': { description: done } } }
+          broken: 42
+          x-internal: { post: { responses: { '200': { description: ok } } } }
+        components:
+          securitySchemes: { key: { type: apiKey, in: header, name: X-Key } }
+          pathItems:
+            OrderEvent:
+              post:
+                tags: [orders]
+                requestBody:
+                  content:
+                    application/json:
+                      schema: { type: object, required: [id, total], properties: { id: { type: string, format: uuid }, total: { type: number, minimum: 1 } } }
+                responses: { '200': { description: ok } }
+
+        """
+
+    func testSeveralWebhooksEachHaveTheirRoute() throws {
+        // GIVEN webhooks by $ref to components/pathItems and to a Path Item in another file, names
+        // that are no path segment as they are, one with two methods, one that is no Path Item
+        let dir = try folder(["spec.yaml": Self.shop, "hooks/order.yaml": """
+            Shipped:
+              post:
+                operationId: orderShipped
+                requestBody: { content: { application/json: { schema: { type: object, required: [carrier], properties: { carrier: { enum: [ups, dhl] } } } } } }
+                responses: { '202': { description: accepted } }
+
+            """])
+        let r = try CLI.run(["import", "openapi", "spec.yaml"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, """
+            spec.yaml:13:3: warning: webhook 'broken' is not a Path Item; it is not imported
+            apicli: wrote targets/shop.yaml (1 target, 1 warning)
+            apicli: wrote targets/shop-webhooks.yaml (4 targets, 1 warning)
+
+            """)
+        // THEN one target per webhook and method, each on its own route; no API credentials
+        let hooks = try read(dir, "targets/shop-webhooks.yaml")
+        XCTAssertFalse(hooks.contains("auth") || hooks.contains("SHOP_API_KEY") || hooks.contains("internal"), hooks)
+        for expected in [
+            "  orderPaid:\n    # Webhook 'order paid': the API sends this request to your receiver (baseURL).\n    method: POST\n    path: \"/order%20paid\"\n    task: { json: { id: \"3fa85f64-5717-4562-b3fc-2c963f66afa6\", total: 1.0 } }\n",
+            "  orderShipped:\n    # Webhook 'order {shipped}': the API sends this request to your receiver (baseURL).\n    method: POST\n    path: \"/order%20%7Bshipped%7D\"\n    task: { json: { carrier: ups } }\n",
+            "  postRefund:\n", "  putRefund:\n",
+        ] {
+            XCTAssertTrue(hooks.contains(expected), "\(expected)\n\(hooks)")
+        }
+        try assertUsable(dir.appendingPathComponent("targets"), service: "shop-webhooks",
+                         targets: ["orderPaid", "orderShipped", "postRefund", "putRefund"], env: ["SHOP_API_KEY": "k"])
+        // AND the mock starts (no two webhooks on one route) and answers each as its receiver would
+        let m = try MockProcess(["shop-webhooks", "--targets", dir.appendingPathComponent("targets").path])
+        mock = m
+        for (target, status) in [("orderPaid", 200), ("orderShipped", 202), ("postRefund", 200), ("putRefund", 204)] {
+            let call = try CLI.run(["call", "shop-webhooks.\(target)", "-i", "--targets", dir.appendingPathComponent("targets").path],
+                                   env: ["SHOP_WEBHOOK_URL": m.url, "NO_PROXY": "127.0.0.1"])
+            XCTAssertEqual(call.code, 0, call.stderr)
+            XCTAssertTrue(call.stdout.hasPrefix("HTTP/1.1 \(status)"), "\(target): \(call.stdout)")
+        }
+        // AND the bytes go as the description says, to the webhook's own segment
+        let echo = try sent("shop-webhooks.orderShipped", dir, variable: "SHOP_WEBHOOK_URL")
+        XCTAssertEqual(echo["path"] as? String, "/order%20%7Bshipped%7D")
+        XCTAssertEqual(body(echo), #"{"carrier":"ups"}"#)
+        // AND --tags keeps only the tagged webhooks (no operation is tagged so: -o gets the webhooks)
+        let t = try CLI.run(["import", "openapi", "spec.yaml", "--tags", "refunds", "-o", "tagged.yaml"], cwd: dir)
+        XCTAssertEqual(t.code, 0, t.stderr)
+        let tagged = try read(dir, "tagged.yaml")
+        XCTAssertTrue(tagged.contains("service: shop-webhooks\n"), tagged)
+        XCTAssertEqual(tagged.matches(of: /\n  [A-Za-z]+:\n/).map { String($0.output) }, ["\n  postRefund:\n", "\n  putRefund:\n"])
+    }
+
+    func testBothFilesAreCheckedBeforeEitherIsWritten() throws {
+        // GIVEN an existing webhooks file where the import would write
+        let dir = try folder(["spec.yaml": Self.shop.replacing("  \"order {shipped}\": { $ref: \"hooks/order.yaml#/Shipped\" }\n", with: ""),
+                              "targets/shop-webhooks.yaml": "mine\n"])
+        let r = try CLI.run(["import", "openapi", "spec.yaml"], cwd: dir)
+        // THEN exit 5, and neither file is written
+        XCTAssertEqual(r.code, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("targets/shop-webhooks.yaml already exists; pass --force to replace it"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("targets/shop.yaml").path))
+        XCTAssertEqual(try read(dir, "targets/shop-webhooks.yaml"), "mine\n")
+        XCTAssertEqual(try CLI.run(["import", "openapi", "spec.yaml", "--force"], cwd: dir).code, 0)
+        XCTAssertTrue(try read(dir, "targets/shop-webhooks.yaml").hasPrefix("# Imported from spec.yaml"))
+        // AND with -o - the paths' file is printed, and the webhooks are a warning (not a second document)
+        let o = try CLI.run(["import", "openapi", "spec.yaml", "-o", "-"], cwd: dir)
+        XCTAssertEqual(o.code, 0, o.stderr)
+        XCTAssertTrue(o.stdout.contains("service: shop\n") && !o.stdout.contains("webhook"), o.stdout)
+        XCTAssertTrue(o.stderr.contains("spec.yaml: warning: the description's webhooks (3) are not written to standard output; import to a file to have them in shop-webhooks.yaml"), o.stderr)
+    }
 }
