@@ -250,4 +250,17 @@ final class ImportOpenAPIWebhooksTests: FolderTestCase {
         XCTAssertTrue(o.stdout.contains("service: shop\n") && !o.stdout.contains("webhook"), o.stdout)
         XCTAssertTrue(o.stderr.contains("spec.yaml: warning: the description's webhooks (3) are not written to standard output; import to a file to have them in shop-webhooks.yaml"), o.stderr)
     }
+
+    func testWebhooksThatAreNoMappingAreAWarning() throws {
+        // GIVEN webhooks written as a list (not a mapping of names to Path Items)
+        let dir = try folder(["spec.yaml": Self.shop.replacing(/webhooks:\n(.|\n)*components:/, with: "webhooks: [orderPaid]\ncomponents:")])
+        let r = try CLI.run(["import", "openapi", "spec.yaml"], cwd: dir)
+        // THEN the paths are imported and the webhooks are a warning at their place, not dropped silently
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, """
+            spec.yaml:7:11: warning: webhooks is not a mapping of names to Path Items; it is not imported
+            apicli: wrote targets/shop.yaml (1 target, 1 warning)
+
+            """)
+    }
 }

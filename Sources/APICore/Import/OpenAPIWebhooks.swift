@@ -6,7 +6,11 @@
 extension OpenAPIMapper {
     /// The webhooks service, or nil when the description has no webhooks (with `tags`: none tagged).
     func webhooks(tags: [String]) -> ServiceDraft? {
-        guard let hooks = root["webhooks"], hooks.isMapping else { return nil }
+        guard let hooks = root["webhooks"] else { return nil }
+        guard hooks.isMapping else {
+            warn(hooks, "webhooks is not a mapping of names to Path Items; it is not imported")
+            return nil
+        }
         var draft = ServiceDraft(service: service + "-webhooks",
                                  baseURL: "${\(variablePrefix)_WEBHOOK_URL:-http://localhost:8080}")
         if let title = root["info"]?["title"]?.text { draft.doc = ImportText.oneLine(title + " webhooks") }
