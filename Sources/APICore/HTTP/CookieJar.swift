@@ -30,6 +30,8 @@ public final class CookieJar: Sendable {
 
     /// `name=value; name2=value2` for `url`, or nil when none applies.
     public func header(for url: URL, now: Double = Date().timeIntervalSince1970) -> String? {
+        // Most runs hold no cookie: nothing of the URL is taken apart then (twice a request in a load run).
+        if cookies.withLock({ $0.isEmpty }) { return nil }
         guard let host = url.host?.lowercased() else { return nil }
         let path = url.path.isEmpty ? "/" : url.path
         let https = url.scheme?.lowercased() == "https"
@@ -46,7 +48,7 @@ public final class CookieJar: Sendable {
 
     /// Stores the `Set-Cookie` values of a response to `url`.
     public func store(_ setCookies: [String], from url: URL, now: Double = Date().timeIntervalSince1970) {
-        guard let host = url.host?.lowercased() else { return }
+        guard !setCookies.isEmpty, let host = url.host?.lowercased() else { return }
         let parsed = setCookies.compactMap { Self.parse($0, host: host, path: url.path, now: now) }
         guard !parsed.isEmpty else { return }
         add(parsed)
