@@ -104,16 +104,23 @@ final class KeepAlivePool: Sendable {
         holder.set { channel.close(promise: nil) }
         let promise = channel.eventLoop.makePromise(of: KeepAliveHandler.Outcome.self)
         let start: @Sendable () -> Void = {
+            // Closed since it was taken (its close was seen on the loop before this ran): no event will
+            // come to complete the promise, so it fails here and the exchange goes on a new connection.
+            guard channel.isActive else { return promise.fail(KeepAliveHandler.ClosedBeforeAnswer()) }
+            let handler: KeepAliveHandler
             do {
-                let handler = try channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self)
-                handler.start(promise, limit: limit, follows: follows)
+                handler = try channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self)
             } catch {
-                promise.fail(error)
-                return
+                return promise.fail(error)
             }
+            handler.start(promise, limit: limit, follows: follows)
             channel.write(HTTPClientRequestPart.head(head), promise: nil)
             if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil) }
-            channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+            // A write that fails (the connection closed meanwhile) ends the exchange too.
+            let written = channel.eventLoop.makePromise(of: Void.self)
+            let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+            written.futureResult.whenFailure { bound.value.writeFailed($0) }
+            channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: written)
         }
         if channel.eventLoop.inEventLoop { start() } else { channel.eventLoop.execute(start) }
         let outcome: KeepAliveHandler.Outcome
@@ -187,6 +194,12 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
             guard outcome.head != nil else { return }
             finish()
         }
+    }
+
+    /// The request could not be written: the exchange ends (as a drop when nothing was answered).
+    func writeFailed(_ error: any Error) {
+        guard promise != nil else { return }
+        fail(outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : error)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
