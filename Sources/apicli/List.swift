@@ -35,11 +35,13 @@ extension APICLI {
             Terminal.setUp()
             let console = Console.plain
             let selected: [(Service, Target)]
+            var trees: [Node]? = []
             do throws(APIError) {
-                selected = try Selection.select(try APICLI.workspace(targets).catalog(), patterns: patterns)
+                selected = try Selection.select(try APICLI.workspace(targets).catalog(keeping: &trees), patterns: patterns)
             } catch {
                 throw console.fail(error, target: nil)
             }
+            defer { LeftToExit.keep((selected, trees)) }
             if selected.isEmpty {
                 console.err("no targets in \(targets.directory)\n"
                             + "    hint: a target file is a .yaml file with baseURL: and targets:; `apicli import` writes one\n")

@@ -37,16 +37,25 @@ extension APICLI {
             } catch {
                 throw console.fail(error, target: nil)
             }
-            var (services, problems) = Catalog.loadAll(files: paths)  // each file read once
+            var trees: [Node]? = []
+            var (services, problems) = Catalog.loadAll(files: paths, keeping: &trees)  // each file read once
+            defer { LeftToExit.keep((services, trees)) }
             problems += FlowGraph.problems(Catalog(services: services))
             for service in services {
                 problems += FileCheck.missing(in: service)
                 problems += SampleCheck.diagnostics(service, workspace: workspace)
             }
-            console.warn(services.flatMap(\.targets).flatMap(\.warnings))
+            var warnings: [Diagnostic] = []
+            var targetCount = 0, sampleCount = 0
+            for service in services {
+                targetCount += service.targets.count
+                for target in service.targets {
+                    warnings += target.warnings
+                    sampleCount += (target.sample == nil ? 0 : 1) + target.samples.count
+                }
+            }
+            console.warn(warnings)
             if !problems.isEmpty { throw console.fail(.invalidInput(Self.unique(problems)), target: nil) }
-            let targetCount = services.reduce(0) { $0 + $1.targets.count }
-            let sampleCount = services.flatMap(\.targets).reduce(0) { $0 + $1.allSamples.count }
             console.out("ok: \(plural(paths.count, "file")), \(plural(targetCount, "target")), \(plural(sampleCount, "sample"))\n")
         }
 
