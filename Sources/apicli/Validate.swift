@@ -49,9 +49,9 @@ extension APICLI {
             var targetCount = 0, sampleCount = 0
             for service in services {
                 targetCount += service.targets.count
-                for target in service.targets {
-                    warnings += target.warnings
-                    sampleCount += (target.sample == nil ? 0 : 1) + target.samples.count
+                for i in service.targets.indices {  // by index: no copy of each Target
+                    warnings += service.targets[i].warnings
+                    sampleCount += (service.targets[i].sample == nil ? 0 : 1) + service.targets[i].samples.count
                 }
             }
             console.warn(warnings)

@@ -37,8 +37,6 @@ public final class YAMLParser {
     private var aliasedNodes = 0
     private let limits: Limits
     private var onlyTarget: String?
-    /// The pairs of the mappings being read, innermost on top (`mappingPairs`).
-    private let scratch = ScratchStack<Node.Pair>()
     /// Set just before the value of the root's `targets:` key is read (with `onlyTarget`).
     private var atTargets = false
 
@@ -267,9 +265,7 @@ public final class YAMLParser {
     /// Pairs go straight into the result; duplicate keys are found by a scan of the keys so far
     /// while the mapping is small (most are), by a dictionary once it is not.
     private func mappingPairs(depth: Int, keep: String? = nil) throws(YAMLError) -> ([Node.Pair], Int) {
-        // This mapping's pairs gather on `scratch` from `first` up (nested mappings push and pop
-        // above them while a value is read) and move into one array at the end.
-        let first = scratch.count
+        var pairs: [Node.Pair] = []
         /// `<<` values, with the number of pairs written before each.
         var merges: [(at: Int, value: Node)] = []
         /// Every scalar key written so far, once there are more than `scanLimit` of them.
@@ -278,16 +274,13 @@ public final class YAMLParser {
         var leftOut: [String: Mark] = [:]
         var size = 1
         func duplicate(_ text: String, _ mark: Mark) throws(YAMLError) {
-            var found: Mark?
+            let first: Mark?
             if let index {
-                found = index[text]
+                first = index[text]
             } else {
-                for i in first..<scratch.count {
-                    let key = scratch[i].key
-                    if key.scalarText == text { found = key.mark; break }
-                }
+                first = pairs.first { $0.key.scalarText == text }?.key.mark
             }
-            if let first = found ?? leftOut[text] {
+            if let first = first ?? leftOut[text] {
                 throw YAMLError(.duplicateKey, "duplicate key '\(text)'", at: mark, note: ("first defined here", first))
             }
         }
@@ -308,26 +301,22 @@ public final class YAMLParser {
             size += keySize + valueSize
             if case .scalar(let s) = key.content, s.isPlain, s.value == "<<",
                key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
-                merges.append((scratch.count - first, value))
+                merges.append((pairs.count, value))
                 continue
             }
             if let text = key.scalarText {
                 try duplicate(text, key.mark)
                 if index != nil {
                     index?[text] = key.mark
-                } else if scratch.count - first >= Self.scanLimit {
-                    var all = [String: Mark](minimumCapacity: (scratch.count - first) * 2)
-                    for i in first..<scratch.count {
-                        let k = scratch[i].key
-                        if let t = k.scalarText { all[t] = k.mark }
-                    }
+                } else if pairs.count >= Self.scanLimit {
+                    var all = [String: Mark](minimumCapacity: pairs.count * 2)
+                    for pair in pairs { if let t = pair.key.scalarText { all[t] = pair.key.mark } }
                     all[text] = key.mark
                     index = all
                 }
             }
-            scratch.push(.init(key: key, value: value))
+            pairs.append(.init(key: key, value: value))
         }
-        let pairs = scratch.pop(from: first)
         guard !merges.isEmpty else { return (pairs, size) }
         // Merged pairs stand where their `<<` stood and never replace a key the mapping writes.
         var seen = Set(pairs.compactMap(\.key.scalarText))
