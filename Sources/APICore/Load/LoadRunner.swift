@@ -15,8 +15,6 @@ public final class LoadRunner: Sendable {
     let makeCaller: @Sendable () -> Caller
     let stopped = Locked<String?>(nil)
     private let started = Locked<Int>(0)
-    /// The open model's requests started and not yet recorded (OpenModel.swift).
-    let inFlight = Locked<Int>(0)
     let order: [Int]
     private let deadline: Double?
 

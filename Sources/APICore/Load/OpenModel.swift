@@ -32,6 +32,7 @@ extension LoadRunner {
                                  timer: (any EventLoop)?, placement: OpenPlacement) async {
         let start = recorder.start
         let end = plan.duration ?? .infinity
+        let slots = InFlightSlots(limit: maxInFlight)
         var k = 0
         await withDiscardingTaskGroup { group in
             while stopped.current == nil, !Task.isCancelled {
@@ -39,14 +40,19 @@ extension LoadRunner {
                 guard let at = schedule.time(of: k), at < end else { break }
                 let due = start + at
                 if due - monotonicSeconds() > Self.early { await Self.sleep(until: due, on: timer) }
-                while inFlight.current >= maxInFlight, stopped.current == nil, !Task.isCancelled {
-                    await Self.sleep(until: monotonicSeconds() + 0.0002, on: timer)
+                if placement == .pool {
+                    while slots.taken >= maxInFlight, stopped.current == nil, !Task.isCancelled {
+                        await Self.sleep(until: monotonicSeconds() + 0.0002, on: timer)
+                    }
                 }
-                if stopped.current != nil || Task.isCancelled { break }
+                await slots.acquire()
+                if stopped.current != nil || Task.isCancelled {
+                    slots.release()
+                    break
+                }
                 let call = calls[order[k % order.count]]
                 k += 1
                 recorder.scheduled(UInt64(k))
-                inFlight.withLock { $0 += 1 }
                 let loop: (any TaskExecutor)? = switch placement {
                 case .pool: nil
                 case .timer: globalConcurrentExecutor
@@ -60,7 +66,7 @@ extension LoadRunner {
                     let (from, lag) = (min(due, now), max(now - due, 0))
                     let sent = await EventLoopExecutor.run(on: loop as? EventLoopExecutor) { await caller.send(call) }
                     self.record(call.target.qualifiedName, sent, due: from, lag: lag)
-                    self.inFlight.withLock { $0 -= 1 }
+                    slots.release()
                 }
             }
         }
