@@ -4,7 +4,7 @@
 #
 #   bench/ab-load.sh OLD_BINARY NEW_BINARY [ROUNDS] [SECONDS]
 #
-# Each round: the open model at 5000/s for SECONDS (default 10) against nginx `return 200`
+# Each round: the open model at 5000/s (RATE=N/s to change) for SECONDS (default 10) against nginx `return 200`
 # (achieved rate, schedule lag p50/p99/max, latency p99, CPU user+sys), old then new; then the
 # closed model with 8 users against scripts/delay-server.c sleeping 20 ms, beside wrk -t2 -c8
 # (p50s). APICLI_* variables are passed on, so one binary can be run twice with a switch, e.g.
@@ -13,7 +13,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 [[ $# -ge 2 ]] || { sed -n 2,12p "$0"; exit 64; }
-a=$1 b=$2 rounds=${3:-3} secs=${4:-10}
+a=$1 b=$2 rounds=${3:-3} secs=${4:-10} rate=${RATE:-5000/s}
 out=$PWD/bench/out/ab
 mkdir -p "$out/ng/tmp" "$out/targets"
 export NO_PROXY="127.0.0.1,localhost" no_proxy="127.0.0.1,localhost" PATH="$PATH:/usr/sbin"
@@ -73,17 +73,22 @@ run() {  # label binary env kind args...
     || { echo "$label: exit $? ($(head -c 300 "$out/err"))"; return; }
   printf '%-4s load %5s  %s\n' "$label" "$la" "$(summary "$out/r.json" "$kind" "$secs" "$out/time")"
 }
-wrk_p50() {
-  wrk -t2 -c8 -d"${secs}s" --latency "$(cat "$out/delay.url")/delay" 2>/dev/null | awk '$1 == "50%" {v=$2; if (v ~ /ms$/) {sub(/ms$/,"",v)} else if (v ~ /us$/) {sub(/us$/,"",v); v=v/1000} else if (v ~ /s$/) {sub(/s$/,"",v); v=v*1000}; print v}'
+wrk_p50() {  # p50 and min in ms from wrk's own histogram (microseconds)
+  cat >"$out/wrk.lua" <<'LUA'
+done = function(summary, latency, requests)
+  io.write(string.format("p50 %6.2f ms  min %6.2f ms\n", latency:percentile(50) / 1000, latency.min / 1000))
+end
+LUA
+  wrk -t2 -c8 -d"${secs}s" -s "$out/wrk.lua" "$(cat "$out/delay.url")/delay" 2>/dev/null | tail -n 1
 }
 echo "A = $a ${A_ENV:-}"
 echo "B = $b ${B_ENV:-}"
 for i in $(seq "$rounds"); do
-  echo "== round $i: open model, --rate 5000/s --duration ${secs}s --max-in-flight 2000"
-  run A "$a" "${A_ENV:-}" open ng.hello --rate 5000/s --duration "${secs}s" --max-in-flight 2000
-  run B "$b" "${B_ENV:-}" open ng.hello --rate 5000/s --duration "${secs}s" --max-in-flight 2000
+  echo "== round $i: open model, --rate $rate --duration ${secs}s --max-in-flight 2000"
+  run A "$a" "${A_ENV:-}" open ng.hello --rate "$rate" --duration "${secs}s" --max-in-flight 2000
+  run B "$b" "${B_ENV:-}" open ng.hello --rate "$rate" --duration "${secs}s" --max-in-flight 2000
   echo "== round $i: closed model, 8 users, 20 ms delay server"
-  printf 'wrk  load %5s  p50 %6s ms\n' "$(cut -d' ' -f1 /proc/loadavg)" "$(wrk_p50)"
+  printf 'wrk  load %5s  %s\n' "$(cut -d' ' -f1 /proc/loadavg)" "$(wrk_p50)"
   run A "$a" "${A_ENV:-}" closed dl.delay --users 8 --duration "${secs}s"
   run B "$b" "${B_ENV:-}" closed dl.delay --users 8 --duration "${secs}s"
 done
