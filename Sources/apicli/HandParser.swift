@@ -139,14 +139,20 @@ enum HandParser {
     /// The words after the command, one at a time, and which options were given.
     struct Reader {
         private var words: ArraySlice<String>
-        private var seen: Set<String> = []
+        /// An array, not a Set: a handful of names, and a Set<String> would cost the run its
+        /// first Hashable lookup (a scan of the binary's conformance records, callgrind).
+        private var seen: [String] = []
 
         init(_ words: ArraySlice<String>) { self.words = words }
 
         mutating func next() -> String? { words.popFirst() }
 
         /// False when `option` (named by its long name) was given before.
-        mutating func once(_ option: String) -> Bool { seen.insert(option).inserted }
+        mutating func once(_ option: String) -> Bool {
+            guard !seen.contains(option) else { return false }
+            seen.append(option)
+            return true
+        }
 
         /// The option's value: the next word, unless it is missing or starts with `-` (argument-parser
         /// reads that as an option, or a negative number: its answer, not ours).

@@ -125,6 +125,8 @@ final class FastPathGoldenTests: XCTestCase {
                 .replacingOccurrences(of: dir.path, with: "<dir>")
                 // check's durations vary with the machine's load
                 .replacingOccurrences(of: #"\s+\d+ ms"#, with: "  <t> ms", options: .regularExpression)
+                // -v's response time
+                .replacingOccurrences(of: #"\(\d+ ms\)"#, with: "(<t> ms)", options: .regularExpression)
             let url = Self.goldens.appendingPathComponent(name + ".txt")
             if record {
                 try Data(text.utf8).write(to: url)
