@@ -10,6 +10,7 @@
 ///     check [--stub] [--all] [--fail-fast] [--targets DIR] [--env NAME] [PATTERN…]
 ///     list [--json] [--targets DIR] [PATTERN…]
 ///     validate [--targets DIR] [--env NAME] [FILE…]
+///     --version
 ///
 /// Anything else returns nil and argument-parser parses the line as before (FastPath, then the
 /// full parser), so every help text, usage line, error and completion stays its own: a word it
@@ -23,9 +24,12 @@ enum HandParser {
         case check(CheckValues)
         case list(ListValues)
         case validate(ValidateValues)
+        /// `apicli --version` alone: the version line argument-parser prints (the bench's start-up row).
+        case version
 
         func run() async throws {
             switch self {
+            case .version: Console.plain.out(APICLI.configuration.version + "\n")
             case .call(let values): try await values.run()
             case .check(let values): try await values.run()
             case .list(let values): try values.run()
@@ -37,6 +41,7 @@ enum HandParser {
     /// The command `words` (the command line without the program) name, or nil: parse it the long way.
     static func parse(_ words: [String]) -> Command? {
         guard let first = words.first else { return nil }
+        if words == ["--version"] { return .version }
         let rest = words.dropFirst()
         guard !rest.contains(where: { $0.isEmpty || FastPath.needsFullParser($0) }) else { return nil }
         switch first {

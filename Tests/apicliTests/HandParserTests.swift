@@ -25,6 +25,7 @@ final class HandParserTests: XCTestCase {
         case .check(let values): (hand, parsed) = (values, try APICLI.Check.parse(rest).values)
         case .list(let values): (hand, parsed) = (values, try APICLI.List.parse(rest).values)
         case .validate(let values): (hand, parsed) = (values, try APICLI.Validate.parse(rest).values)
+        case .version: return XCTFail("--version is not a command's line: \(words)", file: file, line: line)
         }
         XCTAssertEqual(text(hand), text(parsed), "\(words)", file: file, line: line)
     }
@@ -109,6 +110,10 @@ final class HandParserTests: XCTestCase {
         }
     }
 
+    func testTheVersionAloneIsAnsweredByHand() {
+        guard case .version? = HandParser.parse(["--version"]) else { return XCTFail("--version not answered by hand") }
+    }
+
     func testCheckListValidateShapes() throws {
         try assertAccepted(["check"])
         try assertAccepted(["check", "--stub"])
@@ -144,6 +149,9 @@ final class HandParserTests: XCTestCase {
             ["show", "a.b"],                                    // other commands
             ["load", "a.b"],
             ["exit-codes"],
+            ["--version", "--version"],
+            ["call", "--version"],
+            ["--version", "call"],
             [],
         ] {
             assertFallsBack(words)
