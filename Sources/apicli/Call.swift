@@ -1,15 +1,5 @@
 import APICore
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 extension APICLI {
     struct Call: AsyncParsableCommand {

@@ -1,10 +1,5 @@
 import APICore
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 extension APICLI {
     struct Check: AsyncParsableCommand {
