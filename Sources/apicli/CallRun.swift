@@ -57,7 +57,7 @@ struct CallValues {
             }
             if dryRun {
                 let captured = FlowRunner.unsent(target, in: service, find: workspace.find)
-                return show(try workspace.build(target, in: service, captured: captured), console)
+                return show(try workspace.shownOnly().build(target, in: service, captured: captured), console)
             }
             try await send(try await caller.prepare(target, in: service), caller, console)
         } catch let error as APIError {
