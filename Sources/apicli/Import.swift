@@ -120,36 +120,71 @@ extension APICLI.Import {
             do throws(APIError) {
                 let result = try OpenAPIImport.run(spec: spec, options: .init(service: service, tags: tagList, refRoots: allowRefRoot),
                                                    read: ImportIO.read)
-                var draft = result.draft
                 var warnings = result.warnings
-                let path = output ?? Path.join(targets.directory, "\(draft.service).yaml")
-                if path == "-" {
-                    draft.header.append("No expect: schema: references (written to standard output; import to a file to have them).")
-                } else if let tooLarge = ImportContracts.tooLarge(&draft, spec: spec) {
-                    warnings.append(tooLarge)
-                } else {
-                    if !force, Path.exists(path) { throw .output("\(path) already exists; pass --force to replace it") }
-                    let placed = try ImportDescription.place(spec: spec, files: result.files, service: draft.service,
-                                                             targetFile: path, force: force, draft: &draft)
-                    warnings += placed.warnings
-                    if let reference = placed.reference {
-                        warnings += ImportContracts.fill(&draft, description: reference, file: path)
-                        if let copy = placed.copy, !draft.targets.contains(where: ImportContracts.hasSchema) {
-                            // nothing refers to it: no copy, and no header line about one
-                            try? FileManager.default.removeItem(atPath: copy)
-                            draft.header.removeAll { $0.hasPrefix("expect: schema: refers to a copy") }
+                // The paths' file, and the webhooks' beside it (SERVICE-webhooks.yaml); a description
+                // of webhooks only writes those to the paths' place when -o names it.
+                let main = output ?? Path.join(targets.directory, "\(result.drafts.first?.service ?? result.webhooks?.service ?? "api").yaml")
+                var writes: [(ServiceDraft, String)] = []
+                if var draft = result.drafts.first {
+                    if !force, main != "-", Path.exists(main) { throw .output("\(main) already exists; pass --force to replace it") }
+                    if let hooks = result.webhooks {
+                        let path = Self.webhooksPath(beside: main)
+                        if path == "-" {
+                            warnings.append(ImportWarning(file: spec, mark: nil, message: "the description's webhooks (\(hooks.targets.count)) are not written to standard output; import to a file to have them in \(hooks.service).yaml"))
+                        } else {
+                            if !force, Path.exists(path) { throw .output("\(path) already exists; pass --force to replace it") }
+                            writes.append((hooks, path))
                         }
                     }
+                    warnings += try contracts(&draft, files: result.files, path: main)
+                    writes.insert((draft, main), at: 0)
+                } else if let hooks = result.webhooks {
+                    let path = output ?? main
+                    if !force, path != "-", Path.exists(path) { throw .output("\(path) already exists; pass --force to replace it") }
+                    writes.append((hooks, path))
                 }
                 ImportIO.warn(warnings)
-                try ImportIO.write(draft.text, to: path, force: force)
-                if path != "-" {
-                    let n = draft.targets.count
-                    Console.plain.err("apicli: wrote \(path) (\(n) target\(n == 1 ? "" : "s"), \(warnings.count) warning\(warnings.count == 1 ? "" : "s"))\n")
+                for (draft, path) in writes {
+                    try ImportIO.write(draft.text, to: path, force: force)
+                    if path != "-" {
+                        let n = draft.targets.count
+                        Console.plain.err("apicli: wrote \(path) (\(n) target\(n == 1 ? "" : "s"), \(warnings.count) warning\(warnings.count == 1 ? "" : "s"))\n")
+                    }
                 }
             } catch {
                 throw Console.plain.fail(error, target: nil)
             }
+        }
+
+        /// `expect: { schema: }` references for the paths' targets (none on standard output), the
+        /// description placed (or copied) where the target file can name it.
+        private func contracts(_ draft: inout ServiceDraft, files: [String], path: String) throws(APIError) -> [ImportWarning] {
+            if path == "-" {
+                draft.header.append("No expect: schema: references (written to standard output; import to a file to have them).")
+                return []
+            }
+            if let tooLarge = ImportContracts.tooLarge(&draft, spec: spec) { return [tooLarge] }
+            let placed = try ImportDescription.place(spec: spec, files: files, service: draft.service,
+                                                     targetFile: path, force: force, draft: &draft)
+            var warnings = placed.warnings
+            if let reference = placed.reference {
+                warnings += ImportContracts.fill(&draft, description: reference, file: path)
+                if let copy = placed.copy, !draft.targets.contains(where: ImportContracts.hasSchema) {
+                    // nothing refers to it: no copy, and no header line about one
+                    try? FileManager.default.removeItem(atPath: copy)
+                    draft.header.removeAll { $0.hasPrefix("expect: schema: refers to a copy") }
+                }
+            }
+            return warnings
+        }
+
+        /// `targets/shop.yaml` → `targets/shop-webhooks.yaml`; `-` stays `-`.
+        static func webhooksPath(beside path: String) -> String {
+            guard path != "-" else { return "-" }
+            for ext in [".yaml", ".yml", ".json"] where path.hasSuffix(ext) {
+                return String(path.dropLast(ext.count)) + "-webhooks" + ext
+            }
+            return path + "-webhooks.yaml"
         }
     }
 }

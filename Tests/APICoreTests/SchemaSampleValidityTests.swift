@@ -16,7 +16,7 @@ final class SchemaSampleValidityTests: XCTestCase {
     func testRealSpecs() throws {
         for spec in ["tictactoe.yaml", "petstore-expanded.yaml", "uspto.yaml", "api-with-examples.yaml", "link-example.yaml",
                      "callback-example.yaml", "non-oauth-scopes.yaml", "redocly-starter/openapi.yaml", "museum.yaml",
-                     "digitalocean/openapi.yaml"] {
+                     "digitalocean/openapi.yaml", "oai-tests/mega.yaml", "oai-tests/webhook-example.yaml"] {
             try judge("specs/" + spec, minimum: 0)
         }
     }
@@ -36,6 +36,15 @@ final class SchemaSampleValidityTests: XCTestCase {
         let doc = try loader.root(Self.fixtures.appendingPathComponent("import/samples/keywords31.yaml").path)
         let board = try XCTUnwrap(SpecLoader.follow(pointer: "/components/schemas/Board", in: doc))
         XCTAssertEqual(sampler.value(board)?.jsonValue.jsonText, #"[[".",".","."],[".",".","."],[".",".","."]]"#)
+    }
+
+    /// The OAI's mega.yaml shape: the schema's own properties beside `anyOf` are in the sample (its
+    /// required `id` was left out), and a `mapping` by bare schema name gives the mapping key.
+    func testOwnPropertiesBesideAnyOfAndABareMappingName() throws {
+        let (loader, path) = try load("import/samples/keywords31.yaml")
+        var sampler = SchemaSample(loader: loader)
+        let owned = try XCTUnwrap(SpecLoader.follow(pointer: "/components/schemas/Owned", in: try loader.root(path)))
+        XCTAssertEqual(sampler.value(owned)?.jsonValue.jsonText, #"{"id":1,"kind":"kitty","lives":1}"#)
     }
 
     private func load(_ name: String, roots: [String] = []) throws -> (SpecLoader, String) {

@@ -152,21 +152,37 @@ final class ImportOpenAPICLITests: FolderTestCase {
     }
 
     func testOpenAPI31() throws {
-        // GIVEN a 3.1 description (type lists, schema examples as a list, const, webhooks)
+        // GIVEN a 3.1 description (type lists, schema examples as a list, const, webhooks: a second file)
         let dir = try folder()
         let spec = ImportFixtures.path("spec31.yaml")
         let r = try importSpec(spec, into: dir)
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertEqual(r.stderr, """
-            \(spec):8:3: warning: webhooks are not imported (apicli calls APIs; it does not receive calls)
-            apicli: wrote targets/modern.yaml (2 targets, 1 warning)
+            apicli: wrote targets/modern.yaml (2 targets, 0 warnings)
+            apicli: wrote targets/modern-webhooks.yaml (1 target, 0 warnings)
 
             """)
+        let hooks = try String(contentsOf: dir.appendingPathComponent("targets/modern-webhooks.yaml"), encoding: .utf8)
+        XCTAssertTrue(hooks.contains("""
+            baseURL: "${MODERN_WEBHOOK_URL:-http://localhost:8080}"
+            doc: Modern webhooks
+            targets:
+              newThing:
+                # Webhook 'newThing': the API sends this request to your receiver (baseURL).
+                method: POST
+                path: /newThing
+                task: { json: {} }
+                check: false
+                expect: { status: 200 }
+                sample: {}
+
+            """), hooks)
         let text = try String(contentsOf: dir.appendingPathComponent("targets/modern.yaml"), encoding: .utf8)
         XCTAssertTrue(text.contains("    task: { query: { kind: gizmo } }\n"), text)
         XCTAssertTrue(text.contains("    params: { thingId: abc }\n"), text)
         XCTAssertTrue(text.contains("json: { items: [{ id: \"3fa85f64-5717-4562-b3fc-2c963f66afa6\", label: string }], total: 0 }"), text)
         try assertUsable(dir.appendingPathComponent("targets"), service: "modern", targets: ["listThings", "getThing"])
+        try assertUsable(dir.appendingPathComponent("targets"), service: "modern-webhooks", targets: ["newThing"])
     }
 
     func testSameSpecSameBytesAndTagsAndServiceName() throws {

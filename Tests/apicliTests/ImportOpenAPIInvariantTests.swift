@@ -84,8 +84,14 @@ final class ImportOpenAPIInvariantTests: FolderTestCase {
             """])
         let r = try CLI.run(["import", "openapi", "spec.yaml"], cwd: dir)
         XCTAssertEqual(r.code, 0, r.stderr)
-        // THEN the operation is imported with its path item's parameter; webhooks are one warning
-        XCTAssertEqual(r.stderr.components(separatedBy: "warning:").count - 1, 1, r.stderr)
+        // THEN the operation is imported with its path item's parameter, and the webhook (the same
+        // path item, by the same $ref) as a target of items-webhooks, at /thingChanged of the receiver
+        XCTAssertFalse(r.stderr.contains("warning:"), r.stderr)
+        let hooks = try String(contentsOf: dir.appendingPathComponent("targets/items-webhooks.yaml"), encoding: .utf8)
+        XCTAssertTrue(hooks.contains("baseURL: \"${ITEMS_WEBHOOK_URL:-http://localhost:8080}\"\n"), hooks)
+        XCTAssertTrue(hooks.contains("  getThing:\n    # Webhook 'thingChanged': the API sends this request to your receiver (baseURL).\n    path: /thingChanged\n"), hooks)
+        XCTAssertTrue(hooks.contains("sample: { json: { id: 0, tags: [string, string] } }"), hooks)
+        try assertUsable(dir.appendingPathComponent("targets"), service: "items-webhooks", targets: ["getThing"])
         let file = try String(contentsOf: dir.appendingPathComponent("targets/items.yaml"), encoding: .utf8)
         XCTAssertTrue(file.contains("getThing:\n    path: /things/{id}\n    params: { id: 1 }\n"), file)
         XCTAssertTrue(file.contains("sample: { json: { id: 0, tags: [string, string] } }"), file)

@@ -8,30 +8,41 @@ final class ImportOpenAPIRealSpecTests: FolderTestCase {
     static let specs = CLI.root.appendingPathComponent("Tests/apicliTests/Fixtures/specs")
 
     func testEveryRealSpecKeepsTheImportInvariant() throws {
-        for (spec, service, targets) in [
-            ("tictactoe.yaml", "tictactoe", 3), ("petstore-expanded.yaml", "petstore", 4), ("uspto.yaml", "uspto", 3),
-            ("api-with-examples.yaml", "examples", 2), ("link-example.yaml", "links", 6), ("callback-example.yaml", "callbacks", 1),
-            ("non-oauth-scopes.yaml", "scopes", 1), ("redocly-starter/openapi.yaml", "starter", 12), ("museum.yaml", "museum", 8),
+        // (spec, service, targets of its paths, targets of its webhooks: SERVICE-webhooks.yaml)
+        for (spec, service, targets, hooks) in [
+            ("tictactoe.yaml", "tictactoe", 3, 1), ("petstore-expanded.yaml", "petstore", 4, 0), ("uspto.yaml", "uspto", 3, 0),
+            ("api-with-examples.yaml", "examples", 2, 0), ("link-example.yaml", "links", 6, 0), ("callback-example.yaml", "callbacks", 1, 0),
+            ("non-oauth-scopes.yaml", "scopes", 1, 0), ("redocly-starter/openapi.yaml", "starter", 12, 1), ("museum.yaml", "museum", 8, 1),
+            ("oai-tests/mega.yaml", "mega", 1, 1), ("oai-tests/webhook-example.yaml", "hooks", 0, 1),
         ] {
             let dir = try folder()
             let r = try CLI.run(["import", "openapi", Self.specs.appendingPathComponent(spec).path, "--service", service], cwd: dir)
             XCTAssertEqual(r.code, 0, "\(spec): \(r.stderr)")
-            XCTAssertTrue(r.stderr.contains("(\(targets) target"), "\(spec): \(r.stderr)")
             XCTAssertFalse(r.stderr.contains("cannot read"), "\(spec): \(r.stderr)")
-            let file = try String(contentsOf: dir.appendingPathComponent("targets/\(service).yaml"), encoding: .utf8)
+            var files: [(String, Int)] = []
+            if targets > 0 { files.append((service, targets)) }
+            if hooks > 0 { files.append((service + "-webhooks", hooks)) }
+            let written = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("targets").path)
+            XCTAssertEqual(Set(written.filter { $0.hasSuffix(".yaml") }), Set(files.map { $0.0 + ".yaml" }), "\(spec): \(written)")
+            var texts: [String: String] = [:]
+            for (name, count) in files {
+                XCTAssertTrue(r.stderr.contains("wrote targets/\(name).yaml (\(count) target"), "\(spec): \(r.stderr)")
+                texts[name] = try String(contentsOf: dir.appendingPathComponent("targets/\(name).yaml"), encoding: .utf8)
+            }
             // Dummy values for every ${VAR} without a default
-            let variables = Set(file.matches(of: /\$\{([A-Z0-9_]+)\}/).map { String($0.output.1) })
-            let env = Dictionary(uniqueKeysWithValues: variables.map { ($0, "dummy-\($0.lowercased())") })
+            let env = ImportContractTests.dummies(texts.values.joined(separator: "\n"))
             let v = try CLI.run(["validate"], env: env, cwd: dir)
             XCTAssertEqual(v.code, 0, "\(spec) validate: \(v.stdout)\(v.stderr)")
             let c = try CLI.run(["check", "--stub"], env: env, cwd: dir)
             XCTAssertEqual(c.code, 0, "\(spec) check --stub: \(c.stdout)\(c.stderr)")
             let list = try CLI.run(["list"], env: env, cwd: dir)
-            let names = file.matches(of: /\n  ([A-Za-z0-9_-]+):\n/).map { String($0.output.1) }
-            XCTAssertEqual(names.count, targets, "\(spec): \(names)")
-            for name in names {
-                let s = try CLI.run(["show", "\(service).\(name)"], env: env, cwd: dir)
-                XCTAssertEqual(s.code, 0, "\(spec) show \(name): \(s.stderr) \(list.stdout)")
+            for (name, count) in files {
+                let names = texts[name, default: ""].matches(of: /\n  ([A-Za-z0-9_-]+):\n/).map { String($0.output.1) }
+                XCTAssertEqual(names.count, count, "\(spec) \(name): \(names)")
+                for target in names {
+                    let s = try CLI.run(["show", "\(name).\(target)"], env: env, cwd: dir)
+                    XCTAssertEqual(s.code, 0, "\(spec) show \(name).\(target): \(s.stderr) \(list.stdout)")
+                }
             }
         }
     }

@@ -4,11 +4,15 @@ public struct ImportResult: Sendable {
     public var drafts: [ServiceDraft]
     public var warnings: [ImportWarning]
     public var files: [String]
+    /// `import openapi`: the description's `webhooks` as a service of their own (see
+    /// `OpenAPIWebhooks.swift`), written beside the paths' file; nil when it has none.
+    public var webhooks: ServiceDraft?
 
-    public init(drafts: [ServiceDraft], warnings: [ImportWarning], files: [String] = []) {
+    public init(drafts: [ServiceDraft], warnings: [ImportWarning], files: [String] = [], webhooks: ServiceDraft? = nil) {
         self.drafts = drafts
         self.warnings = warnings
         self.files = files
+        self.webhooks = webhooks
     }
 
     /// A single-service import (`openapi`, `curl`).

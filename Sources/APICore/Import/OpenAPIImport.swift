@@ -1,4 +1,5 @@
-/// `apicli import openapi`: an OpenAPI 3.0 or 3.1 description (YAML or JSON) → one service file.
+/// `apicli import openapi`: an OpenAPI 3.0 or 3.1 description (YAML or JSON) → one service file
+/// (and a second for its `webhooks`).
 /// Reads only what the mapping needs, straight from the YAML layer's nodes, so every warning
 /// carries the spec's file:line:col. Never prints; the executable renders the warnings.
 public enum OpenAPIImport {
@@ -32,12 +33,19 @@ public enum OpenAPIImport {
             "Every operation is a target; samples come from the description's examples or schemas.",
         ]
         draft.targets = mapper.targets(tags: options.tags)
-        guard !draft.targets.isEmpty else {
+        var webhooks = mapper.webhooks(tags: options.tags)
+        webhooks?.header = [
+            "Imported from \(displayName(spec)) (OpenAPI \(version)) by apicli import openapi: its webhooks.",
+            "Each target is a request the API sends to your receiver: set \(mapper.variablePrefix)_WEBHOOK_URL to its URL",
+            "(each webhook goes to that URL + /NAME; change path: to your receiver's route).",
+        ]
+        guard !draft.targets.isEmpty || webhooks != nil else {
             let what = options.tags.isEmpty ? "no operations" : "no operations tagged \(options.tags.joined(separator: ", "))"
             throw .invalid(Diagnostic(file: spec, mark: root["paths"]?.mark ?? root.mark,
                                       message: "the description has \(what) to import"))
         }
-        return ImportResult(draft: draft, warnings: loader.warnings, files: loader.files.sorted())
+        return ImportResult(drafts: draft.targets.isEmpty ? [] : [draft], warnings: loader.warnings,
+                            files: loader.files.sorted(), webhooks: webhooks)
     }
 
     /// `3.0.x` or `3.1.x`; anything else is exit 2 at the `openapi:` (or `swagger:`) key.

@@ -28,7 +28,7 @@ final class OpenAPIMapper {
     func service(baseURL: String) -> ServiceDraft {
         let servers = self.servers()
         var draft = ServiceDraft(service: service, baseURL: servers.first?.url ?? "http://localhost")
-        if servers.isEmpty {
+        if servers.isEmpty, root["paths"] != nil || root["webhooks"] == nil {  // (webhooks only: no file of paths)
             warn(root, "no servers: baseURL is http://localhost; set it, or pass --base-url when calling")
         }
         if servers.count > 1 {
@@ -44,9 +44,6 @@ final class OpenAPIMapper {
             draft.auth = auth.auth
             draft.authNotes = auth.notes
         }
-        for key in ["webhooks"] where root[key] != nil {
-            warn(root[key]!, "\(key) are not imported (apicli calls APIs; it does not receive calls)")
-        }
         return draft
     }
 
@@ -55,7 +52,7 @@ final class OpenAPIMapper {
         var taken: Set<String> = []
         var out: [TargetDraft] = []
         guard let paths = root["paths"] else {
-            warn(root, "the description has no paths:")
+            if root["webhooks"] == nil { warn(root, "the description has no paths:") }
             return []
         }
         for (key, keyMark, rawItem) in paths.entries {

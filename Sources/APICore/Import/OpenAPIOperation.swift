@@ -3,8 +3,8 @@
 /// `check: false`, so `apicli check` never creates data by accident.
 extension OpenAPIMapper {
     func target(method: String, path: String, naming: String, op: SpecNode, item: SpecNode,
-                taken: inout Set<String>) -> TargetDraft {
-        let base = op["operationId"]?.text.flatMap(ImportNames.lowerCamel) ?? ImportNames.fromRoute(method, naming)
+                taken: inout Set<String>, fallbackName: String? = nil) -> TargetDraft {
+        let base = op["operationId"]?.text.flatMap(ImportNames.lowerCamel) ?? fallbackName ?? ImportNames.fromRoute(method, naming)
         var t = TargetDraft(name: ImportNames.unique(base, &taken))
         t.method = method
         if let summary = (op["summary"] ?? op["description"])?.text.map(ImportText.oneLine), !summary.isEmpty {

@@ -106,7 +106,12 @@ struct SchemaSample {
         if let parts = s["allOf"]?.items, !parts.isEmpty { return merged(parts, into: s, variant: variant) }
         for key in ["oneOf", "anyOf"] {
             if let first = s[key]?.items.first {
-                let v = value(first, variant: variant)
+                var v = value(first, variant: variant)
+                // The schema's own properties hold beside the alternative's (`required: [id]` next to `oneOf`)
+                if s["properties"] != nil || s["required"] != nil, let alternative = v, alternative.pairs != nil {
+                    guard let own = object(s, variant: variant) else { return nil }
+                    v = Self.union([own, alternative])
+                }
                 return Self.discriminated(v, s, chosen: first, fixed: fixedByEnum(first, s["discriminator"]?["propertyName"]?.text))
             }
         }
@@ -206,8 +211,6 @@ struct SchemaSample {
 
     /// `allOf`: the members of every part's sample, later parts winning, plus the schema's own properties.
     private mutating func merged(_ parts: [SpecNode], into s: SpecNode, variant: Int) -> YAMLOut? {
-        var entries: [YAMLOut.Entry] = []
-        var names: [String: Int] = [:]
         var samples: [YAMLOut] = []
         for part in parts {
             let outer = cycled
@@ -220,8 +223,15 @@ struct SchemaSample {
             guard let own = object(s, variant: variant) else { return nil }
             samples.append(own)
         }
+        return Self.union(samples)
+    }
+
+    /// The members of every sample, later ones winning; not objects: the first sample.
+    static func union(_ samples: [YAMLOut]) -> YAMLOut {
+        var entries: [YAMLOut.Entry] = []
+        var names: [String: Int] = [:]
         for sample in samples {
-            guard let pairs = sample.pairs else { return sample }  // not objects: the first part's value
+            guard let pairs = sample.pairs else { return sample }
             for (k, v) in pairs {
                 if let i = names[k] { entries[i] = .pair(k, v) } else {
                     names[k] = entries.count
@@ -246,7 +256,10 @@ struct SchemaSample {
     static func discriminated(_ v: YAMLOut?, _ s: SpecNode, chosen: SpecNode, fixed: Bool = false) -> YAMLOut? {
         guard let v, case .map(var entries) = v, let property = s["discriminator"]?["propertyName"]?.text,
               let ref = chosen.ref else { return v }
-        let mapped = s["discriminator"]?["mapping"]?.entries.first { $0.value.text == ref }?.key
+        // A mapping value is a reference or a schema's bare name (`kitty: Kitten`)
+        let mapped = s["discriminator"]?["mapping"]?.entries.first { m in
+            m.value.text.map { $0 == ref || !$0.contains("/") && ref == "#/components/schemas/" + $0 } ?? false
+        }?.key
         if mapped == nil, fixed, entries.contains(where: { if case .pair(property, _) = $0 { return true } else { return false } }) {
             return v
         }

@@ -30,9 +30,14 @@ public struct LiveTransport: Transport {
     }
 
     #if !os(Linux) || URLSessionTransport
-    /// Whether URLSession serves this exchange (else async-http-client).
+    /// Whether URLSession serves this exchange (else async-http-client). URLSession cannot route a
+    /// connection (`--resolve`, `--connect-to`, a unix socket) nor refuse HTTP/2 (`--http1.1`): such
+    /// exchanges go to async-http-client, which can, rather than being sent somewhere else.
     public static func usesURLSession(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
-        request.tls.isDefault && transfer.destination == nil && transfer.stream == nil && request.body?.isStreamed != true
+        guard request.tls.isDefault, transfer.destination == nil, transfer.stream == nil,
+              request.body?.isStreamed != true, request.socket == nil else { return false }
+        let connection = ConnectionOptions.run.withLock { $0 }
+        return !connection.http1Only && connection.route(for: request.url) == ConnectionOptions.Route()
     }
     #endif
 }
