@@ -10,10 +10,14 @@ import NIOCore
 /// task begins to run (a busy machine runs it late), and its latency counts from the scheduled
 /// time too (no coordinated omission).
 extension LoadRunner {
-    /// Where the scheduler and the requests run (APICLI_OPEN_SCHEDULER, for the A/B measurements).
+    /// Where the scheduler and the requests run: `pool` (the default) the scheduler sleeps with
+    /// Task.sleep and the requests run on Swift's pool; `timer` the scheduler sleeps on an event
+    /// loop's timer and the requests run on the pool; `loops` the requests run on the loops too.
+    /// APICLI_OPEN_SCHEDULER picks one, for A/B measurements (bench/ab-load.sh): on a loaded 2-core
+    /// machine none was clearly better than the pool (see notes/latency-4), `loops` was worse.
     enum OpenPlacement: String {
         case pool, timer, loops
-        static let current = OpenPlacement(rawValue: ProcessInfo.processInfo.environment["APICLI_OPEN_SCHEDULER"] ?? "") ?? .loops
+        static let current = OpenPlacement(rawValue: ProcessInfo.processInfo.environment["APICLI_OPEN_SCHEDULER"] ?? "") ?? .pool
     }
 
     func open(_ schedule: RateSchedule, maxInFlight: Int) async throws(APIError) {
@@ -40,11 +44,6 @@ extension LoadRunner {
                 guard let at = schedule.time(of: k), at < end else { break }
                 let due = start + at
                 if due - monotonicSeconds() > Self.early { await Self.sleep(until: due, on: timer) }
-                if placement == .pool {
-                    while slots.taken >= maxInFlight, stopped.current == nil, !Task.isCancelled {
-                        await Self.sleep(until: monotonicSeconds() + 0.0002, on: timer)
-                    }
-                }
                 await slots.acquire()
                 if stopped.current != nil || Task.isCancelled {
                     slots.release()
