@@ -10,14 +10,15 @@ import NIOCore
 /// task begins to run (a busy machine runs it late), and its latency counts from the scheduled
 /// time too (no coordinated omission).
 extension LoadRunner {
-    /// Where the scheduler and the requests run: `pool` (the default) the scheduler sleeps with
-    /// Task.sleep and the requests run on Swift's pool; `timer` the scheduler sleeps on an event
-    /// loop's timer and the requests run on the pool; `loops` the requests run on the loops too.
-    /// APICLI_OPEN_SCHEDULER picks one, for A/B measurements (bench/ab-load.sh): on a loaded 2-core
-    /// machine none was clearly better than the pool (see notes/latency-4), `loops` was worse.
+    /// Where the scheduler and the requests run: `timer` (the default) the scheduler sleeps on an
+    /// event loop's timer and the requests run on Swift's pool; `pool` the scheduler sleeps with
+    /// Task.sleep (a Dispatch timer: its manager thread wakes, then a pool thread); `loops` the
+    /// requests run on the loops too. APICLI_OPEN_SCHEDULER picks one, for A/B measurements
+    /// (bench/ab-load.sh): at 5,000/s on a 2-core machine at load 5-6 `timer` took ~25% less CPU
+    /// than `pool` with the same lag; under heavier load none held its schedule every time.
     enum OpenPlacement: String {
         case pool, timer, loops
-        static let current = OpenPlacement(rawValue: ProcessInfo.processInfo.environment["APICLI_OPEN_SCHEDULER"] ?? "") ?? .pool
+        static let current = OpenPlacement(rawValue: ProcessInfo.processInfo.environment["APICLI_OPEN_SCHEDULER"] ?? "") ?? .timer
     }
 
     func open(_ schedule: RateSchedule, maxInFlight: Int) async throws(APIError) {
