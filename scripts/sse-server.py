@@ -23,6 +23,8 @@ GET /resume   text/event-stream, chunked (HTTP/1.1). Without Last-Event-ID: `ret
               Each request's Last-Event-ID (or "-") is appended to GET /log.
 GET /silent   text/event-stream: one event, then silence for --gap ms, then one more.
 GET /log      the Last-Event-ID of each /resume request so far, one a line.
+GET /endless  text/event-stream that never ends: `id: N`, `data: tick N` every 50 ms, until the
+              client goes (or the server's lifetime ends).
 """
 import argparse
 import threading
@@ -76,6 +78,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         if self.path == "/plain":
             return self.plain(b"not a stream\n")
+        if self.path == "/endless":
+            return self.endless()
         if self.path != "/events":
             self.send_error(404)
             return
@@ -93,6 +97,20 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(0.02)
         except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def endless(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        n = 0
+        try:
+            while True:
+                n += 1
+                self.wfile.write(b"id: %d\ndata: tick %d\n\n" % (n, n))
+                self.wfile.flush()
+                time.sleep(0.05)
+        except (BrokenPipeError, ConnectionResetError, OSError):
             pass
 
     def plain(self, body):

@@ -8,6 +8,9 @@
   /push      n1, n2, n3 (--gap ms apart), then stays open without a word
   /bye       "bye", then closes with 1000
   /refuse    answers the handshake with 403
+  /digest    HTTP Digest (RFC 7616, MD5, qop=auth) for user "ann", password "digest-pass-3":
+             without a valid Authorization, 401 with a `WWW-Authenticate: Digest` challenge (to a
+             handshake or a plain GET alike); with one, the handshake goes on and the messages echo
   /log       (HTTP GET) the close codes clients sent, one a line
 
 Subprotocols offered: chat and superchat (the first the client lists that is one of them).
@@ -15,7 +18,9 @@ Subprotocols offered: chat and superchat (the first the client lists that is one
 """
 import argparse
 import asyncio
+import hashlib
 import json
+import secrets
 import ssl
 import sys
 
@@ -70,7 +75,37 @@ async def handler(ws, gap):
         await echo(ws)
 
 
+DIGEST_USER, DIGEST_PASSWORD, DIGEST_REALM = "ann", "digest-pass-3", "ws"
+NONCES = set()
+
+
+def md5(text):
+    return hashlib.md5(text.encode()).hexdigest()
+
+
+def digest_ok(header):
+    if not header or not header.startswith("Digest "):
+        return False
+    fields = {}
+    for part in header[len("Digest "):].split(","):
+        if "=" in part:
+            k, v = part.strip().split("=", 1)
+            fields[k.strip()] = v.strip().strip('"')
+    if fields.get("username") != DIGEST_USER or fields.get("nonce") not in NONCES:
+        return False
+    ha1 = md5(f"{DIGEST_USER}:{DIGEST_REALM}:{DIGEST_PASSWORD}")
+    ha2 = md5(f"GET:{fields.get('uri', '')}")
+    expected = md5(f"{ha1}:{fields['nonce']}:{fields.get('nc', '')}:{fields.get('cnonce', '')}:auth:{ha2}")
+    return fields.get("qop") == "auth" and fields.get("response") == expected
+
+
 def process_request(connection, request):
+    if request.path == "/digest" and not digest_ok(request.headers.get("Authorization")):
+        nonce = secrets.token_hex(16)
+        NONCES.add(nonce)
+        challenge = f'Digest realm="{DIGEST_REALM}", qop="auth", nonce="{nonce}", algorithm=MD5'
+        return Response(401, "Unauthorized", Headers([("WWW-Authenticate", challenge), ("Content-Type", "text/plain")]),
+                        b"digest needed\n")
     if request.path == "/refuse":
         return connection.respond(403, "no\n")
     if request.path == "/log":

@@ -47,6 +47,10 @@ extension APICLI {
                                    valueName: "name"))
         var keepHeaders: [String] = []
 
+        @Option(name: .customLong("max-events"),
+                help: ArgumentHelp("Record an event stream's first N events, then close it (1 to \(Sample.maxEvents)).", valueName: "n"))
+        var maxEvents: Int?
+
         @Flag(name: .customLong("accept-any"), help: "Record a response that validate: rejects too.")
         var acceptAny = false
 
@@ -59,6 +63,9 @@ extension APICLI {
                 throw ValidationError("--mask takes a JSONPath starting with $, like $.token, got '\(mask)'")
             }
             if let sample, sample.isEmpty { throw ValidationError("--sample takes a name") }
+            if let maxEvents, !(1...Sample.maxEvents).contains(maxEvents) {
+                throw ValidationError("--max-events takes a count from 1 to \(Sample.maxEvents), got \(maxEvents)")
+            }
         }
 
         func run() async throws {
@@ -87,9 +94,10 @@ extension APICLI {
             let name = call.target.qualifiedName
             let workspace = caller.workspace
             // The body is kept by the recorder, which also times a stream's events.
-            let recorder = EventRecorder(limit: call.request.maxBody, host: call.request.hostAndPort)
-            let sent = await caller.send(call, transfer: Transfer(stream: recorder, head: { _ in recorder.head() }))
-            let (response, delays) = recorder.finish(try sent.response())
+            let recorder = EventRecorder(limit: call.request.maxBody, host: call.request.hostAndPort, maxEvents: maxEvents)
+            let sent = await caller.send(call, transfer: Transfer(stream: recorder, head: { recorder.head($0) }))
+            // --max-events ended the stream on purpose: what came is the answer.
+            let (response, delays) = try recorder.finish(recorder.isFull ? nil : try sent.response())
             let validation = call.endpoint.validation
             if let binary = response.messages?.first(where: \.binary) {
                 throw .stopped("\(name): not recorded: a binary message came (\(binary.data.count) bytes); a messages: sample holds text messages only")

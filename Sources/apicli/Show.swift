@@ -29,7 +29,7 @@ extension APICLI {
             Terminal.setUp()
             var console = Console.plain
             do throws(APIError) {
-                let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts())
+                let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts()).shownOnly()
                 console = Console(workspace)
                 let (service, target) = try workspace.find(self.target)
                 console.warn(target.warnings)

@@ -89,19 +89,28 @@ final class LayoutTests: XCTestCase {
     /// `canImport(FoundationEssentials)` check, or in a file only the URLSession trait compiles.
     func testTheProgramLinksFoundationEssentialsOnly() throws {
         var found: [String] = []
+        for (path, text) in try Self.sourceFiles() {
+            guard text.contains("\nimport Foundation\n") || text.hasPrefix("import Foundation\n") else { continue }
+            let guarded = text.contains("#if canImport(FoundationEssentials)\nimport FoundationEssentials\n#else\nimport Foundation\n")
+            let traitOnly = text.hasPrefix("#if !os(Linux) || URLSessionTransport")
+            if !guarded && !traitOnly { found.append(path) }
+        }
+        XCTAssertEqual(found, [], "import FoundationEssentials (Foundation only in the #else of canImport(FoundationEssentials))")
+    }
+
+    /// Every Swift file of the program (APICore and apicli): its path from the package root, its text.
+    static func sourceFiles() throws -> [(path: String, text: String)] {
+        var files: [(path: String, text: String)] = []
         for module in ["Sources/APICore", "Sources/apicli"] {
-            let folder = Self.root.appendingPathComponent(module)
+            let folder = root.appendingPathComponent(module)
             let enumerator = FileManager.default.enumerator(atPath: folder.path)
             while let file = enumerator?.nextObject() as? String {
                 guard file.hasSuffix(".swift") else { continue }
-                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-                guard text.contains("\nimport Foundation\n") || text.hasPrefix("import Foundation\n") else { continue }
-                let guarded = text.contains("#if canImport(FoundationEssentials)\nimport FoundationEssentials\n#else\nimport Foundation\n")
-                let traitOnly = text.hasPrefix("#if !os(Linux) || URLSessionTransport")
-                if !guarded && !traitOnly { found.append("\(module)/\(file)") }
+                files.append(("\(module)/\(file)", try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)))
             }
         }
-        XCTAssertEqual(found, [], "import FoundationEssentials (Foundation only in the #else of canImport(FoundationEssentials))")
+        XCTAssertGreaterThan(files.count, 100, "the sources were not found under \(root.path)")
+        return files
     }
 
     /// Without ICU (FoundationEssentials only) `TimeZone(identifier: "UTC")` is nil and a Calendar or
@@ -110,16 +119,11 @@ final class LayoutTests: XCTestCase {
     /// Dates are computed by hand (HTTPDate), so none of these may come back.
     func testNoCodeNeedsICUData() throws {
         var found: [String] = []
-        for module in ["Sources/APICore", "Sources/apicli"] {
-            let folder = Self.root.appendingPathComponent(module)
-            let enumerator = FileManager.default.enumerator(atPath: folder.path)
-            while let file = enumerator?.nextObject() as? String {
-                guard file.hasSuffix(".swift") else { continue }
-                let code = Self.code(try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
-                for needle in ["TimeZone(identifier", "Calendar(identifier", "Locale(identifier", "DateFormatter", "Calendar.current", "TimeZone.current"]
-                where code.contains(needle) {
-                    found.append("\(module)/\(file): \(needle)")
-                }
+        for (path, text) in try Self.sourceFiles() {
+            let code = Self.code(text)
+            for needle in ["TimeZone(identifier", "Calendar(identifier", "Locale(identifier", "DateFormatter", "Calendar.current", "TimeZone.current"]
+            where code.contains(needle) {
+                found.append("\(path): \(needle)")
             }
         }
         XCTAssertEqual(found, [], "ICU-backed Foundation API: compute dates by hand (see HTTPDate)")

@@ -151,7 +151,25 @@ final class ClientCertificateTests: XCTestCase {
 
     func testCurlAndShowNameTheCertificate() throws {
         let r = try run(["call", "mtls.hello", "--curl", "--dry-run"])
-        XCTAssertTrue(r.stdout.contains("--cert \(path("client.pem")) --key \(path("client.key"))"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("--cacert \(path("server.pem")) --cert \(path("client.pem")) --key \(path("client.key"))"), r.stdout)
+    }
+
+    /// `--curl` carries the TLS trust and the client certificate, from `tls:` or the flags: the
+    /// printed command, run as it is by curl (no flag added), gets in as apicli does.
+    func testThePrintedCurlCommandRunsAsItIs() throws {
+        let cases: [([String], String)] = [
+            (["call", "mtls.hello"], "--cacert"),                                              // tls: { cacert:, cert:, key: }
+            (["call", "bare.hello", "--cert", path("client.pem"), "--key", path("client.key")], "--cacert"),
+            (["call", "bare.hello", "--cacert", path("server.pem"), "--cert", path("combined.pem")], "--cacert"),  // the flag
+            (["call", "mtls.hello", "--insecure"], " -k "),                                    // --insecure wins over cacert:
+        ]
+        for (args, trust) in cases {
+            let curl = try run(args + ["--curl", "--dry-run"])
+            XCTAssertEqual(curl.code, 0, "\(args): \(curl.stderr)")
+            XCTAssertTrue(curl.stdout.contains(trust), "\(args): \(curl.stdout)")
+            XCTAssertEqual(try Self.sh(curl.stdout.replacingOccurrences(of: "curl -L", with: "curl -sS -L"), in: dir),
+                           "hello CN=apicli-client", "\(args): \(curl.stdout)")
+        }
     }
 
     /// `--resolve host:port:address` (TLS still verified for the name) and `--http1.1` against this
@@ -178,8 +196,8 @@ final class ClientCertificateTests: XCTestCase {
         XCTAssertEqual(try run(["check", "api.proto", "--resolve", resolve]).code, 0)
         // AND --curl spells them as curl does, and curl itself gets the same answer
         let curl = try run(["call", "api.proto", "--resolve", resolve, "--http1.1", "--curl", "--dry-run"])
-        XCTAssertTrue(curl.stdout.contains("--resolve \(resolve) --http1.1 --cert"), curl.stdout)
-        XCTAssertEqual(try Self.sh(curl.stdout.replacingOccurrences(of: "curl -L", with: "curl -s --cacert server.pem -L"), in: dir), "HTTP/1.1 api.test")
+        XCTAssertTrue(curl.stdout.contains("--resolve \(resolve) --http1.1 --cacert \(path("server.pem")) --cert"), curl.stdout)
+        XCTAssertEqual(try Self.sh(curl.stdout.replacingOccurrences(of: "curl -L", with: "curl -s -L"), in: dir), "HTTP/1.1 api.test")
         // AND without --resolve, or with one for another port, the name does not resolve
         XCTAssertNotEqual(try run(["call", "api.proto"]).code, 0)
         XCTAssertNotEqual(try run(["call", "api.proto", "--resolve", "api.test:1:127.0.0.1"]).code, 0)
@@ -256,7 +274,7 @@ final class ClientCertificateTests: XCTestCase {
         let curl = try run(["call", "enc.hello", "--curl", "--dry-run"], ["KEY_PASS": "key-pass-55"])
         XCTAssertTrue(curl.stdout.contains("--key \(path("client-enc.key")) --pass '••••'"), curl.stdout)
         let shown = try run(["call", "enc.hello", "--curl", "--dry-run", "--show-secrets"], ["KEY_PASS": "key-pass-55"])
-        XCTAssertEqual(try Self.sh(shown.stdout.replacingOccurrences(of: "curl -L", with: "curl -s --cacert server.pem -L"), in: dir), "hello CN=apicli-client")
+        XCTAssertEqual(try Self.sh(shown.stdout.replacingOccurrences(of: "curl -L", with: "curl -s -L"), in: dir), "hello CN=apicli-client")
         // AND password: (a bundle's) with a PEM key is a file error pointing at keyPassword:
         try Data("""
             baseURL: https://127.0.0.1:\(Self.port)

@@ -64,6 +64,26 @@ final class SecretProviderTests: FolderTestCase {
         XCTAssertEqual(runs(dir), 2)
     }
 
+    func testShowAndDryRunDoNotRunTheCommand() throws {
+        let dir = try project("  API_TOKEN: { command: [@DIR@/vault.sh] }\n  ODD: { command: [@DIR@/vault.sh] }\n")
+        let targets = dir.appendingPathComponent("targets").path
+        // WHEN the request is only shown, in every way that shows it
+        for args in [["show", "hb.bearer"], ["show", "hb.echo", "--show-secrets"],
+                     ["call", "hb.bearer", "--dry-run"], ["call", "hb.echo", "--dry-run", "-v"],
+                     ["call", "hb.bearer", "--dry-run", "--curl"], ["call", "hb.echo", "--dry-run", "--curl", "--show-secrets"]] {
+            let r = try CLI.run(args + ["--targets", targets])
+            XCTAssertEqual(r.code, 0, "\(args): \(r.stderr)")
+            // THEN the secret command did not run, and the secret shows as ••••
+            XCTAssertEqual(runs(dir), 0, "\(args) ran the secret command")
+            XCTAssertFalse(r.stdout.contains(value) || r.stderr.contains(value), "\(args): \(r.stdout)")
+            XCTAssertTrue(r.stdout.contains("••••"), "\(args): \(r.stdout)")
+        }
+        // AND calling it does run it, once
+        let call = try CLI.run(["call", "hb.bearer", "--targets", targets])
+        XCTAssertEqual(call.code, 0, call.stderr)
+        XCTAssertEqual(runs(dir), 1)
+    }
+
     func testNoShellRunsTheCommand() throws {
         let dir = try project("  ODD: { command: [printf, \"%s\", \"$HOME; $(id) `id`\"] }\n")
         let r = try CLI.run(["call", "hb.echo", "--show-secrets", "--targets", dir.appendingPathComponent("targets").path])

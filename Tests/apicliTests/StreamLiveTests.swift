@@ -20,6 +20,7 @@ final class StreamLiveTests: XCTestCase {
                   silent: { path: /silent, stream: { idle: 500ms } }
                   patient: { path: /silent, stream: { idle: 3s } }
                   events: { path: /events }
+                  endless: { path: /endless, timeout: 60s }
                 """,
         ])
     }
@@ -64,6 +65,25 @@ final class StreamLiveTests: XCTestCase {
         XCTAssertEqual(r.stdout.split(separator: "\n").count, 2, r.stdout)
         XCTAssertTrue(r.stderr.contains("closed the connection before the body was complete"), r.stderr)
         XCTAssertEqual(try get("/log"), "-\n")
+    }
+
+    /// `record --max-events N` of a stream that never ends: the first N events are recorded and the
+    /// stream is closed there, long before the timeout; `call --stub` then prints those N.
+    func testRecordMaxEventsBoundsAStreamThatNeverEnds() throws {
+        let start = Date()
+        let r = try CLI.run(["record", "s.endless", "--max-events", "3"], cwd: dir, timeout: 90)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30, "ended at the third event, not at the 60 s timeout")
+        let file = try String(contentsOf: dir.appendingPathComponent("targets/s.yaml"), encoding: .utf8)
+        XCTAssertTrue(file.contains(#"- { data: "tick 3", id: "3", delay: "#), file)
+        XCTAssertFalse(file.contains("tick 4"), file)
+        let stub = try CLI.run(["call", "s.endless", "--stub", "--format", "json"], cwd: dir)
+        XCTAssertEqual(stub.code, 0, stub.stderr)
+        XCTAssertEqual(stub.stdout, (1...3).map { #"{"event":"message","data":"tick \#($0)","id":"\#($0)"}"# + "\n" }.joined())
+        XCTAssertEqual(try CLI.run(["validate"], cwd: dir).code, 0)
+        // AND the count is checked
+        XCTAssertEqual(try CLI.run(["record", "s.events", "--max-events", "0"], cwd: dir).code, 64)
+        XCTAssertEqual(try CLI.run(["record", "s.events", "--max-events", "10001"], cwd: dir).code, 64)
     }
 
     /// `record` keeps the events and their pacing; `call --stub` then prints what the live call did.

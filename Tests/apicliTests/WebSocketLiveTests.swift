@@ -74,6 +74,10 @@ final class WebSocketLiveTests: XCTestCase {
                 path: /echo
                 task: { websocket: { send: [ hi ], close: { after: 1, code: 4001, reason: done } } }
               log: { path: /log }
+              digest:
+                path: /digest
+                auth: { digest: { username: ann, password: "${WS_DIGEST_PASSWORD}" } }
+                task: { websocket: { send: [ "behind digest" ], expect: [ { text: behind digest } ], close: { after: 1 } } }
               early:
                 path: /push
                 task: { websocket: { expect: [ { text: n2 } ], close: { wait: 20s } } }
@@ -147,6 +151,20 @@ final class WebSocketLiveTests: XCTestCase {
         let none = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any], plain.stdout)
         XCTAssertEqual(none["extensions"] as? [String], [])
         XCTAssertTrue(none["protocol"] is NSNull, plain.stdout)
+    }
+
+    /// `auth: { digest: }` on a WebSocket: the server's 401 challenge to the handshake is answered
+    /// once, as an ordinary request's is, and the conversation goes on; a wrong password is a
+    /// clear error naming the credentials, never the password.
+    func testADigestChallengeToTheHandshakeIsAnswered() throws {
+        let r = try CLI.run(["call", "chat.digest", "-v"], env: ["WS_DIGEST_PASSWORD": "digest-pass-3"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "behind digest\n")
+        XCTAssertEqual(try CLI.run(["check", "chat.digest"], env: ["WS_DIGEST_PASSWORD": "digest-pass-3"], cwd: dir).code, 0)
+        let wrong = try CLI.run(["call", "chat.digest"], env: ["WS_DIGEST_PASSWORD": "not-it-42"], cwd: dir)
+        XCTAssertEqual(wrong.code, 3, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("refused the WebSocket handshake's Digest credentials"), wrong.stderr)
+        XCTAssertFalse(wrong.stderr.contains("not-it-42"), wrong.stderr)
     }
 
     func testRefusedUpgradeIdleAndCloseCode() throws {

@@ -47,24 +47,36 @@ final class WebSocketTLSAndInputTests: XCTestCase {
                 path: /echo
                 task: { websocket: { send: [ over tls ], expect: [ { text: over tls } ], close: { after: 1 } } }
             """
-        // swift-websocket sends the URL's host as the TLS server name, which cannot be an IP address:
-        // the server (on 127.0.0.1) is called by the loopback name localhost.
-        let plain = try write("plain", "baseURL: wss://localhost:\(server.port)\ntargets:\n" + target + "\n")
-        let refused = try CLI.run(["call", "secure.echo", "--targets", plain.path], cwd: folder)
-        XCTAssertEqual(refused.code, 3, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("certificate"), refused.stderr)
-        let insecure = try CLI.run(["call", "secure.echo", "--targets", plain.path, "--insecure"], cwd: folder)
-        XCTAssertEqual(insecure.code, 0, insecure.stderr)
-        XCTAssertEqual(insecure.stdout, "over tls\n")
-        // An https:// base URL is upgraded to wss://; the service's cacert is trusted.
-        let pinned = try write("pinned", "baseURL: https://localhost:\(server.port)\ntls: { cacert: ../cert.pem }\ntargets:\n" + target + "\n")
-        let check = try CLI.run(["check", "secure.echo", "--targets", pinned.path], cwd: folder)
-        XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
-        XCTAssertTrue(check.stdout.contains("1 passed"), check.stdout)
-        let ip = try write("ip", "baseURL: wss://127.0.0.1:\(server.port)\ntargets:\n" + target + "\n")
-        let byAddress = try CLI.run(["call", "secure.echo", "--targets", ip.path, "--insecure"], cwd: folder)
-        XCTAssertEqual(byAddress.code, 3, byAddress.stderr)
-        XCTAssertTrue(byAddress.stderr.contains("cannot open wss:// to an IP address"), byAddress.stderr)
+        // By name (localhost) and by address (127.0.0.1: no address goes as the TLS server name,
+        // and the certificate is checked against the address, its IP subjectAltName): refused
+        // untrusted, accepted with --insecure or the service's cacert.
+        for (name, host) in [("plain", "localhost"), ("ip", "127.0.0.1")] {
+            let plain = try write(name, "baseURL: wss://\(host):\(server.port)\ntargets:\n" + target + "\n")
+            let refused = try CLI.run(["call", "secure.echo", "--targets", plain.path], cwd: folder)
+            XCTAssertEqual(refused.code, 3, "\(host): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("certificate"), refused.stderr)
+            let insecure = try CLI.run(["call", "secure.echo", "--targets", plain.path, "--insecure"], cwd: folder)
+            XCTAssertEqual(insecure.code, 0, "\(host): \(insecure.stderr)")
+            XCTAssertEqual(insecure.stdout, "over tls\n")
+            // An https:// base URL is upgraded to wss://; the service's cacert is trusted.
+            let pinned = try write(name + "-pinned", "baseURL: https://\(host):\(server.port)\ntls: { cacert: ../cert.pem }\ntargets:\n" + target + "\n")
+            let check = try CLI.run(["check", "secure.echo", "--targets", pinned.path], cwd: folder)
+            XCTAssertEqual(check.code, 0, "\(host): " + check.stdout + check.stderr)
+            XCTAssertTrue(check.stdout.contains("1 passed"), check.stdout)
+        }
+        // AND a trusted certificate that does not name the address is refused (only DNS:localhost)
+        try TLSTests.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                              "-addext", "subjectAltName=DNS:localhost", "-keyout", "named-key.pem", "-out", "named.pem"], in: folder)
+        let named = try TestServer("ws-echo-server.py", ["--lifetime", "120", "--cert", folder.appendingPathComponent("named.pem").path,
+                                                         "--key", folder.appendingPathComponent("named-key.pem").path],
+                                   python: WebSocketLiveTests.python)
+        defer { named.stop() }
+        let other = try write("ip-named", "baseURL: wss://127.0.0.1:\(named.port)\ntls: { cacert: ../named.pem }\ntargets:\n" + target + "\n")
+        let mismatch = try CLI.run(["call", "secure.echo", "--targets", other.path], cwd: folder)
+        XCTAssertEqual(mismatch.code, 3, mismatch.stderr)
+        XCTAssertTrue(mismatch.stderr.contains("the certificate is not for 127.0.0.1"), mismatch.stderr)
+        let byName = try write("named", "baseURL: wss://localhost:\(named.port)\ntls: { cacert: ../named.pem }\ntargets:\n" + target + "\n")
+        XCTAssertEqual(try CLI.run(["call", "secure.echo", "--targets", byName.path], cwd: folder).code, 0, "the same server by its name")
     }
 
     /// check --stub judges a websocket task's expect: on its messages sample, offline.

@@ -50,6 +50,9 @@ public struct EndpointResolver: Sendable {
     /// Nothing is sent (`--stub`, `mock`): an unset `${VAR}` that feeds the request stands as
     /// `Bindings.placeholder` instead of being an error. Samples and the base URL's path still need theirs.
     public var offline = false
+    /// false for requests that are only shown (`show`, `call --dry-run`): the `secrets:` commands
+    /// do not run; their variables stand as `Bindings.placeholder`.
+    public var runsSecretCommands = true
     /// Every secret value this resolver has expanded, even when resolving then failed, so the
     /// error line can be redacted too.
     public let secrets = Secrets()
@@ -64,7 +67,7 @@ public struct EndpointResolver: Sendable {
 
     /// `secrets:` of the project file (their values are cached per process, not per resolver).
     var providers: SecretProviders? {
-        project.secrets.isEmpty ? nil : SecretProviders(project.secrets)
+        project.secrets.isEmpty ? nil : SecretProviders(project.secrets, runs: runsSecretCommands)
     }
 
     /// The environment variable that overrides a service's baseURL: `APICLI_BASE_URL_GITHUB`.

@@ -66,6 +66,16 @@ public struct Workspace: Sendable {
         return out
     }
 
+    /// This workspace for requests that are shown and never sent (`show`, `call --dry-run`): a
+    /// `secrets:` command does not run (it may ask for a login, or reach a vault, for nothing) and its
+    /// variable stands as `Bindings.placeholder` (`••••`, even with `--show-secrets`). An exported
+    /// variable of that name is used as always; other unset variables are errors as always.
+    public func shownOnly() -> Workspace {
+        var out = self
+        out.resolver.runsSecretCommands = false
+        return out
+    }
+
     /// Whether requests built here may hold placeholders (`offline()`).
     public var isOffline: Bool { resolver.offline }
 

@@ -34,6 +34,9 @@ public enum Curl {
         if connection.http1Only { args.append("--http1.1") } else if r.http2PriorKnowledge, r.url.scheme?.lowercased() == "http" {
             args.append("--http2-prior-knowledge")
         }
+        // TLS trust as the request is sent: curl's --cacert stands for the file apicli trusts besides
+        // the system's (enough for the private CA or self-signed server it is there for).
+        if !r.tls.verify { args.append("-k") } else if let ca = r.tls.caFile { args += ["--cacert", quote(ca)] }
         if let bundle = r.tls.pkcs12File {
             let spec = r.tls.password.map { bundle.replacing(":", with: "\\:") + ":" + redactor.text($0) } ?? bundle
             args += ["--cert-type", "P12", "--cert", quote(spec)]

@@ -64,16 +64,21 @@ public struct SecretCommand: Sendable, Equatable {
 /// needs it is first expanded), the value kept in memory only.
 public final class SecretProviders: Sendable {
     public let commands: [String: SecretCommand]
+    /// false for a request that is only shown (`show`, `call --dry-run`): no command runs and a
+    /// variable that has one stands as `Redactor.mask` (`••••`, what `Bindings.placeholder` is).
+    public let runs: Bool
     /// By argv, for the whole process (every resolver and workspace shares it).
     private static let values = Locked([[String]: String]())
 
-    public init(_ commands: [String: SecretCommand] = [:]) {
+    public init(_ commands: [String: SecretCommand] = [:], runs: Bool = true) {
         self.commands = commands
+        self.runs = runs
     }
 
     /// nil when `name` has no command.
     func value(of name: String) throws(APIError) -> String? {
         guard let command = commands[name] else { return nil }
+        guard runs else { return Redactor.mask }  // Bindings.placeholder
         if let known = Self.values.withLock({ $0[command.argv] }) { return known }
         let value = try command.run(for: name)
         Self.values.withLock { $0[command.argv] = value }

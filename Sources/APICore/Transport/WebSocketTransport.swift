@@ -34,7 +34,7 @@ public struct WebSocketTransport: Transport {
                                                   additionalHeaders: Self.handshakeHeaders(request, ws),
                                                   extensions: ws.deflate ? [.perMessageDeflate(maxDecompressedFrameSize: 1 << 24)] : [],
                                                   closeTimeout: .seconds(5))
-        if let host = request.url.host, !host.hasPrefix("["), request.tls.verify { config.sniHostname = host }
+        config.sniHostname = Self.serverName(request.url)
         let (url, configuration) = (request.url.absoluteString, config)
         let proxy = Self.proxy(for: request.url)
         do {
@@ -56,16 +56,28 @@ public struct WebSocketTransport: Transport {
         } catch let error as APIError {
             throw conversation.failure ?? error
         } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
-            throw .network(.other("\(request.hostAndPort) did not accept the WebSocket upgrade (its answer was not 101 Switching Protocols)"))
+            guard request.digest != nil else {
+                throw .network(.other("\(request.hostAndPort) did not accept the WebSocket upgrade (its answer was not 101 Switching Protocols)"))
+            }
+            return try await Self.digestRefusal(request, inner: inner).get()
         } catch {
             if let failure = conversation.failure { throw failure }
             if "\(error)".contains("cannotUseIPAddressInSNI") {
-                throw .network(.tls(host: request.hostAndPort, reason: "the WebSocket client (swift-websocket) cannot open wss:// to an IP address: "
+                throw .network(.tls(host: request.hostAndPort, reason: "the WebSocket client (swift-websocket) cannot open wss:// to an IPv6 address: "
                                         + "it sends the address as the TLS server name; call it by a host name the certificate gives",
                                     detail: "\(error)"))
             }
             throw NIOTransport.describe(error, request)
         }
+    }
+
+    /// The TLS server name `WSClient` sends (it always sends one: the URL's host unless told):
+    /// the host; for an IPv4 address, which NIOSSL refuses as a server name (RFC 6066 has none for
+    /// addresses), the address with a trailing dot, which is no address to it. The certificate is
+    /// still checked against the address connected to (its IP subjectAltName), as for HTTPS.
+    static func serverName(_ url: URL) -> String? {
+        guard let host = url.host, !host.contains(":"), !host.hasPrefix("[") else { return nil }
+        return CookieDomain.isIPAddress(host) ? host + "." : host
     }
 
     /// The proxy the environment names for the handshake's URL (`http_proxy` for ws://, `https_proxy`
