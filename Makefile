@@ -133,7 +133,7 @@ release: deps
 # Benchmark tools: Debian (hyperfine, nginx, wrk, GNU time) and PyPI (httpie, tavern) in
 # bench/out/venv, apart from the test venv. A tool that cannot be installed makes its rows n/a.
 BENCH_APT := hyperfine nginx-light wrk time hey
-bench-deps: deps
+bench-deps: deps bench/out/delay-server
 	@missing=""; \
 	for t in hyperfine:hyperfine nginx:nginx-light wrk:wrk hey:hey; do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || [ -x /usr/sbin/$${t%%:*} ] || missing="$$missing $${t#*:}"; done; \
@@ -150,6 +150,11 @@ bench-deps: deps
 
 bench: bench-deps
 	PATH="$$PATH:/usr/sbin" bash bench/run.sh
+
+# The latency row's server (scripts/delay-server.c): sleeps exactly the asked time, with the system cc.
+bench/out/delay-server: scripts/delay-server.c
+	@mkdir -p bench/out
+	$(CC) -O2 -pthread -o $@ $<
 
 # Fuzzing: Sources/apicli-fuzz built with libFuzzer and AddressSanitizer in its own build folder.
 # The growing corpus lives in .run/fuzz/corpus (kept between runs, not committed); seeds are the

@@ -61,11 +61,17 @@ let package = Package(
             ]
         ),
         // Argument parsing, rendering and exit codes.
+        // Linux: export none of the program's symbols (Sources/apicli/exports.map says why: start-up).
         .executableTarget(
             name: "apicli",
             dependencies: [
                 "APICore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            exclude: ["exports.map"],
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/apicli/exports.map"],
+                             .when(platforms: [.linux])),
             ]
         ),
         // libFuzzer harness over the YAML layer, the decoders and endpoint mapping (`make fuzz`);

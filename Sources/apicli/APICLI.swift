@@ -51,13 +51,23 @@ struct APICLI: AsyncParsableCommand {
                 _exit(0)
             }
             try AdHocOptions.extract(from: &words)
-            var command: ParsableCommand
-            if let fast = FastPath.parse(words) { command = fast } else { command = try parseAsRoot(words) }
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
+            // The common lines are read by hand (no argument-parser at all); the rest by the
+            // command's own parser, else the whole tree's.
+            if let quick = HandParser.parse(words) {
+                try await quick.run()
             } else {
-                try command.run()
+                var command: ParsableCommand
+                if let fast = FastPath.parse(words) { command = fast } else { command = try parseAsRoot(words) }
+                if var asyncCommand = command as? AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
             }
+        } catch let status as ExitCode {
+            // What argument-parser's message for an ExitCode is (none, that code), without its
+            // usage text, which it renders for every error.
+            code = status.rawValue
         } catch {
             code = exitCode(for: error).rawValue
             let message = fullMessage(for: error)

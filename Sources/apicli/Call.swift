@@ -1,15 +1,5 @@
 import APICore
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 extension APICLI {
     struct Call: AsyncParsableCommand {
@@ -73,147 +63,15 @@ extension APICLI {
         @Flag(name: .shortAndLong, help: "No progress bar and no notes on stderr; errors are still printed.")
         var quiet = false
 
-        func validate() throws {
-            try SendOptions.validate(retries: retries)
-            if sample != nil && !stub { throw ValidationError("--sample works with --stub") }
-            if download && output != nil { throw ValidationError("--download and -o do not go together: -o names the file") }
+        /// The plain values the run works from (CallRun.swift); the hand parser fills them too.
+        var values: CallValues {
+            CallValues(target: target, targets: targets.values, environment: environment.values, request: request.values,
+                       form: form.values, retries: retries, stub: stub, sample: sample, include: include, verbose: verbose,
+                       curl: curl, dryRun: dryRun, output: output, download: download, format: format, quiet: quiet)
         }
 
-        func run() async throws {
-            Terminal.setUp()
-            var console = Console.plain
-            do {
-                let workspace = try APICLI.workspace(targets, environment, request, parts: try form.parts(), projectJar: true)
-                console = Console(workspace)
-                let (verbose, progress) = (self.verbose, self.progress(console))
-                let caller = Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries),
-                                    plugins: { [console] call in progress + logger(call.endpoint, console, level: verbose) })
-                let (service, target): (Service, Target)
-                if Self.isURL(self.target) {
-                    (service, target) = try adHocTarget(self.target, workspace)
-                    if let save = adHoc.save { try saveAdHoc(self.target, as: save, workspace, console) }
-                } else {
-                    (service, target) = try workspace.find(self.target)
-                    console.warn(target.warnings)
-                }
-                if dryRun {
-                    let captured = FlowRunner.unsent(target, in: service, find: workspace.find)
-                    return show(try workspace.shownOnly().build(target, in: service, captured: captured), console)
-                }
-                try await send(try await caller.prepare(target, in: service), caller, console)
-            } catch let error as APIError {
-                throw console.fail(error, target: target)
-            }
-        }
+        func validate() throws { try values.validate() }
 
-        /// `--dry-run`: the request (or with `--curl` the curl command) on stdout; nothing is sent,
-        /// the needs neither (their captures show as {name}).
-        private func show(_ call: PreparedCall, _ console: Console) {
-            console.out(curl ? Curl.command(call.prepared, redactor: console.redactor)
-                             : LogFormat.request(call.prepared, redactor: console.redactor, prefix: ""))
-        }
-
-        private func send(_ call: PreparedCall, _ caller: Caller, _ console: Console) async throws {
-            let (target, endpoint) = (call.target, call.endpoint)
-            if curl { console.err(Curl.command(call.prepared, redactor: console.redactor)) }
-            if !stub && !endpoint.tls.verify {
-                console.err("apicli: warning: TLS certificate verification is off for \(target.qualifiedName)\n")
-            }
-            var answer: Sample?
-            if stub {
-                answer = try call.stub(sample: sample).sample
-                if verbose > 0 { console.err("* stub: \(sample.map { "sample '\($0)'" } ?? "sample") of \(target.qualifiedName)\n") }
-                try reportStubUploads(call.prepared, console)
-            }
-            let destination = try openDestination(endpoint)
-            defer { destination?.discard() }
-            // Not to a terminal (where JSON is re-indented whole) and not with -vv (which shows a
-            // rejected body on stderr), the body streams to stdout as it comes, in flat memory;
-            // -i's head goes first. An attempt that is sent again (a retry, an OAuth2 401) never
-            // reaches stdout: the Caller holds it.
-            // (A GraphQL response is judged for its errors: it is held.)
-            let graphql = target.expect?.graphqlErrors == true
-            // A text/event-stream body is printed event by event (--format), on a terminal too; there
-            // any other body is held by the sink and shown whole.
-            let tty = Terminal.stdoutIsTTY
-            let stream = destination == nil && verbose < 2 && !graphql
-                ? EventStreamOutput(format: format ?? (tty ? .events : .raw), holdOthers: tty, maxHeld: call.prepared.maxBody,
-                                    host: call.prepared.url.host ?? "the server") : nil
-            let include = self.include
-            var transfer = Transfer(destination: destination, stream: stream, head: { response in
-                stream?.head(response)
-                if include, stream != nil {
-                    console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n")
-                }
-            })
-            if call.prepared.websocket != nil, destination == nil {
-                transfer.message = MessageOutput.printer(format ?? .raw)
-            }
-            let sent = await caller.send(call, answer: answer, transfer: transfer)
-            let response = try sent.response()
-            try emit(response, held: stream?.heldBody, console)
-            if response.messages == nil, !endpoint.validation.accepts(response.status) {
-                let unwritten = destination.map { $0.destination == "." ? "nothing was saved" : "\($0.destination) was not written" }
-                console.err("apicli: \(target.qualifiedName): rejected: status \(response.statusLine.dropFirst(9)) is not accepted by "
-                            + "validate: \(endpoint.validation)\(unwritten.map { "; \($0)" } ?? "")\n")
-                throw ExitStatus.failed.code
-            }
-            if graphql, response.saved == nil, let errors = Judge.graphqlErrors(response.body) {
-                console.err("apicli: \(target.qualifiedName): \(errors)\n")
-                throw ExitStatus.failed.code
-            }
-            if let destination { try save(destination, response, sent.request, console) }
-        }
-
-        /// Where the body goes when not to stdout: `-o`, `--download` (named later), `task: download`.
-        private func openDestination(_ endpoint: Endpoint) throws(APIError) -> PartialFile? {
-            if let output { return try PartialFile.create(for: output) }
-            if download { return try PartialFile.create(inFolder: ".") }
-            if let path = endpoint.download { return try PartialFile.create(for: path, createFolders: true) }
-            return nil
-        }
-
-        /// Renames the complete, accepted body into place; says where, unless `-o` named it or `--quiet`.
-        private func save(_ file: PartialFile, _ response: Response, _ request: PreparedRequest, _ console: Console) throws(APIError) {
-            let bytes = file.bytesWritten
-            if download {
-                let name = DownloadName.derive(contentDisposition: response.headers.value(of: "Content-Disposition"),
-                                               url: request.url)
-                try file.commit(as: name, replace: false)
-                if !quiet { console.err("apicli: saved \(name) (\(bytes) bytes)\n") }
-            } else {
-                try file.commit()
-                if output == nil && !quiet { console.err("apicli: saved \(file.destination) (\(bytes) bytes)\n") }
-            }
-        }
-
-        /// A stub sends nothing: the files an upload would send are checked and listed instead.
-        private func reportStubUploads(_ request: PreparedRequest, _ console: Console) throws(APIError) {
-            let files = try StubTransport.uploads(in: request)
-            guard !quiet else { return }
-            for file in files { console.err("apicli: stub: not sending \(file.path) (\(file.bytes) bytes)\n") }
-        }
-
-        /// The progress bar, on a terminal's stderr only.
-        private func progress(_ console: Console) -> [any Plugin] {
-            guard !quiet, isatty(STDERR_FILENO) == 1 else { return [] }
-            return [ProgressPlugin(sink: { console.progress($0) })]
-        }
-
-        /// `-i`'s head, and the body when it goes to stdout (a saved body is committed by `save`).
-        private func emit(_ response: Response, held: Data?, _ console: Console) throws(APIError) {
-            if include && !response.streamed { console.out(LogFormat.responseHead(response, redactor: console.redactor) + "\n") }
-            if let held { Terminal.write(BodyDisplay.body(held, forTerminal: true)); return }
-            guard response.saved == nil, !response.streamed else { return }
-            Terminal.write(BodyDisplay.body(response.body, forTerminal: Terminal.stdoutIsTTY))
-        }
+        func run() async throws { try await values.run() }
     }
-}
-
-/// `-v`/`-vv`: the core's logger, writing to stderr through the run's redactor; every step of a
-/// flow and every attempt is logged.
-func logger(_ endpoint: Endpoint, _ console: Console, level verbose: Int) -> [any Plugin] {
-    guard verbose > 0 else { return [] }
-    return [LoggerPlugin(level: verbose > 1 ? .bodies : .heads, redactor: console.redactor,
-                         validation: endpoint.validation, sink: { console.err($0) })]
 }

@@ -24,7 +24,7 @@ struct AdHocOptions {
     /// option argument-parser knows costs each run of `call TARGET` its reflection at start-up.
     /// With a target name they stay in, and argument-parser refuses them (exit 64).
     static func extract(from words: inout [String]) throws {
-        guard words.first == "call", words.dropFirst().contains(where: APICLI.Call.isURL) else { return }
+        guard words.first == "call", words.dropFirst().contains(where: CallValues.isURL) else { return }
         var kept: [String] = []
         var options = AdHocOptions()
         var i = 0
@@ -68,7 +68,7 @@ struct AdHocOptions {
     }
 }
 
-extension APICLI.Call {
+extension CallValues {
     /// The one-off request's curl flags (taken out of the command line before parsing).
     var adHoc: AdHocOptions { AdHocOptions.current }
 

@@ -22,6 +22,18 @@ struct CIOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Write a self-contained HTML report, filterable by status.", valueName: "file"))
     var reportHTML: String?
+
+    var values: CIValues {
+        CIValues(shardTimings: shardTimings, rerunFailed: rerunFailed, failOnFlaky: failOnFlaky, reportHTML: reportHTML)
+    }
+}
+
+/// CIOptions' plain values.
+struct CIValues {
+    var shardTimings: [String] = []
+    var rerunFailed: String?
+    var failOnFlaky = false
+    var reportHTML: String?
 }
 
 /// What `check` knows about a run besides its items: the suite and shard for the reports, and
@@ -33,7 +45,7 @@ struct CheckScope {
     var notes: [String] = []
 }
 
-extension APICLI.Check {
+extension CheckValues {
     /// The selection narrowed to what this run checks: the failures of `--rerun-failed`, then the
     /// shard (`--shard i/n` or `auto`, balanced by `--shard-timings`).
     func scoped(_ selected: [(Service, Target)]) throws(APIError) -> ([(Service, Target)], CheckScope) {

@@ -13,9 +13,8 @@ struct TargetsOptions: ParsableArguments {
             completion: .directory)
     var targets: String?
 
-    var directory: String {
-        targets ?? ProcessInfo.processInfo.environment["APICLI_TARGETS"] ?? "targets"
-    }
+    var values: TargetsValues { TargetsValues(targets: targets) }
+    var directory: String { values.directory }
 }
 
 /// `--env` and `--env-file`: which `environments:` entry and which KEY=VALUE files apply.
@@ -29,14 +28,22 @@ struct EnvironmentOptions: ParsableArguments {
             help: ArgumentHelp("Load KEY=VALUE lines before ${VAR} expansion (repeatable; targets/.env is read when present); the process environment wins.",
                                valueName: "file"))
     var envFiles: [String] = []
+
+    var values: EnvironmentValues { EnvironmentValues(environmentName: environmentName, envFiles: envFiles) }
 }
 
 extension APICLI {
-    /// The workspace a command works in: the one factory of APICore, built from the option groups
-    /// the command has. The groups a command does not have are nil (a group made outside parsing
-    /// cannot be read).
+    /// The workspace of a command parsed by argument-parser, from the option groups it has.
     static func workspace(_ targets: TargetsOptions, _ environment: EnvironmentOptions? = nil,
                           _ request: RequestOptions? = nil, parts: [FormPart] = [],
+                          maxBody: Int64? = nil, projectJar: Bool = false) throws(APIError) -> Workspace {
+        try workspace(targets.values, environment?.values, request?.values, parts: parts, maxBody: maxBody, projectJar: projectJar)
+    }
+
+    /// The workspace a command works in: the one factory of APICore, built from the option values
+    /// the command has. The groups a command does not have are nil.
+    static func workspace(_ targets: TargetsValues, _ environment: EnvironmentValues? = nil,
+                          _ request: RequestValues? = nil, parts: [FormPart] = [],
                           maxBody: Int64? = nil, projectJar: Bool = false) throws(APIError) -> Workspace {
         var overrides = request?.overrides ?? EndpointResolver.Overrides()
         overrides.parts = parts
@@ -142,60 +149,15 @@ struct RequestOptions: ParsableArguments {
           help: "Print credentials and values of secret ${VAR}s (TOKEN, SECRET, PASSWORD, KEY) instead of ••••.")
     var showSecrets = false
 
-    func validate() throws {
-        if let cacert, !Path.isReadable(cacert) {
-            throw ValidationError("--cacert: cannot read '\(cacert)'")
-        }
-        for (flag, file) in [("--cert", cert), ("--key", key)] {
-            if let file, !Path.isReadable(file) { throw ValidationError("\(flag): cannot read '\(file)'") }
-        }
-        if key != nil && cert == nil { throw ValidationError("--key needs --cert (the certificate the key belongs to)") }
-        for r in resolve where ConnectionOptions.parseResolve(r) == nil {
-            throw ValidationError("--resolve takes host:port:address (port 1-65535, an IP address), got '\(r)'")
-        }
-        if let awsSigV4, AWSScope.parse(awsSigV4) == nil {
-            throw ValidationError("--aws-sigv4 takes aws:amz:REGION:SERVICE (as curl; e.g. aws:amz:eu-west-1:execute-api), got '\(awsSigV4)'")
-        }
-        for c in connectTo {
-            do { _ = try ConnectionOptions.parseConnectTo(c) } catch { throw ValidationError(error.message) }
-        }
-        if let unixSocket, unixSocket.isEmpty || unixSocket.utf8.count > 107 {
-            throw ValidationError("--unix-socket takes a socket path of 1 to 107 bytes, got '\(unixSocket)'")
-        }
-        if let cookie, !Path.isReadable(cookie) { throw ValidationError("--cookie: cannot read '\(cookie)'") }
-        for p in params where !p.contains("=") || p.hasPrefix("=") {
-            throw ValidationError("-p takes name=value, got '\(p)'")
-        }
-        for h in headers {
-            guard let colon = h.firstIndex(of: ":"), colon != h.startIndex else {
-                throw ValidationError("-H takes 'Name: value', got '\(h)'")
-            }
-        }
-        if let timeout, !Durations.accepts(timeout, allowZero: false) {
-            throw ValidationError("--timeout takes a positive number of seconds, at most \(Int(Durations.maxSeconds)) (a day), got \(timeout)")
-        }
+    /// The plain values, as the hand parser (HandParser.swift) fills them too.
+    var values: RequestValues {
+        RequestValues(params: params, headers: headers, baseURL: baseURL, timeout: timeout, cacert: cacert, cert: cert,
+                      key: key, keyPassword: keyPassword, insecure: insecure, resolve: resolve, connectTo: connectTo,
+                      unixSocket: unixSocket, http1: http1, cookie: cookie, cookieJar: cookieJar,
+                      http2PriorKnowledge: http2PriorKnowledge, awsSigV4: awsSigV4, noFollow: noFollow, showSecrets: showSecrets)
     }
 
-    var overrides: EndpointResolver.Overrides {
-        var values: [String: String] = [:]
-        for p in params {
-            let parts = p.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
-        }
-        let fields = headers.map { h -> HeaderField in
-            let colon = h.firstIndex(of: ":")!
-            return HeaderField(String(h[..<colon]).trimmingSpaces(),
-                               String(h[h.index(after: colon)...]).trimmingSpaces())
-        }
-        var overrides = EndpointResolver.Overrides(params: values, headers: fields, baseURL: baseURL, timeout: timeout,
-                                                   tls: TLSOptions(caFile: cacert, verify: !insecure,
-                                                                   certFile: cert, keyFile: key))
-        overrides.tls.password = keyPassword
-        if noFollow { overrides.followRedirects = false }
-        overrides.awsSigV4 = awsSigV4.flatMap(AWSScope.parse)
-        overrides.http2PriorKnowledge = http2PriorKnowledge
-        return overrides
-    }
+    func validate() throws { try values.validate() }
 }
 
 /// Completes `service.target` names from the target files (honours --targets on the line).

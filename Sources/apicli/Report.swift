@@ -70,7 +70,7 @@ extension APICLI.Report {
             let results = merged.results
             Console.plain.out(TextReport.summary(results))
             try ReportFiles(junit: junit, json: json, html: reportHTML).write(results, run: merged.run, .plain)
-            throw APICLI.Check.exitStatus(CheckSummary(results), failOnFlaky: failOnFlaky).code
+            throw CheckValues.exitStatus(CheckSummary(results), failOnFlaky: failOnFlaky).code
         }
 
         /// Load reports (`apicli load --json`): the histograms and counts added up, the thresholds

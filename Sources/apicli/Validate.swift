@@ -26,41 +26,62 @@ extension APICLI {
         @OptionGroup var targets: TargetsOptions
         @OptionGroup var environment: EnvironmentOptions
 
-        func run() throws {
-            Terminal.setUp()
-            let console = Console.plain
-            let workspace: Workspace
-            let paths: [String]
-            do throws(APIError) {
-                workspace = try APICLI.workspace(targets, environment)
-                paths = files.isEmpty ? try Catalog.files(in: targets.directory) : files
-            } catch {
-                throw console.fail(error, target: nil)
-            }
-            var (services, problems) = Catalog.loadAll(files: paths)  // each file read once
-            problems += FlowGraph.problems(Catalog(services: services))
-            for service in services {
-                problems += FileCheck.missing(in: service)
-                problems += SampleCheck.diagnostics(service, workspace: workspace)
-            }
-            console.warn(services.flatMap(\.targets).flatMap(\.warnings))
-            if !problems.isEmpty { throw console.fail(.invalidInput(Self.unique(problems)), target: nil) }
-            let targetCount = services.reduce(0) { $0 + $1.targets.count }
-            let sampleCount = services.flatMap(\.targets).reduce(0) { $0 + $1.allSamples.count }
-            console.out("ok: \(plural(paths.count, "file")), \(plural(targetCount, "target")), \(plural(sampleCount, "sample"))\n")
-        }
+        /// The plain values the run works from; the hand parser (HandParser.swift) fills them too.
+        var values: ValidateValues { ValidateValues(files: files, targets: targets.values, environment: environment.values) }
 
-        /// One diagnostic per place: a missing sample file is found by the file check and by the stub.
-        static func unique(_ problems: [Diagnostic]) -> [Diagnostic] {
-            var seen = Set<String>()
-            return problems.filter { d in
-                guard let file = d.file, let mark = d.mark else { return true }
-                return seen.insert("\(file):\(mark.line):\(mark.column)").inserted
+        func run() throws { try values.run() }
+    }
+}
+
+/// `validate`'s options as plain values, and its one run.
+struct ValidateValues {
+    var files: [String] = []
+    var targets = TargetsValues()
+    var environment = EnvironmentValues()
+
+    func run() throws {
+        Terminal.setUp()
+        let console = Console.plain
+        let workspace: Workspace
+        let paths: [String]
+        do throws(APIError) {
+            workspace = try APICLI.workspace(targets, environment)
+            paths = files.isEmpty ? try Catalog.files(in: targets.directory) : files
+        } catch {
+            throw console.fail(error, target: nil)
+        }
+        var trees: [Node]? = []
+        var (services, problems) = Catalog.loadAll(files: paths, keeping: &trees)  // each file read once
+        defer { LeftToExit.keep((services, trees)) }
+        problems += FlowGraph.problems(Catalog(services: services))
+        for service in services {
+            problems += FileCheck.missing(in: service)
+            problems += SampleCheck.diagnostics(service, workspace: workspace)
+        }
+        var warnings: [Diagnostic] = []
+        var targetCount = 0, sampleCount = 0
+        for service in services {
+            targetCount += service.targets.count
+            for i in service.targets.indices {  // by index: no copy of each Target
+                warnings += service.targets[i].warnings
+                sampleCount += (service.targets[i].sample == nil ? 0 : 1) + service.targets[i].samples.count
             }
         }
+        console.warn(warnings)
+        if !problems.isEmpty { throw console.fail(.invalidInput(Self.unique(problems)), target: nil) }
+        console.out("ok: \(plural(paths.count, "file")), \(plural(targetCount, "target")), \(plural(sampleCount, "sample"))\n")
+    }
 
-        private func plural(_ n: Int, _ word: String) -> String {
-            "\(n) \(word)\(n == 1 ? "" : "s")"
+    /// One diagnostic per place: a missing sample file is found by the file check and by the stub.
+    static func unique(_ problems: [Diagnostic]) -> [Diagnostic] {
+        var seen = Set<String>()
+        return problems.filter { d in
+            guard let file = d.file, let mark = d.mark else { return true }
+            return seen.insert("\(file):\(mark.line):\(mark.column)").inserted
         }
+    }
+
+    private func plural(_ n: Int, _ word: String) -> String {
+        "\(n) \(word)\(n == 1 ? "" : "s")"
     }
 }

@@ -235,6 +235,28 @@ final class YAMLParserTests: XCTestCase {
         XCTAssertEqual(m["k3"]?.scalarText, "3")
     }
 
+    func testEachMappingChecksItsOwnKeysWithNestedMappingsReadInBetween() throws {
+        // GIVEN outer mappings (below and past the size where duplicates are looked up) whose
+        // values are mappings with the same keys, read while the outer pairs are gathering
+        let inner = (1...20).map { "k\($0): \($0)" }.joined(separator: ", ")
+        let lines = (1...20).map { "k\($0): { \(inner), n: { k\($0): deep } }" }
+        for count in [5, 20] {
+            // WHEN parsed
+            let root = try XCTUnwrap(parseYAML(lines.prefix(count).joined(separator: "\n") + "\n"))
+            // THEN no nested key counts as a duplicate and every mapping holds its own keys, in order
+            XCTAssertEqual(root.keys, (1...count).map { "k\($0)" })
+            for i in 1...count {
+                XCTAssertEqual(root["k\(i)"]?.keys, (1...20).map { "k\($0)" } + ["n"])
+                XCTAssertEqual(root["k\(i)"]?["k7"]?.scalarText, "7")
+                XCTAssertEqual(root["k\(i)"]?["n"]?["k\(i)"]?.scalarText, "deep")
+            }
+            // AND a key written again after them is a duplicate at the outer level, with its marks
+            let error = yamlError((lines.prefix(count) + ["k3: again"]).joined(separator: "\n") + "\n")
+            XCTAssertEqual(error, YAMLError(.duplicateKey, "duplicate key 'k3'", at: at(count + 1, 1),
+                                            note: ("first defined here", at(3, 1))))
+        }
+    }
+
     func testDuplicateKeyIsAnErrorAtTheSecondWithANoteAtTheFirst() {
         // GIVEN a nested mapping with a key written twice
         let yaml = """

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-/// The hot commands are parsed by their own parser first (Sources/apicli/FastPath.swift); every help
+/// The hot commands' common lines are read by hand (Sources/apicli/HandParser.swift), the others
+/// parsed by the command's own parser first (Sources/apicli/FastPath.swift); every help
 /// text, usage line, error message, exit code and completion script must stay what the full parser
 /// printed. The golden files in Fixtures/golden-cli were captured from main's binary before the fast
 /// path existed (6a1d626): `APICLI_GOLDEN_RECORD=1` rewrites them from the binary under test (or from
@@ -71,6 +72,44 @@ final class FastPathGoldenTests: XCTestCase {
         ("completion-zsh", ["--generate-completion-script", "zsh"]),
         ("completion-fish", ["--generate-completion-script", "fish"]),
         ("completion-request-target", ["---completion", "call", "--", "positional@0", "0", "0", "be"]),
+        // Read by the hand parser (HandParser.swift): each shape it takes ...
+        ("hand-call-stub-verbose", ["call", "bench.hello", "--stub", "-v"]),
+        ("hand-call-stub-options", ["call", "--targets", "targets", "bench.other", "--stub", "--include", "-p", "id=3",
+                                    "-H", "X-Trace: 1", "--header", "Accept: text/plain", "--param", "id=4", "--verbose"]),
+        ("hand-call-stub-sample-quiet", ["call", "bench.other", "--stub", "--sample", "nope", "-q"]),
+        ("hand-call-dry-run-header", ["call", "bench.other", "--dry-run", "-H", "X-Trace: 1", "-p", "id=5", "-i"]),
+        ("hand-call-dry-run-curl-env", ["call", "bench.hello", "--curl", "--dry-run", "--env", "nope"]),
+        ("hand-call-stub-no-targets", ["call", "bench.hello", "--stub", "--targets", "elsewhere"]),
+        ("hand-call-live-refused", ["call", "bench.hello", "-i"]),
+        ("hand-check-stub-pattern", ["check", "--stub", "bench.h*"]),
+        ("hand-check-stub-all-fail-fast", ["check", "--all", "--stub", "--fail-fast", "--targets", "targets", "bench"]),
+        ("hand-check-live-refused", ["check", "bench.hello"]),
+        ("hand-check-no-match", ["check", "--stub", "nothing.here"]),
+        ("hand-list-pattern", ["list", "bench.o*"]),
+        ("hand-list-targets-json", ["list", "--targets", "targets", "--json"]),
+        ("hand-list-no-folder", ["list", "--targets", "elsewhere"]),
+        ("hand-validate-file", ["validate", "targets/bench.yaml"]),
+        ("hand-validate-targets-env", ["validate", "--targets", "targets", "--env", "nope"]),
+        // ... and shapes it leaves to argument-parser (FastPath, then the full parser).
+        ("hand-call-repeated-flag", ["call", "bench.hello", "--stub", "--stub"]),
+        ("hand-call-repeated-option", ["call", "bench.hello", "--stub", "--targets", "targets", "--targets", "targets"]),
+        ("hand-call-vv", ["call", "bench.hello", "--stub", "-v", "-v"]),
+        ("hand-call-equals-value", ["call", "bench.hello", "--stub", "--targets=targets"]),
+        ("hand-call-combined-short", ["call", "bench.other", "--stub", "-iv"]),
+        ("hand-call-attached-value", ["call", "bench.other", "--dry-run", "-pid=8"]),
+        ("hand-call-terminator-end", ["call", "bench.hello", "--stub", "--"]),
+        ("hand-call-value-option", ["call", "bench.hello", "--stub", "--targets", "-i"]),
+        ("hand-call-missing-param", ["call", "bench.hello", "--stub", "-p"]),
+        ("hand-call-bad-param", ["call", "bench.hello", "--stub", "-p", "noequals"]),
+        ("hand-call-bad-header", ["call", "bench.hello", "--stub", "-H", "no colon"]),
+        ("hand-call-empty-target", ["call", "", "--stub"]),
+        ("hand-call-retries", ["call", "bench.hello", "--stub", "--retries", "1"]),
+        ("hand-check-repeated", ["check", "--stub", "--stub"]),
+        ("hand-check-terminator", ["check", "--stub", "--", "bench.hello"]),
+        ("hand-list-repeated", ["list", "--json", "--json"]),
+        ("hand-list-missing-value", ["list", "--targets"]),
+        ("hand-validate-terminator", ["validate", "--", "targets/bench.yaml"]),
+        ("hand-validate-equals", ["validate", "--targets=targets"]),
     ]
 
     func testHotCommandsPrintWhatTheFullParserPrinted() throws {
@@ -86,6 +125,8 @@ final class FastPathGoldenTests: XCTestCase {
                 .replacingOccurrences(of: dir.path, with: "<dir>")
                 // check's durations vary with the machine's load
                 .replacingOccurrences(of: #"\s+\d+ ms"#, with: "  <t> ms", options: .regularExpression)
+                // -v's response time
+                .replacingOccurrences(of: #"\(\d+ ms\)"#, with: "(<t> ms)", options: .regularExpression)
             let url = Self.goldens.appendingPathComponent(name + ".txt")
             if record {
                 try Data(text.utf8).write(to: url)

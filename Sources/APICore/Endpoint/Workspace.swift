@@ -89,6 +89,12 @@ public struct Workspace: Sendable {
         try Catalog.load(directory: options.directory)
     }
 
+    /// `catalog()`, appending each file's YAML tree to `trees` when not nil
+    /// (`TargetFile.load(_:only:keeping:)`).
+    public func catalog(keeping trees: inout [Node]?) throws(APIError) -> Catalog {
+        try Catalog.load(directory: options.directory, keeping: &trees)
+    }
+
     /// `service.target`, reading only its service's file when that file is named after it.
     public func find(_ name: String) throws(APIError) -> (Service, Target) {
         try Catalog.find(name, in: options.directory)

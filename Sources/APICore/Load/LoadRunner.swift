@@ -12,11 +12,10 @@ import Foundation
 public final class LoadRunner: Sendable {
     public let plan: LoadPlan
     public let recorder: LoadRecorder
-    private let makeCaller: @Sendable () -> Caller
-    private let stopped = Locked<String?>(nil)
+    let makeCaller: @Sendable () -> Caller
+    let stopped = Locked<String?>(nil)
     private let started = Locked<Int>(0)
-    private let inFlight = Locked<Int>(0)
-    private let order: [Int]
+    let order: [Int]
     private let deadline: Double?
 
     /// `start`: monotonic seconds when the run begins (the `--start-at` moment, already waited for).
@@ -92,48 +91,7 @@ public final class LoadRunner: Sendable {
         }
     }
 
-    private func open(_ schedule: RateSchedule, maxInFlight: Int) async throws(APIError) {
-        let caller = makeCaller()
-        var calls: [PreparedCall] = []
-        for item in plan.items { calls.append(try await caller.prepare(item.target, in: item.service)) }
-        let start = recorder.start
-        let end = plan.duration ?? .infinity
-        var k = 0
-        await withDiscardingTaskGroup { group in
-            while stopped.current == nil, !Task.isCancelled {
-                if let limit = plan.requests, k >= limit { break }
-                guard let at = schedule.time(of: k), at < end else { break }
-                let due = start + at
-                let wait = due - monotonicSeconds()
-                // No tolerance: a sleep may otherwise end a millisecond or more late.
-                if wait > Self.early { try? await Task.sleep(for: .nanoseconds(Int64(wait * 1e9)), tolerance: .zero) }
-                while inFlight.current >= maxInFlight, stopped.current == nil, !Task.isCancelled {
-                    try? await Task.sleep(for: .microseconds(200), tolerance: .zero)
-                }
-                if stopped.current != nil || Task.isCancelled { break }
-                let i = order[k % order.count]
-                let call = calls[i]
-                k += 1
-                recorder.scheduled(UInt64(k))
-                inFlight.withLock { $0 += 1 }
-                group.addTask {
-                    // The request starts when its task runs (a busy pool runs it late): the lag is
-                    // measured here. A start a little early (not worth a sleep) counts from when it
-                    // started; a late one from its schedule.
-                    let now = monotonicSeconds()
-                    let (from, lag) = (min(due, now), max(now - due, 0))
-                    let sent = await caller.send(call)
-                    self.record(call.target.qualifiedName, sent, due: from, lag: lag)
-                    self.inFlight.withLock { $0 -= 1 }
-                }
-            }
-        }
-    }
-
-    /// How early a request may start rather than sleep until it is due (seconds).
-    private static let early = 0.0002
-
-    private func record(_ name: String, _ sent: Sent, due: Double, lag: Double?) {
+    func record(_ name: String, _ sent: Sent, due: Double, lag: Double?) {
         let end = monotonicSeconds()
         if case .failure(let e) = sent.last, cancelled(e) { return }
         let bytes: Int

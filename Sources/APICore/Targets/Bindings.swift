@@ -54,16 +54,16 @@ public struct Bindings: Sendable {
     /// placeholder). `encode` transforms `{name}` values and `encodeReserved`
     /// `{+name}` values (percent-encoding in paths: RFC 6570's simple and reserved expansion);
     /// environment values go in as they are. `place` names where the template stands, for messages.
-    public func expand(_ template: Template, in place: String, file: String?, unresolved: Unresolved = .fail,
+    public func expand(_ template: Template, in place: @autoclosure () -> String, file: String?, unresolved: Unresolved = .fail,
                        encode: (String) -> String = { $0 },
                        encodeReserved: (String) -> String = { $0 }) throws(APIError) -> String {
         var ignored: [String] = []
-        return try expand(template, in: place, file: file, unresolved: unresolved, encode: encode,
+        return try expand(template, in: place(), file: file, unresolved: unresolved, encode: encode,
                           encodeReserved: encodeReserved, placeholders: &ignored)
     }
 
     /// `expand`, adding to `placeholders` the name of every unset variable that `placeholder` stands for.
-    func expand(_ template: Template, in place: String, file: String?, unresolved: Unresolved = .fail,
+    func expand(_ template: Template, in place: @autoclosure () -> String, file: String?, unresolved: Unresolved = .fail,
                 encode: (String) -> String = { $0 }, encodeReserved: (String) -> String = { $0 },
                 placeholders: inout [String]) throws(APIError) -> String {
         if template.isLiteral && !template.text.contains("$") { return template.text }
@@ -82,15 +82,15 @@ public struct Bindings: Sendable {
             } else if rest.hasPrefix("${") {
                 guard let close = rest.firstIndex(of: "}") else {
                     throw .invalid(Diagnostic(file: file, mark: template.mark,
-                                              message: "unterminated '${' in \(place)", hint: "write ${NAME} or ${NAME:-default}"))
+                                              message: "unterminated '${' in \(place())", hint: "write ${NAME} or ${NAME:-default}"))
                 }
-                out += try variable(String(text[text.index(i, offsetBy: 2)..<close]), template, place, file, &placeholders)
+                out += try variable(String(text[text.index(i, offsetBy: 2)..<close]), template, place(), file, &placeholders)
                 i = text.index(after: close)
             } else if c == "{", let (name, reserved, end) = Template.placeholder(in: text, at: i) {
                 if unset == .fail, let variables = placeholderParams[name] {
                     let list = variables.map { "${\($0)}" }.joined(separator: ", ")
                     throw .invalid(Diagnostic(file: file, mark: template.mark,
-                                              message: "{\(name)} in \(place) needs \(list), which is not set",
+                                              message: "{\(name)} in \(place()) needs \(list), which is not set",
                                               hint: "export \(variables[0])=…, or pass -p \(name)=VALUE"))
                 }
                 if let value = params[name] {
@@ -99,7 +99,7 @@ public struct Bindings: Sendable {
                     out += text[i..<end]
                 } else {
                     throw .invalid(Diagnostic(file: file, mark: template.mark,
-                                              message: "no value for placeholder {\(name)} in \(place)",
+                                              message: "no value for placeholder {\(name)} in \(place())",
                                               hint: "add '\(name)' to the target's params: or pass -p \(name)=VALUE"))
                 }
                 i = end

@@ -51,8 +51,19 @@ public struct Catalog: Sendable {
         try load(files: files(in: directory))
     }
 
+    /// `load(directory:)`, appending each file's YAML tree to `trees` when not nil
+    /// (`TargetFile.load(_:only:keeping:)`).
+    public static func load(directory: String, keeping trees: inout [Node]?) throws(APIError) -> Catalog {
+        try load(files: files(in: directory), keeping: &trees)
+    }
+
     public static func load(files: [String]) throws(APIError) -> Catalog {
-        let (services, problems) = loadAll(files: files)
+        var trees: [Node]? = nil
+        return try load(files: files, keeping: &trees)
+    }
+
+    public static func load(files: [String], keeping trees: inout [Node]?) throws(APIError) -> Catalog {
+        let (services, problems) = loadAll(files: files, keeping: &trees)
         if !problems.isEmpty { throw .invalidInput(problems) }
         return Catalog(services: services)
     }
@@ -60,12 +71,19 @@ public struct Catalog: Sendable {
     /// Every service that decodes, and every problem of every file (a service name defined twice
     /// included): `validate` reports all of them and still judges the samples of the good files.
     public static func loadAll(files: [String]) -> (services: [Service], problems: [Diagnostic]) {
+        var trees: [Node]? = nil
+        return loadAll(files: files, keeping: &trees)
+    }
+
+    /// `loadAll(files:)`, appending each file's YAML tree to `trees` when not nil
+    /// (`TargetFile.load(_:only:keeping:)`).
+    public static func loadAll(files: [String], keeping trees: inout [Node]?) -> (services: [Service], problems: [Diagnostic]) {
         var services: [Service] = []
         var problems: [Diagnostic] = []
         var byName: [String: String] = [:]
         for file in files {
             do {
-                let service = try TargetFile.load(file)
+                let service = try TargetFile.load(file, keeping: &trees)
                 if let other = byName[service.name] {
                     problems.append(Diagnostic(file: file, mark: nil,
                                                message: "service '\(service.name)' is also defined in \(other)",

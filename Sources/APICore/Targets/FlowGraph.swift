@@ -5,6 +5,8 @@ public enum FlowGraph {
     /// (at the first need of it, with the whole path).
     public static func problems(_ catalog: Catalog) -> [Diagnostic] {
         var out: [Diagnostic] = []
+        // Most catalogs have no needs at all: nothing to check, and no name set or index to build.
+        guard catalog.services.contains(where: { $0.targets.contains { !$0.needs.isEmpty } }) else { return out }
         let names = Set(catalog.qualifiedNames)
         for service in catalog.services {
             for target in service.targets {
@@ -17,8 +19,11 @@ public enum FlowGraph {
             }
         }
         var reported = Set<String>()
-        var index: [String: (Service, Target)] = [:]
-        for service in catalog.services { for target in service.targets { index[target.qualifiedName] = (service, target) } }
+        // Each target's service name and needs, by qualified name (no Service or Target copies).
+        var index: [String: (service: String, needs: [Need])] = [:]
+        for service in catalog.services {
+            for target in service.targets { index[target.qualifiedName] = (service.name, target.needs) }
+        }
         for service in catalog.services {
             for target in service.targets where !target.needs.isEmpty {
                 guard let cycle = cycle(from: target.qualifiedName, index) else { continue }
@@ -33,17 +38,17 @@ public enum FlowGraph {
     }
 
     /// The path back to `start`, if its needs lead there (`a → b → a`).
-    static func cycle(from start: String, _ index: [String: (Service, Target)]) -> [String]? {
+    static func cycle(from start: String, _ index: [String: (service: String, needs: [Need])]) -> [String]? {
         var visiting: [String] = []
         var done = Set<String>()
         func visit(_ name: String) -> [String]? {
             if name == start, !visiting.isEmpty { return visiting + [name] }
             guard !done.contains(name), !visiting.contains(name),
-                  let (service, target) = index[name] else { return nil }
+                  let (service, needs) = index[name] else { return nil }
             visiting.append(name)
             defer { visiting.removeLast(); done.insert(name) }
-            for need in target.needs {
-                if let found = visit(need.qualified(in: service.name)) { return found }
+            for need in needs {
+                if let found = visit(need.qualified(in: service)) { return found }
             }
             return nil
         }

@@ -35,16 +35,16 @@ struct NodeReader {
 
     /// A mapping's entries in order. With `known`, any other key is reported with a did-you-mean hint,
     /// except keys starting with `x-`: those are ignored, a place for shared blocks (`x-defaults: &d`).
-    mutating func mapping(_ node: Node, _ what: String, known: [String]? = nil) -> [Entry]? {
+    mutating func mapping(_ node: Node, _ what: @autoclosure () -> String, known: [String]? = nil) -> [Entry]? {
         guard let pairs = node.pairs else {
-            error("\(what) must be a mapping, not \(node.kindName)", at: node.mark)
+            error("\(what()) must be a mapping, not \(node.kindName)", at: node.mark)
             return nil
         }
         var entries: [Entry] = []
         entries.reserveCapacity(pairs.count)
         for pair in pairs {
             guard let key = pair.key.scalarText else {
-                error("keys in \(what) must be text, not \(pair.key.kindName)", at: pair.key.mark)
+                error("keys in \(what()) must be text, not \(pair.key.kindName)", at: pair.key.mark)
                 continue
             }
             if let known, !known.contains(key) {
@@ -52,7 +52,7 @@ struct NodeReader {
                 let hint = Suggestions.hint(for: key, in: known)
                     ?? "known keys: " + known.joined(separator: ", ")
                         + "; a key for shared blocks or anchors (&name) starts with x-: x-\(key)"
-                error("unknown key '\(key)' in \(what)", at: pair.key.mark, hint: hint)
+                error("unknown key '\(key)' in \(what())", at: pair.key.mark, hint: hint)
                 continue
             }
             entries.append(Entry(key: key, keyMark: pair.key.mark, value: pair.value))
@@ -61,13 +61,13 @@ struct NodeReader {
     }
 
     /// A scalar as text (numbers and booleans as written). Null and collections are errors.
-    mutating func text(_ node: Node, _ what: String) -> Template? {
+    mutating func text(_ node: Node, _ what: @autoclosure () -> String) -> Template? {
         guard case .scalar(let s) = node.content else {
-            error("\(what) must be text, not \(node.kindName)", at: node.mark)
+            error("\(what()) must be text, not \(node.kindName)", at: node.mark)
             return nil
         }
         if node.isNull {
-            error("\(what) needs a value", at: node.mark)
+            error("\(what()) needs a value", at: node.mark)
             return nil
         }
         return Template(s.value, mark: node.mark)
@@ -83,32 +83,32 @@ struct NodeReader {
     }
 
     /// `true` or `false`, not quoted.
-    mutating func boolean(_ node: Node, _ what: String) -> Bool? {
+    mutating func boolean(_ node: Node, _ what: @autoclosure () -> String) -> Bool? {
         if case .scalar(let s) = node.content, s.isPlain, let b = Self.boolean(s.value) { return b }
-        error("\(what) must be true or false, not \(node.scalarText.map { "'\($0)'" } ?? node.kindName)", at: node.mark)
+        error("\(what()) must be true or false, not \(node.scalarText.map { "'\($0)'" } ?? node.kindName)", at: node.mark)
         return nil
     }
 
     /// A whole number in `range`.
-    mutating func integer(_ node: Node, _ what: String, in range: ClosedRange<Int>) -> Int? {
-        guard let t = text(node, what) else { return nil }
+    mutating func integer(_ node: Node, _ what: @autoclosure () -> String, in range: ClosedRange<Int>) -> Int? {
+        guard let t = text(node, what()) else { return nil }
         guard let n = Int(t.text), range.contains(n) else {
-            error("\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(t.text)'", at: node.mark)
+            error("\(what()) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(t.text)'", at: node.mark)
             return nil
         }
         return n
     }
 
     /// Seconds: a number (`30`, `1.5`) or a number with a unit (`800ms`, `2s`, `1m`).
-    mutating func duration(_ node: Node, _ what: String, allowZero: Bool) -> Double? {
-        guard let t = text(node, what) else { return nil }
+    mutating func duration(_ node: Node, _ what: @autoclosure () -> String, allowZero: Bool) -> Double? {
+        guard let t = text(node, what()) else { return nil }
         guard let seconds = Self.seconds(t.text), seconds.isFinite, seconds > 0 || (allowZero && seconds == 0) else {
-            error("\(what) must be a \(allowZero ? "non-negative" : "positive") duration in seconds, not '\(t.text)'",
+            error("\(what()) must be a \(allowZero ? "non-negative" : "positive") duration in seconds, not '\(t.text)'",
                   at: node.mark, hint: "write 30, 1.5, 800ms, 2s or 1m")
             return nil
         }
         guard Durations.accepts(seconds, allowZero: allowZero) else {
-            error("\(what) must be at most a day (\(Int(Durations.maxSeconds)) s), not '\(t.text)'", at: node.mark,
+            error("\(what()) must be at most a day (\(Int(Durations.maxSeconds)) s), not '\(t.text)'", at: node.mark,
                   hint: "no exchange waits longer; write 30, 1.5, 800ms, 2s or 1m")
             return nil
         }
@@ -124,19 +124,19 @@ struct NodeReader {
     }
 
     /// One of `choices` (an enum's raw values), with a did-you-mean hint otherwise.
-    mutating func choice<E: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, as: E.Type) -> E?
+    mutating func choice<E: RawRepresentable & CaseIterable>(_ node: Node, _ what: @autoclosure () -> String, as: E.Type) -> E?
     where E.RawValue == String {
-        guard let t = text(node, what) else { return nil }
+        guard let t = text(node, what()) else { return nil }
         if let value = E(rawValue: t.text) { return value }
         let names = E.allCases.map(\.rawValue)
-        error("unknown \(what) '\(t.text)'", at: node.mark,
+        error("unknown \(what()) '\(t.text)'", at: node.mark,
               hint: Suggestions.hint(for: t.text, in: names) ?? "use one of: " + names.joined(separator: ", "))
         return nil
     }
 
     /// Any YAML value as structured data. Plain scalars resolve as YAML's core schema does
     /// (null, true/false, numbers); quoted scalars and `!!str` are always text.
-    mutating func value(_ node: Node, _ what: String) -> Value? {
+    mutating func value(_ node: Node, _ what: @autoclosure () -> String) -> Value? {
         switch node.content {
         case .scalar(let s):
             if !s.isPlain || node.tag == Node.strTag { return .string(Template(s.value, mark: node.mark)) }
@@ -148,7 +148,7 @@ struct NodeReader {
             var out: [Value] = []
             out.reserveCapacity(items.count)
             for item in items {
-                if let v = value(item, what) { out.append(v) }
+                if let v = value(item, what()) { out.append(v) }
             }
             return .array(out)
         case .mapping(let pairs):
@@ -156,10 +156,10 @@ struct NodeReader {
             members.reserveCapacity(pairs.count)
             for pair in pairs {
                 guard let key = pair.key.scalarText else {
-                    error("keys in \(what) must be text, not \(pair.key.kindName)", at: pair.key.mark)
+                    error("keys in \(what()) must be text, not \(pair.key.kindName)", at: pair.key.mark)
                     continue
                 }
-                if let v = value(pair.value, what) { members.append(.init(key: key, value: v)) }
+                if let v = value(pair.value, what()) { members.append(.init(key: key, value: v)) }
             }
             return .object(members)
         }

@@ -48,12 +48,20 @@ public enum TargetFile {
     /// With `only`, just that target is decoded (libyaml reads the others; no nodes are built for them):
     /// what `call` and `show` need from a file of thousands of targets.
     public static func load(_ path: String, only: String? = nil) throws(APIError) -> Service {
+        var trees: [Node]? = nil
+        return try load(path, only: only, keeping: &trees)
+    }
+
+    /// `load`, appending the file's YAML tree to `trees` (when not nil) instead of freeing it: a
+    /// command that exits right after keeps the trees to itself, so the process does not spend the
+    /// time of freeing thousands of nodes one by one (`validate`, `list`).
+    public static func load(_ path: String, only: String? = nil, keeping trees: inout [Node]?) throws(APIError) -> Service {
         try checkSize(path)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read target file"))
         }
         let stem = Path.stem(Path.lastComponent(path))
-        return try decode([UInt8](data), file: path, defaultName: stem, only: only)
+        return try decode([UInt8](data), file: path, defaultName: stem, only: only, keeping: &trees)
     }
 
     /// The largest target file read, in bytes: 16 MiB, or `APICLI_MAX_TARGET_FILE_SIZE` (bytes).
@@ -75,12 +83,20 @@ public enum TargetFile {
     }
 
     public static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil) throws(APIError) -> Service {
+        var trees: [Node]? = nil
+        return try decode(bytes, file: file, defaultName: defaultName, only: only, keeping: &trees)
+    }
+
+    /// `decode`, appending the YAML tree to `trees` when not nil (see `load(_:only:keeping:)`).
+    public static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil,
+                              keeping trees: inout [Node]?) throws(APIError) -> Service {
         let root: Node?
         do {
             root = try YAMLParser.parse(bytes, onlyTarget: only)
         } catch {
             throw .invalid(Diagnostic(file: file, error))
         }
+        if let root { trees?.append(root) }
         guard let root, !root.isNull else {
             throw .invalid(Diagnostic(file: file, mark: Mark(line: 1, column: 1), message: "the target file is empty",
                                       hint: "a target file is a mapping with baseURL: and targets:"))

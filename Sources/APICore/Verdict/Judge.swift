@@ -74,15 +74,16 @@ public enum Judge {
         return out
     }
 
-    static func compare(_ c: JSONExpectation.Comparison, _ found: JSONValue?, path: String) -> String? {
+    /// `path` is only spelled out for a failure (a check judges thousands of bodies that pass).
+    static func compare(_ c: JSONExpectation.Comparison, _ found: JSONValue?, path: @autoclosure () -> String) -> String? {
         switch c {
         case .exists(let wanted):
             if (found != nil) == wanted { return nil }
-            return wanted ? "\(path) does not exist" : "\(path) exists (\(found!.text())), expected it not to"
+            return wanted ? "\(path()) does not exist" : "\(path()) exists (\(found!.text())), expected it not to"
         case .compare(let op, let value):
             let expected = JSONValue(value)
-            guard let found else { return "\(path) does not exist, expected \(phrase(op, expected))" }
-            return holds(op, found, expected) ? nil : "\(path) is \(found.text()), expected \(phrase(op, expected))"
+            guard let found else { return "\(path()) does not exist, expected \(phrase(op, expected))" }
+            return holds(op, found, expected) ? nil : "\(path()) is \(found.text()), expected \(phrase(op, expected))"
         }
     }
 

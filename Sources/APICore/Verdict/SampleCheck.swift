@@ -7,7 +7,7 @@ public enum SampleCheck {
     public static func diagnostics(_ service: Service, workspace: Workspace) -> [Diagnostic] {
         let workspace = workspace.offline()  // nothing is sent: only what the samples use must be set
         var out: [Diagnostic] = []
-        for target in service.targets where !target.allSamples.isEmpty {
+        for target in service.targets where target.sample != nil || !target.samples.isEmpty {
             let policy: Policy
             let bindings: Bindings
             do throws(APIError) {
@@ -17,17 +17,18 @@ public enum SampleCheck {
                 if case .invalidInput(let d) = error { out += d }
                 continue
             }
-            for (name, sample) in target.allSamples {
-                let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"
+            // The default sample, then the named ones (`Target.allSamples`' order).
+            func judge(_ name: String?, _ sample: Sample) {
                 let stub = Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file)
                 let answer = stub.answer(timeout: policy.timeout)
                 if case .failure(.invalidInput(let d)) = answer {
                     out += d
-                    continue
+                    return
                 }
                 let verdict = Verdict.judge(answer, expect: target.expect, validation: policy.validation,
                                             expectFailure: sample.expectFailure)
-                guard !verdict.passed else { continue }
+                guard !verdict.passed else { return }
+                let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"
                 if sample.expectFailure {
                     out.append(diagnostic(service, sample, "\(what) has expectFailure: true but passes its expectations",
                                           "remove expectFailure:, or make the sample show the failure"))
@@ -36,6 +37,8 @@ public enum SampleCheck {
                                           "fix the sample or expect:, or add expectFailure: true if the sample shows a failure"))
                 }
             }
+            if let sample = target.sample { judge(nil, sample) }
+            for (name, sample) in target.samples { judge(name, sample) }
         }
         return out
     }

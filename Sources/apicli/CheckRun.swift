@@ -1,0 +1,114 @@
+import APICore
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `check`'s options as plain values, and its one run: `APICLI.Check` (argument-parser) and the hand
+/// parser (HandParser.swift) both fill these.
+struct CheckValues {
+    var patterns: [String] = []
+    var targets = TargetsValues()
+    var environment = EnvironmentValues()
+    var request = RequestValues()
+    var stub = false
+    var all = false
+    var jobs = 8
+    var retries = 0
+    var failFast = false
+    var shard: String?
+    var ci = CIValues()
+    var maxBody: Int64?
+    var drift = false
+    var driftMode: Drift.Mode?
+    var junit: String?
+    var json: String?
+
+    /// `check`'s own checks (the request group's are `request.validate()`).
+    func validate() throws {
+        try SendOptions.validate(retries: retries)
+        if jobs < 1 { throw ValidationError("--jobs takes a number of at least 1, got \(jobs)") }
+        if let maxBody, maxBody < 1 { throw ValidationError("--max-body takes a number of bytes of at least 1, got \(maxBody)") }
+        if stub && (drift || driftMode != nil) { throw ValidationError("--drift compares live responses with samples; it does not go with --stub") }
+        if let shard, shard != "auto", Shard.parse(shard, source: "--shard") == nil {
+            throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, or auto, got '\(shard)'")
+        }
+        if !ci.shardTimings.isEmpty, shard == nil {
+            throw ValidationError("--shard-timings needs --shard")
+        }
+    }
+
+    func run() async throws {
+        Terminal.setUp()
+        var console = Console.plain
+        let items: [CheckItem]
+        let scope: CheckScope
+        let sends: [(name: String, service: Service)]
+        let unverified: [String]
+        let runner: CheckRunner
+        do throws(APIError) {
+            let workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
+            ConnectionOptions.run.withLock { $0.connectionsPerHost = max($0.connectionsPerHost, jobs) }  // a connection per job
+            runner = CheckRunner(options: .init(jobs: jobs, failFast: failFast),
+                                 caller: Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries)))
+            (items, scope, sends) = try plan(workspace, runner.caller)
+            console = Console(workspace)
+            unverified = sends.filter { !workspace.tls(for: $0.service).verify }.map(\.name)
+        } catch {
+            throw console.fail(error, target: nil)
+        }
+        for note in scope.notes { console.err(note + "\n") }  // the shard, the rerun
+        reportUnbuildable(items, console)
+        warnUnverified(unverified, console)
+        let width = items.map(\.name.count).max() ?? 0
+        let results = await runner.run(items) { _, result in
+            console.out(TextReport.line(result, nameWidth: width) + TextReport.driftLines(result))
+        }.map { $0.redacted(by: console.redactor) }
+        console.out(TextReport.summary(results))
+        printAnnotations(results, scope, console)
+        try ReportFiles(junit: junit, json: json, html: ci.reportHTML).write(results, run: scope.run, console)
+        throw Self.exitStatus(CheckSummary(results), failOnFlaky: ci.failOnFlaky).code
+    }
+
+    /// The items; every target that needs others or is needed runs once, in one `FlowRunner`
+    /// sending as the runner sends (retries, `until:`), whether it is reached as an item or a need.
+    /// `sends`: every target the run sends live — the items that are sent, and the targets they
+    /// need (sent once as needs even when they are not checked themselves).
+    private func plan(_ workspace: Workspace, _ caller: Caller) throws(APIError)
+        -> ([CheckItem], CheckScope, sends: [(name: String, service: Service)]) {
+        let (selected, scope) = try scoped(try Selection.select(try workspace.catalog(), patterns: patterns))  // CheckCI.swift
+        var planner = CheckPlanner(caller: caller, includeAll: all)
+        planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil
+        let items = planner.items(for: selected)
+        guard !stub else { return (items, scope, []) }
+        let sent = Set(items.filter { item in
+            switch item.work { case .skip, .fail: return false; default: return true }
+        }.map(\.name))
+        var sends = selected.filter { sent.contains($0.1.qualifiedName) }.map { (name: $0.1.qualifiedName, service: $0.0) }
+        for name in caller.needed(by: selected).sorted() where !sent.contains(name) {
+            if let (service, _) = try? workspace.find(name) { sends.append((name, service)) }
+        }
+        return (items, scope, sends)
+    }
+
+    /// Targets that cannot be built (unresolved `${VAR}`, …) fail in the report; their full
+    /// diagnostics, with the source line, go to stderr first.
+    private func reportUnbuildable(_ items: [CheckItem], _ console: Console) {
+        var renderer = DiagnosticRenderer()
+        for item in items {
+            guard case .fail(let error) = item.work, case .invalidInput(let diagnostics) = error else { continue }
+            for d in diagnostics { console.err(renderer.render(d)) }
+        }
+    }
+
+    /// One warning for the run when `--insecure` or a service's `tls: { verify: false }` turns
+    /// certificate verification off for a request that is sent (as `call` warns): `names`, the
+    /// targets sent so, items and needs alike.
+    private func warnUnverified(_ names: [String], _ console: Console) {
+        guard let first = names.first else { return }
+        let more = names.count > 1 ? " and \(names.count - 1) more" : ""
+        console.err("apicli: warning: TLS certificate verification is off for \(first)\(more)\n")
+    }
+}
