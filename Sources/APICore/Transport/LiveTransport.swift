@@ -27,7 +27,12 @@ public struct LiveTransport: Transport {
         #if !os(Linux) || URLSessionTransport
         if Self.usesURLSession(request, transfer) { return try await session.send(request, transfer: transfer) }
         #endif
-        if keepAlive.covers(request, transfer) { return try await keepAlive.send(request, transfer: transfer) }
+        // Our keep-alive connections where a task on an event loop sends one request after another (a
+        // load run's users, check's workers): connections bounded by those tasks. Elsewhere (the open
+        // model's burst of requests in flight, a call) async-http-client's pool caps them per host.
+        if EventLoopExecutor.current != nil, keepAlive.covers(request, transfer) {
+            return try await keepAlive.send(request, transfer: transfer)
+        }
         return try await nio.send(request, transfer: transfer)
     }
 
