@@ -1,7 +1,9 @@
 /// One thing `apicli check` will do: send a target's request (live, or to its sample), or skip it,
 /// or report that it could not be built.
 public struct CheckItem: Sendable {
-    public enum Work: Sendable {
+    /// Boxed (`indirect`): a `PreparedCall` is large, and items are copied into and out of the
+    /// run's array; a box makes each copy a retain instead of a copy of every field.
+    public indirect enum Work: Sendable {
         /// Sent by the run's `Caller`; `answer`: with `--stub`, the sample that answers.
         case send(PreparedCall, answer: Sample?, expectFailure: Bool)
         case skip(String)
