@@ -55,6 +55,17 @@ public struct CheckPlanner: Sendable {
         }
     }
 
+    /// `items(for:)` made as the run needs them (`CheckItems`): live, each target's item is made
+    /// on first use (the same item `items(for:)` makes); with `--stub` (items per sample) all now.
+    public func lazyItems(for targets: [(Service, Target)]) -> CheckItems {
+        if stub { return CheckItems(items(for: targets)) }
+        let needed = caller.needed(by: targets)
+        return CheckItems(names: targets.map(\.1.qualifiedName)) { [self] i in
+            let (service, target) = targets[i]
+            return liveItem(target, service, needed: needed.contains(target.qualifiedName))
+        }
+    }
+
     /// Why a target is left out of a live run, or nil when it is checked.
     public func skipReason(_ target: Target) -> String? {
         if includeAll { return nil }
