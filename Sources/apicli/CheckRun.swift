@@ -62,13 +62,15 @@ struct CheckValues {
         let width = items.names.map(\.count).max() ?? 0
         // Requests are built as they are sent (CheckItems); what is said about them before any
         // result is said once all are built (`planned`).
-        let results = await runner.run(items, planned: {
+        var results = await runner.run(items, planned: {
             let all = items.all()
             reportUnbuildable(all, console)
             warnUnverified(unverified(all, selected, workspace, runner.caller), console)
         }, emit: { _, result in
             console.out(TextReport.line(result, nameWidth: width) + TextReport.driftLines(result))
-        }).map { $0.redacted(by: console.redactor) }
+        })
+        let redactor = console.redactor
+        results = results.map { $0.redacted(by: redactor) }
         console.out(TextReport.summary(results))
         printAnnotations(results, scope, console)
         try ReportFiles(junit: junit, json: json, html: ci.reportHTML).write(results, run: scope.run, console)

@@ -28,8 +28,8 @@ public struct CheckRunner: Sendable {
 
     /// `jobs` workers, each on one of NIO's event loops (`EventLoopExecutor`: its exchanges stay on
     /// that thread, with that loop's connections), take the next item in turn until none is left;
-    /// their results come back over one stream, so the run's task wakes once for many results, not
-    /// once per item (a task per item hopped between Swift's pool and the loops).
+    /// their results come back in batches (`ResultInbox`), so the run's task wakes once for many
+    /// results, not once per item (a task per item hopped between Swift's pool and the loops).
     /// Items are made as the run goes (`CheckItems`): a worker makes the item it takes if the
     /// planning task (every item, in order, on Swift's pool) has not yet. `planned` is called once
     /// every item is made and before the first `emit`: what must be said before any result (a
@@ -40,14 +40,14 @@ public struct CheckRunner: Sendable {
         var next = 0
         let claimed = Locked(0)
         let stopped = Locked(false)
-        let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
+        let inbox = ResultInbox()
         let failFast = options.failFast
         let jobs = min(max(options.jobs, 1), count)
         let pool = { () async -> Void in
             await withDiscardingTaskGroup { group in
                 group.addTask {
                     _ = items.all()
-                    continuation.yield(.planned)
+                    inbox.put(.planned, loop: nil)
                 }
                 for _ in 0..<jobs {
                     let loop = EventLoopExecutor.next()
@@ -56,23 +56,27 @@ public struct CheckRunner: Sendable {
                             while let i = Self.claim(claimed, stopped, count: count) {
                                 let result = await self.execute(items[i])
                                 if failFast, result.outcome == .failed { stopped.set(true) }
-                                continuation.yield(.result(i, result))
+                                inbox.put(.result(i, result), loop: loop?.loop)
                             }
                         }
                     }
                 }
             }
-            continuation.finish()
+            inbox.finish()
         }
         async let workers: Void = pool()
         var isPlanned = false
-        for await event in stream {
-            switch event {
-            case .planned:
-                planned()
-                isPlanned = true
-            case let .result(i, result):
-                results[i] = result
+        while true {
+            let events = await inbox.take()
+            if events.isEmpty { break }
+            for event in events {
+                switch event {
+                case .planned:
+                    planned()
+                    isPlanned = true
+                case let .result(i, result):
+                    results[i] = result
+                }
             }
             guard isPlanned else { continue }
             while next < count, let r = results[next] { emit(next, r); next += 1 }
@@ -85,13 +89,6 @@ public struct CheckRunner: Sendable {
         }
         while next < count, let r = results[next] { emit(next, r); next += 1 }
         return results.compactMap { $0 }
-    }
-
-    /// What the workers and the planning task tell the run's task.
-    private enum Event: Sendable {
-        case result(Int, CheckResult)
-        /// Every item is made.
-        case planned
     }
 
     /// The next item to run, or nil when all are taken or `--fail-fast` stopped the run.

@@ -34,6 +34,20 @@ public final class Secrets: Sendable {
     private static let secretWords = ["TOKEN", "SECRET", "PASSWORD", "KEY"]
     private static let secretWordBytes = secretWords.map { Array($0.utf8) }
 
+    /// A redactor for every value recorded so far, made again only after a new one was recorded
+    /// (values are only added, so their count names the set): outputs ask for it at every write.
+    public var redactor: Redactor {
+        let values = self.values
+        return made.withLock { made in
+            if let made, made.count == values.count { return made.redactor }
+            let redactor = Redactor(secrets: values)
+            made = (values.count, redactor)
+            return redactor
+        }
+    }
+
+    private let made = Locked<(count: Int, redactor: Redactor)?>(nil)
+
     public func record(_ value: String) {
         guard !value.isEmpty else { return }
         collected.withLock { if !$0.contains(value) { $0.append(value) } }
