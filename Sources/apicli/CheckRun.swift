@@ -97,10 +97,10 @@ struct CheckValues {
         func unverified(_ service: Service) -> Bool { !workspace.tls(for: service).verify }
         var sent = Set<String>()
         var names: [String] = []
-        for (item, pair) in zip(items, selected) {
-            switch item.work { case .skip, .fail: continue; default: break }
-            sent.insert(item.name)
-            if unverified(pair.0) { names.append(item.name) }
+        for i in items.indices {  // by index: a (Service, Target) copied out per target costs
+            switch items[i].work { case .skip, .fail: continue; default: break }
+            sent.insert(items[i].name)
+            if unverified(selected[i].0) { names.append(items[i].name) }
         }
         for name in caller.needed(by: selected).sorted() where !sent.contains(name) {
             if let (service, _) = try? workspace.find(name), unverified(service) { names.append(name) }
