@@ -60,21 +60,34 @@ struct CheckValues {
         }
         for note in scope.notes { console.err(note + "\n") }  // the shard, the rerun
         let width = items.names.map(\.count).max() ?? 0
+        // The reports show results redacted by the redactor of the run's end (secrets captured
+        // during the run included); each is redacted as it comes, and again at the end only if a
+        // secret was recorded after it (`redactedFrom`: the first result redacted by the last redactor).
+        var shown: [CheckResult] = []
+        shown.reserveCapacity(items.count)
+        var shownBy = console.redactor
+        var redactedFrom = 0
         // Requests are built as they are sent (CheckItems); what is said about them before any
         // result is said once all are built (`planned`).
-        var results = await runner.run(items, planned: {
+        let sent = await runner.run(items, planned: {
             let all = items.all()
             reportUnbuildable(all, console)
             warnUnverified(unverified(all, selected, workspace, runner.caller), console)
-        }, emit: { _, result in
+        }, emit: { i, result in
             console.out(TextReport.line(result, nameWidth: width) + TextReport.driftLines(result))
+            let redactor = console.redactor
+            if redactor != shownBy { (shownBy, redactedFrom) = (redactor, i) }
+            shown.append(result.redacted(by: redactor))
         })
         let redactor = console.redactor
-        results = results.map { $0.redacted(by: redactor) }
+        if redactor != shownBy { redactedFrom = sent.count }
+        let results = sent.indices.map { $0 < redactedFrom ? sent[$0].redacted(by: redactor) : shown[$0] }
         console.out(TextReport.summary(results))
         printAnnotations(results, scope, console)
         try ReportFiles(junit: junit, json: json, html: ci.reportHTML).write(results, run: scope.run, console)
-        throw Self.exitStatus(CheckSummary(results), failOnFlaky: ci.failOnFlaky).code
+        let status = Self.exitStatus(CheckSummary(results), failOnFlaky: ci.failOnFlaky)
+        LeftToExit.keep((items, selected, sent, shown, results, runner))
+        throw status.code
     }
 
     /// The items (made as the run goes, `CheckItems`), and the selected targets; every target

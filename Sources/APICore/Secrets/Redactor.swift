@@ -7,7 +7,7 @@ import Foundation
 /// Hides credentials in anything printed: the values of credential headers, and every value that
 /// came from a secret `${VAR}` (as written, percent-encoded in a URL or form body, escaped in JSON).
 /// `Redactor.off` (`--show-secrets`) shows everything.
-public struct Redactor: Sendable {
+public struct Redactor: Sendable, Equatable {
     public static let mask = "••••"
     /// Header names (lower-cased) whose values are credentials, whatever their origin.
     public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
