@@ -65,12 +65,16 @@ final class SecretProviderTests: FolderTestCase {
     }
 
     func testCheckOfManyTargetsBuiltOnSeveralThreadsRunsTheCommandOnce() throws {
-        // GIVEN 40 targets that need a secret from a command that takes a while (`check` builds
-        // requests on its workers and a planning task at once)
+        // GIVEN 40 targets that need a secret from a command that takes a while, the first of them
+        // after a login that needs it too (`check` builds the login in a worker, running the
+        // flow, while its planning task builds the others)
         let dir = try folder([
-            "targets/hb.yaml": "baseURL: \(base)\ntargets:\n" + (0..<40).map {
-                "  b\($0): { path: /bearer, auth: { bearer: \"${API_TOKEN}\" }, expect: { status: 200 } }\n"
-            }.joined(),
+            "targets/hb.yaml": "baseURL: \(base)\ntargets:\n"
+                + "  me: { path: /bearer, needs: [login], auth: { bearer: \"${API_TOKEN}\" }, expect: { status: 200 } }\n"
+                + "  login: { path: /bearer, auth: { bearer: \"${API_TOKEN}\" }, expect: { status: 200 } }\n"
+                + (0..<38).map {
+                    "  b\($0): { path: /bearer, auth: { bearer: \"${API_TOKEN}\" }, expect: { status: 200 } }\n"
+                }.joined(),
             "slow-vault.sh": "#!/bin/sh\necho run >> \"$(dirname \"$0\")/ran\"\nsleep 0.5\necho '\(value)'\n",
         ])
         try Data("secrets:\n  API_TOKEN: { command: [\(dir.path)/slow-vault.sh] }\n".utf8)

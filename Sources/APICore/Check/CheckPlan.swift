@@ -55,8 +55,8 @@ public struct CheckPlanner: Sendable {
         }
     }
 
-    /// `items(for:)` made as the run needs them (`CheckItems`): live, each target's item is made
-    /// on first use (the same item `items(for:)` makes); with `--stub` (items per sample) all now.
+    /// `items(for:)` made as the run goes (`CheckItems`): live, each target's item is made by the
+    /// run's planning task (the same item `items(for:)` makes); with `--stub` (items per sample) all now.
     public func lazyItems(for targets: [(Service, Target)]) -> CheckItems {
         if stub { return CheckItems(items(for: targets)) }
         let needed = caller.needed(by: targets)

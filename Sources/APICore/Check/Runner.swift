@@ -30,10 +30,10 @@ public struct CheckRunner: Sendable {
     /// that thread, with that loop's connections), take the next item in turn until none is left;
     /// their results come back in batches (`ResultInbox`), so the run's task wakes once for many
     /// results, not once per item (a task per item hopped between Swift's pool and the loops).
-    /// Items are made as the run goes (`CheckItems`): a worker makes the item it takes if the
-    /// planning task (every item, in order, on Swift's pool) has not yet. `planned` is called once
-    /// every item is made and before the first `emit`: what must be said before any result (a
-    /// target that cannot be built) is said there, as when every item was made before the run.
+    /// Items are made as the run goes (`CheckItems`): the planning task makes them all, in order,
+    /// on Swift's pool, and a worker waits for the item it takes. `planned` is called once every
+    /// item is made and before the first `emit`: what must be said before any result (a target
+    /// that cannot be built) is said there, as when every item was made before the run.
     public func run(_ items: CheckItems, planned: () -> Void, emit: (Int, CheckResult) -> Void) async -> [CheckResult] {
         let count = items.count
         var results = [CheckResult?](repeating: nil, count: count)
@@ -46,7 +46,7 @@ public struct CheckRunner: Sendable {
         let pool = { () async -> Void in
             await withDiscardingTaskGroup { group in
                 group.addTask {
-                    _ = items.all()
+                    items.makeAll()
                     inbox.put(.planned, loop: nil)
                 }
                 for _ in 0..<jobs {
@@ -54,7 +54,7 @@ public struct CheckRunner: Sendable {
                     group.addTask(executorPreference: loop) {
                         await EventLoopExecutor.run(on: loop) {
                             while let i = Self.claim(claimed, stopped, count: count) {
-                                let result = await self.execute(items[i])
+                                let result = await self.execute(await items.item(i))
                                 if failFast, result.outcome == .failed { stopped.set(true) }
                                 inbox.put(.result(i, result), loop: loop?.loop)
                             }
