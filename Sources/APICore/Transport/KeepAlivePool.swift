@@ -45,21 +45,21 @@ final class KeepAlivePool: Sendable {
     /// Sends `head` and `body` on an idle connection to `address` (or a new one) and returns the
     /// response. A kept connection the server closed before answering is replaced by a new one,
     /// once (as curl does); `holder` cancels by closing the connection in use.
-    func exchange(_ head: HTTPRequestHead, body: ByteBuffer?, to address: Address, timeout: Double, limit: Int64,
+    func exchange(_ request: KeepAliveRequest, to address: Address, timeout: Double, limit: Int64,
                   holder: Canceller, follows: @escaping @Sendable (HTTPResponseHead) -> Bool,
                   counts: @escaping @Sendable ((bytes: Int64, expected: Int64?)) -> Void) async throws -> Received {
         let loop = EventLoopExecutor.current ?? MultiThreadedEventLoopGroup.singleton.any()
         let key = Key(address: address, loop: ObjectIdentifier(loop as AnyObject))
         if let kept = take(key) {
             do {
-                return try await run(head, body: body, on: kept, key: key, limit: limit, holder: holder, follows: follows, counts: counts)
+                return try await run(request, on: kept, key: key, limit: limit, holder: holder, follows: follows, counts: counts)
             } catch is KeepAliveHandler.ClosedBeforeAnswer where !holder.isCancelled {
                 // The server had closed the kept connection: a new one, below.
             }
         }
         let channel = try await connect(address, on: loop, timeout: timeout)
         do {
-            return try await run(head, body: body, on: channel, key: key, limit: limit, holder: holder, follows: follows, counts: counts)
+            return try await run(request, on: channel, key: key, limit: limit, holder: holder, follows: follows, counts: counts)
         } catch is KeepAliveHandler.ClosedBeforeAnswer {
             throw HTTPParserError.closedConnection
         }
@@ -89,16 +89,22 @@ final class KeepAlivePool: Sendable {
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // NIO's client handlers but the request encoder and header validator: requests
+                    // come encoded and checked (`KeepAliveRequest`), written by `KeepAliveRequestWriter`.
                     let sync = channel.pipeline.syncOperations
-                    try sync.addHTTPClientHandlers()
-                    try sync.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(ClientPool.inflationRatio)))
-                    try sync.addHandler(KeepAliveHandler())
+                    let decompressor = NIOHTTPResponseDecompressor(limit: .ratio(ClientPool.inflationRatio))
+                    let handler = KeepAliveHandler()
+                    let requestWriter = KeepAliveRequestWriter()
+                    handler.requestWriter = requestWriter
+                    try sync.addHandlers([requestWriter, ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)),
+                                          decompressor, handler])
+                    handler.writer = try sync.context(handler: decompressor)
                 }
             }
             .connect(host: address.host, port: address.port).get()
     }
 
-    private func run(_ head: HTTPRequestHead, body: ByteBuffer?, on channel: Channel, key: Key, limit: Int64, holder: Canceller,
+    private func run(_ request: KeepAliveRequest, on channel: Channel, key: Key, limit: Int64, holder: Canceller,
                      follows: @escaping @Sendable (HTTPResponseHead) -> Bool,
                      counts: @escaping @Sendable ((bytes: Int64, expected: Int64?)) -> Void) async throws -> Received {
         holder.set { channel.close(promise: nil) }
@@ -114,13 +120,7 @@ final class KeepAlivePool: Sendable {
                 return promise.fail(error)
             }
             handler.start(promise, limit: limit, follows: follows)
-            channel.write(HTTPClientRequestPart.head(head), promise: nil)
-            if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil) }
-            // A write that fails (the connection closed meanwhile) ends the exchange too.
-            let written = channel.eventLoop.makePromise(of: Void.self)
-            let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
-            written.futureResult.whenFailure { bound.value.writeFailed($0) }
-            channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: written)
+            handler.send(request)
         }
         if channel.eventLoop.inEventLoop { start() } else { channel.eventLoop.execute(start) }
         let outcome: KeepAliveHandler.Outcome
@@ -136,7 +136,7 @@ final class KeepAlivePool: Sendable {
             throw error
         }
         let received = Received(head: outcome.head!, body: outcome.body, follows: outcome.follows)
-        if outcome.keepAlive && head.isKeepAlive { give(channel, key) } else { channel.close(promise: nil) }
+        if outcome.keepAlive && request.keepAlive { give(channel, key) } else { channel.close(promise: nil) }
         return received
     }
 }
@@ -160,6 +160,11 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private var promise: EventLoopPromise<Outcome>?
+    /// The response decompressor's context: a request written from it passes the response decoder
+    /// (which learns its method) to `KeepAliveRequestWriter`, not through the decompressor's own
+    /// outbound side (it would add `Accept-Encoding`, which the encoded request already carries).
+    weak var writer: ChannelHandlerContext?
+    var requestWriter: KeepAliveRequestWriter?
     private var limit: Int64 = 0
     private var follows: (@Sendable (HTTPResponseHead) -> Bool)?
     private var outcome = Outcome()
@@ -169,6 +174,17 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.limit = limit
         self.follows = follows
         outcome = Outcome()
+    }
+
+    /// Writes `request` (on the loop, after `start`); a write that fails (the connection closed
+    /// meanwhile) ends the exchange too.
+    func send(_ request: KeepAliveRequest) {
+        guard let writer, let requestWriter else { return fail(ClosedBeforeAnswer()) }
+        requestWriter.pending = request.bytes
+        let written = writer.eventLoop.makePromise(of: Void.self)
+        let bound = NIOLoopBound(self, eventLoop: writer.eventLoop)
+        written.futureResult.whenFailure { bound.value.writeFailed($0) }
+        writer.writeAndFlush(NIOAny(HTTPClientRequestPart.head(request.decoderHead)), promise: written)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -80,38 +80,52 @@ public struct KeepAliveTransport: Transport {
         }
     }
 
+    private static let bodiless: Set<String> = ["GET", "HEAD", "DELETE", "CONNECT", "TRACE"]
+
     /// One request and its response; the next hop's request when the response is a redirect to follow.
     private func exchange(_ request: PreparedRequest, holder: Canceller,
                           last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>)
         async throws -> (Response, PreparedRequest?) {
         guard let host = request.url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
         let route = ConnectionOptions.run.withLock { $0 }.route(for: request.url, socket: nil)
-        var headers = HTTPHeaders()
-        for header in request.headers { headers.add(name: header.name, value: header.value) }
-        if !headers.contains(name: "Host") {
+        // The header block as async-http-client's request would carry it: the request's headers in
+        // order, `Host:` when it names none, the jar's cookies, framing (the body's length, or 0 for
+        // methods that carry one; TE/CL from the request dropped).
+        var fields = [HeaderField]()
+        fields.reserveCapacity(request.headers.count + 3)
+        var hasHost = false
+        var cookieAt: Int?
+        for header in request.headers {
+            if KeepAliveRequest.equalsIgnoringCase(header.name, "Content-Length")
+                || KeepAliveRequest.equalsIgnoringCase(header.name, "Transfer-Encoding") { continue }
+            if KeepAliveRequest.equalsIgnoringCase(header.name, "Host") { hasHost = true }
+            if KeepAliveRequest.equalsIgnoringCase(header.name, "Cookie"), cookieAt == nil { cookieAt = fields.count }
+            fields.append(header)
+        }
+        if !hasHost {
             let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-            headers.add(name: "Host", value: request.url.port.flatMap { $0 == 80 ? nil : "\(name):\($0)" } ?? name)
+            fields.append(HeaderField("Host", request.url.port.flatMap { $0 == 80 ? nil : "\(name):\($0)" } ?? name))
         }
         if request.cookies, let cookies = jar.header(for: request.url) {
-            headers.replaceOrAdd(name: "Cookie", value: headers.first(name: "Cookie").map { $0 + "; " + cookies } ?? cookies)
+            // As HTTPHeaders.replaceOrAdd: the request's own Cookie (its first) joined with the jar's, at the end.
+            let own = cookieAt.map { fields[$0].value }
+            if cookieAt != nil { fields.removeAll { KeepAliveRequest.equalsIgnoringCase($0.name, "Cookie") } }
+            fields.append(HeaderField("Cookie", own.map { $0 + "; " + cookies } ?? cookies))
         }
-        // Framing as async-http-client sets it: the body's length, or 0 for methods that carry one.
-        headers.remove(name: "Content-Length")
-        headers.remove(name: "Transfer-Encoding")
-        var body: ByteBuffer?
+        var body: Data?
         if case .data(let data)? = request.body, !data.isEmpty {
-            body = ByteBuffer(bytes: data)
-            headers.add(name: "Content-Length", value: String(data.count))
-        } else if !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(request.method) {
-            headers.add(name: "Content-Length", value: "0")
+            body = data
+            fields.append(HeaderField("Content-Length", String(data.count)))
+        } else if !Self.bodiless.contains(request.method) {
+            fields.append(HeaderField("Content-Length", "0"))
         }
         var uri = request.url.path(percentEncoded: true)
         if uri.isEmpty { uri = "/" }
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
-        let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: uri, headers: headers)
+        let wire = try KeepAliveRequest(method: request.method, uri: uri, fields: fields, body: body)
         let address = KeepAlivePool.Address(host: route.dns[host] ?? host, port: route.port ?? request.url.port ?? 80)
         let received = try await KeepAlivePool.shared.exchange(
-            head, body: body, to: address, timeout: request.timeout, limit: request.maxBody, holder: holder,
+            wire, to: address, timeout: request.timeout, limit: request.maxBody, holder: holder,
             follows: { Redirect.next(status: Int($0.status.code), location: $0.headers.first(name: "Location"), after: request) != nil },
             counts: { counts in last.withLock { $0.counts = counts } })
         if request.cookies { jar.store(received.head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
