@@ -33,9 +33,9 @@ struct KeepAliveRequest {
         var keepAlive = true
         var acceptEncoding = false
         for field in fields {
-            guard Self.isToken(field.name.utf8), Self.isValue(field.value.utf8) else { throw HTTPParserError.invalidHeaderToken }
-            if Self.equalsIgnoringCase(field.name, "Accept-Encoding") { acceptEncoding = true }
-            if Self.equalsIgnoringCase(field.name, "Connection"), field.value.lowercased().split(separator: ",").contains(where: {
+            guard Self.isToken(field.name.utf8), HeaderField.forbiddenCharacter(in: field.value) == nil else { throw HTTPParserError.invalidHeaderToken }
+            if field.name.equalsIgnoringCase("Accept-Encoding") { acceptEncoding = true }
+            if field.name.equalsIgnoringCase("Connection"), field.value.lowercased().split(separator: ",").contains(where: {
                 $0.trimmingSpaces() == "close"
             }) { keepAlive = false }
             buffer.writeString(field.name)
@@ -56,21 +56,6 @@ struct KeepAliveRequest {
         method == "GET" ? get : HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: "")
     }
 
-    /// ASCII case-insensitive equality, without lowering either string.
-    static func equalsIgnoringCase(_ a: String, _ b: StaticString) -> Bool {
-        let a = a.utf8
-        guard a.count == b.utf8CodeUnitCount else { return false }
-        return b.withUTF8Buffer { b in
-            func lower(_ c: UInt8) -> UInt8 { c >= 65 && c <= 90 ? c + 32 : c }
-            var i = 0
-            for x in a {
-                guard lower(x) == lower(b[i]) else { return false }
-                i += 1
-            }
-            return true
-        }
-    }
-
     // RFC 9110 token (a header name, a method), as NIO's validator checks it.
     private static func isToken(_ bytes: String.UTF8View) -> Bool {
         !bytes.isEmpty && bytes.allSatisfy { byte in
@@ -84,11 +69,6 @@ struct KeepAliveRequest {
                 false
             }
         }
-    }
-
-    // A field value: no control character but HTAB (CR, LF and NUL above all).
-    private static func isValue(_ bytes: String.UTF8View) -> Bool {
-        bytes.allSatisfy { $0 == UInt8(ascii: "\t") || ($0 > 0x1F && $0 != 0x7F) }
     }
 
     // The request target: RFC 3986's characters, as NIO's validator allows them.

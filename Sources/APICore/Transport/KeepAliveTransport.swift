@@ -34,7 +34,8 @@ public struct KeepAliveTransport: Transport {
     /// answer for every request of a target (none of it depends on what a request captured).
     public func covers(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
         guard transfer.destination == nil, transfer.stream == nil, request.socket == nil, request.websocket == nil,
-              !request.http2PriorKnowledge, request.url.scheme?.lowercased() == "http", request.url.host != nil else { return false }
+              !request.http2PriorKnowledge, (request.url.scheme ?? "").equalsIgnoringCase("http"),
+              request.url.host != nil else { return false }
         if case .some(let body) = request.body, case .data = body {} else if request.body != nil { return false }
         if ConnectionOptions.run.withLock({ $0.unixSocket != nil }) { return false }
         return proxies.server(for: request.url) == nil
@@ -46,6 +47,11 @@ public struct KeepAliveTransport: Transport {
 
     public func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         guard covers(request, transfer) else { return try await fallback.send(request, transfer: transfer) }
+        return try await sendCovered(request, transfer: transfer)
+    }
+
+    /// `send` for a request `covers` said yes to (`LiveTransport` asked already).
+    func sendCovered(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         let start = DispatchTime.now()
         let holder = Canceller()
         let last = Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>((request, (0, nil)))
@@ -96,10 +102,10 @@ public struct KeepAliveTransport: Transport {
         var hasHost = false
         var cookieAt: Int?
         for header in request.headers {
-            if KeepAliveRequest.equalsIgnoringCase(header.name, "Content-Length")
-                || KeepAliveRequest.equalsIgnoringCase(header.name, "Transfer-Encoding") { continue }
-            if KeepAliveRequest.equalsIgnoringCase(header.name, "Host") { hasHost = true }
-            if KeepAliveRequest.equalsIgnoringCase(header.name, "Cookie"), cookieAt == nil { cookieAt = fields.count }
+            if header.name.equalsIgnoringCase("Content-Length")
+                || header.name.equalsIgnoringCase("Transfer-Encoding") { continue }
+            if header.name.equalsIgnoringCase("Host") { hasHost = true }
+            if header.name.equalsIgnoringCase("Cookie"), cookieAt == nil { cookieAt = fields.count }
             fields.append(header)
         }
         if !hasHost {
@@ -109,7 +115,7 @@ public struct KeepAliveTransport: Transport {
         if request.cookies, let cookies = jar.header(for: request.url) {
             // As HTTPHeaders.replaceOrAdd: the request's own Cookie (its first) joined with the jar's, at the end.
             let own = cookieAt.map { fields[$0].value }
-            if cookieAt != nil { fields.removeAll { KeepAliveRequest.equalsIgnoringCase($0.name, "Cookie") } }
+            if cookieAt != nil { fields.removeAll { $0.name.equalsIgnoringCase("Cookie") } }
             fields.append(HeaderField("Cookie", own.map { $0 + "; " + cookies } ?? cookies))
         }
         var body: Data?
