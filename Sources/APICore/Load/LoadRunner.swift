@@ -68,6 +68,8 @@ public final class LoadRunner: Sendable {
         // Per item, built once: its request and name (not the plan's item copied each request).
         var prepared = [PreparedCall?](repeating: nil, count: plan.items.count)
         let names = plan.items.map(\.target.qualifiedName)
+        var batch = LoadRecorder.Batch()
+        defer { batch.flush(to: recorder) }
         while let k = claim() {
             let i = order[k % order.count]
             let call: PreparedCall
@@ -86,17 +88,22 @@ public final class LoadRunner: Sendable {
             }
             let due = monotonicSeconds()
             let sent = await caller.send(call)
-            record(names[i], sent, due: due, lag: nil)
+            let end = monotonicSeconds()
+            if let entry = entry(names[i], sent, due: due, end: end, lag: nil) { batch.add(entry, to: recorder) }
             if think > 0 { try? await Task.sleep(nanoseconds: UInt64(think * 1e9)) }
         }
     }
 
     func record(_ name: String, _ sent: Sent, due: Double, lag: Double?) {
-        let end = monotonicSeconds()
-        if case .failure(let e) = sent.last, cancelled(e) { return }
+        if let entry = entry(name, sent, due: due, end: monotonicSeconds(), lag: lag) { recorder.record(entry) }
+    }
+
+    /// What the recorder counts of `sent`; nil for a request the run's stop cut short.
+    private func entry(_ name: String, _ sent: Sent, due: Double, end: Double, lag: Double?) -> LoadRecorder.Entry? {
+        if case .failure(let e) = sent.last, cancelled(e) { return nil }
         let bytes: Int
         if case .success(let r) = sent.last { bytes = r.body.count } else { bytes = 0 }
-        recorder.record(name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: bytes, lag: lag)
+        return LoadRecorder.Entry(name: name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: bytes, lag: lag)
     }
 
     /// A request that failed once the run was stopped (Ctrl-C cancels the requests in flight):
