@@ -145,7 +145,7 @@ struct Sender: Sendable {
         while true {
             let start = monotonicSeconds()
             let isLast = retry == tries - 1
-            let refreshes = mode == .live && !request.freshToken && plugins.prepare(request).oauth2 != nil
+            let refreshes = mode == .live && !request.freshToken && (plugins.isEmpty ? request.oauth2 : plugins.prepare(request).oauth2) != nil
             let attempt = transfer.holding { ($0.status >= 500 && !isLast) || ($0.status == 401 && refreshes) }
             var wait = 0.0
             do throws(APIError) {

@@ -108,24 +108,25 @@ final class KeepAlivePool: Sendable {
                      follows: @escaping @Sendable (HTTPResponseHead) -> Bool,
                      counts: @escaping @Sendable ((bytes: Int64, expected: Int64?)) -> Void) async throws -> Received {
         holder.set { channel.close(promise: nil) }
-        let promise = channel.eventLoop.makePromise(of: KeepAliveHandler.Outcome.self)
-        let start: @Sendable () -> Void = {
-            // Closed since it was taken (its close was seen on the loop before this ran): no event will
-            // come to complete the promise, so it fails here and the exchange goes on a new connection.
-            guard channel.isActive else { return promise.fail(KeepAliveHandler.ClosedBeforeAnswer()) }
-            let handler: KeepAliveHandler
-            do {
-                handler = try channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self)
-            } catch {
-                return promise.fail(error)
-            }
-            handler.start(promise, limit: limit, follows: follows)
-            handler.send(request)
-        }
-        if channel.eventLoop.inEventLoop { start() } else { channel.eventLoop.execute(start) }
+        // The handler resumes the exchange's continuation itself (no promise, future and callback a request).
         let outcome: KeepAliveHandler.Outcome
         do {
-            outcome = try await promise.futureResult.get()
+            outcome = try await withUnsafeThrowingContinuation { (waiting: UnsafeContinuation<KeepAliveHandler.Outcome, Error>) in
+                let start: @Sendable () -> Void = {
+                    // Closed since it was taken (its close was seen on the loop before this ran): no event will
+                    // come to end the exchange, so it fails here and goes on a new connection.
+                    guard channel.isActive else { return waiting.resume(throwing: KeepAliveHandler.ClosedBeforeAnswer()) }
+                    let handler: KeepAliveHandler
+                    do {
+                        handler = try channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self)
+                    } catch {
+                        return waiting.resume(throwing: error)
+                    }
+                    handler.start(waiting, limit: limit, follows: follows)
+                    handler.send(request)
+                }
+                if channel.eventLoop.inEventLoop { start() } else { channel.eventLoop.execute(start) }
+            }
         } catch {
             channel.close(promise: nil)
             throw error
@@ -159,7 +160,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         var error: (any Error)?
     }
 
-    private var promise: EventLoopPromise<Outcome>?
+    private var waiting: UnsafeContinuation<Outcome, Error>?
     /// The response decompressor's context: a request written from it passes the response decoder
     /// (which learns its method) to `KeepAliveRequestWriter`, not through the decompressor's own
     /// outbound side (it would add `Accept-Encoding`, which the encoded request already carries).
@@ -169,8 +170,8 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var follows: (@Sendable (HTTPResponseHead) -> Bool)?
     private var outcome = Outcome()
 
-    func start(_ promise: EventLoopPromise<Outcome>, limit: Int64, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
-        self.promise = promise
+    func start(_ waiting: UnsafeContinuation<Outcome, Error>, limit: Int64, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
+        self.waiting = waiting
         self.limit = limit
         self.follows = follows
         outcome = Outcome()
@@ -188,7 +189,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard promise != nil else { return }
+        guard waiting != nil else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
             // An informational answer (100 Continue) comes before the real head.
@@ -214,7 +215,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The request could not be written: the exchange ends (as a drop when nothing was answered).
     func writeFailed(_ error: any Error) {
-        guard promise != nil else { return }
+        guard waiting != nil else { return }
         fail(outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : error)
     }
 
@@ -226,19 +227,19 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if promise != nil {
+        if waiting != nil {
             fail(outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : HTTPParserError.invalidEOFState)
         }
         context.fireChannelInactive()
     }
 
     private func finish() {
-        let promise = self.promise
-        self.promise = nil
+        let waiting = self.waiting
+        self.waiting = nil
         follows = nil
         let done = outcome
         outcome = Outcome()
-        promise?.succeed(done)
+        waiting?.resume(returning: done)
     }
 
     private func fail(_ error: any Error) {
