@@ -35,6 +35,13 @@ final class KeepAlivePool: Sendable {
 
     private let idle = Locked<[Key: [Channel]]>([:])
 
+    /// An exchange that failed once the response had begun (or its bytes were counted): with the
+    /// counts, for a truncated body's message.
+    struct Failed: Error {
+        var error: any Error
+        var counts: (bytes: Int64, expected: Int64?)
+    }
+
     struct Received: Sendable {
         var head: HTTPResponseHead
         var body: ByteBuffer
@@ -46,20 +53,19 @@ final class KeepAlivePool: Sendable {
     /// response. A kept connection the server closed before answering is replaced by a new one,
     /// once (as curl does); `holder` cancels by closing the connection in use.
     func exchange(_ request: KeepAliveRequest, to address: Address, timeout: Double, limit: Int64,
-                  holder: Canceller, follows: @escaping @Sendable (HTTPResponseHead) -> Bool,
-                  counts: @escaping @Sendable ((bytes: Int64, expected: Int64?)) -> Void) async throws -> Received {
+                  holder: Canceller, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
         let loop = EventLoopExecutor.current ?? MultiThreadedEventLoopGroup.singleton.any()
         let key = Key(address: address, loop: ObjectIdentifier(loop as AnyObject))
         if let kept = take(key) {
             do {
-                return try await run(request, on: kept, key: key, limit: limit, holder: holder, follows: follows, counts: counts)
+                return try await run(request, on: kept, key: key, limit: limit, holder: holder, follows: follows)
             } catch is KeepAliveHandler.ClosedBeforeAnswer where !holder.isCancelled {
                 // The server had closed the kept connection: a new one, below.
             }
         }
         let channel = try await connect(address, on: loop, timeout: timeout)
         do {
-            return try await run(request, on: channel, key: key, limit: limit, holder: holder, follows: follows, counts: counts)
+            return try await run(request, on: channel, key: key, limit: limit, holder: holder, follows: follows)
         } catch is KeepAliveHandler.ClosedBeforeAnswer {
             throw HTTPParserError.closedConnection
         }
@@ -105,8 +111,7 @@ final class KeepAlivePool: Sendable {
     }
 
     private func run(_ request: KeepAliveRequest, on channel: Channel, key: Key, limit: Int64, holder: Canceller,
-                     follows: @escaping @Sendable (HTTPResponseHead) -> Bool,
-                     counts: @escaping @Sendable ((bytes: Int64, expected: Int64?)) -> Void) async throws -> Received {
+                     follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
         holder.set { channel.close(promise: nil) }
         // The handler resumes the exchange's continuation itself (no promise, future and callback a request).
         let outcome: KeepAliveHandler.Outcome
@@ -131,10 +136,10 @@ final class KeepAlivePool: Sendable {
             channel.close(promise: nil)
             throw error
         }
-        counts((outcome.bytes, outcome.expected))
         if let error = outcome.error {
             channel.close(promise: nil)
-            throw error
+            if error is KeepAliveHandler.ClosedBeforeAnswer { throw error }
+            throw Failed(error: error, counts: (outcome.bytes, outcome.expected))
         }
         let received = Received(head: outcome.head!, body: outcome.body, follows: outcome.follows)
         if outcome.keepAlive && request.keepAlive { give(channel, key) } else { channel.close(promise: nil) }

@@ -54,13 +54,11 @@ public struct KeepAliveTransport: Transport {
     func sendCovered(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         let start = DispatchTime.now()
         let holder = Canceller()
-        let last = Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>((request, (0, nil)))
+        var hop = request  // the hop in flight, for an error's description
         do {
             var response = try await Deadline.bound(request.timeout, onTimeout: { holder.cancel() }) { () async throws -> Response in
-                var hop = request
                 for _ in 0...Redirect.limit {
-                    last.set((hop, (0, nil)))
-                    let (received, next) = try await exchange(hop, holder: holder, last: last)
+                    let (received, next) = try await exchange(hop, holder: holder)
                     guard let next else {
                         transfer.head(received)
                         return received
@@ -79,19 +77,18 @@ public struct KeepAliveTransport: Transport {
             return response
         } catch let error as APIError {
             throw error
+        } catch let failed as KeepAlivePool.Failed {
+            throw NIOTransport.describe(failed.error, hop, received: failed.counts)
         } catch {
-            let (hop, counts) = last.current
             if let e = error as? ChannelError, case .connectTimeout = e { throw APIError.timedOut(request.timeout) }
-            throw NIOTransport.describe(error, hop, received: counts)
+            throw NIOTransport.describe(error, hop, received: (0, nil))
         }
     }
 
     private static let bodiless: Set<String> = ["GET", "HEAD", "DELETE", "CONNECT", "TRACE"]
 
     /// One request and its response; the next hop's request when the response is a redirect to follow.
-    private func exchange(_ request: PreparedRequest, holder: Canceller,
-                          last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>)
-        async throws -> (Response, PreparedRequest?) {
+    private func exchange(_ request: PreparedRequest, holder: Canceller) async throws -> (Response, PreparedRequest?) {
         guard let host = request.url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
         let route = ConnectionOptions.run.withLock { $0 }.route(for: request.url, socket: nil)
         // The header block as async-http-client's request would carry it: the request's headers in
@@ -132,8 +129,7 @@ public struct KeepAliveTransport: Transport {
         let address = KeepAlivePool.Address(host: route.dns[host] ?? host, port: route.port ?? request.url.port ?? 80)
         let received = try await KeepAlivePool.shared.exchange(
             wire, to: address, timeout: request.timeout, limit: request.maxBody, holder: holder,
-            follows: { Redirect.next(status: Int($0.status.code), location: $0.headers.first(name: "Location"), after: request) != nil },
-            counts: { counts in last.withLock { $0.counts = counts } })
+            follows: { Redirect.next(status: Int($0.status.code), location: $0.headers.first(name: "Location"), after: request) != nil })
         if request.cookies { jar.store(received.head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
         let status = Int(received.head.status.code)
         var response = Response(status: status, headers: NIOTransport.fields(received.head.headers),
