@@ -1,5 +1,4 @@
 import CLibYAML
-import Dispatch
 
 /// Reads a large target file in two parts on two threads, libyaml reading each, and joins the
 /// trees: the machine's second core halves the time of the parse, the largest part of `list` and
@@ -20,20 +19,17 @@ enum SplitParse {
 
     static func parse(_ bytes: [UInt8], limits: YAMLParser.Limits, minimumSize: Int = minimumSize) -> Node? {
         guard bytes.count >= minimumSize, let cut = cut(bytes) else { return nil }
-        let second = Second()
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        let (first, second) = BothCores.run({ () -> (Node?, YAMLParser) in
+            let parser = YAMLParser(bytes: bytes[..<cut.offset], limits: limits)
+            return ((try? parser.document()) ?? nil, parser)
+        }, { () -> (Node, Int, Bool)? in
             let parser = YAMLParser(bytes: bytes[cut.offset...], prefix: Array("targets:\n".utf8), limits: limits)
             parser.lineOffset = cut.line - 1
-            if let root = try? parser.document(), !parser.hasDirectives {
-                second.result = (root, parser.aliasCopies, parser.mergesAtTop)
-            }
-            done.signal()
-        }
-        let parser = YAMLParser(bytes: bytes[..<cut.offset], limits: limits)
-        let first = try? parser.document()
-        done.wait()
-        guard let firstRoot = first, let (secondRoot, secondAliases, secondMerges) = second.result,
+            guard let root = (try? parser.document()) ?? nil, !parser.hasDirectives else { return nil }
+            return (root, parser.aliasCopies, parser.mergesAtTop)
+        })
+        let parser = first.1
+        guard let firstRoot = first.0, let (secondRoot, secondAliases, secondMerges) = second,
               !parser.hasDirectives, !parser.explicitEnd, !parser.mergesAtTop, !secondMerges,
               parser.aliasCopies + secondAliases <= limits.maxAliasedNodes,
               let end = parser.streamEnd, Int(end.line) == cut.line, end.column == 0
@@ -160,9 +156,4 @@ enum SplitParse {
     }
 
     static func overlaps(_ a: [Node.Pair], _ b: [Node.Pair]) -> Bool { overlaps(a, b[...]) }
-
-    /// The second part's result, written by its thread before it signals.
-    private final class Second: @unchecked Sendable {
-        var result: (Node, Int, Bool)?
-    }
 }
