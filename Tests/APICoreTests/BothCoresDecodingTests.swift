@@ -58,4 +58,28 @@ final class BothCoresDecodingTests: XCTestCase {
             ])
         }
     }
+
+    func testSampleProblemsOfBothHalvesInFileOrder() throws {
+        let bytes = file { i in
+            switch i {
+            case 5, 1_600, 2_999:
+                return "  t\(i):\n    path: /x\n    expect: { status: 200 }\n    sample: { status: 500 }\n"
+            case 1_499:
+                return "  t\(i):\n    path: /x\n    expect: { status: 200 }\n    sample: { status: 200, expectFailure: true }\n"
+            default:
+                return "  t\(i):\n    path: /x\n    expect: { status: 200, json: { \"$.id\": \(i) } }\n    sample: { status: 200, json: { id: \(i) } }\n"
+            }
+        }
+        let service = try TargetFile.decode(bytes, file: "/tmp/gen.yaml", defaultName: "gen")
+        XCTAssertGreaterThanOrEqual(service.targets.count, SampleCheck.bothCoresFrom * 2)
+        let problems = SampleCheck.diagnostics(service, workspace: Workspace(variables: [:]))
+        XCTAssertEqual(problems.map(\.message), [
+            "the sample of gen.t5 fails its expectations: ",
+            "the sample of gen.t1499 has expectFailure: true but passes its expectations",
+            "the sample of gen.t1600 fails its expectations: ",
+            "the sample of gen.t2999 fails its expectations: ",
+        ].map { $0.hasSuffix(": ") ? $0 + (problems.first?.message.components(separatedBy: "expectations: ").last ?? "") : $0 })
+        let lines = problems.compactMap(\.mark?.line)
+        XCTAssertEqual(lines, lines.sorted())
+    }
 }
