@@ -191,15 +191,14 @@ struct ServiceDecoder {
         if only == nil, targetEntries.count >= Self.bothCoresFrom {
             // The second half on a second thread, with a decoder of its own; joined in file order.
             let half = targetEntries.count / 2
-            let rest = Array(targetEntries[half...])
             let (file, contractDocuments, serviceName) = (file, contractDocuments, name)
-            let (mine, other) = BothCores.run({ targets(targetEntries[..<half], service: serviceName) }, {
+            let (_, other) = BothCores.run({ service.targets = targets(targetEntries[..<half], service: serviceName) }, {
                 var decoder = ServiceDecoder(file: file)
                 decoder.contractDocuments = contractDocuments
-                let targets = decoder.targets(rest[...], service: serviceName)
+                let targets = decoder.targets(targetEntries[half...], service: serviceName)
                 return (targets, decoder.reader, decoder.files)
             })
-            service.targets = mine + other.0
+            service.targets.append(contentsOf: other.0)
             reader.append(other.1)
             files += other.2
         } else {
