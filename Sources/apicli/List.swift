@@ -121,16 +121,16 @@ struct ListRow: Sendable {
 
     /// The rows of a service's targets in order; a service of 1,000 targets or more in two halves at once.
     static func rows(_ service: Service, baseURL: String?) -> [ListRow] {
-        @Sendable func rows(_ range: Range<Int>) -> [ListRow] {
+        @Sendable func rows(_ range: Range<Int>, capacity: Int = 0) -> [ListRow] {
             var out: [ListRow] = []
-            out.reserveCapacity(range.count)
+            out.reserveCapacity(max(range.count, capacity))
             for i in range { out.append(ListRow(service, service.targets[i], baseURL: baseURL)) }
             return out
         }
         let all = service.targets.indices
         guard all.count >= 1_000 else { return rows(all) }
         let half = all.count / 2
-        var (first, second) = BothCores.run({ rows(0..<half) }, { rows(half..<all.count) })
+        var (first, second) = BothCores.run({ rows(0..<half, capacity: all.count) }, { rows(half..<all.count) })
         first += second
         return first
     }

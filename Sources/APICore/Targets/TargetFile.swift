@@ -192,7 +192,10 @@ struct ServiceDecoder {
             // The second half on a second thread, with a decoder of its own; joined in file order.
             let half = targetEntries.count / 2
             let (file, contractDocuments, serviceName) = (file, contractDocuments, name)
-            let (_, other) = BothCores.run({ service.targets = targets(targetEntries[..<half], service: serviceName) }, {
+            let (_, other) = BothCores.run({
+                // Room for all: the second half is appended without moving the first.
+                service.targets = targets(targetEntries[..<half], service: serviceName, capacity: targetEntries.count)
+            }, {
                 var decoder = ServiceDecoder(file: file)
                 decoder.contractDocuments = contractDocuments
                 let targets = decoder.targets(targetEntries[half...], service: serviceName)
@@ -211,9 +214,9 @@ struct ServiceDecoder {
     /// From this many targets in a file, `service` decodes two halves at once (`BothCores`).
     static let bothCoresFrom = 1_000
 
-    private mutating func targets(_ entries: ArraySlice<NodeReader.Entry>, service name: String) -> [Target] {
+    private mutating func targets(_ entries: ArraySlice<NodeReader.Entry>, service name: String, capacity: Int = 0) -> [Target] {
         var out: [Target] = []
-        out.reserveCapacity(entries.count)
+        out.reserveCapacity(max(entries.count, capacity))
         for e in entries where !e.key.hasPrefix("x-") && (only == nil || e.key == only) {
             guard TargetFile.isName(e.key) else {
                 reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)
