@@ -188,43 +188,20 @@ struct ServiceDecoder {
             return nil
         }
         guard let targetEntries = reader.mapping(targetsNode, "targets") else { return nil }
-        if only == nil, targetEntries.count >= Self.bothCoresFrom {
-            // The second half on a second thread, with a decoder of its own; joined in file order.
-            let half = targetEntries.count / 2
-            let (file, contractDocuments, serviceName) = (file, contractDocuments, name)
-            let (_, other) = BothCores.run({
-                // Room for all: the second half is appended without moving the first.
-                service.targets = targets(targetEntries[..<half], service: serviceName, capacity: targetEntries.count)
-            }, {
-                var decoder = ServiceDecoder(file: file)
-                decoder.contractDocuments = contractDocuments
-                let targets = decoder.targets(targetEntries[half...], service: serviceName)
-                return (targets, decoder.reader, decoder.files)
-            })
-            service.targets.append(contentsOf: other.0)
-            reader.append(other.1)
-            files += other.2
-        } else {
-            service.targets = targets(targetEntries[...], service: name)
-        }
+        service.targets = targets(targetEntries, service: name)
         service.files = files
         return service
     }
 
-    /// From this many targets in a file, `service` decodes two halves at once (`BothCores`).
-    static let bothCoresFrom = 1_000
-
-    private mutating func targets(_ entries: ArraySlice<NodeReader.Entry>, service name: String, capacity: Int = 0) -> [Target] {
-        var out: [Target] = []
-        out.reserveCapacity(max(entries.count, capacity))
+    /// Decodes `entries` in order, handing each target that decodes to `body`.
+    mutating func forEachTarget(_ entries: ArraySlice<NodeReader.Entry>, service name: String, _ body: (Target) -> Void) {
         for e in entries where !e.key.hasPrefix("x-") && (only == nil || e.key == only) {
             guard TargetFile.isName(e.key) else {
                 reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)
                 continue
             }
-            if let target = target(e.key, e.value, service: name, mark: e.keyMark) { out.append(target) }
+            if let target = target(e.key, e.value, service: name, mark: e.keyMark) { body(target) }
         }
-        return out
     }
 
     mutating func baseURL(_ node: Node) -> Template? {
