@@ -1,14 +1,17 @@
 import Dispatch
 
-/// Two pieces of work at once: one on this thread, one on a second (the machines apicli runs on
-/// have at least two cores). For loading large target files (`SplitParse`, `ServiceDecoder`,
-/// `SampleCheck`, `list`'s rows); each caller joins the two results in file order, so nothing it reports changes.
+/// Two pieces of work at once, one on this thread and one on a second: loading a large target file
+/// (`SplitParse`, `ServiceDecoder.targets`, `SampleCheck`, `list`'s rows) uses a second core. Each
+/// caller joins the two results in file order, so nothing it reports changes; on one core the two
+/// threads take turns.
 public enum BothCores {
     /// Runs `other` on a second thread while `here` runs on this one; returns when both are done.
     public static func run<A, B: Sendable>(_ here: () -> A, _ other: @escaping @Sendable () -> B) -> (A, B) {
         let box = Box<B>()
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        // A thread of its own (`Detached`), not a dispatch queue's: the caller may itself hold one of
+        // the few threads of the pool a queue would wait for.
+        Detached.run {
             box.value = other()
             done.signal()
         }
