@@ -1,4 +1,9 @@
 import CLibYAML
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads a large target file in two parts on two threads, libyaml reading each, and joins the
 /// trees: the machine's second core halves the time of the parse, the largest part of `list` and
@@ -107,15 +112,19 @@ enum SplitParse {
 
     /// Line breaks as libyaml counts them. The first part's end, where libyaml says it is, must agree.
     static func lines(_ b: UnsafeBufferPointer<UInt8>) -> Int {
-        // Line feeds alone unless a byte that may start another break is there (a loop the
-        // compiler vectorises, then the exact count only for such files).
-        var feeds = 0
-        var other: UInt8 = 0
-        for byte in b {
-            feeds &+= byte == 0x0A ? 1 : 0
-            other |= (byte == 0x0D ? 1 : 0) | (byte == 0xC2 ? 1 : 0) | (byte == 0xE2 ? 1 : 0)
+        // Line feeds alone (memchr, a line at a time) unless a byte that may start another break is
+        // there; then the exact count below.
+        guard let base = b.baseAddress, !b.isEmpty else { return 0 }
+        if memchr(base, 0x0D, b.count) == nil, memchr(base, 0xC2, b.count) == nil, memchr(base, 0xE2, b.count) == nil {
+            var feeds = 0
+            var at = UnsafeRawPointer(base)
+            let end = at + b.count
+            while at < end, let feed = memchr(at, 0x0A, end - at) {
+                feeds += 1
+                at = UnsafeRawPointer(feed) + 1
+            }
+            return feeds
         }
-        if other == 0 { return feeds }
         var n = 0
         var i = 0
         let count = b.count
