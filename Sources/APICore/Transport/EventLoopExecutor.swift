@@ -50,6 +50,19 @@ public final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
         return await executor.run(body)
     }
 
+    /// `body` as a task running on `executor`'s loop (its executor preference, and `run`), or as it
+    /// is when nil: what a one-off `call` does, so that its exchange goes over the keep-alive transport
+    /// and the response is read, and its body written, on that one thread (`LiveTransport`).
+    public static func onLoop<T>(_ executor: EventLoopExecutor?, _ body: () async throws -> T) async throws -> T {
+        guard let executor else { return try await body() }
+        let result: Result<T, any Error> = await withTaskExecutorPreference(executor) {
+            await executor.run {
+                do { return .success(try await body()) } catch { return .failure(error) }
+            }
+        }
+        return try result.get()
+    }
+
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()

@@ -46,20 +46,21 @@ final class KeepAlivePool: Sendable {
     /// response. A kept connection the server closed before answering is replaced by a new one,
     /// once (as curl does); `holder` cancels by closing the connection in use.
     func exchange(_ head: HTTPRequestHead, body: ByteBuffer?, to address: Address, timeout: Double, limit: Int64,
+                  stream: KeepAliveHandler.Stream? = nil,
                   holder: Canceller, follows: @escaping @Sendable (HTTPResponseHead) -> Bool,
                   counts: @escaping @Sendable ((bytes: Int64, expected: Int64?)) -> Void) async throws -> Received {
         let loop = EventLoopExecutor.current ?? MultiThreadedEventLoopGroup.singleton.any()
         let key = Key(address: address, loop: ObjectIdentifier(loop as AnyObject))
         if let kept = take(key) {
             do {
-                return try await run(head, body: body, on: kept, key: key, limit: limit, holder: holder, follows: follows, counts: counts)
+                return try await run(head, body: body, on: kept, key: key, limit: limit, stream: stream, holder: holder, follows: follows, counts: counts)
             } catch is KeepAliveHandler.ClosedBeforeAnswer where !holder.isCancelled {
                 // The server had closed the kept connection: a new one, below.
             }
         }
         let channel = try await connect(address, on: loop, timeout: timeout)
         do {
-            return try await run(head, body: body, on: channel, key: key, limit: limit, holder: holder, follows: follows, counts: counts)
+            return try await run(head, body: body, on: channel, key: key, limit: limit, stream: stream, holder: holder, follows: follows, counts: counts)
         } catch is KeepAliveHandler.ClosedBeforeAnswer {
             throw HTTPParserError.closedConnection
         }
@@ -98,7 +99,8 @@ final class KeepAlivePool: Sendable {
             .connect(host: address.host, port: address.port).get()
     }
 
-    private func run(_ head: HTTPRequestHead, body: ByteBuffer?, on channel: Channel, key: Key, limit: Int64, holder: Canceller,
+    private func run(_ head: HTTPRequestHead, body: ByteBuffer?, on channel: Channel, key: Key, limit: Int64,
+                     stream: KeepAliveHandler.Stream?, holder: Canceller,
                      follows: @escaping @Sendable (HTTPResponseHead) -> Bool,
                      counts: @escaping @Sendable ((bytes: Int64, expected: Int64?)) -> Void) async throws -> Received {
         holder.set { channel.close(promise: nil) }
@@ -113,7 +115,7 @@ final class KeepAlivePool: Sendable {
             } catch {
                 return promise.fail(error)
             }
-            handler.start(promise, limit: limit, follows: follows)
+            handler.start(promise, limit: limit, stream: stream, follows: follows)
             channel.write(HTTPClientRequestPart.head(head), promise: nil)
             if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil) }
             // A write that fails (the connection closed meanwhile) ends the exchange too.
@@ -141,8 +143,8 @@ final class KeepAlivePool: Sendable {
     }
 }
 
-/// One connection's side of an exchange: the response head, its body up to the limit (dropped
-/// for a redirect that will be followed), then the outcome, once.
+/// One connection's side of an exchange: the response head, its body up to the limit or written
+/// to a stream as it comes (dropped for a redirect that will be followed), then the outcome, once.
 final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
 
@@ -159,14 +161,27 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         var error: (any Error)?
     }
 
+    /// Where the body goes as it comes (stdout), instead of being held: each part is written on the
+    /// loop before the next is read (the loop waits for the write: flat memory; a slow reader holds
+    /// this loop, which is why only a task that sends one exchange at a time on it streams here).
+    struct Stream: Sendable {
+        var sink: any BodySink
+        /// The final response's head, before any of its body.
+        var head: @Sendable (HTTPResponseHead) -> Void
+        /// Body bytes written so far and the length the head announced.
+        var progress: @Sendable (Int64, Int64?) -> Void
+    }
+
     private var promise: EventLoopPromise<Outcome>?
     private var limit: Int64 = 0
+    private var stream: Stream?
     private var follows: (@Sendable (HTTPResponseHead) -> Bool)?
     private var outcome = Outcome()
 
-    func start(_ promise: EventLoopPromise<Outcome>, limit: Int64, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
+    func start(_ promise: EventLoopPromise<Outcome>, limit: Int64, stream: Stream?, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
         self.promise = promise
         self.limit = limit
+        self.stream = stream
         self.follows = follows
         outcome = Outcome()
     }
@@ -181,9 +196,20 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
             outcome.keepAlive = head.isKeepAlive
             outcome.follows = follows?(head) ?? false
             outcome.expected = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+            if !outcome.follows, let stream { stream.head(head) }
         case .body(var buffer):
             guard outcome.head != nil, !outcome.follows else { return }
             outcome.bytes += Int64(buffer.readableBytes)
+            if let stream {
+                do {
+                    try buffer.withUnsafeReadableBytes { raw in try stream.sink.write(raw) }
+                } catch {
+                    fail(error)
+                    context.close(promise: nil)
+                    return
+                }
+                return stream.progress(outcome.bytes, outcome.expected)
+            }
             guard outcome.bytes <= limit else {
                 fail(ResponseCollector.BodyTooLarge(limit: limit))
                 context.close(promise: nil)
@@ -220,6 +246,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         let promise = self.promise
         self.promise = nil
         follows = nil
+        stream = nil
         let done = outcome
         outcome = Outcome()
         promise?.succeed(done)

@@ -30,10 +30,11 @@ public struct KeepAliveTransport: Transport {
     }
 
     /// Whether this transport sends `request` (else `NIOTransport` does): plain http, no proxy, no
-    /// unix socket, the body in memory (or none), the response body held in memory. The same
-    /// answer for every request of a target (none of it depends on what a request captured).
+    /// unix socket, the body in memory (or none), the response body held in memory or streamed
+    /// (stdout; not into a file). The same answer for every request of a target (none of it
+    /// depends on what a request captured).
     public func covers(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
-        guard transfer.destination == nil, transfer.stream == nil, request.socket == nil, request.websocket == nil,
+        guard transfer.destination == nil, request.socket == nil, request.websocket == nil,
               !request.http2PriorKnowledge, request.url.scheme?.lowercased() == "http", request.url.host != nil else { return false }
         if case .some(let body) = request.body, case .data = body {} else if request.body != nil { return false }
         if ConnectionOptions.run.withLock({ $0.unixSocket != nil }) { return false }
@@ -54,9 +55,10 @@ public struct KeepAliveTransport: Transport {
                 var hop = request
                 for _ in 0...Redirect.limit {
                     last.set((hop, (0, nil)))
-                    let (received, next) = try await exchange(hop, holder: holder, last: last)
+                    let (received, next) = try await exchange(hop, transfer: transfer, holder: holder, last: last)
                     guard let next else {
-                        transfer.head(received)
+                        // A streamed body's head went out before the body (`Stream.head`).
+                        if transfer.stream == nil { transfer.head(received) }
                         return received
                     }
                     guard covers(next, transfer) else {
@@ -81,7 +83,7 @@ public struct KeepAliveTransport: Transport {
     }
 
     /// One request and its response; the next hop's request when the response is a redirect to follow.
-    private func exchange(_ request: PreparedRequest, holder: Canceller,
+    private func exchange(_ request: PreparedRequest, transfer: Transfer, holder: Canceller,
                           last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>)
         async throws -> (Response, PreparedRequest?) {
         guard let host = request.url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
@@ -110,8 +112,17 @@ public struct KeepAliveTransport: Transport {
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
         let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: uri, headers: headers)
         let address = KeepAlivePool.Address(host: route.dns[host] ?? host, port: route.port ?? request.url.port ?? 80)
+        let stream = transfer.stream.map { sink in
+            // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.
+            KeepAliveHandler.Stream(sink: sink, head: { head in
+                let total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+                transfer.progress(TransferProgress(.download, bytes: 0, total: total))
+                transfer.head(Response(status: Int(head.status.code), headers: NIOTransport.fields(head.headers), body: Data(),
+                                       duration: 0, httpVersion: ResponseCollector.version(head.version)))
+            }, progress: { bytes, total in transfer.progress(TransferProgress(.download, bytes: bytes, total: total)) })
+        }
         let received = try await KeepAlivePool.shared.exchange(
-            head, body: body, to: address, timeout: request.timeout, limit: request.maxBody, holder: holder,
+            head, body: body, to: address, timeout: request.timeout, limit: request.maxBody, stream: stream, holder: holder,
             follows: { Redirect.next(status: Int($0.status.code), location: $0.headers.first(name: "Location"), after: request) != nil },
             counts: { counts in last.withLock { $0.counts = counts } })
         if request.cookies { jar.store(received.head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
@@ -122,6 +133,7 @@ public struct KeepAliveTransport: Transport {
         if received.follows {
             return (response, Redirect.next(status: status, location: received.head.headers.first(name: "Location"), after: request))
         }
+        response.streamed = stream != nil
         return (response, nil)
     }
 }
