@@ -7,12 +7,13 @@ import NIOCore
 import NIOPosix
 
 /// One of NIO's event loops (the singleton group every `HTTPClient` of `ClientPool` runs on) as a
-/// Swift task executor, for `load`'s virtual users in the closed model (not for the open model's
-/// requests nor `check`'s items: one short task each, measured cheaper on Swift's pool). A task started with it as its executor preference
+/// Swift task executor, for `load`'s virtual users in the closed model, `check`'s workers and a live
+/// `call` (not for the open model's requests). A task started with it as its executor preference
 /// (`run`) runs on that loop, and its requests prefer connections of the same loop (`NIOTransport`
 /// asks async-http-client for `.delegate(on:)`): the request is written, its response read and the
 /// waiting task resumed on one thread, mostly with no hop to Swift's cooperative pool and back. Work
-/// on such a task must not block for long: the send path's file reads and writes run on NIO's thread pool.
+/// on such a task must not block for long: the send path's file reads and writes run on NIO's thread pool
+/// (a body streamed to stdout is written on the loop: only a call, alone on its loop, streams there).
 public final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
     /// The loop of the task that is running, when it runs on one (`run`).
     @TaskLocal static var current: (any EventLoop)?

@@ -85,7 +85,7 @@ final class KeepAlivePool: Sendable {
     }
 
     private func connect(_ address: Address, on loop: EventLoop, timeout: Double) async throws -> Channel {
-        try await ClientBootstrap(group: loop)
+        let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(.milliseconds(Int64((timeout * 1000).rounded(.up))))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -96,7 +96,12 @@ final class KeepAlivePool: Sendable {
                     try sync.addHandler(KeepAliveHandler())
                 }
             }
-            .connect(host: address.host, port: address.port).get()
+        // An IP address (a bench's or a test's 127.0.0.1, a --resolve target) is connected to as it is:
+        // no resolver queue nor Happy Eyeballs, which were a third of a one-off call's instructions.
+        if let ip = try? SocketAddress(ipAddress: address.host, port: address.port) {
+            return try await bootstrap.connect(to: ip).get()
+        }
+        return try await bootstrap.connect(host: address.host, port: address.port).get()
     }
 
     private func run(_ head: HTTPRequestHead, body: ByteBuffer?, on channel: Channel, key: Key, limit: Int64,

@@ -7,8 +7,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Plain `http://` HTTP/1.1 exchanges whose bodies are held in memory, over keep-alive
-/// connections of our own (`KeepAlivePool`: NIO's HTTP/1 codecs, one request at a time on a
+/// Plain `http://` HTTP/1.1 exchanges whose bodies are held in memory or streamed to stdout, over
+/// keep-alive connections of our own (`KeepAlivePool`: NIO's HTTP/1 codecs, one request at a time on a
 /// connection, connections kept per event loop): what a load run and a `check` send thousands of
 /// times. async-http-client's per-request machinery (request bag, connection-pool state machines,
 /// futures, its task and delegate) was a quarter of a load run's CPU (perf, load-4 notes); this
@@ -16,8 +16,9 @@ import NIOHTTP1
 /// `Host:` and framing headers, gzip/deflate inflated with the same ratio limit (NIO's response
 /// decompressor, which asks for them as async-http-client does), `maxBody`, one deadline over
 /// the whole exchange, redirects followed by `Redirect`, cookies from the run's jar, the same
-/// errors. Everything else — TLS, proxies, unix sockets, streamed bodies, a destination or a
-/// stream — `covers` leaves to `NIOTransport`, and so does a redirect to such a URL.
+/// errors. Everything else — TLS, proxies, unix sockets, request bodies streamed from files, a
+/// response body going into a file — `covers` leaves to `NIOTransport`, and so does a redirect to
+/// such a URL.
 public struct KeepAliveTransport: Transport {
     private let jar: CookieJar
     private let proxies: ProxySettings
@@ -128,7 +129,7 @@ public struct KeepAliveTransport: Transport {
         if request.cookies { jar.store(received.head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
         let status = Int(received.head.status.code)
         var response = Response(status: status, headers: NIOTransport.fields(received.head.headers),
-                                body: Data(received.body.readableBytesView), duration: 0)
+                                body: received.body.withUnsafeReadableBytes { Data($0) }, duration: 0)
         response.httpVersion = ResponseCollector.version(received.head.version)
         if received.follows {
             return (response, Redirect.next(status: status, location: received.head.headers.first(name: "Location"), after: request))
