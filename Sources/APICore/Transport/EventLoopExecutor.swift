@@ -52,10 +52,10 @@ public final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// `body` as a task running on `executor`'s loop (its executor preference, and `run`), or as it
-    /// is when nil: what a one-off `call` does, so that its exchange goes over the keep-alive transport
-    /// and the response is read, and its body written, on that one thread (`LiveTransport`).
+    /// is when nil or already on a loop: what a one-off `call` does, so that its exchange goes over the
+    /// keep-alive transport and the response is read, and its body written, on that one thread (`LiveTransport`).
     public static func onLoop<T>(_ executor: EventLoopExecutor?, _ body: () async throws -> T) async throws -> T {
-        guard let executor else { return try await body() }
+        guard let executor, current == nil else { return try await body() }
         let result: Result<T, any Error> = await withTaskExecutorPreference(executor) {
             await executor.run {
                 do { return .success(try await body()) } catch { return .failure(error) }
