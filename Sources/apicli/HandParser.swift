@@ -35,7 +35,7 @@ enum HandParser {
         /// start a thread for it (1.4 ms of a 8 ms call, alternating runs).
         func runAndLeave() async throws {
             var loop: EventLoopExecutor?
-            if case .call(let values) = self, !values.stub, !values.dryRun { loop = EventLoopExecutor.next() }
+            if case .call(let values) = self, !values.stub, !values.dryRun { loop = EventLoopExecutor.forOneCall() }
             try await EventLoopExecutor.onLoop(loop) {
                 try await run()
                 APICLI.leave(0)
