@@ -76,7 +76,7 @@ public final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
     /// `body` as a task running on `executor`'s loop (its executor preference, and `run`), or as it
     /// is when nil or already on a loop: what a one-off `call` does, so that its exchange goes over the
     /// keep-alive transport and the response is read, and its body written, on that one thread (`LiveTransport`).
-    public static func onLoop<T>(_ executor: EventLoopExecutor?, _ body: () async throws -> T) async throws -> T {
+    public nonisolated(nonsending) static func onLoop<T>(_ executor: EventLoopExecutor?, _ body: () async throws -> T) async throws -> T {
         guard let executor, current == nil else { return try await body() }
         let result: Result<T, any Error> = await withTaskExecutorPreference(executor) {
             await executor.run {
