@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import TestServers
 import XCTest
@@ -104,5 +105,81 @@ private final class LoopSink: BodySink, @unchecked Sendable {
     func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {
         let on = loop.inEventLoop
         state.withLock { $0.bytes += bytes.count; $0.offLoop += on ? 0 : 1 }
+    }
+}
+
+/// The request bytes `KeepAliveRequest` encodes itself: what the server receives is what
+/// async-http-client sends for the same request, and what NIO's header validator refused is refused.
+final class KeepAliveRequestTests: XCTestCase {
+    private let loop = MultiThreadedEventLoopGroup.singleton.next()
+
+    private func send(_ request: PreparedRequest, on transport: any Transport) async throws -> Response {
+        try await EventLoopExecutor.$current.withValue(loop) { try await transport.send(request) }
+    }
+
+    /// httpbin's echo of headers, method, body and query: equal for both transports.
+    func testTheServerReceivesWhatAsyncHTTPClientSends() async throws {
+        let base = try localHTTPBin()
+        let cases: [(String, [HeaderField], Data?)] = [
+            ("GET", [HeaderField("X-One", "1"), HeaderField("accept", "application/json")], nil),
+            ("POST", [HeaderField("Content-Type", "text/plain"), HeaderField("Content-Length", "999"), HeaderField("X-Tab", "a\tb")], Data("body ü".utf8)),
+            ("PUT", [HeaderField("Cookie", "a=1"), HeaderField("Accept-Encoding", "identity")], nil),
+            ("DELETE", [HeaderField("Host", URL(string: base)!.host! + ":\(URL(string: base)!.port!)")], nil),
+        ]
+        for (method, headers, body) in cases {
+            let request = PreparedRequest(url: URL(string: base + "/anything/p%20q?x=1&y=%C3%BC")!, method: method, headers: headers,
+                                          body: body.map { .data($0) }, timeout: 20)
+            var echoes: [NSDictionary] = []
+            for transport in [KeepAliveTransport() as any Transport, NIOTransport()] {
+                let r = try await send(request, on: transport)
+                XCTAssertEqual(r.status, 200, method)
+                var json = try XCTUnwrap(JSONSerialization.jsonObject(with: r.body) as? [String: Any], method)
+                json["origin"] = nil
+                echoes.append(json as NSDictionary)
+            }
+            XCTAssertEqual(echoes.first, echoes.last, method)
+            XCTAssertEqual((echoes.first?["headers"] as? [String: Any])?["Accept-Encoding"] as? String,
+                           headers.contains { $0.name == "Accept-Encoding" } ? "identity" : "deflate, gzip", method)
+        }
+    }
+
+    /// A header that would split the request (CR LF in a value, a space in a name), a method that is
+    /// not a token or a target with a space: refused before anything is written, as NIO's validator does.
+    func testHeadersThatWouldSplitTheRequestAreRefused() async throws {
+        let base = try localHTTPBin()
+        let bad: [(String, String, [HeaderField])] = [
+            ("GET", "/get", [HeaderField("X-A", "1\r\nX-Injected: 2")]),
+            ("GET", "/get", [HeaderField("X A", "1")]),
+            ("GET", "/get", [HeaderField("X-A", "nul\u{0}")]),
+            ("GE T", "/get", []),
+        ]
+        for (method, path, headers) in bad {
+            let request = PreparedRequest(url: URL(string: base + path)!, method: method, headers: headers, body: nil, timeout: 20)
+            do {
+                let r = try await send(request, on: KeepAliveTransport())
+                XCTFail("\(method) \(headers): sent, status \(r.status)")
+            } catch let error as APIError {
+                XCTAssertEqual(error, NIOTransport.describe(HTTPParserError.invalidHeaderToken, request, received: (0, nil)), "\(headers)")
+            }
+        }
+        XCTAssertThrowsError(try KeepAliveRequest(method: "GET", uri: "/a b", fields: [], body: nil))
+        XCTAssertNoThrow(try KeepAliveRequest(method: "GET", uri: "/a%20b?c=[d]", fields: [HeaderField("X-B", "ü")], body: nil))
+    }
+
+    /// A response's fields sorted by name without case, fields of one name in the order they came;
+    /// the in-place sort of a usual head gives what the sort of a long one gives.
+    func testResponseFieldsAreSortedByNameKeepingOrder() {
+        let pairs = [("Set-Cookie", "a"), ("date", "d"), ("X-B", "1"), ("set-cookie", "b"), ("Content-Type", "t"), ("x-a", "2"),
+                     ("SET-COOKIE", "c"), ("x", "3"), ("X-", "4")]
+        let names = pairs.map { HeaderField($0.0, $0.1) }
+        let fields = NIOTransport.fields(HTTPHeaders(pairs))
+        XCTAssertEqual(fields.map(\.value), ["t", "d", "a", "b", "c", "3", "4", "2", "1"])
+        XCTAssertEqual(Set(fields.map(\.name)), Set(names.map(\.name)))
+        let long = (0..<40).flatMap { i in pairs.map { ($0.0, $0.1 + "\(i)") } }
+        let sorted = long.enumerated().sorted { ($0.element.0.lowercased(), $0.offset) < ($1.element.0.lowercased(), $1.offset) }
+        XCTAssertEqual(NIOTransport.fields(HTTPHeaders(long)).map(\.value), sorted.map(\.element.1))
+        let short = Array(long.prefix(30))
+        let sortedShort = short.enumerated().sorted { ($0.element.0.lowercased(), $0.offset) < ($1.element.0.lowercased(), $1.offset) }
+        XCTAssertEqual(NIOTransport.fields(HTTPHeaders(short)).map(\.value), sortedShort.map(\.element.1))
     }
 }

@@ -49,7 +49,8 @@ public struct ProxySettings: Sendable, Equatable {
 
     /// The proxy for `url`, or nil for a direct connection.
     public func server(for url: URL) -> Server? {
-        guard let host = url.host?.lowercased() else { return nil }
+        // No proxy set (the common case): nothing of the URL is taken apart.
+        guard http != nil || https != nil, let host = url.host?.lowercased() else { return nil }
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         for entry in noProxy {
             if entry == "*" { return nil }

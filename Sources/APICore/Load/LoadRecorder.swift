@@ -24,22 +24,73 @@ public final class LoadRecorder: Sendable {
     /// One request of `name` that started (or was due, in the open model) at `due` monotonic
     /// seconds and finished at `end`; `lag`: how late it started against its schedule.
     func record(_ name: String, due: Double, end: Double, error: String?, bytes: Int, lag: Double? = nil) {
-        let latency = end - due
-        let second = max(0, Int(due - start))
+        record(Entry(name: name, due: due, end: end, error: error, bytes: bytes, lag: lag))
+    }
+
+    func record(_ entry: Entry) {
+        state.withLock { apply(entry, to: &$0) }
+    }
+
+    /// One finished request, as `record` takes it.
+    struct Entry {
+        var name: String
+        var due: Double
+        var end: Double
+        var error: String?
+        var bytes: Int
+        var lag: Double?
+    }
+
+    /// Several at once, under one lock: a closed-model user's last few (`Batch`).
+    func record(_ entries: [Entry]) {
+        guard !entries.isEmpty else { return }
         state.withLock { s in
-            s.requests += 1
-            // In place (the dictionary's `default:` accessor): a copy out and back would copy the
-            // histogram's counts (about 200 KiB) on every request.
-            s.result.targets[name, default: LoadStats()].record(latency: latency, bytes: bytes, error: error)
-            if error != nil { s.errors += 1 }
-            s.overall.record(seconds: latency)
-            if second < 7 * 86_400 {
-                while s.result.timeline.count <= second { s.result.timeline.append(LoadSecond()) }
-                s.result.timeline[second].requests += 1
-                if error != nil { s.result.timeline[second].errors += 1 }
-                s.result.timeline[second].latency.record(seconds: latency)
+            for entry in entries { apply(entry, to: &s) }
+        }
+    }
+
+    private func apply(_ e: Entry, to s: inout State) {
+        let latency = e.end - e.due
+        let second = max(0, Int(e.due - start))
+        s.requests += 1
+        // In place (the dictionary's `default:` accessor): a copy out and back would copy the
+        // histogram's counts (about 200 KiB) on every request.
+        s.result.targets[e.name, default: LoadStats()].record(latency: latency, bytes: e.bytes, error: e.error)
+        if e.error != nil { s.errors += 1 }
+        s.overall.record(seconds: latency)
+        if second < 7 * 86_400 {
+            while s.result.timeline.count <= second { s.result.timeline.append(LoadSecond()) }
+            s.result.timeline[second].requests += 1
+            if e.error != nil { s.result.timeline[second].errors += 1 }
+            s.result.timeline[second].latency.record(seconds: latency)
+        }
+        if let lag = e.lag { s.result.lag.record(seconds: max(lag, 0)) }
+    }
+
+    /// A closed-model user's finished requests, handed to the recorder a few at a time: one lock
+    /// for up to `size` requests, not one per request taken by every loop thread in turn. Held at
+    /// most `age` seconds (and not at all after a slow request), so progress lines, thresholds
+    /// and the report when the run stops (`flush` as the user ends) see them all.
+    struct Batch {
+        static let size = 32
+        static let age = 0.05
+        private var entries: [Entry] = []
+        private var since = 0.0
+
+        mutating func add(_ entry: Entry, to recorder: LoadRecorder) {
+            if entries.isEmpty {
+                entries.reserveCapacity(Self.size)
+                since = entry.end
             }
-            if let lag { s.result.lag.record(seconds: max(lag, 0)) }
+            entries.append(entry)
+            if entries.count >= Self.size || entry.end - since >= Self.age || entry.end - entry.due >= Self.age / 5 {
+                flush(to: recorder)
+            }
+        }
+
+        mutating func flush(to recorder: LoadRecorder) {
+            recorder.record(entries)
+            entries.removeAll(keepingCapacity: true)
         }
     }
 

@@ -65,18 +65,21 @@ public final class LoadRunner: Sendable {
 
     private func user(think: Double) async {
         let caller = makeCaller()
-        // Per item, built once: its request and name (not the plan's item copied each request).
-        var prepared = [PreparedCall?](repeating: nil, count: plan.items.count)
+        // Per item, built once: its request and name (not the plan's item copied each request; the
+        // call in a box, so that sending it copies none of its parts).
+        var prepared = [Ready?](repeating: nil, count: plan.items.count)
         let names = plan.items.map(\.target.qualifiedName)
+        var batch = LoadRecorder.Batch()
+        defer { batch.flush(to: recorder) }
         while let k = claim() {
             let i = order[k % order.count]
-            let call: PreparedCall
-            if let ready = prepared[i] {
-                call = ready
+            let ready: Ready
+            if let built = prepared[i] {
+                ready = built
             } else {
                 do {
-                    call = try await caller.prepare(plan.items[i].target, in: plan.items[i].service)
-                    prepared[i] = call
+                    ready = Ready(try await caller.prepare(plan.items[i].target, in: plan.items[i].service))
+                    prepared[i] = ready
                 } catch {
                     let now = monotonicSeconds()
                     if !cancelled(error) { recorder.record(names[i], due: now, end: now, error: LoadOutcome.errorKind(error), bytes: 0) }
@@ -85,18 +88,28 @@ public final class LoadRunner: Sendable {
                 }
             }
             let due = monotonicSeconds()
-            let sent = await caller.send(call)
-            record(names[i], sent, due: due, lag: nil)
+            let sent = await caller.send(ready.call)
+            let end = monotonicSeconds()
+            if let entry = entry(names[i], sent, due: due, end: end, lag: nil) { batch.add(entry, to: recorder) }
             if think > 0 { try? await Task.sleep(nanoseconds: UInt64(think * 1e9)) }
         }
     }
 
+    private final class Ready: Sendable {
+        let call: PreparedCall
+        init(_ call: PreparedCall) { self.call = call }
+    }
+
     func record(_ name: String, _ sent: Sent, due: Double, lag: Double?) {
-        let end = monotonicSeconds()
-        if case .failure(let e) = sent.last, cancelled(e) { return }
+        if let entry = entry(name, sent, due: due, end: monotonicSeconds(), lag: lag) { recorder.record(entry) }
+    }
+
+    /// What the recorder counts of `sent`; nil for a request the run's stop cut short.
+    private func entry(_ name: String, _ sent: Sent, due: Double, end: Double, lag: Double?) -> LoadRecorder.Entry? {
+        if case .failure(let e) = sent.last, cancelled(e) { return nil }
         let bytes: Int
         if case .success(let r) = sent.last { bytes = r.body.count } else { bytes = 0 }
-        recorder.record(name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: bytes, lag: lag)
+        return LoadRecorder.Entry(name: name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: bytes, lag: lag)
     }
 
     /// A request that failed once the run was stopped (Ctrl-C cancels the requests in flight):

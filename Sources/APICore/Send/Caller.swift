@@ -48,7 +48,7 @@ public struct Caller: Sendable {
         // Stubbed, nothing is sent: no live transport is made (its client costs start-up). A stream's
         // idle timeout wraps the rest; a `task: { websocket: }` request opens a WebSocket under the auth decorators.
         let source: Sender.Source = mode == .live
-            ? .live(IdleTransport(DigestTransport(OAuth2Transport(SigV4Transport(WebSocketTransport(transport ?? LiveTransport())))))) : .stub
+            ? .live(Decorated(transport ?? LiveTransport())) : .stub
         let sender = Sender(source: source, policy: policy, plugins: plugins)
         self.sender = sender
         flow = FlowRunner(workspace: workspace, find: find, send: { call in await sender.send(call, answer: nil, transfer: Transfer()) })
@@ -145,7 +145,7 @@ struct Sender: Sendable {
         while true {
             let start = monotonicSeconds()
             let isLast = retry == tries - 1
-            let refreshes = mode == .live && !request.freshToken && plugins.prepare(request).oauth2 != nil
+            let refreshes = mode == .live && !request.freshToken && (plugins.isEmpty ? request.oauth2 : plugins.prepare(request).oauth2) != nil
             let attempt = transfer.holding { ($0.status >= 500 && !isLast) || ($0.status == 401 && refreshes) }
             var wait = 0.0
             do throws(APIError) {
@@ -214,5 +214,31 @@ struct Sender: Sendable {
         out.saved = transfer.destination
         out.streamed = transfer.destination == nil
         return out
+    }
+}
+
+/// The live transport under the decorators that act on a request's own settings: a stream's idle
+/// timeout, digest, OAuth2 and AWS auth, a WebSocket conversation. A request with none of those
+/// goes straight to `base` (five layers that would each hand it on unchanged: a load run sends
+/// such requests tens of thousands of times a second).
+struct Decorated: Transport {
+    let base: any Transport
+    let chain: any Transport
+
+    init(_ base: any Transport) {
+        self.base = base
+        chain = IdleTransport(DigestTransport(OAuth2Transport(SigV4Transport(WebSocketTransport(base)))))
+    }
+
+    func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+        try await send(request, transfer: Transfer())
+    }
+
+    func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+        // What each decorator of `chain` looks at; with none set, each would pass the request on.
+        if request.idle == nil, request.digest == nil, request.oauth2 == nil, request.aws == nil, request.websocket == nil {
+            return try await base.send(request, transfer: transfer)
+        }
+        return try await chain.send(request, transfer: transfer)
     }
 }

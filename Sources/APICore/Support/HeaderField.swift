@@ -25,6 +25,17 @@ extension Array where Element == HeaderField {
 }
 
 extension HeaderField {
+    /// Whether header name `a` sorts before `b`, ASCII letters compared without case (the order of
+    /// a response's fields), without lowering either.
+    static func nameOrder(_ a: String, _ b: String) -> Bool {
+        var x = a.utf8.makeIterator(), y = b.utf8.makeIterator()
+        while true {
+            guard let p = x.next() else { return y.next() != nil }
+            guard let q = y.next() else { return false }
+            if Text.lower(p) != Text.lower(q) { return Text.lower(p) < Text.lower(q) }
+        }
+    }
+
     /// The first character a header value may not hold (a line break, another C0 control, DEL),
     /// or nil: the one rule the resolver, the importers and the mock apply. A tab is allowed.
     public static func forbiddenCharacter(in value: String) -> Unicode.Scalar? {

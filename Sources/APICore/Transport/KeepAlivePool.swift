@@ -35,6 +35,13 @@ final class KeepAlivePool: Sendable {
 
     private let idle = Locked<[Key: [Channel]]>([:])
 
+    /// An exchange that failed once the response had begun (or its bytes were counted): with the
+    /// counts, for a truncated body's message.
+    struct Failed: Error {
+        var error: any Error
+        var counts: (bytes: Int64, expected: Int64?)
+    }
+
     struct Received: Sendable {
         var head: HTTPResponseHead
         var body: ByteBuffer
@@ -45,22 +52,21 @@ final class KeepAlivePool: Sendable {
     /// Sends `head` and `body` on an idle connection to `address` (or a new one) and returns the
     /// response. A kept connection the server closed before answering is replaced by a new one,
     /// once (as curl does); `holder` cancels by closing the connection in use.
-    func exchange(_ head: HTTPRequestHead, body: ByteBuffer?, to address: Address, timeout: Double, limit: Int64,
+    func exchange(_ request: KeepAliveRequest, to address: Address, timeout: Double, limit: Int64,
                   stream: KeepAliveHandler.Stream? = nil,
-                  holder: Canceller, follows: @escaping @Sendable (HTTPResponseHead) -> Bool,
-                  counts: @escaping @Sendable ((bytes: Int64, expected: Int64?)) -> Void) async throws -> Received {
+                  holder: Canceller, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
         let loop = EventLoopExecutor.current ?? MultiThreadedEventLoopGroup.singleton.any()
         let key = Key(address: address, loop: ObjectIdentifier(loop as AnyObject))
         if let kept = take(key) {
             do {
-                return try await run(head, body: body, on: kept, key: key, limit: limit, stream: stream, holder: holder, follows: follows, counts: counts)
+                return try await run(request, on: kept, key: key, limit: limit, stream: stream, holder: holder, follows: follows)
             } catch is KeepAliveHandler.ClosedBeforeAnswer where !holder.isCancelled {
                 // The server had closed the kept connection: a new one, below.
             }
         }
         let channel = try await connect(address, on: loop, timeout: timeout)
         do {
-            return try await run(head, body: body, on: channel, key: key, limit: limit, stream: stream, holder: holder, follows: follows, counts: counts)
+            return try await run(request, on: channel, key: key, limit: limit, stream: stream, holder: holder, follows: follows)
         } catch is KeepAliveHandler.ClosedBeforeAnswer {
             throw HTTPParserError.closedConnection
         }
@@ -84,16 +90,36 @@ final class KeepAlivePool: Sendable {
         if !kept { channel.close(promise: nil) }
     }
 
+    private let loopFlushes = Locked<[ObjectIdentifier: LoopFlushes]>([:])
+
+    /// The flush queue of `loop` (one per loop, made by its first connection).
+    private func flushes(for loop: any EventLoop) -> LoopFlushes {
+        loopFlushes.withLock { all in
+            let key = ObjectIdentifier(loop as AnyObject)
+            if let queue = all[key] { return queue }
+            let queue = LoopFlushes(loop)
+            all[key] = queue
+            return queue
+        }
+    }
+
     private func connect(_ address: Address, on loop: EventLoop, timeout: Double) async throws -> Channel {
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(.milliseconds(Int64((timeout * 1000).rounded(.up))))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // NIO's client handlers but the request encoder and header validator: requests
+                    // come encoded and checked (`KeepAliveRequest`), written by `KeepAliveRequestWriter`.
                     let sync = channel.pipeline.syncOperations
-                    try sync.addHTTPClientHandlers()
-                    try sync.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(ClientPool.inflationRatio)))
-                    try sync.addHandler(KeepAliveHandler())
+                    let decompressor = NIOHTTPResponseDecompressor(limit: .ratio(ClientPool.inflationRatio))
+                    let handler = KeepAliveHandler()
+                    let requestWriter = KeepAliveRequestWriter()
+                    handler.requestWriter = requestWriter
+                    try sync.addHandlers([requestWriter, ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)),
+                                          decompressor, handler])
+                    handler.writer = try sync.context(handler: decompressor)
+                    handler.flushes = self.flushes(for: channel.eventLoop)
                 }
             }
         // An IP address (a bench's or a test's 127.0.0.1, a --resolve target) is connected to as it is:
@@ -104,46 +130,40 @@ final class KeepAlivePool: Sendable {
         return try await bootstrap.connect(host: address.host, port: address.port).get()
     }
 
-    private func run(_ head: HTTPRequestHead, body: ByteBuffer?, on channel: Channel, key: Key, limit: Int64,
+    private func run(_ request: KeepAliveRequest, on channel: Channel, key: Key, limit: Int64,
                      stream: KeepAliveHandler.Stream?, holder: Canceller,
-                     follows: @escaping @Sendable (HTTPResponseHead) -> Bool,
-                     counts: @escaping @Sendable ((bytes: Int64, expected: Int64?)) -> Void) async throws -> Received {
+                     follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
         holder.set { channel.close(promise: nil) }
-        let promise = channel.eventLoop.makePromise(of: KeepAliveHandler.Outcome.self)
-        let start: @Sendable () -> Void = {
-            // Closed since it was taken (its close was seen on the loop before this ran): no event will
-            // come to complete the promise, so it fails here and the exchange goes on a new connection.
-            guard channel.isActive else { return promise.fail(KeepAliveHandler.ClosedBeforeAnswer()) }
-            let handler: KeepAliveHandler
-            do {
-                handler = try channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self)
-            } catch {
-                return promise.fail(error)
-            }
-            handler.start(promise, limit: limit, stream: stream, follows: follows)
-            channel.write(HTTPClientRequestPart.head(head), promise: nil)
-            if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil) }
-            // A write that fails (the connection closed meanwhile) ends the exchange too.
-            let written = channel.eventLoop.makePromise(of: Void.self)
-            let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
-            written.futureResult.whenFailure { bound.value.writeFailed($0) }
-            channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: written)
-        }
-        if channel.eventLoop.inEventLoop { start() } else { channel.eventLoop.execute(start) }
+        // The handler resumes the exchange's continuation itself (no promise, future and callback a request).
         let outcome: KeepAliveHandler.Outcome
         do {
-            outcome = try await promise.futureResult.get()
+            outcome = try await withUnsafeThrowingContinuation { (waiting: UnsafeContinuation<KeepAliveHandler.Outcome, Error>) in
+                let start: @Sendable () -> Void = {
+                    // Closed since it was taken (its close was seen on the loop before this ran): no event will
+                    // come to end the exchange, so it fails here and goes on a new connection.
+                    guard channel.isActive else { return waiting.resume(throwing: KeepAliveHandler.ClosedBeforeAnswer()) }
+                    let handler: KeepAliveHandler
+                    do {
+                        handler = try channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self)
+                    } catch {
+                        return waiting.resume(throwing: error)
+                    }
+                    handler.start(waiting, limit: limit, stream: stream, follows: follows)
+                    handler.send(request)
+                }
+                if channel.eventLoop.inEventLoop { start() } else { channel.eventLoop.execute(start) }
+            }
         } catch {
             channel.close(promise: nil)
             throw error
         }
-        counts((outcome.bytes, outcome.expected))
         if let error = outcome.error {
             channel.close(promise: nil)
-            throw error
+            if error is KeepAliveHandler.ClosedBeforeAnswer { throw error }
+            throw Failed(error: error, counts: (outcome.bytes, outcome.expected))
         }
         let received = Received(head: outcome.head!, body: outcome.body, follows: outcome.follows)
-        if outcome.keepAlive && head.isKeepAlive { give(channel, key) } else { channel.close(promise: nil) }
+        if outcome.keepAlive && request.keepAlive { give(channel, key) } else { channel.close(promise: nil) }
         return received
     }
 }
@@ -166,6 +186,19 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         var error: (any Error)?
     }
 
+    private var waiting: UnsafeContinuation<Outcome, Error>?
+    /// The response decompressor's context: a request written from it passes the response decoder
+    /// (which learns its method) to `KeepAliveRequestWriter`, not through the decompressor's own
+    /// outbound side (it would add `Accept-Encoding`, which the encoded request already carries).
+    weak var writer: ChannelHandlerContext?
+    var requestWriter: KeepAliveRequestWriter?
+    /// Its loop's pending flushes (`LoopFlushes`).
+    var flushes: LoopFlushes?
+    private var limit: Int64 = 0
+    private var stream: Stream?
+    private var follows: (@Sendable (HTTPResponseHead) -> Bool)?
+    private var outcome = Outcome()
+
     /// Where the body goes as it comes (stdout), instead of being held: each part is written on the
     /// loop before the next is read (the loop waits for the write: flat memory; a slow reader holds
     /// this loop, which is why only a task that sends one exchange at a time on it streams here).
@@ -177,22 +210,29 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         var progress: @Sendable (Int64, Int64?) -> Void
     }
 
-    private var promise: EventLoopPromise<Outcome>?
-    private var limit: Int64 = 0
-    private var stream: Stream?
-    private var follows: (@Sendable (HTTPResponseHead) -> Bool)?
-    private var outcome = Outcome()
-
-    func start(_ promise: EventLoopPromise<Outcome>, limit: Int64, stream: Stream?, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
-        self.promise = promise
+    func start(_ waiting: UnsafeContinuation<Outcome, Error>, limit: Int64, stream: Stream?,
+               follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
+        self.waiting = waiting
         self.limit = limit
         self.stream = stream
         self.follows = follows
         outcome = Outcome()
     }
 
+    /// Writes `request` (on the loop, after `start`); a write that fails (the connection closed
+    /// meanwhile) ends the exchange too.
+    func send(_ request: KeepAliveRequest) {
+        guard let writer, let requestWriter else { return fail(ClosedBeforeAnswer()) }
+        requestWriter.pending = request.bytes
+        let written = writer.eventLoop.makePromise(of: Void.self)
+        let bound = NIOLoopBound(self, eventLoop: writer.eventLoop)
+        written.futureResult.whenFailure { bound.value.writeFailed($0) }
+        writer.write(NIOAny(HTTPClientRequestPart.head(request.decoderHead)), promise: written)
+        if let flushes { flushes.add(writer.channel) } else { writer.flush() }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard promise != nil else { return }
+        guard waiting != nil else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
             // An informational answer (100 Continue) comes before the real head.
@@ -229,7 +269,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The request could not be written: the exchange ends (as a drop when nothing was answered).
     func writeFailed(_ error: any Error) {
-        guard promise != nil else { return }
+        guard waiting != nil else { return }
         fail(outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : error)
     }
 
@@ -241,24 +281,55 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if promise != nil {
+        if waiting != nil {
             fail(outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : HTTPParserError.invalidEOFState)
         }
         context.fireChannelInactive()
     }
 
     private func finish() {
-        let promise = self.promise
-        self.promise = nil
+        let waiting = self.waiting
+        self.waiting = nil
         follows = nil
         stream = nil
         let done = outcome
         outcome = Outcome()
-        promise?.succeed(done)
+        waiting?.resume(returning: done)
     }
 
     private func fail(_ error: any Error) {
         outcome.error = error
         finish()
+    }
+}
+
+/// The requests written on one loop's connections in one turn of the loop, flushed together when
+/// the turn's other tasks have run: when the responses to many users come in at once, each user
+/// writes its next request and the writes reach the server in one burst, so it wakes once for
+/// them, not once per request (a wake-up of nginx's worker was a tenth of a load run's CPU).
+/// Used only on its loop.
+final class LoopFlushes: @unchecked Sendable {
+    private let loop: any EventLoop
+    private var pending: [any Channel] = []
+    private var scheduled = false
+
+    init(_ loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    /// Flushes `channel` once the tasks queued on the loop so far have run.
+    func add(_ channel: any Channel) {
+        loop.assertInEventLoop()
+        pending.append(channel)
+        guard !scheduled else { return }
+        scheduled = true
+        loop.execute { self.flush() }
+    }
+
+    private func flush() {
+        let channels = pending
+        pending.removeAll(keepingCapacity: true)
+        scheduled = false
+        for channel in channels { channel.flush() }
     }
 }

@@ -36,7 +36,8 @@ public struct KeepAliveTransport: Transport {
     /// depends on what a request captured).
     public func covers(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
         guard transfer.destination == nil, request.socket == nil, request.websocket == nil,
-              !request.http2PriorKnowledge, request.url.scheme?.lowercased() == "http", request.url.host != nil else { return false }
+              !request.http2PriorKnowledge, (request.url.scheme ?? "").equalsIgnoringCase("http"),
+              request.url.host != nil else { return false }
         if case .some(let body) = request.body, case .data = body {} else if request.body != nil { return false }
         if ConnectionOptions.run.withLock({ $0.unixSocket != nil }) { return false }
         return proxies.server(for: request.url) == nil
@@ -48,15 +49,18 @@ public struct KeepAliveTransport: Transport {
 
     public func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         guard covers(request, transfer) else { return try await fallback.send(request, transfer: transfer) }
+        return try await sendCovered(request, transfer: transfer)
+    }
+
+    /// `send` for a request `covers` said yes to (`LiveTransport` asked already).
+    func sendCovered(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         let start = DispatchTime.now()
         let holder = Canceller()
-        let last = Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>((request, (0, nil)))
+        var hop = request  // the hop in flight, for an error's description
         do {
             var response = try await Deadline.bound(request.timeout, onTimeout: { holder.cancel() }) { () async throws -> Response in
-                var hop = request
                 for _ in 0...Redirect.limit {
-                    last.set((hop, (0, nil)))
-                    let (received, next) = try await exchange(hop, transfer: transfer, holder: holder, last: last)
+                    let (received, next) = try await exchange(hop, transfer: transfer, holder: holder)
                     guard let next else {
                         // A streamed body's head went out before the body (`Stream.head`).
                         if transfer.stream == nil { transfer.head(received) }
@@ -76,42 +80,57 @@ public struct KeepAliveTransport: Transport {
             return response
         } catch let error as APIError {
             throw error
+        } catch let failed as KeepAlivePool.Failed {
+            // The stream's own failure (stdout, what a terminal holds) as it said it.
+            if let error = failed.error as? APIError { throw error }
+            throw NIOTransport.describe(failed.error, hop, received: failed.counts)
         } catch {
-            let (hop, counts) = last.current
             if let e = error as? ChannelError, case .connectTimeout = e { throw APIError.timedOut(request.timeout) }
-            throw NIOTransport.describe(error, hop, received: counts)
+            throw NIOTransport.describe(error, hop, received: (0, nil))
         }
     }
 
+    private static let bodiless: Set<String> = ["GET", "HEAD", "DELETE", "CONNECT", "TRACE"]
+
     /// One request and its response; the next hop's request when the response is a redirect to follow.
-    private func exchange(_ request: PreparedRequest, transfer: Transfer, holder: Canceller,
-                          last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>)
-        async throws -> (Response, PreparedRequest?) {
+    private func exchange(_ request: PreparedRequest, transfer: Transfer, holder: Canceller) async throws -> (Response, PreparedRequest?) {
         guard let host = request.url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
         let route = ConnectionOptions.run.withLock { $0 }.route(for: request.url, socket: nil)
-        var headers = HTTPHeaders()
-        for header in request.headers { headers.add(name: header.name, value: header.value) }
-        if !headers.contains(name: "Host") {
+        // The header block as async-http-client's request would carry it: the request's headers in
+        // order, `Host:` when it names none, the jar's cookies, framing (the body's length, or 0 for
+        // methods that carry one; TE/CL from the request dropped).
+        var fields = [HeaderField]()
+        fields.reserveCapacity(request.headers.count + 3)
+        var hasHost = false
+        var cookieAt: Int?
+        for header in request.headers {
+            if header.name.equalsIgnoringCase("Content-Length")
+                || header.name.equalsIgnoringCase("Transfer-Encoding") { continue }
+            if header.name.equalsIgnoringCase("Host") { hasHost = true }
+            if header.name.equalsIgnoringCase("Cookie"), cookieAt == nil { cookieAt = fields.count }
+            fields.append(header)
+        }
+        if !hasHost {
             let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-            headers.add(name: "Host", value: request.url.port.flatMap { $0 == 80 ? nil : "\(name):\($0)" } ?? name)
+            fields.append(HeaderField("Host", request.url.port.flatMap { $0 == 80 ? nil : "\(name):\($0)" } ?? name))
         }
         if request.cookies, let cookies = jar.header(for: request.url) {
-            headers.replaceOrAdd(name: "Cookie", value: headers.first(name: "Cookie").map { $0 + "; " + cookies } ?? cookies)
+            // As HTTPHeaders.replaceOrAdd: the request's own Cookie (its first) joined with the jar's, at the end.
+            let own = cookieAt.map { fields[$0].value }
+            if cookieAt != nil { fields.removeAll { $0.name.equalsIgnoringCase("Cookie") } }
+            fields.append(HeaderField("Cookie", own.map { $0 + "; " + cookies } ?? cookies))
         }
-        // Framing as async-http-client sets it: the body's length, or 0 for methods that carry one.
-        headers.remove(name: "Content-Length")
-        headers.remove(name: "Transfer-Encoding")
-        var body: ByteBuffer?
+        var body: Data?
         if case .data(let data)? = request.body, !data.isEmpty {
-            body = ByteBuffer(bytes: data)
-            headers.add(name: "Content-Length", value: String(data.count))
-        } else if !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(request.method) {
-            headers.add(name: "Content-Length", value: "0")
+            body = data
+            fields.append(HeaderField("Content-Length", String(data.count)))
+        } else if !Self.bodiless.contains(request.method) {
+            fields.append(HeaderField("Content-Length", "0"))
         }
         var uri = request.url.path(percentEncoded: true)
         if uri.isEmpty { uri = "/" }
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
-        let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: uri, headers: headers)
+        let wire = try KeepAliveRequest(method: request.method, uri: uri, fields: fields, body: body)
         let address = KeepAlivePool.Address(host: route.dns[host] ?? host, port: route.port ?? request.url.port ?? 80)
         let stream = transfer.stream.map { sink in
             // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.
@@ -123,9 +142,8 @@ public struct KeepAliveTransport: Transport {
             }, progress: { bytes, total in transfer.progress(TransferProgress(.download, bytes: bytes, total: total)) })
         }
         let received = try await KeepAlivePool.shared.exchange(
-            head, body: body, to: address, timeout: request.timeout, limit: request.maxBody, stream: stream, holder: holder,
-            follows: { Redirect.next(status: Int($0.status.code), location: $0.headers.first(name: "Location"), after: request) != nil },
-            counts: { counts in last.withLock { $0.counts = counts } })
+            wire, to: address, timeout: request.timeout, limit: request.maxBody, stream: stream, holder: holder,
+            follows: { Redirect.next(status: Int($0.status.code), location: $0.headers.first(name: "Location"), after: request) != nil })
         if request.cookies { jar.store(received.head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
         let status = Int(received.head.status.code)
         var response = Response(status: status, headers: NIOTransport.fields(received.head.headers),

@@ -31,7 +31,7 @@ public struct LiveTransport: Transport {
         // load run's users, check's workers, a live `call`): connections bounded by those tasks. Elsewhere
         // (the open model's burst of requests in flight) async-http-client's pool caps them per host.
         if EventLoopExecutor.current != nil, keepAlive.covers(request, transfer) {
-            return try await keepAlive.send(request, transfer: transfer)
+            return try await keepAlive.sendCovered(request, transfer: transfer)
         }
         return try await nio.send(request, transfer: transfer)
     }
