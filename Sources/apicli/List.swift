@@ -57,16 +57,11 @@ struct ListValues {
         } catch {
             throw console.fail(error, target: nil)
         }
-        var rows: [(name: String, method: String, url: String, doc: String?)] = []
-        func add(_ service: Service, _ target: Target) {
-            rows.append((target.qualifiedName, target.method,
-                         URLBuilder.join(base: baseURL ?? service.baseURL.text, path: target.path?.text ?? ""),
-                         target.doc))
-        }
+        var rows: [ListRow] = []
         if let selected {
-            for (service, target) in selected { add(service, target) }
+            for (service, target) in selected { rows.append(ListRow(service, target, baseURL: baseURL)) }
         } else {
-            for service in catalog.services { for target in service.targets { add(service, target) } }
+            for service in catalog.services { rows += ListRow.rows(service, baseURL: baseURL) }
         }
         defer { LeftToExit.keep((catalog, selected, trees, rows)) }
         if rows.isEmpty {
@@ -76,35 +71,68 @@ struct ListValues {
         if json {
             let items: [Value] = rows.map { row in
                 var members: [Value.Member] = [
-                    .init(key: "name", value: .text(row.0)),
-                    .init(key: "method", value: .text(row.1)),
-                    .init(key: "url", value: .text(row.2)),
+                    .init(key: "name", value: .text(row.name)),
+                    .init(key: "method", value: .text(row.method)),
+                    .init(key: "url", value: .text(row.url)),
                 ]
-                if let doc = row.3 { members.append(.init(key: "doc", value: .text(doc))) }
+                if let doc = row.doc { members.append(.init(key: "doc", value: .text(doc))) }
                 return .object(members)
             }
             console.out(Value.array(items).jsonText + "\n")
             return
         }
-        // Each width in characters, counted once per row (padding never cuts: every width is the longest + 2).
-        let counts = rows.map { ($0.name.count, $0.method.count, $0.url.count) }
-        let nameWidth = counts.reduce(0) { max($0, $1.0) }
-        let methodWidth = counts.reduce(0) { max($0, $1.1) }
-        let urlWidth = counts.reduce(0) { max($0, $1.2) }
+        // Widths in characters (padding never cuts: every width is the longest + 2).
+        let nameWidth = rows.reduce(0) { max($0, $1.counts.name) }
+        let methodWidth = rows.reduce(0) { max($0, $1.counts.method) }
+        let urlWidth = rows.reduce(0) { max($0, $1.counts.url) }
         var text = ""
-        for (row, count) in zip(rows, counts) {
+        for row in rows {
             text += row.name
-            text += String(repeating: " ", count: nameWidth + 2 - count.0)
+            text += String(repeating: " ", count: nameWidth + 2 - row.counts.name)
             text += row.method
-            text += String(repeating: " ", count: methodWidth + 2 - count.1)
+            text += String(repeating: " ", count: methodWidth + 2 - row.counts.method)
             text += row.url
             if let doc = row.doc {
-                text += String(repeating: " ", count: urlWidth + 2 - count.2)
+                text += String(repeating: " ", count: urlWidth + 2 - row.counts.url)
                 text += doc
             }
             text += "\n"
         }
         console.out(text)
+    }
+}
+
+/// One line of `list`: a target's name, method, URL and doc, with the name's, method's and URL's
+/// width in characters.
+struct ListRow: Sendable {
+    var name: String
+    var method: String
+    var url: String
+    var doc: String?
+    var counts: (name: Int, method: Int, url: Int)
+
+    init(_ service: Service, _ target: Target, baseURL: String?) {
+        name = target.qualifiedName
+        method = target.method
+        url = URLBuilder.join(base: baseURL ?? service.baseURL.text, path: target.path?.text ?? "")
+        doc = target.doc
+        counts = (name.count, method.count, url.count)
+    }
+
+    /// The rows of a service's targets in order; a service of 1,000 targets or more in two halves at once.
+    static func rows(_ service: Service, baseURL: String?) -> [ListRow] {
+        @Sendable func rows(_ range: Range<Int>, capacity: Int = 0) -> [ListRow] {
+            var out: [ListRow] = []
+            out.reserveCapacity(max(range.count, capacity))
+            for i in range { out.append(ListRow(service, service.targets[i], baseURL: baseURL)) }
+            return out
+        }
+        let all = service.targets.indices
+        guard all.count >= 1_000 else { return rows(all) }
+        let half = all.count / 2
+        var (first, second) = BothCores.run({ rows(0..<half, capacity: all.count) }, { rows(half..<all.count) })
+        first += second
+        return first
     }
 }
 

@@ -27,6 +27,13 @@ struct NodeReader {
     /// Problems that do not stop the file from loading (`Service.warnings`).
     private(set) var warnings: [Diagnostic] = []
 
+    /// Another reader's diagnostics and warnings after this one's (a part of the same file read
+    /// on another thread, `ServiceDecoder.service`).
+    mutating func append(_ other: NodeReader) {
+        diagnostics += other.diagnostics
+        warnings += other.warnings
+    }
+
     mutating func warn(_ message: String, at mark: Mark, hint: String? = nil) {
         var d = Diagnostic(file: file, mark: mark, message: message, hint: hint)
         d.isWarning = true

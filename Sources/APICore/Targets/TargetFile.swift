@@ -188,16 +188,20 @@ struct ServiceDecoder {
             return nil
         }
         guard let targetEntries = reader.mapping(targetsNode, "targets") else { return nil }
-        service.targets.reserveCapacity(targetEntries.count)
-        for e in targetEntries where !e.key.hasPrefix("x-") && (only == nil || e.key == only) {
+        service.targets = targets(targetEntries, service: name)
+        service.files = files
+        return service
+    }
+
+    /// Decodes `entries` in order, handing each target that decodes to `body`.
+    mutating func forEachTarget(_ entries: ArraySlice<NodeReader.Entry>, service name: String, _ body: (Target) -> Void) {
+        for e in entries where !e.key.hasPrefix("x-") && (only == nil || e.key == only) {
             guard TargetFile.isName(e.key) else {
                 reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)
                 continue
             }
-            if let target = target(e.key, e.value, service: name, mark: e.keyMark) { service.targets.append(target) }
+            if let target = target(e.key, e.value, service: name, mark: e.keyMark) { body(target) }
         }
-        service.files = files
-        return service
     }
 
     mutating func baseURL(_ node: Node) -> Template? {

@@ -6,8 +6,27 @@
 public enum SampleCheck {
     public static func diagnostics(_ service: Service, workspace: Workspace) -> [Diagnostic] {
         let workspace = workspace.offline()  // nothing is sent: only what the samples use must be set
+        let targets = service.targets.indices
+        // Two halves at once when nothing shared is touched: no secret command may run (each runs
+        // once per process, at its first use), no schema is matched (its patterns are compiled
+        // lazily). Each target's diagnostics are its own, so the halves join in file order.
+        guard targets.count >= bothCoresFrom, workspace.project.secrets.isEmpty,
+              !service.targets.contains(where: { $0.expect?.schema != nil }) else {
+            return diagnostics(service, targets, workspace: workspace)
+        }
+        let half = targets.lowerBound + targets.count / 2
+        let (first, second) = BothCores.run({ diagnostics(service, targets.lowerBound..<half, workspace: workspace) },
+                                            { diagnostics(service, half..<targets.upperBound, workspace: workspace) })
+        return first + second
+    }
+
+    /// From this many targets in a service, `diagnostics` judges two halves at once.
+    static let bothCoresFrom = 1_000
+
+    static func diagnostics(_ service: Service, _ indices: Range<Int>, workspace: Workspace) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        for target in service.targets where target.sample != nil || !target.samples.isEmpty {
+        for i in indices where service.targets[i].sample != nil || !service.targets[i].samples.isEmpty {
+            let target = service.targets[i]
             let policy: Policy
             let bindings: Bindings
             do throws(APIError) {

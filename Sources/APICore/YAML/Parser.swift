@@ -20,8 +20,17 @@ public final class YAMLParser {
     /// out of the tree (their events are read, no nodes built, except anchored ones an alias may
     /// use): what `call` needs from a file of thousands of targets. Their keys are still checked
     /// for duplicates.
+    ///
+    /// A large file without `onlyTarget` may be read in two halves on two threads (see
+    /// `SplitParse`); the tree, and any error, are the same as one reading gives.
     public static func parse(_ bytes: [UInt8], limits: Limits = Limits(), onlyTarget: String? = nil) throws(YAMLError) -> Node? {
-        let parser = YAMLParser(bytes: bytes, limits: limits)
+        if onlyTarget == nil, let node = SplitParse.parse(bytes, limits: limits) { return node }
+        return try serial(bytes, limits: limits, onlyTarget: onlyTarget)
+    }
+
+    /// `parse` on this thread, in one reading.
+    static func serial(_ bytes: [UInt8], limits: Limits = Limits(), onlyTarget: String? = nil) throws(YAMLError) -> Node? {
+        let parser = YAMLParser(bytes: bytes[...], limits: limits)
         parser.onlyTarget = onlyTarget
         return try parser.document()
     }
@@ -40,16 +49,33 @@ public final class YAMLParser {
     /// Set just before the value of the root's `targets:` key is read (with `onlyTarget`).
     private var atTargets = false
 
-    private init(bytes: [UInt8], limits: Limits) {
+    // What `SplitParse` checks after reading a part of a file (see there).
+    /// Added to every line this parser reports: the part's first line in the whole file, less one.
+    var lineOffset = 0
+    /// The document starts with `%YAML` or `%TAG` directives.
+    private(set) var hasDirectives = false
+    /// The document ends with `...`.
+    private(set) var explicitEnd = false
+    /// Where the stream ends, as libyaml counts (lines from 0, without `lineOffset`).
+    private(set) var streamEnd: yaml_mark_t?
+    /// A `<<` in the root mapping or in a mapping that is a value of the root.
+    private(set) var mergesAtTop = false
+    /// Nodes copied by aliases (see `Limits.maxAliasedNodes`).
+    var aliasCopies: Int { aliasedNodes }
+
+    /// Reads `prefix` followed by `bytes`.
+    init(bytes: ArraySlice<UInt8>, prefix: [UInt8] = [], limits: Limits) {
         self.limits = limits
         // libyaml keeps a pointer to its own struct (the string reader's data), so the struct and
         // the input must not move: both live in memory this object allocates and frees.
-        input = .allocate(capacity: max(bytes.count, 1))
-        _ = input.initialize(from: bytes)
+        let count = prefix.count + bytes.count
+        input = .allocate(capacity: max(count, 1))
+        _ = input.initialize(from: prefix)
+        _ = UnsafeMutableBufferPointer(rebasing: input[prefix.count...]).initialize(from: bytes)
         parser = .allocate(capacity: 1)
         event = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
-        yaml_parser_set_input_string(parser, input.baseAddress, bytes.count)
+        yaml_parser_set_input_string(parser, input.baseAddress, count)
     }
 
     deinit {
@@ -72,10 +98,10 @@ public final class YAMLParser {
     }
 
     private var type: yaml_event_type_t { event.pointee.type }
-    private var mark: Mark { Self.mark(event.pointee.start_mark) }
+    private var mark: Mark { markAt(event.pointee.start_mark) }
 
-    private static func mark(_ m: yaml_mark_t) -> Mark {
-        Mark(line: Int(m.line) + 1, column: Int(m.column) + 1)
+    private func markAt(_ m: yaml_mark_t) -> Mark {
+        Mark(line: Int(m.line) + 1 + lineOffset, column: Int(m.column) + 1)
     }
 
     private static func string(_ p: UnsafeMutablePointer<yaml_char_t>?, length: Int? = nil) -> String? {
@@ -101,9 +127,9 @@ public final class YAMLParser {
         }
         var note: (String, Mark)?
         if let context = p.context.map({ String(cString: $0) }) {
-            note = (context, Self.mark(p.context_mark))
+            note = (context, markAt(p.context_mark))
         }
-        let mark = Self.mark(p.problem_mark)
+        let mark = markAt(p.problem_mark)
         let hint = SyntaxHint.hint(problem: problem, context: note?.0, mark: mark, contextMark: note?.1, line: sourceLine)
         return YAMLError(.syntax, problem, at: mark, note: note, hint: hint)
     }
@@ -165,14 +191,18 @@ public final class YAMLParser {
 
     // MARK: Documents and nodes
 
-    private func document() throws(YAMLError) -> Node? {
+    func document() throws(YAMLError) -> Node? {
         try advance()  // STREAM-START
         try advance()
-        if type == YAML_STREAM_END_EVENT { return nil }
+        if type == YAML_STREAM_END_EVENT { streamEnd = event.pointee.start_mark; return nil }
+        let start = event.pointee.data.document_start
+        hasDirectives = start.version_directive != nil || start.tag_directives.start != start.tag_directives.end
         try advance()  // past DOCUMENT-START
         let (root, _) = try node(depth: 0)
         try advance()  // DOCUMENT-END
+        explicitEnd = event.pointee.data.document_end.implicit == 0
         try advance()
+        if type == YAML_STREAM_END_EVENT { streamEnd = event.pointee.start_mark }
         if type == YAML_DOCUMENT_START_EVENT {
             throw YAMLError(.multipleDocuments, "a target file holds one YAML document; a second one starts here", at: mark)
         }
@@ -318,6 +348,7 @@ public final class YAMLParser {
             pairs.append(.init(key: key, value: value))
         }
         guard !merges.isEmpty else { return (pairs, size) }
+        if depth <= 1 { mergesAtTop = true }
         // Merged pairs stand where their `<<` stood and never replace a key the mapping writes.
         var seen = Set(pairs.compactMap(\.key.scalarText))
         var merged: [Node.Pair] = []
