@@ -54,7 +54,7 @@ struct APICLI: AsyncParsableCommand {
             // The common lines are read by hand (no argument-parser at all); the rest by the
             // command's own parser, else the whole tree's.
             if let quick = HandParser.parse(words) {
-                try await quick.run()
+                try await quick.runAndLeave()
             } else {
                 var command: ParsableCommand
                 if let fast = FastPath.parse(words) { command = fast } else { command = try parseAsRoot(words) }
@@ -75,6 +75,12 @@ struct APICLI: AsyncParsableCommand {
                 if code == 0 { Console.plain.out(message + "\n") } else { Console.plain.err(message + "\n") }
             }
         }
+        leave(code)
+    }
+
+    /// Saves the cookie files, flushes and ends the process with `code` (or the cookie files' failure).
+    static func leave(_ code: Int32) -> Never {
+        var code = code
         if let problem = CookieFiles.save() {
             Console.plain.err(fullMessage(for: problem) + "\n")
             if code == 0 { code = exitCode(for: problem).rawValue }

@@ -59,7 +59,11 @@ struct CallValues {
                 let captured = FlowRunner.unsent(target, in: service, find: workspace.find)
                 return show(try workspace.shownOnly().build(target, in: service, captured: captured), console)
             }
-            try await send(try await caller.prepare(target, in: service), caller, console)
+            // Live, the call runs as a task on one of NIO's loops, as check's workers do: one exchange after
+            // another there, over the keep-alive transport (LiveTransport's rule), with no hop to Swift's pool.
+            try await EventLoopExecutor.onLoop(stub ? nil : EventLoopExecutor.forOneCall()) {
+                try await send(try await caller.prepare(target, in: service), caller, console)
+            }
         } catch let error as APIError {
             throw console.fail(error, target: target)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import NIOHTTP1
 import NIOPosix
 import TestServers
@@ -61,6 +62,49 @@ final class KeepAliveTransportTests: XCTestCase {
         XCTAssertEqual(got.status, 200)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: got.body) as? [String: Any])
         XCTAssertEqual((json["args"] as? [String: Any])?["n"] as? String, "2")
+    }
+
+    /// A body streamed to a sink (what `call` prints) goes over the keep-alive connections too: its
+    /// head comes first, then each part is written on the sending task's loop as it comes (no hop to a
+    /// thread pool), and the connection is kept for the next exchange.
+    func testAStreamedBodyIsWrittenOnTheLoopAsItComes() async throws {
+        let base = try localHTTPBin()
+        let transport = KeepAliveTransport()
+        let sink = LoopSink(loop)
+        let heads = Locked(0)
+        let transfer = Transfer(stream: sink, head: { response in
+            XCTAssertTrue(response.body.isEmpty)
+            XCTAssertEqual(sink.bytes % 100_000, 0, "the head before any of its body")
+            heads.withLock { $0 += 1 }
+        })
+        for n in 1...2 {
+            let r = try await EventLoopExecutor.$current.withValue(loop) {
+                try await transport.send(PreparedRequest(url: URL(string: base + "/stream-bytes/100000?chunk_size=1000&seed=\(n)")!,
+                                                         method: "GET", headers: [], body: nil, timeout: 20), transfer: transfer)
+            }
+            XCTAssertEqual(r.status, 200)
+            XCTAssertTrue(r.streamed)
+            XCTAssertTrue(r.body.isEmpty)
+        }
+        XCTAssertEqual(heads.current, 2)
+        XCTAssertEqual(sink.bytes, 200_000)
+        XCTAssertEqual(sink.offLoop, 0, "every part written on the sending task's loop")
+    }
+}
+
+/// Counts the bytes written and the writes that did not run on `loop`.
+private final class LoopSink: BodySink, @unchecked Sendable {
+    private let loop: any EventLoop
+    private let state = Locked<(bytes: Int, offLoop: Int)>((0, 0))
+
+    init(_ loop: any EventLoop) { self.loop = loop }
+
+    var bytes: Int { state.current.bytes }
+    var offLoop: Int { state.current.offLoop }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {
+        let on = loop.inEventLoop
+        state.withLock { $0.bytes += bytes.count; $0.offLoop += on ? 0 : 1 }
     }
 }
 

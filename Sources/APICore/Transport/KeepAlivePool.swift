@@ -53,19 +53,20 @@ final class KeepAlivePool: Sendable {
     /// response. A kept connection the server closed before answering is replaced by a new one,
     /// once (as curl does); `holder` cancels by closing the connection in use.
     func exchange(_ request: KeepAliveRequest, to address: Address, timeout: Double, limit: Int64,
+                  stream: KeepAliveHandler.Stream? = nil,
                   holder: Canceller, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
         let loop = EventLoopExecutor.current ?? MultiThreadedEventLoopGroup.singleton.any()
         let key = Key(address: address, loop: ObjectIdentifier(loop as AnyObject))
         if let kept = take(key) {
             do {
-                return try await run(request, on: kept, key: key, limit: limit, holder: holder, follows: follows)
+                return try await run(request, on: kept, key: key, limit: limit, stream: stream, holder: holder, follows: follows)
             } catch is KeepAliveHandler.ClosedBeforeAnswer where !holder.isCancelled {
                 // The server had closed the kept connection: a new one, below.
             }
         }
         let channel = try await connect(address, on: loop, timeout: timeout)
         do {
-            return try await run(request, on: channel, key: key, limit: limit, holder: holder, follows: follows)
+            return try await run(request, on: channel, key: key, limit: limit, stream: stream, holder: holder, follows: follows)
         } catch is KeepAliveHandler.ClosedBeforeAnswer {
             throw HTTPParserError.closedConnection
         }
@@ -103,7 +104,7 @@ final class KeepAlivePool: Sendable {
     }
 
     private func connect(_ address: Address, on loop: EventLoop, timeout: Double) async throws -> Channel {
-        try await ClientBootstrap(group: loop)
+        let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(.milliseconds(Int64((timeout * 1000).rounded(.up))))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -121,10 +122,16 @@ final class KeepAlivePool: Sendable {
                     handler.flushes = self.flushes(for: channel.eventLoop)
                 }
             }
-            .connect(host: address.host, port: address.port).get()
+        // An IP address (a bench's or a test's 127.0.0.1, a --resolve target) is connected to as it is:
+        // no resolver queue nor Happy Eyeballs, which were a third of a one-off call's instructions.
+        if let ip = try? SocketAddress(ipAddress: address.host, port: address.port) {
+            return try await bootstrap.connect(to: ip).get()
+        }
+        return try await bootstrap.connect(host: address.host, port: address.port).get()
     }
 
-    private func run(_ request: KeepAliveRequest, on channel: Channel, key: Key, limit: Int64, holder: Canceller,
+    private func run(_ request: KeepAliveRequest, on channel: Channel, key: Key, limit: Int64,
+                     stream: KeepAliveHandler.Stream?, holder: Canceller,
                      follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
         holder.set { channel.close(promise: nil) }
         // The handler resumes the exchange's continuation itself (no promise, future and callback a request).
@@ -141,7 +148,7 @@ final class KeepAlivePool: Sendable {
                     } catch {
                         return waiting.resume(throwing: error)
                     }
-                    handler.start(waiting, limit: limit, follows: follows)
+                    handler.start(waiting, limit: limit, stream: stream, follows: follows)
                     handler.send(request)
                 }
                 if channel.eventLoop.inEventLoop { start() } else { channel.eventLoop.execute(start) }
@@ -161,8 +168,8 @@ final class KeepAlivePool: Sendable {
     }
 }
 
-/// One connection's side of an exchange: the response head, its body up to the limit (dropped
-/// for a redirect that will be followed), then the outcome, once.
+/// One connection's side of an exchange: the response head, its body up to the limit or written
+/// to a stream as it comes (dropped for a redirect that will be followed), then the outcome, once.
 final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
 
@@ -188,12 +195,26 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Its loop's pending flushes (`LoopFlushes`).
     var flushes: LoopFlushes?
     private var limit: Int64 = 0
+    private var stream: Stream?
     private var follows: (@Sendable (HTTPResponseHead) -> Bool)?
     private var outcome = Outcome()
 
-    func start(_ waiting: UnsafeContinuation<Outcome, Error>, limit: Int64, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
+    /// Where the body goes as it comes (stdout), instead of being held: each part is written on the
+    /// loop before the next is read (the loop waits for the write: flat memory; a slow reader holds
+    /// this loop, which is why only a task that sends one exchange at a time on it streams here).
+    struct Stream: Sendable {
+        var sink: any BodySink
+        /// The final response's head, before any of its body.
+        var head: @Sendable (HTTPResponseHead) -> Void
+        /// Body bytes written so far and the length the head announced.
+        var progress: @Sendable (Int64, Int64?) -> Void
+    }
+
+    func start(_ waiting: UnsafeContinuation<Outcome, Error>, limit: Int64, stream: Stream?,
+               follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
         self.waiting = waiting
         self.limit = limit
+        self.stream = stream
         self.follows = follows
         outcome = Outcome()
     }
@@ -220,9 +241,20 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
             outcome.keepAlive = head.isKeepAlive
             outcome.follows = follows?(head) ?? false
             outcome.expected = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+            if !outcome.follows, let stream { stream.head(head) }
         case .body(var buffer):
             guard outcome.head != nil, !outcome.follows else { return }
             outcome.bytes += Int64(buffer.readableBytes)
+            if let stream {
+                do {
+                    try buffer.withUnsafeReadableBytes { raw in try stream.sink.write(raw) }
+                } catch {
+                    fail(error)
+                    context.close(promise: nil)
+                    return
+                }
+                return stream.progress(outcome.bytes, outcome.expected)
+            }
             guard outcome.bytes <= limit else {
                 fail(ResponseCollector.BodyTooLarge(limit: limit))
                 context.close(promise: nil)
@@ -259,6 +291,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         let waiting = self.waiting
         self.waiting = nil
         follows = nil
+        stream = nil
         let done = outcome
         outcome = Outcome()
         waiting?.resume(returning: done)

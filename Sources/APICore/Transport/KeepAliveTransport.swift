@@ -7,8 +7,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Plain `http://` HTTP/1.1 exchanges whose bodies are held in memory, over keep-alive
-/// connections of our own (`KeepAlivePool`: NIO's HTTP/1 codecs, one request at a time on a
+/// Plain `http://` HTTP/1.1 exchanges whose bodies are held in memory or streamed to stdout, over
+/// keep-alive connections of our own (`KeepAlivePool`: NIO's HTTP/1 codecs, one request at a time on a
 /// connection, connections kept per event loop): what a load run and a `check` send thousands of
 /// times. async-http-client's per-request machinery (request bag, connection-pool state machines,
 /// futures, its task and delegate) was a quarter of a load run's CPU (perf, load-4 notes); this
@@ -16,8 +16,9 @@ import NIOHTTP1
 /// `Host:` and framing headers, gzip/deflate inflated with the same ratio limit (NIO's response
 /// decompressor, which asks for them as async-http-client does), `maxBody`, one deadline over
 /// the whole exchange, redirects followed by `Redirect`, cookies from the run's jar, the same
-/// errors. Everything else — TLS, proxies, unix sockets, streamed bodies, a destination or a
-/// stream — `covers` leaves to `NIOTransport`, and so does a redirect to such a URL.
+/// errors. Everything else — TLS, proxies, unix sockets, request bodies streamed from files, a
+/// response body going into a file — `covers` leaves to `NIOTransport`, and so does a redirect to
+/// such a URL.
 public struct KeepAliveTransport: Transport {
     private let jar: CookieJar
     private let proxies: ProxySettings
@@ -30,10 +31,11 @@ public struct KeepAliveTransport: Transport {
     }
 
     /// Whether this transport sends `request` (else `NIOTransport` does): plain http, no proxy, no
-    /// unix socket, the body in memory (or none), the response body held in memory. The same
-    /// answer for every request of a target (none of it depends on what a request captured).
+    /// unix socket, the body in memory (or none), the response body held in memory or streamed
+    /// (stdout; not into a file). The same answer for every request of a target (none of it
+    /// depends on what a request captured).
     public func covers(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
-        guard transfer.destination == nil, transfer.stream == nil, request.socket == nil, request.websocket == nil,
+        guard transfer.destination == nil, request.socket == nil, request.websocket == nil,
               !request.http2PriorKnowledge, (request.url.scheme ?? "").equalsIgnoringCase("http"),
               request.url.host != nil else { return false }
         if case .some(let body) = request.body, case .data = body {} else if request.body != nil { return false }
@@ -58,9 +60,10 @@ public struct KeepAliveTransport: Transport {
         do {
             var response = try await Deadline.bound(request.timeout, onTimeout: { holder.cancel() }) { () async throws -> Response in
                 for _ in 0...Redirect.limit {
-                    let (received, next) = try await exchange(hop, holder: holder)
+                    let (received, next) = try await exchange(hop, transfer: transfer, holder: holder)
                     guard let next else {
-                        transfer.head(received)
+                        // A streamed body's head went out before the body (`Stream.head`).
+                        if transfer.stream == nil { transfer.head(received) }
                         return received
                     }
                     guard covers(next, transfer) else {
@@ -78,6 +81,8 @@ public struct KeepAliveTransport: Transport {
         } catch let error as APIError {
             throw error
         } catch let failed as KeepAlivePool.Failed {
+            // The stream's own failure (stdout, what a terminal holds) as it said it.
+            if let error = failed.error as? APIError { throw error }
             throw NIOTransport.describe(failed.error, hop, received: failed.counts)
         } catch {
             if let e = error as? ChannelError, case .connectTimeout = e { throw APIError.timedOut(request.timeout) }
@@ -88,7 +93,7 @@ public struct KeepAliveTransport: Transport {
     private static let bodiless: Set<String> = ["GET", "HEAD", "DELETE", "CONNECT", "TRACE"]
 
     /// One request and its response; the next hop's request when the response is a redirect to follow.
-    private func exchange(_ request: PreparedRequest, holder: Canceller) async throws -> (Response, PreparedRequest?) {
+    private func exchange(_ request: PreparedRequest, transfer: Transfer, holder: Canceller) async throws -> (Response, PreparedRequest?) {
         guard let host = request.url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
         let route = ConnectionOptions.run.withLock { $0 }.route(for: request.url, socket: nil)
         // The header block as async-http-client's request would carry it: the request's headers in
@@ -127,17 +132,27 @@ public struct KeepAliveTransport: Transport {
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
         let wire = try KeepAliveRequest(method: request.method, uri: uri, fields: fields, body: body)
         let address = KeepAlivePool.Address(host: route.dns[host] ?? host, port: route.port ?? request.url.port ?? 80)
+        let stream = transfer.stream.map { sink in
+            // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.
+            KeepAliveHandler.Stream(sink: sink, head: { head in
+                let total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+                transfer.progress(TransferProgress(.download, bytes: 0, total: total))
+                transfer.head(Response(status: Int(head.status.code), headers: NIOTransport.fields(head.headers), body: Data(),
+                                       duration: 0, httpVersion: ResponseCollector.version(head.version)))
+            }, progress: { bytes, total in transfer.progress(TransferProgress(.download, bytes: bytes, total: total)) })
+        }
         let received = try await KeepAlivePool.shared.exchange(
-            wire, to: address, timeout: request.timeout, limit: request.maxBody, holder: holder,
+            wire, to: address, timeout: request.timeout, limit: request.maxBody, stream: stream, holder: holder,
             follows: { Redirect.next(status: Int($0.status.code), location: $0.headers.first(name: "Location"), after: request) != nil })
         if request.cookies { jar.store(received.head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
         let status = Int(received.head.status.code)
         var response = Response(status: status, headers: NIOTransport.fields(received.head.headers),
-                                body: Data(received.body.readableBytesView), duration: 0)
+                                body: received.body.withUnsafeReadableBytes { Data($0) }, duration: 0)
         response.httpVersion = ResponseCollector.version(received.head.version)
         if received.follows {
             return (response, Redirect.next(status: status, location: received.head.headers.first(name: "Location"), after: request))
         }
+        response.streamed = stream != nil
         return (response, nil)
     }
 }

@@ -28,8 +28,8 @@ public struct LiveTransport: Transport {
         if Self.usesURLSession(request, transfer) { return try await session.send(request, transfer: transfer) }
         #endif
         // Our keep-alive connections where a task on an event loop sends one request after another (a
-        // load run's users, check's workers): connections bounded by those tasks. Elsewhere (the open
-        // model's burst of requests in flight, a call) async-http-client's pool caps them per host.
+        // load run's users, check's workers, a live `call`): connections bounded by those tasks. Elsewhere
+        // (the open model's burst of requests in flight) async-http-client's pool caps them per host.
         if EventLoopExecutor.current != nil, keepAlive.covers(request, transfer) {
             return try await keepAlive.sendCovered(request, transfer: transfer)
         }

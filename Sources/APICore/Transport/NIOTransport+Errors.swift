@@ -49,7 +49,9 @@ extension NIOTransport {
         if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError || text.contains("CERTIFICATE_VERIFY_FAILED") {
             return .network(.tls(host: host, reason: tlsProblem(text, host: request.url.host ?? host), detail: text))
         }
-        if text.contains("connection refused") || text.contains("Connection refused") { return .network(.refused(host: host)) }
+        if (error as? IOError)?.errnoCode == ECONNREFUSED || text.contains("connection refused") || text.contains("Connection refused") {
+            return .network(.refused(host: host))
+        }
         // NIO's resolver: `SocketAddressError.UnknownHost` inside a `NIOConnectionError` ("DNS error: …").
         if error is SocketAddressError.UnknownHost || text.contains("UnknownHost") || text.contains("NXDOMAIN")
             || text.contains("could not resolve") || text.contains("lookup failed") {
