@@ -43,54 +43,82 @@ struct CheckValues {
     func run() async throws {
         Terminal.setUp()
         var console = Console.plain
-        let items: [CheckItem]
+        let items: CheckItems
         let scope: CheckScope
-        let sends: [(name: String, service: Service)]
-        let unverified: [String]
+        let selected: [(Service, Target)]
+        let workspace: Workspace
         let runner: CheckRunner
         do throws(APIError) {
-            let workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
+            workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
             ConnectionOptions.run.withLock { $0.connectionsPerHost = max($0.connectionsPerHost, jobs) }  // a connection per job
             runner = CheckRunner(options: .init(jobs: jobs, failFast: failFast),
                                  caller: Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries)))
-            (items, scope, sends) = try plan(workspace, runner.caller)
+            (items, scope, selected) = try plan(workspace, runner.caller)
             console = Console(workspace)
-            unverified = sends.filter { !workspace.tls(for: $0.service).verify }.map(\.name)
         } catch {
             throw console.fail(error, target: nil)
         }
         for note in scope.notes { console.err(note + "\n") }  // the shard, the rerun
-        reportUnbuildable(items, console)
-        warnUnverified(unverified, console)
-        let width = items.map(\.name.count).max() ?? 0
-        let results = await runner.run(items) { _, result in
+        let width = items.names.map(\.count).max() ?? 0
+        // The reports show results redacted by the redactor of the run's end (secrets captured
+        // during the run included); each is redacted as it comes, and again at the end only if a
+        // secret was recorded after it (`redactedFrom`: the first result redacted by the last redactor).
+        var shown: [CheckResult] = []
+        shown.reserveCapacity(items.count)
+        var shownBy = console.redactor
+        var redactedFrom = 0
+        // Requests are built as they are sent (CheckItems); what is said about them before any
+        // result is said once all are built (`planned`).
+        let sent = await runner.run(items, planned: {
+            let all = items.all()
+            reportUnbuildable(all, console)
+            warnUnverified(unverified(all, selected, workspace, runner.caller), console)
+        }, emit: { i, result in
             console.out(TextReport.line(result, nameWidth: width) + TextReport.driftLines(result))
-        }.map { $0.redacted(by: console.redactor) }
+            let redactor = console.redactor
+            if redactor != shownBy { (shownBy, redactedFrom) = (redactor, i) }
+            shown.append(result.redacted(by: redactor))
+        })
+        let redactor = console.redactor
+        if redactor != shownBy { redactedFrom = sent.count }
+        let results = sent.indices.map { $0 < redactedFrom ? sent[$0].redacted(by: redactor) : shown[$0] }
         console.out(TextReport.summary(results))
         printAnnotations(results, scope, console)
         try ReportFiles(junit: junit, json: json, html: ci.reportHTML).write(results, run: scope.run, console)
-        throw Self.exitStatus(CheckSummary(results), failOnFlaky: ci.failOnFlaky).code
+        let status = Self.exitStatus(CheckSummary(results), failOnFlaky: ci.failOnFlaky)
+        LeftToExit.keep((items, selected, sent, shown, results, runner))
+        throw status.code
     }
 
-    /// The items; every target that needs others or is needed runs once, in one `FlowRunner`
-    /// sending as the runner sends (retries, `until:`), whether it is reached as an item or a need.
-    /// `sends`: every target the run sends live — the items that are sent, and the targets they
-    /// need (sent once as needs even when they are not checked themselves).
+    /// The items (made as the run goes, `CheckItems`), and the selected targets; every target
+    /// that needs others or is needed runs once, in one `FlowRunner` sending as the runner sends
+    /// (retries, `until:`), whether it is reached as an item or a need.
     private func plan(_ workspace: Workspace, _ caller: Caller) throws(APIError)
-        -> ([CheckItem], CheckScope, sends: [(name: String, service: Service)]) {
+        -> (CheckItems, CheckScope, [(Service, Target)]) {
         let (selected, scope) = try scoped(try Selection.select(try workspace.catalog(), patterns: patterns))  // CheckCI.swift
         var planner = CheckPlanner(caller: caller, includeAll: all)
         planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil
-        let items = planner.items(for: selected)
-        guard !stub else { return (items, scope, []) }
-        let sent = Set(items.filter { item in
-            switch item.work { case .skip, .fail: return false; default: return true }
-        }.map(\.name))
-        var sends = selected.filter { sent.contains($0.1.qualifiedName) }.map { (name: $0.1.qualifiedName, service: $0.0) }
-        for name in caller.needed(by: selected).sorted() where !sent.contains(name) {
-            if let (service, _) = try? workspace.find(name) { sends.append((name, service)) }
+        return (planner.lazyItems(for: selected), scope, selected)
+    }
+
+    /// The targets the run sends live with certificate verification off (`warnUnverified`): of the
+    /// items that are sent and the targets they need (sent once as needs even when they are not
+    /// checked themselves); none with `--stub`. Items are the selected targets', in order.
+    private func unverified(_ items: [CheckItem], _ selected: [(Service, Target)], _ workspace: Workspace, _ caller: Caller)
+        -> [String] {
+        guard !stub else { return [] }
+        func unverified(_ service: Service) -> Bool { !workspace.tls(for: service).verify }
+        var sent = Set<String>()
+        var names: [String] = []
+        for i in items.indices {  // by index: a (Service, Target) copied out per target costs
+            switch items[i].work { case .skip, .fail: continue; default: break }
+            sent.insert(items[i].name)
+            if unverified(selected[i].0) { names.append(items[i].name) }
         }
-        return (items, scope, sends)
+        for name in caller.needed(by: selected).sorted() where !sent.contains(name) {
+            if let (service, _) = try? workspace.find(name), unverified(service) { names.append(name) }
+        }
+        return names
     }
 
     /// Targets that cannot be built (unresolved `${VAR}`, …) fail in the report; their full

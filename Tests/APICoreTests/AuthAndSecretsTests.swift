@@ -83,6 +83,22 @@ final class AuthAndSecretsTests: XCTestCase {
         XCTAssertEqual(Redactor.off.header(HeaderField("Cookie", "x=1")), HeaderField("Cookie", "x=1"))
     }
 
+    func testSecretNamesInAnyCaseAndURLsKeptAsTheyAreWhenNothingIsHidden() {
+        // GIVEN names as variables and query parameters have them
+        // THEN a name is a secret's when it holds TOKEN, SECRET, PASSWORD or KEY in any case, non-ASCII too
+        for name in ["API_TOKEN", "api_key", "X-Token", "client_secret", "Password", "monkey", "ſecret", "tökenKEY"] {
+            XCTAssertTrue(Secrets.isSecretName(name), name)
+        }
+        for name in ["", "i", "id", "page", "tok", "kez", "pass_word", "sécret"] {
+            XCTAssertFalse(Secrets.isSecretName(name), name)
+        }
+        XCTAssertTrue(Secrets.isSecretName("x-api-key"[...]), "a Substring")
+        // AND a URL with nothing to hide comes back as it was, one with a credential parameter masked
+        let redactor = Redactor(secrets: [])
+        XCTAssertEqual(redactor.url("http://h/p?i=1&&x&page=2"), "http://h/p?i=1&&x&page=2")
+        XCTAssertEqual(redactor.url("http://h/p?i=1&api%5Fkey=k&x&authorization=b"), "http://h/p?i=1&api%5Fkey=••••&x&authorization=••••")
+    }
+
     func testCurlCommandIsQuotedForTheShellAndRedacted() {
         // GIVEN a POST with a quote in its body and a secret header
         let request = PreparedRequest(url: URL(string: "https://api.test/it's")!, method: "POST",

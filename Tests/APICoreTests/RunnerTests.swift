@@ -57,6 +57,35 @@ final class RunnerTests: XCTestCase {
                                    policy: SendPolicy(retries: retries, backoff: backoff), transport: transport))
     }
 
+    func testItemsMadeAsTheRunGoesAreMadeOnceAndAllBeforeTheFirstResultIsEmitted() async {
+        // GIVEN 200 items made on demand, counting how often each is made
+        let names = (0..<200).map { "t\($0)" }
+        let template = item("t")
+        let made = Locked([Int](repeating: 0, count: names.count))
+        let items = CheckItems(names: names.map { "s.\($0)" }) { i in
+            made.withLock { $0[i] += 1 }
+            var item = template
+            item.name = "s.\(names[i])"
+            return item
+        }
+        // WHEN they run on 8 workers (the planning task making them too)
+        var emitted: [Int] = []
+        var madeWhenPlanned: [Int]?
+        var emittedWhenPlanned: Int?
+        let results = await runner(ScriptedTransport([:]), jobs: 8).run(items, planned: {
+            madeWhenPlanned = made.current
+            emittedWhenPlanned = emitted.count
+        }, emit: { i, _ in emitted.append(i) })
+        // THEN each item was made exactly once, all of them before `planned`, which came before any result
+        XCTAssertEqual(made.current, [Int](repeating: 1, count: names.count))
+        XCTAssertEqual(madeWhenPlanned, [Int](repeating: 1, count: names.count))
+        XCTAssertEqual(emittedWhenPlanned, 0)
+        // AND every result came, in order, named as its item
+        XCTAssertEqual(emitted, Array(0..<names.count))
+        XCTAssertEqual(results.map(\.name), names.map { "s.\($0)" })
+        XCTAssertEqual(Set(results.map(\.outcome)), [.passed])
+    }
+
     func testResultsStreamInOrderAsSoonAsTheirPredecessorsAreDone() async {
         // GIVEN a fast first item and a slow second one
         let transport = ScriptedTransport(["/slow": [.status(200, delay: 0.5, headers: [])]])

@@ -243,4 +243,31 @@ final class CheckLiveTests: FolderTestCase {
         XCTAssertFalse(everything.contains("s3cr3t"), everything)
         XCTAssertFalse(everything.contains("c00kie"), everything)
     }
+
+    func testASecretCapturedLaterIsHiddenInTheReportOfResultsBeforeIt() throws {
+        // GIVEN a target whose URL holds a value that a later login captures as a secret
+        let base = try CLI.httpbin()
+        let dir = try folder(["s.yaml": """
+            baseURL: \(base)
+            validate: success
+            targets:
+              early: { path: /anything/t0k-s3cret-77 }
+              slow: { path: /delay/1 }
+              login:
+                path: /anything/login
+                method: POST
+                task: { json: { access_token: t0k-s3cret-77 } }
+                capture: { token: { json: "$.json.access_token", secret: true } }
+              me: { path: /bearer, needs: [login], auth: { bearer: "{token}" }, expect: { json: { "$.authenticated": true } } }
+            """])
+        let json = dir.appendingPathComponent("r.json"), junit = dir.appendingPathComponent("r.xml")
+        // WHEN checked one at a time (early's result is out a second before the secret is known)
+        let r = try CLI.run(["check", "--jobs", "1", "--targets", dir.path, "--json", json.path, "--junit", junit.path])
+        XCTAssertEqual(r.code, 0, r.stdout + r.stderr)
+        // THEN the reports, written at the end, hide it in early's URL too
+        let report = try String(contentsOf: json, encoding: .utf8)
+        XCTAssertTrue(report.contains("/anything/••••"), report)
+        let everything = r.stdout + r.stderr + report + (try String(contentsOf: junit, encoding: .utf8))
+        XCTAssertFalse(everything.contains("t0k-s3cret"), everything)
+    }
 }

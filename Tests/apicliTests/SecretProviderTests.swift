@@ -64,6 +64,31 @@ final class SecretProviderTests: FolderTestCase {
         XCTAssertEqual(runs(dir), 2)
     }
 
+    func testCheckOfManyTargetsBuiltOnSeveralThreadsRunsTheCommandOnce() throws {
+        // GIVEN 40 targets that need a secret from a command that takes a while, the first of them
+        // after a login that needs it too (`check` builds the login in a worker, running the
+        // flow, while its planning task builds the others)
+        let dir = try folder([
+            "targets/hb.yaml": "baseURL: \(base)\ntargets:\n"
+                + "  me: { path: /bearer, needs: [login], auth: { bearer: \"${API_TOKEN}\" }, expect: { status: 200 } }\n"
+                + "  login: { path: /bearer, auth: { bearer: \"${API_TOKEN}\" }, expect: { status: 200 } }\n"
+                + (0..<38).map {
+                    "  b\($0): { path: /bearer, auth: { bearer: \"${API_TOKEN}\" }, expect: { status: 200 } }\n"
+                }.joined(),
+            "slow-vault.sh": "#!/bin/sh\necho run >> \"$(dirname \"$0\")/ran\"\nsleep 0.5\necho '\(value)'\n",
+        ])
+        try Data("secrets:\n  API_TOKEN: { command: [\(dir.path)/slow-vault.sh] }\n".utf8)
+            .write(to: dir.appendingPathComponent("targets/apicli.yaml"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.appendingPathComponent("slow-vault.sh").path)
+        // WHEN they are checked with 8 jobs
+        let check = try CLI.run(["check", "--jobs", "8", "--targets", dir.appendingPathComponent("targets").path])
+        // THEN all pass, the command ran once, and its value is not shown
+        XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
+        XCTAssertTrue(check.stdout.contains("40 passed, 0 failed"), check.stdout)
+        XCTAssertEqual(runs(dir), 1)
+        XCTAssertFalse(check.stdout.contains(value) || check.stderr.contains(value))
+    }
+
     func testShowAndDryRunDoNotRunTheCommand() throws {
         let dir = try project("  API_TOKEN: { command: [@DIR@/vault.sh] }\n  ODD: { command: [@DIR@/vault.sh] }\n")
         let targets = dir.appendingPathComponent("targets").path

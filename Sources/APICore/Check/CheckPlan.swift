@@ -1,7 +1,9 @@
 /// One thing `apicli check` will do: send a target's request (live, or to its sample), or skip it,
 /// or report that it could not be built.
 public struct CheckItem: Sendable {
-    public enum Work: Sendable {
+    /// Boxed (`indirect`): a `PreparedCall` is large, and items are copied into and out of the
+    /// run's array; a box makes each copy a retain instead of a copy of every field.
+    public indirect enum Work: Sendable {
         /// Sent by the run's `Caller`; `answer`: with `--stub`, the sample that answers.
         case send(PreparedCall, answer: Sample?, expectFailure: Bool)
         case skip(String)
@@ -50,6 +52,17 @@ public struct CheckPlanner: Sendable {
         let needed = caller.needed(by: targets)
         return targets.flatMap { service, target in
             stub ? stubItems(target, service) : [liveItem(target, service, needed: needed.contains(target.qualifiedName))]
+        }
+    }
+
+    /// `items(for:)` made as the run goes (`CheckItems`): live, each target's item is made by the
+    /// run's planning task (the same item `items(for:)` makes); with `--stub` (items per sample) all now.
+    public func lazyItems(for targets: [(Service, Target)]) -> CheckItems {
+        if stub { return CheckItems(items(for: targets)) }
+        let needed = caller.needed(by: targets)
+        return CheckItems(names: targets.map(\.1.qualifiedName)) { [self] i in
+            let (service, target) = targets[i]
+            return liveItem(target, service, needed: needed.contains(target.qualifiedName))
         }
     }
 

@@ -21,47 +21,73 @@ public struct CheckRunner: Sendable {
         self.caller = caller
     }
 
+    /// Runs items made already (`CheckItems`' other `run`, with nothing to say before the first result).
+    public func run(_ items: [CheckItem], emit: (Int, CheckResult) -> Void) async -> [CheckResult] {
+        await run(CheckItems(items), planned: {}, emit: emit)
+    }
+
     /// `jobs` workers, each on one of NIO's event loops (`EventLoopExecutor`: its exchanges stay on
     /// that thread, with that loop's connections), take the next item in turn until none is left;
-    /// their results come back over one stream, so the run's task wakes once for many results, not
-    /// once per item (a task per item hopped between Swift's pool and the loops).
-    public func run(_ items: [CheckItem], emit: (Int, CheckResult) -> Void) async -> [CheckResult] {
-        var results = [CheckResult?](repeating: nil, count: items.count)
+    /// their results come back in batches (`ResultInbox`), so the run's task wakes once for many
+    /// results, not once per item (a task per item hopped between Swift's pool and the loops).
+    /// Items are made as the run goes (`CheckItems`): the planning task makes them all, in order,
+    /// on Swift's pool, and a worker waits for the item it takes. `planned` is called once every
+    /// item is made and before the first `emit`: what must be said before any result (a target
+    /// that cannot be built) is said there, as when every item was made before the run.
+    public func run(_ items: CheckItems, planned: () -> Void, emit: (Int, CheckResult) -> Void) async -> [CheckResult] {
+        let count = items.count
+        var results = [CheckResult?](repeating: nil, count: count)
         var next = 0
         let claimed = Locked(0)
         let stopped = Locked(false)
-        let (stream, continuation) = AsyncStream.makeStream(of: (Int, CheckResult).self)
+        let inbox = ResultInbox()
         let failFast = options.failFast
-        let jobs = min(max(options.jobs, 1), items.count)
+        let jobs = min(max(options.jobs, 1), count)
         let pool = { () async -> Void in
             await withDiscardingTaskGroup { group in
+                group.addTask {
+                    items.makeAll()
+                    inbox.put(.planned, loop: nil)
+                }
                 for _ in 0..<jobs {
                     let loop = EventLoopExecutor.next()
                     group.addTask(executorPreference: loop) {
                         await EventLoopExecutor.run(on: loop) {
-                            while let i = Self.claim(claimed, stopped, count: items.count) {
-                                let result = await self.execute(items[i])
+                            while let i = Self.claim(claimed, stopped, count: count) {
+                                let result = await self.execute(await items.item(i))
                                 if failFast, result.outcome == .failed { stopped.set(true) }
-                                continuation.yield((i, result))
+                                inbox.put(.result(i, result), loop: loop?.loop)
                             }
                         }
                     }
                 }
             }
-            continuation.finish()
+            inbox.finish()
         }
         async let workers: Void = pool()
-        for await (i, result) in stream {
-            results[i] = result
-            while next < items.count, let r = results[next] { emit(next, r); next += 1 }
+        var isPlanned = false
+        while true {
+            let events = await inbox.take()
+            if events.isEmpty { break }
+            for event in events {
+                switch event {
+                case .planned:
+                    planned()
+                    isPlanned = true
+                case let .result(i, result):
+                    results[i] = result
+                }
+            }
+            guard isPlanned else { continue }
+            while next < count, let r = results[next] { emit(next, r); next += 1 }
         }
         await workers
-        for i in claimed.current..<items.count {
+        for i in claimed.current..<count {
             let item = items[i]
             results[i] = CheckResult(name: item.name, service: item.service, target: item.target, sample: item.sample,
                                      outcome: .skipped, skipReason: "not run: --fail-fast stopped at the first failure")
         }
-        while next < items.count, let r = results[next] { emit(next, r); next += 1 }
+        while next < count, let r = results[next] { emit(next, r); next += 1 }
         return results.compactMap { $0 }
     }
 

@@ -3,7 +3,9 @@ public enum Selection {
     /// Every target when `patterns` is empty; otherwise those a pattern names (`github`,
     /// `httpbin.status*`, `*.get`), in declaration order. A pattern that matches nothing is an error.
     public static func select(_ catalog: Catalog, patterns: [String]) throws(APIError) -> [(Service, Target)] {
-        let all = catalog.services.flatMap { s in s.targets.map { (s, $0) } }
+        var all: [(Service, Target)] = []
+        all.reserveCapacity(catalog.services.reduce(0) { $0 + $1.targets.count })
+        for s in catalog.services { for t in s.targets { all.append((s, t)) } }
         if patterns.isEmpty { return all }
         var problems: [Diagnostic] = []
         var chosen = Set<String>()

@@ -164,6 +164,6 @@ public struct Workspace: Sendable {
     /// Hides every secret value expanded so far (call it after building the requests to print);
     /// shows everything with `--show-secrets`.
     public var redactor: Redactor {
-        options.showSecrets ? .off : Redactor(secrets: resolver.secrets.values)
+        options.showSecrets ? .off : resolver.secrets.redactor
     }
 }

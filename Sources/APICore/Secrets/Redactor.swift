@@ -7,7 +7,7 @@ import Foundation
 /// Hides credentials in anything printed: the values of credential headers, and every value that
 /// came from a secret `${VAR}` (as written, percent-encoded in a URL or form body, escaped in JSON).
 /// `Redactor.off` (`--show-secrets`) shows everything.
-public struct Redactor: Sendable {
+public struct Redactor: Sendable, Equatable {
     public static let mask = "••••"
     /// Header names (lower-cased) whose values are credentials, whatever their origin.
     public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
@@ -61,14 +61,16 @@ public struct Redactor: Sendable {
     public func url(_ url: String) -> String {
         let shown = text(url)
         guard enabled, let q = shown.firstIndex(of: "?") else { return shown }
-        let pairs = shown[shown.index(after: q)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
+        let pairs = shown[shown.index(after: q)...].split(separator: "&", omittingEmptySubsequences: false)
+        let hidden = pairs.map { pair -> String? in
+            guard let eq = pair.firstIndex(of: "=") else { return nil }
             let name = String(pair[..<eq])
             let decoded = name.removingPercentEscapes() ?? name
             let value = String(pair[pair.index(after: eq)...])
-            return Secrets.isSecretName(decoded) || isCredential(decoded) || short.contains(value) ? name + "=" + Self.mask : String(pair)
+            return Secrets.isSecretName(decoded) || isCredential(decoded) || short.contains(value) ? name + "=" + Self.mask : nil
         }
-        return shown[...q] + pairs.joined(separator: "&")
+        guard hidden.contains(where: { $0 != nil }) else { return shown }  // the usual URL: as it is
+        return shown[...q] + zip(pairs, hidden).map { pair, hidden in hidden ?? String(pair) }.joined(separator: "&")
     }
 
     /// `text` with every secret value replaced by `••••`.

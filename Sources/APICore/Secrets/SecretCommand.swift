@@ -69,6 +69,7 @@ public final class SecretProviders: Sendable {
     public let runs: Bool
     /// By argv, for the whole process (every resolver and workspace shares it).
     private static let values = Locked([[String]: String]())
+    private static let running = Mutex()
 
     public init(_ commands: [String: SecretCommand] = [:], runs: Bool = true) {
         self.commands = commands
@@ -79,6 +80,11 @@ public final class SecretProviders: Sendable {
     func value(of name: String) throws(APIError) -> String? {
         guard let command = commands[name] else { return nil }
         guard runs else { return Redactor.mask }  // Bindings.placeholder
+        if let known = Self.values.withLock({ $0[command.argv] }) { return known }
+        // One command at a time, looked up again inside: requests built at once on several threads
+        // (`check`'s workers) still run each command once.
+        Self.running.lock()
+        defer { Self.running.unlock() }
         if let known = Self.values.withLock({ $0[command.argv] }) { return known }
         let value = try command.run(for: name)
         Self.values.withLock { $0[command.argv] = value }

@@ -16,9 +16,37 @@ public final class Secrets: Sendable {
 
     /// Whether a variable named `name` holds a secret.
     public static func isSecretName(_ name: some StringProtocol) -> Bool {
-        let upper = name.uppercased()
-        return ["TOKEN", "SECRET", "PASSWORD", "KEY"].contains { upper.contains($0) }
+        // ASCII, the usual name, byte by byte (`Redactor.url` asks for every query parameter of
+        // every reported URL); anything else as Unicode upper-cases it (`ſ` is an `S`).
+        var upper: [UInt8] = []
+        upper.reserveCapacity(name.utf8.count)
+        for byte in name.utf8 {
+            guard byte < 0x80 else { return secretWords.contains { name.uppercased().contains($0) } }
+            upper.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
+        }
+        return secretWordBytes.contains { word in
+            word.count <= upper.count && (0...(upper.count - word.count)).contains { at in
+                upper[at..<(at + word.count)].elementsEqual(word)
+            }
+        }
     }
+
+    private static let secretWords = ["TOKEN", "SECRET", "PASSWORD", "KEY"]
+    private static let secretWordBytes = secretWords.map { Array($0.utf8) }
+
+    /// A redactor for every value recorded so far, made again only after a new one was recorded
+    /// (values are only added, so their count names the set): outputs ask for it at every write.
+    public var redactor: Redactor {
+        let values = self.values
+        return made.withLock { made in
+            if let made, made.count == values.count { return made.redactor }
+            let redactor = Redactor(secrets: values)
+            made = (values.count, redactor)
+            return redactor
+        }
+    }
+
+    private let made = Locked<(count: Int, redactor: Redactor)?>(nil)
 
     public func record(_ value: String) {
         guard !value.isEmpty else { return }

@@ -34,14 +34,16 @@ public actor FlowRunner {
     /// `find` knows).
     public nonisolated func needed(by targets: [(Service, Target)]) -> Set<String> {
         var out = Set<String>()
-        var queue = targets
-        while let (service, target) = queue.popLast() {
+        var queue: [(Service, Target)] = []  // the needs found, not a copy of `targets` (10,000 in a big check)
+        func visit(_ service: Service, _ target: Target) {
             for need in target.needs {
                 let name = need.qualified(in: service.name)
                 guard out.insert(name).inserted, let found = try? find(name) else { continue }
                 queue.append(found)
             }
         }
+        for i in targets.indices where !targets[i].1.needs.isEmpty { visit(targets[i].0, targets[i].1) }
+        while let (service, target) = queue.popLast() { visit(service, target) }
         return out
     }
 
