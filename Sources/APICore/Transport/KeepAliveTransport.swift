@@ -23,6 +23,7 @@ public struct KeepAliveTransport: Transport {
     private let jar: CookieJar
     private let proxies: ProxySettings
     private let fallback: NIOTransport
+    private let memo = KeepAliveRequestMemo()
 
     public init(proxies: ProxySettings = .environment, cookies: CookieJar = .run) {
         self.jar = cookies
@@ -36,11 +37,12 @@ public struct KeepAliveTransport: Transport {
     /// depends on what a request captured).
     public func covers(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
         guard transfer.destination == nil, request.socket == nil, request.websocket == nil,
-              !request.http2PriorKnowledge, (request.url.scheme ?? "").equalsIgnoringCase("http"),
-              request.url.host != nil else { return false }
+              !request.http2PriorKnowledge else { return false }
         if case .some(let body) = request.body, case .data = body {} else if request.body != nil { return false }
         if ConnectionOptions.run.withLock({ $0.unixSocket != nil }) { return false }
-        return proxies.server(for: request.url) == nil
+        return memo.plain(request.url) { url in
+            (url.scheme ?? "").equalsIgnoringCase("http") && url.host != nil && proxies.server(for: url) == nil
+        }
     }
 
     public func send(_ request: PreparedRequest) async throws(APIError) -> Response {
@@ -94,11 +96,47 @@ public struct KeepAliveTransport: Transport {
 
     /// One request and its response; the next hop's request when the response is a redirect to follow.
     private func exchange(_ request: PreparedRequest, transfer: Transfer, holder: Canceller) async throws -> (Response, PreparedRequest?) {
-        guard let host = request.url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
+        let cookies = request.cookies ? jar.header(for: request.url) : nil
+        let encoded: KeepAliveRequestMemo.Encoded
+        if let known = memo.encoded(request, cookies: cookies) {
+            encoded = known
+        } else {
+            encoded = try encode(request, cookies: cookies)
+            memo.keep(encoded, of: request, cookies: cookies)
+        }
+        let wire = encoded.wire, host = encoded.host
         let route = ConnectionOptions.run.withLock { $0 }.route(for: request.url, socket: nil)
-        // The header block as async-http-client's request would carry it: the request's headers in
-        // order, `Host:` when it names none, the jar's cookies, framing (the body's length, or 0 for
-        // methods that carry one; TE/CL from the request dropped).
+        let address = KeepAlivePool.Address(host: route.dns[host] ?? host, port: route.port ?? encoded.port ?? 80)
+        let stream = transfer.stream.map { sink in
+            // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.
+            KeepAliveHandler.Stream(sink: sink, head: { head in
+                let total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+                transfer.progress(TransferProgress(.download, bytes: 0, total: total))
+                transfer.head(Response(status: Int(head.status.code), headers: NIOTransport.fields(head.headers), body: Data(),
+                                       duration: 0, httpVersion: ResponseCollector.version(head.version)))
+            }, progress: { bytes, total in transfer.progress(TransferProgress(.download, bytes: bytes, total: total)) })
+        }
+        let received = try await KeepAlivePool.shared.exchange(
+            wire, to: address, timeout: request.timeout, limit: request.maxBody, stream: stream, holder: holder,
+            follows: { Redirect.next(status: Int($0.status.code), location: $0.headers.first(name: "Location"), after: request) != nil })
+        if request.cookies, received.head.headers.contains(name: "Set-Cookie") { jar.store(received.head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
+        let status = Int(received.head.status.code)
+        var response = Response(status: status, headers: NIOTransport.fields(received.head.headers),
+                                body: received.body.withUnsafeReadableBytes { Data($0) }, duration: 0)
+        response.httpVersion = ResponseCollector.version(received.head.version)
+        if received.follows {
+            return (response, Redirect.next(status: status, location: received.head.headers.first(name: "Location"), after: request))
+        }
+        response.streamed = stream != nil
+        return (response, nil)
+    }
+
+    /// `request` on the wire: the header block as async-http-client's request would carry it (the
+    /// request's headers in order, `Host:` when it names none, the jar's `cookies`, framing: the
+    /// body's length, or 0 for methods that carry one; TE/CL from the request dropped).
+    private func encode(_ request: PreparedRequest, cookies: String?) throws -> KeepAliveRequestMemo.Encoded {
+        guard let host = request.url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
+        let port = request.url.port
         var fields = [HeaderField]()
         fields.reserveCapacity(request.headers.count + 3)
         var hasHost = false
@@ -112,9 +150,9 @@ public struct KeepAliveTransport: Transport {
         }
         if !hasHost {
             let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-            fields.append(HeaderField("Host", request.url.port.flatMap { $0 == 80 ? nil : "\(name):\($0)" } ?? name))
+            fields.append(HeaderField("Host", port.flatMap { $0 == 80 ? nil : "\(name):\($0)" } ?? name))
         }
-        if request.cookies, let cookies = jar.header(for: request.url) {
+        if let cookies {
             // As HTTPHeaders.replaceOrAdd: the request's own Cookie (its first) joined with the jar's, at the end.
             let own = cookieAt.map { fields[$0].value }
             if cookieAt != nil { fields.removeAll { $0.name.equalsIgnoringCase("Cookie") } }
@@ -130,29 +168,6 @@ public struct KeepAliveTransport: Transport {
         var uri = request.url.path(percentEncoded: true)
         if uri.isEmpty { uri = "/" }
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
-        let wire = try KeepAliveRequest(method: request.method, uri: uri, fields: fields, body: body)
-        let address = KeepAlivePool.Address(host: route.dns[host] ?? host, port: route.port ?? request.url.port ?? 80)
-        let stream = transfer.stream.map { sink in
-            // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.
-            KeepAliveHandler.Stream(sink: sink, head: { head in
-                let total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
-                transfer.progress(TransferProgress(.download, bytes: 0, total: total))
-                transfer.head(Response(status: Int(head.status.code), headers: NIOTransport.fields(head.headers), body: Data(),
-                                       duration: 0, httpVersion: ResponseCollector.version(head.version)))
-            }, progress: { bytes, total in transfer.progress(TransferProgress(.download, bytes: bytes, total: total)) })
-        }
-        let received = try await KeepAlivePool.shared.exchange(
-            wire, to: address, timeout: request.timeout, limit: request.maxBody, stream: stream, holder: holder,
-            follows: { Redirect.next(status: Int($0.status.code), location: $0.headers.first(name: "Location"), after: request) != nil })
-        if request.cookies { jar.store(received.head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
-        let status = Int(received.head.status.code)
-        var response = Response(status: status, headers: NIOTransport.fields(received.head.headers),
-                                body: received.body.withUnsafeReadableBytes { Data($0) }, duration: 0)
-        response.httpVersion = ResponseCollector.version(received.head.version)
-        if received.follows {
-            return (response, Redirect.next(status: status, location: received.head.headers.first(name: "Location"), after: request))
-        }
-        response.streamed = stream != nil
-        return (response, nil)
+        return .init(wire: try KeepAliveRequest(method: request.method, uri: uri, fields: fields, body: body), host: host, port: port)
     }
 }

@@ -285,7 +285,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
 
     /// `HTTP/1.1`, `HTTP/2`.
     static func version(_ v: HTTPVersion) -> String {
-        v.minor == 0 && v.major >= 2 ? "HTTP/\(v.major)" : "HTTP/\(v.major).\(v.minor)"
+        if v == .http1_1 { return "HTTP/1.1" }  // nearly every response: no interpolation
+        return v.minor == 0 && v.major >= 2 ? "HTTP/\(v.major)" : "HTTP/\(v.major).\(v.minor)"
     }
 }
 
