@@ -15,40 +15,171 @@ public struct PreparedRequest: Sendable {
         case multipart(MultipartBody)
     }
 
-    public var url: URL
-    public var method: String
-    public var headers: [HeaderField]
-    public var body: Body?
-    public var timeout: Double
+    public init(url: URL, method: String, headers: [HeaderField], body: Body?, timeout: Double, tls: TLSOptions = TLSOptions(),
+                cookies: Bool = true, followRedirects: Bool = true, maxBody: Int64 = PreparedRequest.defaultMaxBody) {
+        storage = Storage(Fields(url: url, method: method, headers: headers, body: body, timeout: timeout, tls: tls,
+                                 cookies: cookies, followRedirects: followRedirects, maxBody: maxBody))
+    }
+
+    /// The fields, shared by copies until one of them is changed (copy on write): a request goes down
+    /// the send path by value (sender, exchange, plugins, transport, the hop in flight, `Sent`), and
+    /// copying twenty fields (a retain each) seven times a request was a tenth of a load run's CPU.
+    private var storage: Storage
+
+    private struct Fields: Sendable {
+        var url: URL
+        var method: String
+        var headers: [HeaderField]
+        var body: Body?
+        var timeout: Double
+        var idle: Double? = nil
+        var socket: String? = nil
+        var http2PriorKnowledge: Bool = false
+        var websocket: WebSocketRequest? = nil
+        var tls: TLSOptions = TLSOptions()
+        var cookies: Bool = true
+        var followRedirects: Bool = true
+        var authHeader: String? = nil
+        var oauth2: OAuth2Settings<String>? = nil
+        var digest: DigestLogin? = nil
+        var aws: AWSCredentials? = nil
+        var freshToken: Bool = false
+        var secrets: Secrets? = nil
+        var maxBody: Int64 = PreparedRequest.defaultMaxBody
+    }
+
+    /// The fields behind a pointer (a class's `var` would be checked for exclusive access at run
+    /// time on every read); changed only while this request holds the one reference.
+    private final class Storage: @unchecked Sendable {
+        let fields: UnsafeMutablePointer<Fields>
+
+        init(_ value: Fields) {
+            fields = .allocate(capacity: 1)
+            fields.initialize(to: value)
+        }
+
+        deinit {
+            fields.deinitialize(count: 1)
+            fields.deallocate()
+        }
+    }
+
+    /// The fields to change: this request's own (copied first when another request shares them).
+    private mutating func unique() -> UnsafeMutablePointer<Fields> {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields.pointee) }
+        return storage.fields
+    }
+
+    public var url: URL {
+        get { storage.fields.pointee.url }
+        set { unique().pointee.url = newValue }
+        _modify { yield &unique().pointee.url }
+    }
+    public var method: String {
+        get { storage.fields.pointee.method }
+        set { unique().pointee.method = newValue }
+        _modify { yield &unique().pointee.method }
+    }
+    public var headers: [HeaderField] {
+        get { storage.fields.pointee.headers }
+        set { unique().pointee.headers = newValue }
+        _modify { yield &unique().pointee.headers }
+    }
+    public var body: Body? {
+        get { storage.fields.pointee.body }
+        set { unique().pointee.body = newValue }
+        _modify { yield &unique().pointee.body }
+    }
+    public var timeout: Double {
+        get { storage.fields.pointee.timeout }
+        set { unique().pointee.timeout = newValue }
+        _modify { yield &unique().pointee.timeout }
+    }
     /// `stream: { idle: }`: the longest gap, in seconds, between a stream's events (nil: none but `timeout`).
-    public var idle: Double? = nil
+    public var idle: Double? {
+        get { storage.fields.pointee.idle }
+        set { unique().pointee.idle = newValue }
+        _modify { yield &unique().pointee.idle }
+    }
     /// A `unix://` base URL's socket: the request goes over it, `url` names the host for `Host:`.
-    public var socket: String? = nil
+    public var socket: String? {
+        get { storage.fields.pointee.socket }
+        set { unique().pointee.socket = newValue }
+        _modify { yield &unique().pointee.socket }
+    }
     /// `http2: prior-knowledge`: an `http://` request goes as HTTP/2 from the first byte (`H2CTransport`).
-    public var http2PriorKnowledge = false
+    public var http2PriorKnowledge: Bool {
+        get { storage.fields.pointee.http2PriorKnowledge }
+        set { unique().pointee.http2PriorKnowledge = newValue }
+        _modify { yield &unique().pointee.http2PriorKnowledge }
+    }
     /// `task: { websocket: }`: a WebSocket conversation over `url` (ws:// or wss://) instead of an HTTP exchange.
-    public var websocket: WebSocketRequest? = nil
+    public var websocket: WebSocketRequest? {
+        get { storage.fields.pointee.websocket }
+        set { unique().pointee.websocket = newValue }
+        _modify { yield &unique().pointee.websocket }
+    }
     /// Certificate trust; the default is the system's trust store.
-    public var tls: TLSOptions = TLSOptions()
+    public var tls: TLSOptions {
+        get { storage.fields.pointee.tls }
+        set { unique().pointee.tls = newValue }
+        _modify { yield &unique().pointee.tls }
+    }
     /// Cookies of the run's jar sent and stored (a rule's `cookies: false` turns it off).
-    public var cookies: Bool = true
+    public var cookies: Bool {
+        get { storage.fields.pointee.cookies }
+        set { unique().pointee.cookies = newValue }
+        _modify { yield &unique().pointee.cookies }
+    }
     /// `followRedirects:` / `--no-follow`: false returns a 3xx as it is.
-    public var followRedirects: Bool = true
+    public var followRedirects: Bool {
+        get { storage.fields.pointee.followRedirects }
+        set { unique().pointee.followRedirects = newValue }
+        _modify { yield &unique().pointee.followRedirects }
+    }
     /// The header `auth:` adds (set by `AuthPlugin`): never sent to another origin after a redirect.
-    public var authHeader: String? = nil
+    public var authHeader: String? {
+        get { storage.fields.pointee.authHeader }
+        set { unique().pointee.authHeader = newValue }
+        _modify { yield &unique().pointee.authHeader }
+    }
     /// `auth: { oauth2: }`: the client whose token goes in `Authorization` when it is sent.
-    public var oauth2: OAuth2Settings<String>? = nil
+    public var oauth2: OAuth2Settings<String>? {
+        get { storage.fields.pointee.oauth2 }
+        set { unique().pointee.oauth2 = newValue }
+        _modify { yield &unique().pointee.oauth2 }
+    }
     /// `auth: { digest: }`: the login `DigestTransport` answers a 401 challenge with.
-    public var digest: DigestLogin? = nil
+    public var digest: DigestLogin? {
+        get { storage.fields.pointee.digest }
+        set { unique().pointee.digest = newValue }
+        _modify { yield &unique().pointee.digest }
+    }
     /// `auth: { aws: }`: `SigV4Transport` signs the request with these as it is sent.
-    public var aws: AWSCredentials? = nil
+    public var aws: AWSCredentials? {
+        get { storage.fields.pointee.aws }
+        set { unique().pointee.aws = newValue }
+        _modify { yield &unique().pointee.aws }
+    }
     /// With `oauth2`: skip the cached token and fetch a fresh one (the API answered 401).
-    public var freshToken = false
+    public var freshToken: Bool {
+        get { storage.fields.pointee.freshToken }
+        set { unique().pointee.freshToken = newValue }
+        _modify { yield &unique().pointee.freshToken }
+    }
     /// Where values met while sending (an OAuth2 token) are recorded as secrets: the workspace's.
-    public var secrets: Secrets? = nil
+    public var secrets: Secrets? {
+        get { storage.fields.pointee.secrets }
+        set { unique().pointee.secrets = newValue }
+        _modify { yield &unique().pointee.secrets }
+    }
     /// The most body bytes kept in memory (`check --max-body`); a larger body fails the exchange.
     /// Bodies streamed to a file or to stdout are not held, so not limited.
-    public var maxBody: Int64 = PreparedRequest.defaultMaxBody
+    public var maxBody: Int64 {
+        get { storage.fields.pointee.maxBody }
+        set { unique().pointee.maxBody = newValue }
+        _modify { yield &unique().pointee.maxBody }
+    }
 
     /// 64 MiB.
     public static let defaultMaxBody: Int64 = 64 << 20

@@ -15,10 +15,12 @@ public struct Exchange: Sendable {
         let prepared = plugins.prepare(request)
         for plugin in plugins { plugin.willSend(prepared) }
         var moving = transfer
-        let progress = transfer.progress
-        moving.progress = { p in
-            progress(p)
-            for plugin in plugins { plugin.progress(p, for: prepared) }
+        if !plugins.isEmpty {  // none: progress goes straight to the transfer's (no closure a request)
+            let progress = transfer.progress
+            moving.progress = { p in
+                progress(p)
+                for plugin in plugins { plugin.progress(p, for: prepared) }
+            }
         }
         var result: Result<Response, APIError>
         do {

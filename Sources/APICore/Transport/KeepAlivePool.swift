@@ -28,6 +28,13 @@ final class KeepAlivePool: Sendable {
     private struct Key: Hashable {
         var address: Address
         var loop: ObjectIdentifier
+
+        // The port and the loop only (keys that differ by host alone share a bucket): hashing the
+        // host's string was most of a lookup, taken twice a request.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(address.port)
+            hasher.combine(loop)
+        }
     }
 
     /// The most idle connections kept per address and loop (more are closed when they come back).
@@ -82,11 +89,12 @@ final class KeepAlivePool: Sendable {
     }
 
     private func give(_ channel: Channel, _ key: Key) {
-        let kept = idle.withLock { idle in
-            guard idle[key, default: []].count < Self.idleLimit else { return false }
-            idle[key, default: []].append(channel)
+        func keep(_ list: inout [Channel]) -> Bool {
+            guard list.count < Self.idleLimit else { return false }
+            list.append(channel)
             return true
         }
+        let kept = idle.withLock { idle in keep(&idle[key, default: []]) }  // one lookup
         if !kept { channel.close(promise: nil) }
     }
 

@@ -105,7 +105,7 @@ public struct KeepAliveTransport: Transport {
             memo.keep(encoded, of: request, cookies: cookies)
         }
         let wire = encoded.wire, host = encoded.host
-        let route = ConnectionOptions.run.withLock { $0 }.route(for: request.url, socket: nil)
+        let route = ConnectionOptions.run.withLock { $0.route(for: request.url, socket: nil) }
         let address = KeepAlivePool.Address(host: route.dns[host] ?? host, port: route.port ?? encoded.port ?? 80)
         let stream = transfer.stream.map { sink in
             // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.
@@ -118,7 +118,11 @@ public struct KeepAliveTransport: Transport {
         }
         let received = try await KeepAlivePool.shared.exchange(
             wire, to: address, timeout: request.timeout, limit: request.maxBody, stream: stream, holder: holder,
-            follows: { Redirect.next(status: Int($0.status.code), location: $0.headers.first(name: "Location"), after: request) != nil })
+            follows: { head in
+                // Most answers are no redirect: no look for a Location in them.
+                Redirect.statuses.contains(Int(head.status.code))
+                    && Redirect.next(status: Int(head.status.code), location: head.headers.first(name: "Location"), after: request) != nil
+            })
         if request.cookies, received.head.headers.contains(name: "Set-Cookie") { jar.store(received.head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
         let status = Int(received.head.status.code)
         var response = Response(status: status, headers: NIOTransport.fields(received.head.headers),
