@@ -50,6 +50,25 @@ final class KeepAliveTransportTests: XCTestCase {
         XCTAssertEqual(errors.first, errors.last)
     }
 
+    /// Only a response with a `Content-Encoding` goes through the decompressor (`KeepAliveInflated`
+    /// hands it back): encoded and plain answers in turn on the kept connection each come whole and
+    /// decoded, and one that names an encoding the decompressor leaves alone comes as it was sent.
+    func testEncodedAndPlainAnswersInTurnOnTheKeptConnection() async throws {
+        let base = try localHTTPBin()
+        let transport = KeepAliveTransport()
+        for path in ["/gzip", "/get", "/deflate", "/get", "/response-headers?Content-Encoding=identity", "/gzip", "/get"] {
+            let r = try await get(base + path, on: transport)
+            XCTAssertEqual(r.status, 200, path)
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: r.body) as? [String: Any], path)
+            switch path {
+            case "/gzip": XCTAssertEqual(json["gzipped"] as? Bool, true, path)
+            case "/deflate": XCTAssertEqual(json["deflated"] as? Bool, true, path)
+            case "/get": XCTAssertEqual(json["url"] as? String, base + path, path)
+            default: XCTAssertEqual(json["Content-Encoding"] as? String, "identity", path)
+            }
+        }
+    }
+
     /// A HEAD response announces a length it does not send: the kept connection must not wait for
     /// those bytes, nor read them as the next response.
     func testHeadThenGetOnTheKeptConnection() async throws {

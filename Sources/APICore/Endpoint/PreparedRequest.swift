@@ -71,113 +71,94 @@ public struct PreparedRequest: Sendable {
     }
 
     public var url: URL {
-        get { storage.fields.pointee.url }
-        set { unique().pointee.url = newValue }
+        _read { yield storage.fields.pointee.url }
         _modify { yield &unique().pointee.url }
     }
     public var method: String {
-        get { storage.fields.pointee.method }
-        set { unique().pointee.method = newValue }
+        _read { yield storage.fields.pointee.method }
         _modify { yield &unique().pointee.method }
     }
     public var headers: [HeaderField] {
-        get { storage.fields.pointee.headers }
-        set { unique().pointee.headers = newValue }
+        _read { yield storage.fields.pointee.headers }
         _modify { yield &unique().pointee.headers }
     }
     public var body: Body? {
-        get { storage.fields.pointee.body }
-        set { unique().pointee.body = newValue }
+        _read { yield storage.fields.pointee.body }
         _modify { yield &unique().pointee.body }
     }
     public var timeout: Double {
-        get { storage.fields.pointee.timeout }
-        set { unique().pointee.timeout = newValue }
+        _read { yield storage.fields.pointee.timeout }
         _modify { yield &unique().pointee.timeout }
     }
     /// `stream: { idle: }`: the longest gap, in seconds, between a stream's events (nil: none but `timeout`).
     public var idle: Double? {
-        get { storage.fields.pointee.idle }
-        set { unique().pointee.idle = newValue }
+        _read { yield storage.fields.pointee.idle }
         _modify { yield &unique().pointee.idle }
     }
     /// A `unix://` base URL's socket: the request goes over it, `url` names the host for `Host:`.
     public var socket: String? {
-        get { storage.fields.pointee.socket }
-        set { unique().pointee.socket = newValue }
+        _read { yield storage.fields.pointee.socket }
         _modify { yield &unique().pointee.socket }
     }
     /// `http2: prior-knowledge`: an `http://` request goes as HTTP/2 from the first byte (`H2CTransport`).
     public var http2PriorKnowledge: Bool {
-        get { storage.fields.pointee.http2PriorKnowledge }
-        set { unique().pointee.http2PriorKnowledge = newValue }
+        _read { yield storage.fields.pointee.http2PriorKnowledge }
         _modify { yield &unique().pointee.http2PriorKnowledge }
     }
     /// `task: { websocket: }`: a WebSocket conversation over `url` (ws:// or wss://) instead of an HTTP exchange.
     public var websocket: WebSocketRequest? {
-        get { storage.fields.pointee.websocket }
-        set { unique().pointee.websocket = newValue }
+        _read { yield storage.fields.pointee.websocket }
         _modify { yield &unique().pointee.websocket }
     }
     /// Certificate trust; the default is the system's trust store.
     public var tls: TLSOptions {
-        get { storage.fields.pointee.tls }
-        set { unique().pointee.tls = newValue }
+        _read { yield storage.fields.pointee.tls }
         _modify { yield &unique().pointee.tls }
     }
     /// Cookies of the run's jar sent and stored (a rule's `cookies: false` turns it off).
     public var cookies: Bool {
-        get { storage.fields.pointee.cookies }
-        set { unique().pointee.cookies = newValue }
+        _read { yield storage.fields.pointee.cookies }
         _modify { yield &unique().pointee.cookies }
     }
     /// `followRedirects:` / `--no-follow`: false returns a 3xx as it is.
     public var followRedirects: Bool {
-        get { storage.fields.pointee.followRedirects }
-        set { unique().pointee.followRedirects = newValue }
+        _read { yield storage.fields.pointee.followRedirects }
         _modify { yield &unique().pointee.followRedirects }
     }
     /// The header `auth:` adds (set by `AuthPlugin`): never sent to another origin after a redirect.
     public var authHeader: String? {
-        get { storage.fields.pointee.authHeader }
-        set { unique().pointee.authHeader = newValue }
+        _read { yield storage.fields.pointee.authHeader }
         _modify { yield &unique().pointee.authHeader }
     }
     /// `auth: { oauth2: }`: the client whose token goes in `Authorization` when it is sent.
     public var oauth2: OAuth2Settings<String>? {
-        get { storage.fields.pointee.oauth2 }
-        set { unique().pointee.oauth2 = newValue }
+        _read { yield storage.fields.pointee.oauth2 }
         _modify { yield &unique().pointee.oauth2 }
     }
     /// `auth: { digest: }`: the login `DigestTransport` answers a 401 challenge with.
     public var digest: DigestLogin? {
-        get { storage.fields.pointee.digest }
-        set { unique().pointee.digest = newValue }
+        _read { yield storage.fields.pointee.digest }
         _modify { yield &unique().pointee.digest }
     }
     /// `auth: { aws: }`: `SigV4Transport` signs the request with these as it is sent.
     public var aws: AWSCredentials? {
-        get { storage.fields.pointee.aws }
-        set { unique().pointee.aws = newValue }
+        _read { yield storage.fields.pointee.aws }
         _modify { yield &unique().pointee.aws }
     }
     /// With `oauth2`: skip the cached token and fetch a fresh one (the API answered 401).
     public var freshToken: Bool {
-        get { storage.fields.pointee.freshToken }
-        set { unique().pointee.freshToken = newValue }
+        _read { yield storage.fields.pointee.freshToken }
         _modify { yield &unique().pointee.freshToken }
     }
     /// Where values met while sending (an OAuth2 token) are recorded as secrets: the workspace's.
     public var secrets: Secrets? {
-        get { storage.fields.pointee.secrets }
-        set { unique().pointee.secrets = newValue }
+        _read { yield storage.fields.pointee.secrets }
         _modify { yield &unique().pointee.secrets }
     }
     /// The most body bytes kept in memory (`check --max-body`); a larger body fails the exchange.
     /// Bodies streamed to a file or to stdout are not held, so not limited.
     public var maxBody: Int64 {
-        get { storage.fields.pointee.maxBody }
-        set { unique().pointee.maxBody = newValue }
+        _read { yield storage.fields.pointee.maxBody }
         _modify { yield &unique().pointee.maxBody }
     }
 

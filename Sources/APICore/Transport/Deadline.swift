@@ -76,18 +76,17 @@ enum Deadline {
     /// after `seconds`). The task's own cancellation cancels the work the same way.
     static func bound<T>(_ seconds: Double, failure: APIError? = nil, onTimeout: @escaping @Sendable () -> Void,
                          _ work: () async throws -> T) async throws -> T {
-        let fired = Locked(false)
-        let id = DeadlineClock.shared.add(after: seconds) {
-            fired.set(true)
-            onTimeout()
-        }
-        defer { DeadlineClock.shared.remove(id) }
+        // Whether the deadline came is what removing it says (no flag of its own: a lock and three
+        // allocations a request).
+        let id = DeadlineClock.shared.add(after: seconds, onTimeout)
         do {
-            return try await withTaskCancellationHandler(operation: work) {
+            let value = try await withTaskCancellationHandler(operation: work) {
                 timers.async { onTimeout() }
             }
+            DeadlineClock.shared.remove(id)
+            return value
         } catch {
-            if fired.current { throw failure ?? APIError.timedOut(seconds) }
+            if !DeadlineClock.shared.remove(id) { throw failure ?? APIError.timedOut(seconds) }
             throw error
         }
     }

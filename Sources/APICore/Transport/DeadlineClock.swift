@@ -45,8 +45,10 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
         }
     }
 
-    /// Forgets a deadline that has not fired (its action is released now).
-    func remove(_ id: UInt64) {
+    /// Forgets a deadline that has not fired (its action is released now). False when it was no
+    /// longer waiting: its time had come (its action has run or is running).
+    @discardableResult
+    func remove(_ id: UInt64) -> Bool {
         let action = state.withLock { s -> (@Sendable () -> Void)? in
             let action = s.live.removeValue(forKey: id)?.action
             if s.heap.count > 4096 && s.heap.count > 2 * s.live.count {
@@ -54,7 +56,7 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
             }
             return action
         }
-        _ = action  // released outside the lock
+        return action != nil  // released outside the lock
     }
 
     private func fire() {
