@@ -58,7 +58,8 @@ extension CheckValues {
             notes.append(failed.isEmpty ? "rerun: nothing failed in \(file)"
                          : "rerun: \(selected.count) target\(selected.count == 1 ? "" : "s") that failed in \(file)")
         }
-        let names = selected.map(\.1.qualifiedName)
+        // Through a buffer: `selected[i]` of the array copies the whole (Service, Target) pair.
+        let names = selected.withUnsafeBufferPointer { all in all.indices.map { all[$0].1.qualifiedName } }
         var chosen: Shard?
         if let shard {
             chosen = shard == "auto" ? try ShardEngine.detect(ProcessInfo.processInfo.environment)
@@ -81,8 +82,11 @@ extension CheckValues {
             scope.notes.append("shard \(chosen.index)/\(chosen.count) from \(chosen.source): \(selected.count) of \(names.count) targets"
                                + (timings == nil ? "" : ", balanced by time"))
         }
-        for (service, target) in selected {
-            scope.locations[target.qualifiedName] = SourceLocation(file: service.file, line: target.mark.line)
+        scope.locations.reserveCapacity(selected.count)
+        selected.withUnsafeBufferPointer { all in
+            for i in all.indices {
+                scope.locations[chosen == nil ? names[i] : all[i].1.qualifiedName] = SourceLocation(file: all[i].0.file, line: all[i].1.mark.line)
+            }
         }
         return (selected, scope)
     }

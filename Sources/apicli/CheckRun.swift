@@ -107,13 +107,22 @@ struct CheckValues {
     private func unverified(_ items: [CheckItem], _ selected: [(Service, Target)], _ workspace: Workspace, _ caller: Caller)
         -> [String] {
         guard !stub else { return [] }
-        func unverified(_ service: Service) -> Bool { !workspace.tls(for: service).verify }
+        var verifies: [String: Bool] = [:]  // by service: its trust is the same for each of its targets
+        func unverified(_ service: Service) -> Bool {
+            if let verify = verifies[service.name] { return !verify }
+            let verify = workspace.tls(for: service).verify
+            verifies[service.name] = verify
+            return !verify
+        }
         var sent = Set<String>()
+        sent.reserveCapacity(items.count)
         var names: [String] = []
-        for i in items.indices {  // by index: a (Service, Target) copied out per target costs
-            switch items[i].work { case .skip, .fail: continue; default: break }
-            sent.insert(items[i].name)
-            if unverified(selected[i].0) { names.append(items[i].name) }
+        selected.withUnsafeBufferPointer { selected in  // a buffer: `selected[i]` of the array copies the pair
+            for i in items.indices {
+                switch items[i].work { case .skip, .fail: continue; default: break }
+                sent.insert(items[i].name)
+                if unverified(selected[i].0) { names.append(items[i].name) }
+            }
         }
         for name in caller.needed(by: selected).sorted() where !sent.contains(name) {
             if let (service, _) = try? workspace.find(name), unverified(service) { names.append(name) }

@@ -60,9 +60,12 @@ public struct CheckPlanner: Sendable {
     public func lazyItems(for targets: [(Service, Target)]) -> CheckItems {
         if stub { return CheckItems(items(for: targets)) }
         let needed = caller.needed(by: targets)
-        return CheckItems(names: targets.map(\.1.qualifiedName)) { [self] i in
-            let (service, target) = targets[i]
-            return liveItem(target, service, needed: needed.contains(target.qualifiedName))
+        // Through a buffer: `targets[i]` of the array copies the whole (Service, Target) pair.
+        let names = targets.withUnsafeBufferPointer { all in all.indices.map { all[$0].1.qualifiedName } }
+        return CheckItems(names: names) { [self] i in
+            targets.withUnsafeBufferPointer { all in
+                liveItem(all[i].1, all[i].0, needed: !needed.isEmpty && needed.contains(names[i]))
+            }
         }
     }
 
