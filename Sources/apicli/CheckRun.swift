@@ -83,7 +83,7 @@ struct CheckValues {
         if redactor != shownBy { redactedFrom = sent.count }
         let results = sent.indices.map { $0 < redactedFrom ? sent[$0].redacted(by: redactor) : shown[$0] }
         console.out(TextReport.summary(results))
-        printAnnotations(results, scope, console)
+        printAnnotations(results, selected, console)
         try ReportFiles(junit: junit, json: json, html: ci.reportHTML).write(results, run: scope.run, console)
         let status = Self.exitStatus(CheckSummary(results), failOnFlaky: ci.failOnFlaky)
         LeftToExit.keep((items, selected, sent, shown, results, runner))
@@ -117,12 +117,10 @@ struct CheckValues {
         var sent = Set<String>()
         sent.reserveCapacity(items.count)
         var names: [String] = []
-        selected.withUnsafeBufferPointer { selected in  // a buffer: `selected[i]` of the array copies the pair
-            for i in items.indices {
-                switch items[i].work { case .skip, .fail: continue; default: break }
-                sent.insert(items[i].name)
-                if unverified(selected[i].0) { names.append(items[i].name) }
-            }
+        for i in items.indices {  // by index: a (Service, Target) copied out per target costs
+            switch items[i].work { case .skip, .fail: continue; default: break }
+            sent.insert(items[i].name)
+            if unverified(selected[i].0) { names.append(items[i].name) }
         }
         for name in caller.needed(by: selected).sorted() where !sent.contains(name) {
             if let (service, _) = try? workspace.find(name), unverified(service) { names.append(name) }

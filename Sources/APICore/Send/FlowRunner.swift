@@ -42,10 +42,7 @@ public actor FlowRunner {
                 queue.append(found)
             }
         }
-        // Through a buffer: `targets[i]` of the array copies the whole (Service, Target) pair.
-        targets.withUnsafeBufferPointer { all in
-            for i in all.indices where !all[i].1.needs.isEmpty { visit(all[i].0, all[i].1) }
-        }
+        for i in targets.indices where !targets[i].1.needs.isEmpty { visit(targets[i].0, targets[i].1) }
         while let (service, target) = queue.popLast() { visit(service, target) }
         return out
     }
