@@ -17,14 +17,14 @@ public enum TextReport {
         text.reserveCapacity(r.name.utf8.count + pad + 32)
         text += r.outcome == .skipped ? "SKIP  " : r.outcome == .passed ? "PASS  " : "FAIL  "
         text += r.name
-        for _ in 0..<pad { text += " " }
+        if pad > 0 { text += String(repeating: " ", count: pad) }
         if r.outcome == .skipped { return text + "  \(r.skipReason ?? "")\n" }
         let status = r.status.map(String.init) ?? "---"
         let time = r.duration.map(Text.milliseconds) ?? "-"
         text += "  "
         text += status
         text += "  "
-        for _ in 0..<max(0, 8 - time.count) { text += " " }
+        if time.count < 8 { text += String(repeating: " ", count: 8 - time.count) }
         text += time
         if r.attempts.count > 1 { text += "  (\(r.attempts.count) attempts\(r.flaky ? ", flaky" : ""))" }
         if r.failedAsExpected, let first = r.messages.first {
