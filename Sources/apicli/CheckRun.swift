@@ -68,16 +68,22 @@ struct CheckValues {
         var shownBy = console.redactor
         var redactedFrom = 0
         // Requests are built as they are sent (CheckItems); what is said about them before any
-        // result is said once all are built (`planned`).
+        // result is said once all are built (`planned`). The lines of results that came back
+        // together are written at once (`emitted`), redacted as they are written.
+        var lines = ""
         let sent = await runner.run(items, planned: {
             let all = items.all()
             reportUnbuildable(all, console)
             warnUnverified(unverified(all, selected, workspace, runner.caller), console)
         }, emit: { i, result in
-            console.out(TextReport.line(result, nameWidth: width) + TextReport.driftLines(result))
+            lines += TextReport.line(result, nameWidth: width) + TextReport.driftLines(result)
             let redactor = console.redactor
             if redactor != shownBy { (shownBy, redactedFrom) = (redactor, i) }
             shown.append(result.redacted(by: redactor))
+        }, emitted: {
+            guard !lines.isEmpty else { return }
+            console.out(lines)
+            lines = ""
         })
         let redactor = console.redactor
         if redactor != shownBy { redactedFrom = sent.count }
