@@ -32,6 +32,37 @@ final class OpenModelTests: XCTestCase {
         XCTAssertEqual(slots.taken, 1)
     }
 
+    /// Many tasks may wait (the open model's requests at a `SendGate`): each gets a slot given
+    /// back, first come first served, none is lost.
+    func testManyWaitersGetSlotsInTheOrderTheyCame() async throws {
+        let slots = InFlightSlots(limit: 1)
+        await slots.acquire()
+        let order = Locked<[Int]>([])
+        var waiters: [Task<Void, Never>] = []
+        for i in 0..<5 {
+            waiters.append(Task {
+                await slots.acquire()
+                order.withLock { $0.append(i) }
+            })
+            // The next one only once this one waits, so that the order they came in is known.
+            let deadline = Date().addingTimeInterval(30)
+            while slots.waiting < i + 1, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            XCTAssertEqual(slots.waiting, i + 1)
+        }
+        for n in 1...5 {
+            slots.release()  // handed to the first waiter: still one taken
+            let deadline = Date().addingTimeInterval(30)
+            while order.current.count < n, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            XCTAssertEqual(order.current.count, n, "a waiter never got the slot given back")
+            XCTAssertEqual(slots.taken, 1)
+        }
+        for w in waiters { await w.value }
+        XCTAssertEqual(order.current, [0, 1, 2, 3, 4])
+        XCTAssertEqual(slots.waiting, 0)
+        slots.release()
+        XCTAssertEqual(slots.taken, 0)
+    }
+
     func testTheLoopTimerNeverWakesEarlyAndACancelledSleepEndsAtOnce() async throws {
         guard let executor = EventLoopExecutor.next() else { throw XCTSkip("APICLI_EXECUTOR=pool") }
         for ms in [1.0, 20, 50] {

@@ -1,11 +1,15 @@
-/// The open model's requests in flight, at most `limit` (`--max-in-flight`): the scheduler takes a
-/// slot before it starts a request and, when all are taken, waits for a request to finish and
-/// hand its slot over (no polling: a scheduler that looked every 200 µs woke 5,000 times a second
-/// on a machine already behind). One waiter at a time: the scheduler.
+/// At most `limit` of something at once, the rest waiting their turn in order (no polling: a
+/// scheduler that looked every 200 µs woke 5,000 times a second on a machine already behind).
+/// The open model takes one for each request in flight (`--max-in-flight`: the scheduler is the
+/// one waiter) and one per plain-HTTP origin for each request handed to the transport (`SendGate`:
+/// the requests' tasks wait), so that a request that cannot be on the wire yet waits here, in a
+/// shallow task, not deep in the send path.
 final class InFlightSlots: Sendable {
     private struct State {
         var taken = 0
-        var waiter: CheckedContinuation<Void, Never>?
+        /// First come, first served: `waiters[head...]`.
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var head = 0
     }
     private let state = Locked(State())
     let limit: Int
@@ -15,6 +19,7 @@ final class InFlightSlots: Sendable {
     }
 
     var taken: Int { state.withLock { $0.taken } }
+    var waiting: Int { state.withLock { $0.waiters.count - $0.head } }
 
     /// Takes a slot, waiting while every slot is taken.
     func acquire() async {
@@ -30,22 +35,30 @@ final class InFlightSlots: Sendable {
                     s.taken += 1
                     return true
                 }
-                s.waiter = c
+                s.waiters.append(c)
                 return false
             }
             if free { c.resume() }
         }
     }
 
-    /// Gives a slot back: to the waiter when there is one (the count stays), else free.
+    /// Gives a slot back: to the first waiter when there is one (the count stays), else free.
     func release() {
         let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            if let w = s.waiter {
-                s.waiter = nil
-                return w
+            guard s.head < s.waiters.count else {
+                s.taken -= 1
+                return nil
             }
-            s.taken -= 1
-            return nil
+            let w = s.waiters[s.head]
+            s.head += 1
+            if s.head == s.waiters.count {
+                s.waiters.removeAll(keepingCapacity: true)
+                s.head = 0
+            } else if s.head >= 64, s.head * 2 >= s.waiters.count {
+                s.waiters.removeFirst(s.head)
+                s.head = 0
+            }
+            return w
         }
         waiter?.resume()
     }
