@@ -27,14 +27,15 @@ extension LoadRunner {
         for item in plan.items { calls.append(try await caller.prepare(item.target, in: item.service)) }
         let placement = OpenPlacement.current
         let home = placement == .pool ? nil : EventLoopExecutor.next()
+        let gates = placement == .loops ? calls.map { _ in nil } : SendGate.gates(for: calls)
         await withTaskExecutorPreference(home) {
-            await self.startOnSchedule(schedule, calls: calls, caller: caller, maxInFlight: maxInFlight,
+            await self.startOnSchedule(schedule, calls: calls, gates: gates, caller: caller, maxInFlight: maxInFlight,
                                        timer: home?.loop, placement: placement)
         }
     }
 
-    private func startOnSchedule(_ schedule: RateSchedule, calls: [PreparedCall], caller: Caller, maxInFlight: Int,
-                                 timer: (any EventLoop)?, placement: OpenPlacement) async {
+    private func startOnSchedule(_ schedule: RateSchedule, calls: [PreparedCall], gates: [InFlightSlots?], caller: Caller,
+                                 maxInFlight: Int, timer: (any EventLoop)?, placement: OpenPlacement) async {
         let start = recorder.start
         let end = plan.duration ?? .infinity
         let slots = InFlightSlots(limit: maxInFlight)
@@ -50,7 +51,8 @@ extension LoadRunner {
                     slots.release()
                     break
                 }
-                let call = calls[order[k % order.count]]
+                let i = order[k % order.count]
+                let call = calls[i], gate = gates[i]
                 k += 1
                 recorder.scheduled(UInt64(k))
                 let loop: (any TaskExecutor)? = switch placement {
@@ -64,12 +66,24 @@ extension LoadRunner {
                     // it started; a late one from its schedule.
                     let now = monotonicSeconds()
                     let (from, lag) = (min(due, now), max(now - due, 0))
-                    let sent = await EventLoopExecutor.run(on: loop as? EventLoopExecutor) { await caller.send(call) }
-                    self.record(call.target.qualifiedName, sent, due: from, lag: lag)
+                    // Its turn with the transport (`SendGate`): the wait counts in its latency, as
+                    // a wait for a connection in the transport's own queue did.
+                    await gate?.acquire()
+                    await self.send(call, caller: caller, on: loop as? EventLoopExecutor, due: from, lag: lag)
+                    gate?.release()
                     slots.release()
                 }
             }
         }
+    }
+
+    /// One request, sent and counted. Not inlined into the request's task: its frame (the result,
+    /// the error) is allocated only once the request is with the transport, so a task still
+    /// waiting at its `SendGate` holds a few hundred bytes.
+    @inline(never)
+    private func send(_ call: PreparedCall, caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
+        let sent = await EventLoopExecutor.run(on: loop) { await caller.send(call) }
+        record(call.target.qualifiedName, sent, due: due, lag: lag)
     }
 
     /// How early a request may start rather than sleep until it is due (seconds).
