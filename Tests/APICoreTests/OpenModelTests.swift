@@ -63,6 +63,24 @@ final class OpenModelTests: XCTestCase {
         XCTAssertEqual(slots.taken, 0)
     }
 
+    /// Which requests wait at a per-origin `SendGate`: those async-http-client sends over HTTP/1.1
+    /// (one request a connection), by origin; not HTTP/2 (TLS may multiplex), h2c or sockets.
+    func testOnlyHTTP1OriginsAreGated() {
+        func origin(_ url: String, http1Only: Bool = false, socket: String? = nil,
+                    _ change: (inout PreparedRequest) -> Void = { _ in }) -> String? {
+            var r = PreparedRequest(url: URL(string: url)!, method: "GET", headers: [], body: nil, timeout: 5)
+            change(&r)
+            return SendGate.origin(r, ConnectionOptions(unixSocket: socket, http1Only: http1Only))
+        }
+        XCTAssertEqual(origin("http://127.0.0.1:8080/a?x=1"), "http://127.0.0.1:8080")
+        XCTAssertEqual(origin("HTTP://Example.test/b"), "http://example.test:80")
+        XCTAssertNil(origin("https://example.test/"))
+        XCTAssertEqual(origin("https://example.test/", http1Only: true), "https://example.test:443")
+        XCTAssertNil(origin("http://127.0.0.1/") { $0.http2PriorKnowledge = true })
+        XCTAssertNil(origin("http://127.0.0.1/") { $0.socket = "/tmp/s" })
+        XCTAssertNil(origin("http://127.0.0.1/", socket: "/tmp/s"))
+    }
+
     func testTheLoopTimerNeverWakesEarlyAndACancelledSleepEndsAtOnce() async throws {
         guard let executor = EventLoopExecutor.next() else { throw XCTSkip("APICLI_EXECUTOR=pool") }
         for ms in [1.0, 20, 50] {

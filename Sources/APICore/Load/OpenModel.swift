@@ -52,7 +52,7 @@ extension LoadRunner {
                     break
                 }
                 let i = order[k % order.count]
-                let call = calls[i], gate = gates[i]
+                let gate = gates[i]
                 k += 1
                 recorder.scheduled(UInt64(k))
                 let loop: (any TaskExecutor)? = switch placement {
@@ -69,7 +69,7 @@ extension LoadRunner {
                     // Its turn with the transport (`SendGate`): the wait counts in its latency, as
                     // a wait for a connection in the transport's own queue did.
                     await gate?.acquire()
-                    await self.send(call, caller: caller, on: loop as? EventLoopExecutor, due: from, lag: lag)
+                    await self.send(calls[i], caller: caller, on: loop as? EventLoopExecutor, due: from, lag: lag)
                     gate?.release()
                     slots.release()
                 }
