@@ -81,6 +81,34 @@ final class OpenModelTests: XCTestCase {
         XCTAssertNil(origin("http://127.0.0.1/", socket: "/tmp/s"))
     }
 
+    /// A gate lets `limit` requests be sent at once, each in a task of its own; the others wait
+    /// as records, first come first served, and a task whose request is done takes the next one:
+    /// no task (and none of its send path's memory) for a request that cannot be on the wire yet.
+    func testAGateRunsUpToItsLimitAndQueuesTheRestInOrder() {
+        let gate = SendGate(limit: 2)
+        func pending(_ i: Int) -> SendGate.Pending { SendGate.Pending(item: i, from: Double(i), lag: 0) }
+        XCTAssertTrue(gate.submit(pending(0)))
+        XCTAssertTrue(gate.submit(pending(1)))
+        for i in 2..<200 { XCTAssertFalse(gate.submit(pending(i)), "request \(i) got a task with the gate full") }
+        XCTAssertEqual(gate.running, 2)
+        XCTAssertEqual(gate.waiting, 198)
+        var sent: [Int] = []
+        // the two running tasks each send the next one waiting when theirs is done, in turn
+        var tasks: [Int?] = [0, 1]
+        while tasks.contains(where: { $0 != nil }) {
+            for t in tasks.indices {
+                guard let item = tasks[t] else { continue }
+                sent.append(item)
+                tasks[t] = gate.next()?.item
+            }
+        }
+        XCTAssertEqual(sent, Array(0..<200))
+        XCTAssertEqual(gate.running, 0)
+        XCTAssertEqual(gate.waiting, 0)
+        XCTAssertTrue(gate.submit(pending(200)), "a free gate runs at once")
+        XCTAssertEqual(gate.running, 1)
+    }
+
     func testTheLoopTimerNeverWakesEarlyAndACancelledSleepEndsAtOnce() async throws {
         guard let executor = EventLoopExecutor.next() else { throw XCTSkip("APICLI_EXECUTOR=pool") }
         for ms in [1.0, 20, 50] {

@@ -1,9 +1,6 @@
 /// At most `limit` of something at once, the rest waiting their turn in order (no polling: a
 /// scheduler that looked every 200 µs woke 5,000 times a second on a machine already behind).
-/// The open model takes one for each request in flight (`--max-in-flight`: the scheduler is the
-/// one waiter) and one per plain-HTTP origin for each request handed to the transport (`SendGate`:
-/// the requests' tasks wait), so that a request that cannot be on the wire yet waits here, in a
-/// shallow task, not deep in the send path.
+/// The open model takes one for each request in flight (`--max-in-flight`).
 final class InFlightSlots: Sendable {
     private struct State {
         var taken = 0

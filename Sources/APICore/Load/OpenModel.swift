@@ -34,7 +34,7 @@ extension LoadRunner {
         }
     }
 
-    private func startOnSchedule(_ schedule: RateSchedule, calls: [PreparedCall], gates: [InFlightSlots?], caller: Caller,
+    private func startOnSchedule(_ schedule: RateSchedule, calls: [PreparedCall], gates: [SendGate?], caller: Caller,
                                  maxInFlight: Int, timer: (any EventLoop)?, placement: OpenPlacement) async {
         let start = recorder.start
         let end = plan.duration ?? .infinity
@@ -52,7 +52,6 @@ extension LoadRunner {
                     break
                 }
                 let i = order[k % order.count]
-                let gate = gates[i]
                 k += 1
                 recorder.scheduled(UInt64(k))
                 let loop: (any TaskExecutor)? = switch placement {
@@ -60,26 +59,39 @@ extension LoadRunner {
                 case .timer: globalConcurrentExecutor
                 case .loops: EventLoopExecutor.next()
                 }
+                guard let gate = gates[i] else {
+                    group.addTask(executorPreference: loop) {
+                        // The request starts when its task runs (a busy machine runs it late): the lag
+                        // is measured here. A start a little early (not worth a sleep) counts from when
+                        // it started; a late one from its schedule.
+                        let now = monotonicSeconds()
+                        await self.send(calls[i], caller: caller, on: loop as? EventLoopExecutor, due: min(due, now), lag: max(now - due, 0))
+                        slots.release()
+                    }
+                    continue
+                }
+                // With its origin's gate full, it waits there (its lag is now's: it started, as one
+                // waiting for a connection in the transport's queue did, and the wait counts in its
+                // latency); a task whose request is done sends the next one waiting.
+                let now = monotonicSeconds()
+                guard gate.submit(SendGate.Pending(item: i, from: min(due, now), lag: max(now - due, 0))) else { continue }
                 group.addTask(executorPreference: loop) {
-                    // The request starts when its task runs (a busy machine runs it late): the lag
-                    // is measured here. A start a little early (not worth a sleep) counts from when
-                    // it started; a late one from its schedule.
                     let now = monotonicSeconds()
-                    let (from, lag) = (min(due, now), max(now - due, 0))
-                    // Its turn with the transport (`SendGate`): the wait counts in its latency, as
-                    // a wait for a connection in the transport's own queue did.
-                    await gate?.acquire()
-                    await self.send(calls[i], caller: caller, on: loop as? EventLoopExecutor, due: from, lag: lag)
-                    gate?.release()
-                    slots.release()
+                    var request: SendGate.Pending? = SendGate.Pending(item: i, from: min(due, now), lag: max(now - due, 0))
+                    while let r = request {
+                        if !Task.isCancelled {  // Ctrl-C: the ones waiting are not sent
+                            await self.send(calls[r.item], caller: caller, on: loop as? EventLoopExecutor, due: r.from, lag: r.lag)
+                        }
+                        slots.release()
+                        request = gate.next()
+                    }
                 }
             }
         }
     }
 
     /// One request, sent and counted. Not inlined into the request's task: its frame (the result,
-    /// the error) is allocated only once the request is with the transport, so a task still
-    /// waiting at its `SendGate` holds a few hundred bytes.
+    /// the error) is there only while a request is with the transport.
     @inline(never)
     private func send(_ call: PreparedCall, caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
         let sent = await EventLoopExecutor.run(on: loop) { await caller.send(call) }

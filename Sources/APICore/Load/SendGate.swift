@@ -4,28 +4,86 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The open model's requests to one HTTP/1.1 origin that are with the transport at once: at most
-/// twice the connections it keeps per host (async-http-client's limit, 8 unless raised), the rest
-/// wait their turn in the open model (first come, first served).
+/// The open model's requests to one HTTP/1.1 origin: at most `limit` (twice the connections kept
+/// per host: async-http-client's limit, 8 unless raised) are with the transport at once, each in a
+/// task of its own; the others wait here as a few bytes each, first come first served, and a task
+/// whose request is done sends the next one waiting.
 ///
 /// Why: HTTP/1.1 sends one request a connection, so the others would wait in the transport's
-/// queue anyway — but there each holds its task's whole send path (Caller → Sender → retries →
-/// Exchange → transport → async-http-client: ~55 KB of async frames, ~70 KB a request with the
-/// client's own state, measured), while at the gate it holds a few KB. A machine that stalls for
-/// 50 ms at 5,000/s leaves 250 requests due at once: ~17 MB at the old cost, a peak RSS that a
-/// longer run was likelier to reach (issue 22: memory flat in the run's duration). Twice the
-/// connections keep every connection's next request ready. HTTP/2 (TLS without `--http1.1`),
-/// h2c, sockets and WebSockets are not gated: their concurrency is not the connection count.
-enum SendGate {
+/// queue anyway — but there each holds a task with its whole send path (Caller → Sender → retries
+/// → Exchange → transport → async-http-client: ~55 KB of async frames, ~70 KB a request with the
+/// client's own state, measured), and even a task waiting at a gate holds several KB. A machine
+/// that stalls at 5,000/s leaves hundreds of requests due at once, up to `--max-in-flight`: tens of
+/// MB of peak RSS that a longer run was likelier to reach (issue 22: memory flat in the run's
+/// duration). Twice the connections keep every connection's next request ready. HTTP/2 (TLS
+/// without `--http1.1`), h2c, sockets and WebSockets are not gated: their concurrency is not the
+/// connection count.
+final class SendGate: Sendable {
+    /// A request waiting: the call's index, the time its latency counts from, its start lag.
+    struct Pending: Sendable {
+        var item: Int
+        var from: Double
+        var lag: Double
+    }
+
+    private struct State {
+        var running = 0
+        /// First come, first served: `waiting[head...]`. Not empty only while `running == limit`.
+        var waiting: [Pending] = []
+        var head = 0
+    }
+    private let state = Locked(State())
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = max(limit, 1)
+    }
+
+    /// True: send `request` now, in a task of its own (and then `next()`); false: it waits, and
+    /// a running task will send it.
+    func submit(_ request: Pending) -> Bool {
+        state.withLock { s in
+            if s.running < limit {
+                s.running += 1
+                return true
+            }
+            s.waiting.append(request)
+            return false
+        }
+    }
+
+    /// For a task whose request is done: the next one waiting, or nil (the task ends).
+    func next() -> Pending? {
+        state.withLock { s in
+            guard s.head < s.waiting.count else {
+                s.running -= 1
+                return nil
+            }
+            let p = s.waiting[s.head]
+            s.head += 1
+            if s.head == s.waiting.count {
+                s.waiting.removeAll(keepingCapacity: true)
+                s.head = 0
+            } else if s.head >= 64, s.head * 2 >= s.waiting.count {
+                s.waiting.removeFirst(s.head)
+                s.head = 0
+            }
+            return p
+        }
+    }
+
+    var running: Int { state.withLock { $0.running } }
+    var waiting: Int { state.withLock { $0.waiting.count - $0.head } }
+
     /// A gate per call (nil: not gated), one per origin shared by the calls that go to it.
-    static func gates(for calls: [PreparedCall]) -> [InFlightSlots?] {
+    static func gates(for calls: [PreparedCall]) -> [SendGate?] {
         let options = ConnectionOptions.run.current
         let limit = 2 * max(options.connectionsPerHost, 1)
-        var byOrigin: [String: InFlightSlots] = [:]
+        var byOrigin: [String: SendGate] = [:]
         return calls.map { call in
             guard let origin = origin(call.request, options) else { return nil }
             if let gate = byOrigin[origin] { return gate }
-            let gate = InFlightSlots(limit: limit)
+            let gate = SendGate(limit: limit)
             byOrigin[origin] = gate
             return gate
         }
