@@ -1,12 +1,12 @@
+import NIOCore
+
 /// At most `limit` of something at once, the rest waiting their turn in order (no polling: a
 /// scheduler that looked every 200 µs woke 5,000 times a second on a machine already behind).
 /// The open model takes one for each request in flight (`--max-in-flight`).
 final class InFlightSlots: Sendable {
     private struct State {
         var taken = 0
-        /// First come, first served: `waiters[head...]`.
-        var waiters: [CheckedContinuation<Void, Never>] = []
-        var head = 0
+        var waiters = CircularBuffer<CheckedContinuation<Void, Never>>()  // first come, first served
     }
     private let state = Locked(State())
     let limit: Int
@@ -16,7 +16,7 @@ final class InFlightSlots: Sendable {
     }
 
     var taken: Int { state.withLock { $0.taken } }
-    var waiting: Int { state.withLock { $0.waiters.count - $0.head } }
+    var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// Takes a slot, waiting while every slot is taken.
     func acquire() async {
@@ -42,21 +42,13 @@ final class InFlightSlots: Sendable {
     /// Gives a slot back: to the first waiter when there is one (the count stays), else free.
     func release() {
         let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            guard s.head < s.waiters.count else {
+            guard let w = s.waiters.popFirst() else {
                 s.taken -= 1
                 return nil
-            }
-            let w = s.waiters[s.head]
-            s.head += 1
-            if s.head == s.waiters.count {
-                s.waiters.removeAll(keepingCapacity: true)
-                s.head = 0
-            } else if s.head >= 64, s.head * 2 >= s.waiters.count {
-                s.waiters.removeFirst(s.head)
-                s.head = 0
             }
             return w
         }
         waiter?.resume()
     }
 }
+

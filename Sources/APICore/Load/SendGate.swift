@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import NIOCore
 
 /// The open model's requests to one HTTP/1.1 origin: at most `limit` (twice the connections kept
 /// per host: async-http-client's limit, 8 unless raised) are with the transport at once, each in a
@@ -28,9 +29,8 @@ final class SendGate: Sendable {
 
     private struct State {
         var running = 0
-        /// First come, first served: `waiting[head...]`. Not empty only while `running == limit`.
-        var waiting: [Pending] = []
-        var head = 0
+        /// Not empty only while `running == limit`.
+        var waiting = CircularBuffer<Pending>()  // first come, first served
     }
     private let state = Locked(State())
     let limit: Int
@@ -55,25 +55,16 @@ final class SendGate: Sendable {
     /// For a task whose request is done: the next one waiting, or nil (the task ends).
     func next() -> Pending? {
         state.withLock { s in
-            guard s.head < s.waiting.count else {
+            guard let p = s.waiting.popFirst() else {
                 s.running -= 1
                 return nil
-            }
-            let p = s.waiting[s.head]
-            s.head += 1
-            if s.head == s.waiting.count {
-                s.waiting.removeAll(keepingCapacity: true)
-                s.head = 0
-            } else if s.head >= 64, s.head * 2 >= s.waiting.count {
-                s.waiting.removeFirst(s.head)
-                s.head = 0
             }
             return p
         }
     }
 
     var running: Int { state.withLock { $0.running } }
-    var waiting: Int { state.withLock { $0.waiting.count - $0.head } }
+    var waiting: Int { state.withLock { $0.waiting.count } }
 
     /// A gate per call (nil: not gated), one per origin shared by the calls that go to it.
     static func gates(for calls: [PreparedCall]) -> [SendGate?] {
