@@ -98,7 +98,12 @@ public struct EndpointResolver: Sendable {
     /// The validation and timeout of a target, from the same layers as `endpoint(for:in:)` but
     /// without expanding anything: what `validate` judges samples with when secrets are not set.
     public func policy(for target: Target, in service: Service) throws(APIError) -> Policy {
-        let layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
+        // No rule and no environment: no layer sets either, so none is built (what `validate`
+        // meets for every target of most files; building them was most of the cost).
+        var layers: Layers?
+        if !project.rules.isEmpty || !service.rules.isEmpty || environmentName != nil {
+            layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
+        }
         var ignored: [Origin] = []
         return Policy(validation: validation(target, service, layers, &ignored),
                       timeout: timeout(target, service, layers, &ignored))
@@ -219,9 +224,10 @@ public struct EndpointResolver: Sendable {
         return base
     }
 
-    private func timeout(_ target: Target, _ service: Service, _ layers: Layers, _ origins: inout [Origin]) -> Double {
+    /// `layers`: nil when no rule or environment applies.
+    private func timeout(_ target: Target, _ service: Service, _ layers: Layers?, _ origins: inout [Origin]) -> Double {
         if let t = overrides.timeout ?? target.timeout { return t }
-        if let (t, rule) = layers.lastRule(\.timeout) {
+        if let (t, rule) = layers?.lastRule(\.timeout) {
             origins.append(Origin(.timeout, from: rule.label))
             return t
         }
@@ -233,9 +239,9 @@ public struct EndpointResolver: Sendable {
         return Service.defaultTimeout
     }
 
-    private func validation(_ target: Target, _ service: Service, _ layers: Layers, _ origins: inout [Origin]) -> Validation {
+    private func validation(_ target: Target, _ service: Service, _ layers: Layers?, _ origins: inout [Origin]) -> Validation {
         if let v = target.validation { return v }
-        if let (v, rule) = layers.lastRule(\.validation) {
+        if let (v, rule) = layers?.lastRule(\.validation) {
             origins.append(Origin(.validation, from: rule.label))
             return v
         }
