@@ -82,6 +82,9 @@ struct NodeReader {
 
     /// YAML 1.2's core schema spellings of true and false: the only ones apicli reads.
     static func boolean(_ text: String) -> Bool? {
+        // Every plain scalar of a value is asked: by length first (4 or 5 bytes).
+        let count = text.utf8.count
+        guard count == 4 || count == 5 else { return nil }
         switch text {
         case "true", "True", "TRUE": return true
         case "false", "False", "FALSE": return false

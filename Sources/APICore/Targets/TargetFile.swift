@@ -194,7 +194,7 @@ struct ServiceDecoder {
     }
 
     /// Decodes `entries` in order, handing each target that decodes to `body`.
-    mutating func forEachTarget(_ entries: ArraySlice<NodeReader.Entry>, service name: String, _ body: (Target) -> Void) {
+    mutating func forEachTarget(_ entries: ArraySlice<NodeReader.Entry>, service name: String, _ body: (consuming Target) -> Void) {
         for e in entries where !e.key.hasPrefix("x-") && (only == nil || e.key == only) {
             guard TargetFile.isName(e.key) else {
                 reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)

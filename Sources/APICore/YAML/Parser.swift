@@ -308,12 +308,7 @@ public final class YAMLParser {
             if let index {
                 first = index[text]
             } else {
-                // Byte counts first: almost every key differs from the ones before it.
-                let count = text.utf8.count
-                first = pairs.first { pair in
-                    guard case .scalar(let s) = pair.key.content else { return false }
-                    return s.value.utf8.count == count && s.value == text
-                }?.key.mark
+                first = pairs.first { $0.key.scalarText == text }?.key.mark
             }
             if let first = first ?? leftOut[text] {
                 throw YAMLError(.duplicateKey, "duplicate key '\(text)'", at: mark, note: ("first defined here", first))
