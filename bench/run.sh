@@ -266,7 +266,8 @@ if [[ -d /dev/shm && -w /dev/shm ]] && (( $(df -Pk /dev/shm | awk 'NR==2 {print 
   mkdir -p "$dl"
 fi
 if [[ -n $nginx_url ]]; then
-  for i in 1 2 3; do
+  # Alternated, median of 5: tmpfs on this VM varies by 1.5x from one download to the next.
+  for i in 1 2 3 4 5; do
     rm -f "$dl/dl-curl.bin" "$dl/dl-apicli.bin"
     read -r s kib _ <<<"$(timed curl -s -o "$dl/dl-curl.bin" "$nginx_url/big.bin")"
     cdl+=("$s"); cdl_kib=$kib
@@ -274,11 +275,11 @@ if [[ -n $nginx_url ]]; then
     adl+=("$s"); adl_kib=$kib
   done
   same=$(cmp -s "$dl/dl-curl.bin" "$dl/dl-apicli.bin" && echo identical || echo DIFFERENT)
-  cdl_s=$(printf '%s\n' "${cdl[@]}" | sort -n | sed -n 2p)
-  adl_s=$(printf '%s\n' "${adl[@]}" | sort -n | sed -n 2p)
+  cdl_s=$(printf '%s\n' "${cdl[@]}" | sort -n | sed -n 3p)
+  adl_s=$(printf '%s\n' "${adl[@]}" | sort -n | sed -n 3p)
   where=$([[ $dl == /dev/shm/* ]] && echo "to tmpfs" || echo "to disk")
-  row "curl -o, download $where (median of 3)" "$cdl_s s" "$((cdl_kib / 1024)) MiB" ""
-  row "apicli call -o, download $where (median of 3)" "$adl_s s" "$((adl_kib / 1024)) MiB" "exit $adl_rc, $same; $(ratio "$adl_s" "$cdl_s")x curl (goal <= 1.3x, < 64 MiB)"
+  row "curl -o, download $where (median of 5)" "$cdl_s s" "$((cdl_kib / 1024)) MiB" ""
+  row "apicli call -o, download $where (median of 5)" "$adl_s s" "$((adl_kib / 1024)) MiB" "exit $adl_rc, $same; $(ratio "$adl_s" "$cdl_s")x curl (goal <= 1.3x, < 64 MiB)"
   read -r so_s so_kib so_rc <<<"$(timed "$bin" call bench.big --targets "$t")"
   row "apicli call, the body to stdout (/dev/null)" "$so_s s" "$((so_kib / 1024)) MiB" "exit $so_rc; goal < 64 MiB"
   rm -f "$dl/dl-curl.bin" "$dl/dl-apicli.bin"

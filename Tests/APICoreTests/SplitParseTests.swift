@@ -123,7 +123,75 @@ final class SplitParseTests: XCTestCase {
                                       limits: .init(), minimumSize: 0))
     }
 
+    /// Differential fuzzing in the suite: files mutated around the cut by a seeded generator
+    /// (bytes YAML gives meaning to, and cuts and copies of whole lines) must read the same split
+    /// or in one piece, or fail with one reading's error. `make fuzz` stays below the split size.
+    func testMutatedFilesReadAsOneReadingDoes() throws {
+        var rng = SplitMutator(seed: 0x5EED_2026)
+        let entries: [(Int) -> String] = [
+            { i in "  t\(i):\n    path: /items/{id}/t\(i)\n    params: { id: \(i) }\n" },
+            { i in "  t\(i): &a\(i)\n    doc: |\n      line \(i)\n    sample: { json: [1, \"\(i)\"] }\n" },
+            { i in "  t\(i): { path: '/q', headers: { X: &h\(i) v, Y: *h\(i) } }  # note\n" },
+            { i in "  t\(i):\n    - a\n    - ? b\n      : c\n" },
+        ]
+        var split = 0, rejected = 0
+        for round in 0..<800 {
+            let base = "baseURL: x\ntargets:\n" + targets(60, entry: entries[round % entries.count])
+            let text = rng.mutate(base, edits: 1 + round % 4)
+            let bytes = Array(text.utf8)
+            if let two = SplitParse.parse(bytes, limits: .init(), minimumSize: 0) {
+                split += 1
+                // A split tree where one reading fails is a wrong join: `serial` throws and the test fails.
+                let one = try YAMLParser.serial(bytes)
+                XCTAssertEqual(dump(two), dump(one), "round \(round):\n\(text)")
+            } else if Self.error(text) != nil {
+                rejected += 1
+            }
+        }
+        // The mutations leave enough files valid and splittable to test the join, and break enough.
+        // (seed 0x5EED_2026: 160 split and joined, 638 rejected by one reading)
+        XCTAssertGreaterThan(split, 80)
+        XCTAssertGreaterThan(rejected, 80)
+    }
+
     private static func error(_ text: String) -> YAMLError? {
         do { _ = try YAMLParser.serial(Array(text.utf8)); return nil } catch { return error }
+    }
+}
+
+/// A seeded generator of small edits to YAML text: a byte YAML gives meaning to put in, a byte
+/// taken out, or a line copied or dropped, anywhere in the file and often at and around the cut.
+struct SplitMutator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next(_ bound: Int) -> Int {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Int((state >> 33) % UInt64(bound))
+    }
+
+    private static let pieces = [":", " ", "\n", "-", "&x", "*x", "|", ">", "\"", "'", "#", "{", "}", "[", "]",
+                                 ",", "? ", "<<: *a1\n", "\t", "...\n", "---\n", "%YAML 1.1\n", "\r\n", "!tag ",
+                                 "  t0: {}\n", "targets:\n", "\u{85}", "é"]
+
+    mutating func mutate(_ text: String, edits: Int) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for _ in 0..<edits {
+            // Half the edits near the middle, where the cut is looked for.
+            let l = next(2) == 0 ? next(lines.count) : max(0, min(lines.count - 1, lines.count / 2 + next(12) - 4))
+            switch next(4) {
+            case 0:
+                var chars = Array(lines[l])
+                chars.insert(contentsOf: Self.pieces[next(Self.pieces.count)], at: next(chars.count + 1))
+                lines[l] = String(chars)
+            case 1:
+                var chars = Array(lines[l])
+                if !chars.isEmpty { chars.remove(at: next(chars.count)) }
+                lines[l] = String(chars)
+            case 2: lines.insert(lines[next(lines.count)], at: l)
+            default: if lines.count > 3 { lines.remove(at: l) }
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 }
