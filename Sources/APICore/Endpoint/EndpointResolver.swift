@@ -79,7 +79,7 @@ public struct EndpointResolver: Sendable {
     /// the environment), then `-p` overrides.
     /// `captured`: values from the targets it `needs:`, between its params and `-p`.
     public func bindings(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Bindings {
-        var values: [String: String] = [:]
+        var values = [String: String](minimumCapacity: target.params.count)
         let unset: Bindings.Unset = offline ? .placeholder : .fail
         let env = Bindings(environment: environment, secrets: secrets, providers: providers, unset: unset)
         var placeholderParams: [String: [String]] = [:]
@@ -89,8 +89,8 @@ public struct EndpointResolver: Sendable {
                                           file: service.file, unresolved: .keep, placeholders: &unsetNames)
             if !unsetNames.isEmpty { placeholderParams[name] = unsetNames }
         }
-        values.merge(captured) { _, new in new }
-        values.merge(overrides.params) { _, new in new }
+        if !captured.isEmpty { values.merge(captured) { _, new in new } }
+        if !overrides.params.isEmpty { values.merge(overrides.params) { _, new in new } }
         return Bindings(params: values, environment: environment, secrets: secrets, providers: providers, unset: unset,
                         placeholderParams: placeholderParams)
     }

@@ -4,7 +4,7 @@ extension ServiceDecoder {
     mutating func task(_ node: Node, method: String) -> RequestTask? {
         guard let entries = reader.mapping(node, "task", known: TargetFile.Keys.task) else { return nil }
         var task = RequestTask()
-        task.declared = Set(entries.map(\.key))
+        task.declared = entries.map(\.key)
         var bodyKeys: [(String, Mark)] = []
         for e in entries {
             switch MappingKey(e.key) {
