@@ -135,9 +135,10 @@ struct ListRow: Sendable {
         @Sendable func rows(_ range: Range<Int>, capacity: Int = 0) -> [ListRow] {
             var out: [ListRow] = []
             out.reserveCapacity(max(range.count, capacity))
-            // Each target read in place, not copied.
+            // Each target read in place through a pointer, not copied (a buffer's subscript copies).
             service.targets.withUnsafeBufferPointer { targets in
-                for i in range { out.append(ListRow(service, targets[i], baseURL: baseURL)) }
+                guard let target = targets.baseAddress else { return }
+                for i in range { out.append(ListRow(service, target[i], baseURL: baseURL)) }
             }
             return out
         }

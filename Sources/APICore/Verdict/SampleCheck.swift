@@ -25,10 +25,12 @@ public enum SampleCheck {
 
     static func diagnostics(_ service: Service, _ indices: Range<Int>, workspace: Workspace) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        // Each target is read in place (a copy of a Target is about a thousand instructions).
+        // Each target is read in place through a pointer (a buffer's subscript returns a copy; a
+        // copy of a Target is about a thousand instructions).
         service.targets.withUnsafeBufferPointer { targets in
-            for i in indices where targets[i].sample != nil || !targets[i].samples.isEmpty {
-                judge(targets[i], of: service, workspace: workspace, into: &out)
+            guard let target = targets.baseAddress else { return }
+            for i in indices where target[i].sample != nil || !target[i].samples.isEmpty {
+                judge(target[i], of: service, workspace: workspace, into: &out)
             }
         }
         return out
