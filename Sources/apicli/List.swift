@@ -114,7 +114,7 @@ struct ListRow: Sendable {
     var doc: String?
     var counts: (name: Int, method: Int, url: Int)
 
-    init(_ service: Service, _ target: borrowing Target, baseURL: String?) {
+    init(_ service: Service, _ target: Target, baseURL: String?) {
         name = target.qualifiedName
         method = target.method
         url = URLBuilder.join(base: baseURL ?? service.baseURL.text, path: target.path?.text ?? "")
@@ -135,11 +135,7 @@ struct ListRow: Sendable {
         @Sendable func rows(_ range: Range<Int>, capacity: Int = 0) -> [ListRow] {
             var out: [ListRow] = []
             out.reserveCapacity(max(range.count, capacity))
-            // Each target read in place through a pointer, not copied (a buffer's subscript copies).
-            service.targets.withUnsafeBufferPointer { targets in
-                guard let target = targets.baseAddress else { return }
-                for i in range { out.append(ListRow(service, target[i], baseURL: baseURL)) }
-            }
+            for i in range { out.append(ListRow(service, service.targets[i], baseURL: baseURL)) }
             return out
         }
         let all = service.targets.indices

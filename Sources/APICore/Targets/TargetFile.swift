@@ -254,16 +254,14 @@ struct ServiceDecoder {
                             task: RequestTask(), headers: [], timeout: nil, validation: nil, sample: nil, samples: [])
         // The method first: where a task's parameters go depends on it.
         let warned = reader.warnings.count
-        // No `?? target.x` below: an autoclosure that captures `target` keeps it from being moved
-        // out at the end, so every Target was copied once more.
-        if let node = entries.first(where: { $0.key == "method" })?.value, let m = method(node) { target.method = m }
+        if let node = entries.first(where: { $0.key == "method" })?.value { target.method = method(node) ?? target.method }
         for e in entries {
             switch MappingKey(e.key) {
             case "path": target.path = path(e.value)
             case "method": break
             case "doc": target.doc = reader.text(e.value, "doc")?.text
             case "params": target.params = params(e.value)
-            case "task": if let t = task(e.value, method: target.method) { target.task = t }
+            case "task": target.task = task(e.value, method: target.method) ?? target.task
             case "headers": target.headers = headers(e.value, "the headers of \(what())") ?? []
             case "timeout": target.timeout = reader.duration(e.value, "timeout", allowZero: false)
             case "validate": target.validation = validation(e.value)

@@ -25,53 +25,41 @@ public enum SampleCheck {
 
     static func diagnostics(_ service: Service, _ indices: Range<Int>, workspace: Workspace) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        // Each target is read in place through a pointer (a buffer's subscript returns a copy; a
-        // copy of a Target is about a thousand instructions).
-        service.targets.withUnsafeBufferPointer { targets in
-            guard let target = targets.baseAddress else { return }
-            for i in indices where target[i].sample != nil || !target[i].samples.isEmpty {
-                judge(target[i], of: service, workspace: workspace, into: &out)
+        for i in indices where service.targets[i].sample != nil || !service.targets[i].samples.isEmpty {
+            let target = service.targets[i]
+            let policy: Policy
+            let bindings: Bindings
+            do throws(APIError) {
+                policy = try workspace.policy(for: target, in: service)
+                bindings = try workspace.bindings(for: target, in: service)
+            } catch {
+                if case .invalidInput(let d) = error { out += d }
+                continue
             }
+            // The default sample, then the named ones (`Target.allSamples`' order).
+            func judge(_ name: String?, _ sample: Sample) {
+                let stub = Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file)
+                let answer = stub.answer(timeout: policy.timeout)
+                if case .failure(.invalidInput(let d)) = answer {
+                    out += d
+                    return
+                }
+                let verdict = Verdict.judge(answer, expect: target.expect, validation: policy.validation,
+                                            expectFailure: sample.expectFailure)
+                guard !verdict.passed else { return }
+                let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"
+                if sample.expectFailure {
+                    out.append(diagnostic(service, sample, "\(what) has expectFailure: true but passes its expectations",
+                                          "remove expectFailure:, or make the sample show the failure"))
+                } else {
+                    out.append(diagnostic(service, sample, "\(what) fails its expectations: \(verdict.messages.first ?? "")",
+                                          "fix the sample or expect:, or add expectFailure: true if the sample shows a failure"))
+                }
+            }
+            if let sample = target.sample { judge(nil, sample) }
+            for (name, sample) in target.samples { judge(name, sample) }
         }
         return out
-    }
-
-    /// `target` is borrowed, not copied; the samples are judged by `judge(_:_:_:…)`, which takes
-    /// it as an argument (a local function capturing it made a copy of every Target).
-    private static func judge(_ target: borrowing Target, of service: Service, workspace: Workspace, into out: inout [Diagnostic]) {
-        let policy: Policy
-        let bindings: Bindings
-        do throws(APIError) {
-            policy = try workspace.policy(for: target, in: service)
-            bindings = try workspace.bindings(for: target, in: service)
-        } catch {
-            if case .invalidInput(let d) = error { out += d }
-            return
-        }
-        // The default sample, then the named ones (`Target.allSamples`' order).
-        if let sample = target.sample { judge(nil, sample, target, service, policy, bindings, &out) }
-        for (name, sample) in target.samples { judge(name, sample, target, service, policy, bindings, &out) }
-    }
-
-    private static func judge(_ name: String?, _ sample: Sample, _ target: borrowing Target, _ service: Service,
-                              _ policy: Policy, _ bindings: Bindings, _ out: inout [Diagnostic]) {
-        let stub = Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file)
-        let answer = stub.answer(timeout: policy.timeout)
-        if case .failure(.invalidInput(let d)) = answer {
-            out += d
-            return
-        }
-        let verdict = Verdict.judge(answer, expect: target.expect, validation: policy.validation,
-                                    expectFailure: sample.expectFailure)
-        guard !verdict.passed else { return }
-        let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"
-        if sample.expectFailure {
-            out.append(diagnostic(service, sample, "\(what) has expectFailure: true but passes its expectations",
-                                  "remove expectFailure:, or make the sample show the failure"))
-        } else {
-            out.append(diagnostic(service, sample, "\(what) fails its expectations: \(verdict.messages.first ?? "")",
-                                  "fix the sample or expect:, or add expectFailure: true if the sample shows a failure"))
-        }
     }
 
     private static func diagnostic(_ service: Service, _ sample: Sample, _ message: String, _ hint: String?) -> Diagnostic {
