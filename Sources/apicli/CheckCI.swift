@@ -36,13 +36,21 @@ struct CIValues {
     var reportHTML: String?
 }
 
-/// What `check` knows about a run besides its items: the suite and shard for the reports, and
-/// where each target is declared (for annotations).
+/// What `check` knows about a run besides its items: the suite and shard for the reports.
 struct CheckScope {
-    var run: RunInfo
-    var locations: [String: SourceLocation] = [:]
+    /// The selection the suite is named by (before the shard), and the run's kind and shard.
+    var selection: [(Service, Target)]
+    var stub: Bool
+    var all: Bool
+    var shard: Shard?
     /// Lines for stderr: where the shard came from, what a rerun reruns.
     var notes: [String] = []
+
+    /// The suite and shard for the reports, made when a report asks (none in most runs: it is a
+    /// pass over every selected target, before the first request when it was made up front).
+    var run: RunInfo {
+        RunInfo(selected: selection.map { $0.1.qualifiedName }, stub: stub, all: all, shard: shard)
+    }
 }
 
 extension CheckValues {
@@ -58,14 +66,14 @@ extension CheckValues {
             notes.append(failed.isEmpty ? "rerun: nothing failed in \(file)"
                          : "rerun: \(selected.count) target\(selected.count == 1 ? "" : "s") that failed in \(file)")
         }
-        let names = selected.map(\.1.qualifiedName)
         var chosen: Shard?
         if let shard {
             chosen = shard == "auto" ? try ShardEngine.detect(ProcessInfo.processInfo.environment)
                                      : Shard.parse(shard, source: "--shard")
         }
-        var scope = CheckScope(run: RunInfo(selected: names, stub: stub, all: all, shard: chosen), notes: notes)
+        var scope = CheckScope(selection: selected, stub: stub, all: all, shard: chosen, notes: notes)
         if let chosen {
+            let names = selected.map { $0.1.qualifiedName }
             var timings: [String: Double]?
             if !ci.shardTimings.isEmpty {
                 var reports: [LoadedReport] = []
@@ -81,17 +89,19 @@ extension CheckValues {
             scope.notes.append("shard \(chosen.index)/\(chosen.count) from \(chosen.source): \(selected.count) of \(names.count) targets"
                                + (timings == nil ? "" : ", balanced by time"))
         }
-        for (service, target) in selected {
-            scope.locations[target.qualifiedName] = SourceLocation(file: service.file, line: target.mark.line)
-        }
         return (selected, scope)
     }
 
-    /// GitHub Actions' annotations (on stdout) when the run is there; the report files are `ReportFiles`'.
-    func printAnnotations(_ results: [CheckResult], _ scope: CheckScope, _ console: Console) {
+    /// GitHub Actions' annotations (on stdout) when the run is there, at the lines where the
+    /// `selected` targets are declared; the report files are `ReportFiles`'.
+    func printAnnotations(_ results: [CheckResult], _ selected: [(Service, Target)], _ console: Console) {
         let environment = ProcessInfo.processInfo.environment
         guard environment["GITHUB_ACTIONS"] == "true" else { return }
-        console.out(GitHubReport.annotations(results, locations: scope.locations, workspace: environment["GITHUB_WORKSPACE"]))
+        var locations: [String: SourceLocation] = [:]
+        for (service, target) in selected {
+            locations[target.qualifiedName] = SourceLocation(file: service.file, line: target.mark.line)
+        }
+        console.out(GitHubReport.annotations(results, locations: locations, workspace: environment["GITHUB_WORKSPACE"]))
     }
 
     /// 0 all passed; otherwise the exit status of the failures' kinds (`ExitStatus.of`), and 1

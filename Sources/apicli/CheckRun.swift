@@ -68,22 +68,28 @@ struct CheckValues {
         var shownBy = console.redactor
         var redactedFrom = 0
         // Requests are built as they are sent (CheckItems); what is said about them before any
-        // result is said once all are built (`planned`).
+        // result is said once all are built (`planned`). The lines of results that came back
+        // together are written at once (`emitted`), redacted as they are written.
+        var lines = ""
         let sent = await runner.run(items, planned: {
             let all = items.all()
             reportUnbuildable(all, console)
             warnUnverified(unverified(all, selected, workspace, runner.caller), console)
         }, emit: { i, result in
-            console.out(TextReport.line(result, nameWidth: width) + TextReport.driftLines(result))
+            lines += TextReport.line(result, nameWidth: width) + TextReport.driftLines(result)
             let redactor = console.redactor
             if redactor != shownBy { (shownBy, redactedFrom) = (redactor, i) }
             shown.append(result.redacted(by: redactor))
+        }, emitted: {
+            guard !lines.isEmpty else { return }
+            console.out(lines)
+            lines = ""
         })
         let redactor = console.redactor
         if redactor != shownBy { redactedFrom = sent.count }
         let results = sent.indices.map { $0 < redactedFrom ? sent[$0].redacted(by: redactor) : shown[$0] }
         console.out(TextReport.summary(results))
-        printAnnotations(results, scope, console)
+        printAnnotations(results, selected, console)
         try ReportFiles(junit: junit, json: json, html: ci.reportHTML).write(results, run: scope.run, console)
         let status = Self.exitStatus(CheckSummary(results), failOnFlaky: ci.failOnFlaky)
         LeftToExit.keep((items, selected, sent, shown, results, runner))
@@ -107,8 +113,15 @@ struct CheckValues {
     private func unverified(_ items: [CheckItem], _ selected: [(Service, Target)], _ workspace: Workspace, _ caller: Caller)
         -> [String] {
         guard !stub else { return [] }
-        func unverified(_ service: Service) -> Bool { !workspace.tls(for: service).verify }
+        var verifies: [String: Bool] = [:]  // by service: its trust is the same for each of its targets
+        func unverified(_ service: Service) -> Bool {
+            if let verify = verifies[service.name] { return !verify }
+            let verify = workspace.tls(for: service).verify
+            verifies[service.name] = verify
+            return !verify
+        }
         var sent = Set<String>()
+        sent.reserveCapacity(items.count)
         var names: [String] = []
         for i in items.indices {  // by index: a (Service, Target) copied out per target costs
             switch items[i].work { case .skip, .fail: continue; default: break }

@@ -23,12 +23,16 @@ struct ReportFiles {
     }
 
     /// A check run's JUnit, JSON and HTML reports, and GitHub Actions' step summary when it runs there.
-    func write(_ results: [CheckResult], run: RunInfo, _ console: Console) throws {
+    /// `run` is made only when a report needs it.
+    func write(_ results: [CheckResult], run make: @autoclosure () -> RunInfo, _ console: Console) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let summary = environment["GITHUB_ACTIONS"] == "true" ? environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 } : nil
+        guard junit != nil || json != nil || html != nil || summary != nil else { return }
+        let run = make()
         try Self.write(JUnitReport.render(results), to: junit, console)
         try Self.write(JSONReport.render(results, run: run), to: json, console)
         try Self.write(HTMLReport.render(results, run: run), to: html, console)
-        let environment = ProcessInfo.processInfo.environment
-        if environment["GITHUB_ACTIONS"] == "true", let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
+        if let path = summary {
             do {
                 try OutputFile.append(Data(GitHubReport.summary(results, run: run).utf8), to: path)
             } catch {

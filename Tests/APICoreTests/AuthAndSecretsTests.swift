@@ -99,6 +99,37 @@ final class AuthAndSecretsTests: XCTestCase {
         XCTAssertEqual(redactor.url("http://h/p?i=1&api%5Fkey=k&x&authorization=b"), "http://h/p?i=1&api%5Fkey=••••&x&authorization=••••")
     }
 
+    func testURLsAreToldByTheirBytesOnlyWhenTheBytesAreTheCharacters() {
+        // GIVEN URLs whose query parameters a redactor hides by name, in any case, or not
+        let redactor = Redactor(secrets: [])
+        func hidesNone(_ url: String) -> Bool {
+            url.utf8.withContiguousStorageIfAvailable(Redactor.hidesNoParameter) ?? false
+        }
+        // THEN a URL with nothing to hide is told so by its bytes, and comes back as it was
+        for url in ["http://h/p", "http://h/p?", "http://h/p?i=1", "http://h/p?i=1&&x&=&page=2&", "http://h/p?tok=1&kez=2&cookies=3"] {
+            XCTAssertTrue(hidesNone(url), url)
+            XCTAssertEqual(redactor.url(url), url)
+        }
+        // AND one with a credential parameter (any case), an escaped name, a CR or non-ASCII is left
+        // to the character-wise path, which masks what it always masked
+        let cases = [
+            ("http://h/p?i=1&API_KEY=k", "http://h/p?i=1&API_KEY=••••"),
+            ("http://h/p?Cookie=c&i=2", "http://h/p?Cookie=••••&i=2"),
+            ("http://h/p?Proxy-Authorization=b", "http://h/p?Proxy-Authorization=••••"),
+            ("http://h/p?x-Token-y=t", "http://h/p?x-Token-y=••••"),
+            ("http://h/p?%74oken=t", "http://h/p?%74oken=••••"),
+            ("http://h/ö?token=t", "http://h/ö?token=••••"),
+            ("http://h/ö?i=1", "http://h/ö?i=1"),
+            ("http://h/p?a=\r\n&b=1", "http://h/p?a=\r\n&b=1"),
+        ]
+        for (url, shown) in cases {
+            XCTAssertEqual(redactor.url(url), shown, url)
+        }
+        for url in cases.prefix(6).map(\.0) + ["http://h/p?a=\r\n&b=1"] { XCTAssertFalse(hidesNone(url), url) }
+        // AND a short secret hidden as a whole value still is (the byte path is not taken then)
+        XCTAssertEqual(Redactor(secrets: ["ab"]).url("http://h/p?i=ab&j=abc"), "http://h/p?i=••••&j=abc")
+    }
+
     func testCurlCommandIsQuotedForTheShellAndRedacted() {
         // GIVEN a POST with a quote in its body and a secret header
         let request = PreparedRequest(url: URL(string: "https://api.test/it's")!, method: "POST",

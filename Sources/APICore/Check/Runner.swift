@@ -34,7 +34,10 @@ public struct CheckRunner: Sendable {
     /// on Swift's pool, and a worker waits for the item it takes. `planned` is called once every
     /// item is made and before the first `emit`: what must be said before any result (a target
     /// that cannot be built) is said there, as when every item was made before the run.
-    public func run(_ items: CheckItems, planned: () -> Void, emit: (Int, CheckResult) -> Void) async -> [CheckResult] {
+    /// `emitted` is called after each batch of `emit`s (results that came back together): where
+    /// the caller writes what it collected for them, one write for many lines.
+    public func run(_ items: CheckItems, planned: () -> Void, emit: (Int, CheckResult) -> Void,
+                    emitted: () -> Void = {}) async -> [CheckResult] {
         let count = items.count
         var results = [CheckResult?](repeating: nil, count: count)
         var next = 0
@@ -80,6 +83,7 @@ public struct CheckRunner: Sendable {
             }
             guard isPlanned else { continue }
             while next < count, let r = results[next] { emit(next, r); next += 1 }
+            emitted()
         }
         await workers
         for i in claimed.current..<count {
@@ -88,6 +92,7 @@ public struct CheckRunner: Sendable {
                                      outcome: .skipped, skipReason: "not run: --fail-fast stopped at the first failure")
         }
         while next < count, let r = results[next] { emit(next, r); next += 1 }
+        emitted()
         return results.compactMap { $0 }
     }
 

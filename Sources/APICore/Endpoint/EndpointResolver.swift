@@ -72,7 +72,17 @@ public struct EndpointResolver: Sendable {
 
     /// The environment variable that overrides a service's baseURL: `APICLI_BASE_URL_GITHUB`.
     public static func baseURLVariable(for service: String) -> String {
-        "APICLI_BASE_URL_" + String(service.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        // An ASCII name without CR (each byte a character) byte by byte: every request asks.
+        if !service.utf8.contains(where: { $0 >= 0x80 || $0 == 13 }) {
+            return "APICLI_BASE_URL_" + String(decoding: service.utf8.map { b in
+                switch b {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): b - 0x20
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): b
+                default: UInt8(ascii: "_")
+                }
+            }, as: UTF8.self)
+        }
+        return "APICLI_BASE_URL_" + String(service.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
     }
 
     /// The placeholder values a target is expanded with: its params (themselves expanded against

@@ -40,10 +40,12 @@ public enum RequestBuilder {
         }
 
         var urlString = endpoint.url
-        if let queryText { urlString += (urlString.contains("?") ? (queryText.isEmpty ? "" : "&") : "?") + queryText }
+        // A `?` character holds a `?` byte: most URLs have none, and a byte search is cheap.
+        func hasQuery() -> Bool { urlString.utf8.contains(UInt8(ascii: "?")) && urlString.contains("?") }
+        if let queryText { urlString += (hasQuery() ? (queryText.isEmpty ? "" : "&") : "?") + queryText }
         if let query {
             let encoded = encoder.encode(query)
-            if !encoded.isEmpty { urlString += (urlString.contains("?") ? "&" : "?") + encoded }
+            if !encoded.isEmpty { urlString += (hasQuery() ? "&" : "?") + encoded }
         }
         guard let url = URL(string: urlString) else {
             throw .invalid(Diagnostic(file: endpoint.file, mark: nil,

@@ -60,7 +60,9 @@ public struct Redactor: Sendable, Equatable {
     /// whose name marks a credential (`api_key`, `token`, a credential header's name) too.
     public func url(_ url: String) -> String {
         let shown = text(url)
-        guard enabled, let q = shown.firstIndex(of: "?") else { return shown }
+        guard enabled else { return shown }
+        if short.isEmpty, shown.utf8.withContiguousStorageIfAvailable(Self.hidesNoParameter) == true { return shown }
+        guard let q = shown.firstIndex(of: "?") else { return shown }
         let pairs = shown[shown.index(after: q)...].split(separator: "&", omittingEmptySubsequences: false)
         let hidden = pairs.map { pair -> String? in
             guard let eq = pair.firstIndex(of: "=") else { return nil }
@@ -71,6 +73,28 @@ public struct Redactor: Sendable, Equatable {
         }
         guard hidden.contains(where: { $0 != nil }) else { return shown }  // the usual URL: as it is
         return shown[...q] + zip(pairs, hidden).map { pair, hidden in hidden ?? String(pair) }.joined(separator: "&")
+    }
+
+    /// Whether `url` certainly has no query parameter `url(_:)` hides by its name, told by its
+    /// bytes (every reported URL is asked): an ASCII URL without CR (so its bytes are its
+    /// characters) whose parameter names hold no `%` escape and neither mark a secret nor name a
+    /// credential header. False when unsure: `url(_:)` then looks as it always did.
+    static func hidesNoParameter(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
+        if url.contains(where: { $0 >= 0x80 || $0 == 13 }) { return false }
+        guard let q = url.firstIndex(of: UInt8(ascii: "?")) else { return true }
+        var start = q + 1
+        while start <= url.count {
+            let end = url[start...].firstIndex(of: UInt8(ascii: "&")) ?? url.count
+            if let eq = url[start..<end].firstIndex(of: UInt8(ascii: "=")) {
+                let name = url[start..<eq]
+                if name.contains(UInt8(ascii: "%")) || Secrets.isSecretName(ascii: name) { return false }
+                if credentialHeaders.contains(where: { $0.utf8.elementsEqual(name.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }) }) {
+                    return false
+                }
+            }
+            start = end + 1
+        }
+        return true
     }
 
     /// `text` with every secret value replaced by `••••`.

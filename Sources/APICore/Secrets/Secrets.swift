@@ -18,16 +18,21 @@ public final class Secrets: Sendable {
     public static func isSecretName(_ name: some StringProtocol) -> Bool {
         // ASCII, the usual name, byte by byte (`Redactor.url` asks for every query parameter of
         // every reported URL); anything else as Unicode upper-cases it (`ſ` is an `S`).
-        var upper: [UInt8] = []
-        upper.reserveCapacity(name.utf8.count)
-        for byte in name.utf8 {
-            guard byte < 0x80 else { return secretWords.contains { name.uppercased().contains($0) } }
-            upper.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
-        }
-        return secretWordBytes.contains { word in
-            word.count <= upper.count && (0...(upper.count - word.count)).contains { at in
-                upper[at..<(at + word.count)].elementsEqual(word)
+        if name.utf8.contains(where: { $0 >= 0x80 }) { return secretWords.contains { name.uppercased().contains($0) } }
+        return isSecretName(ascii: name.utf8)
+    }
+
+    /// `isSecretName` of an ASCII name, by its bytes, allocating nothing.
+    static func isSecretName<Bytes: Collection<UInt8>>(ascii name: Bytes) -> Bool {
+        secretWordBytes.contains { word in
+            var start = name.startIndex
+            var left = name.count
+            while left >= word.count {
+                if zip(name[start...], word).allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0) == $1 }) { return true }
+                name.formIndex(after: &start)
+                left -= 1
             }
+            return false
         }
     }
 

@@ -39,6 +39,7 @@ extension StringProtocol {
 
     /// Every byte outside `allowed` (an ASCII set) as `%XX`.
     public func percentEncoded(keeping allowed: Text.ByteSet) -> String {
+        if utf8.allSatisfy(allowed.contains) { return String(self) }  // the usual value: nothing to escape
         var out = ""
         for b in utf8 {
             if allowed.contains(b) { out.unicodeScalars.append(Unicode.Scalar(b)) } else { out += "%" + Text.hexByte(b) }

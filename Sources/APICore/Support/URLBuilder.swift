@@ -86,6 +86,7 @@ public enum URLBuilder {
 
     /// Every byte outside `allowed` as `%XX`; a `%` followed by two hex digits stays an escape.
     static func encodeKeepingEscapes(_ s: String, _ allowed: Text.ByteSet) -> String {
+        if s.utf8.allSatisfy(allowed.contains) { return s }  // the usual path: nothing to escape
         let b = Array(s.utf8)
         var out = ""
         for (i, byte) in b.enumerated() {

@@ -16,6 +16,9 @@ struct UnixSocketBase: Equatable {
 
     /// nil when `text` is not a `unix://` base; `.failure` with what is wrong when it is a bad one.
     static func parse(_ text: String) -> Result<UnixSocketBase, Problem>? {
+        // Every base URL of every request comes here: one that starts with an ASCII letter other
+        // than u cannot lower-case to `unix://`, so it is not lower-cased whole.
+        if let first = text.utf8.first, first < 0x80, first | 0x20 != UInt8(ascii: "u") { return nil }
         guard text.lowercased().hasPrefix(scheme) else { return nil }
         let rest = text.dropFirst(scheme.count)
         let socket: Substring

@@ -66,8 +66,8 @@ public struct Bindings: Sendable {
     func expand(_ template: Template, in place: @autoclosure () -> String, file: String?, unresolved: Unresolved = .fail,
                 encode: (String) -> String = { $0 }, encodeReserved: (String) -> String = { $0 },
                 placeholders: inout [String]) throws(APIError) -> String {
-        // Nothing to expand without a '{' or '$' (a byte scan: most params and samples are plain).
-        if !template.text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "$") }) { return template.text }
+        // By bytes (no `{` or `$` byte: no such character), not by characters: every request's base URL comes here.
+        if template.isLiteral && !template.text.utf8.contains(UInt8(ascii: "$")) { return template.text }
         let text = template.text
         var out = ""
         var i = text.startIndex

@@ -43,7 +43,11 @@ public struct Target: Sendable {
     public var warnings: [Diagnostic] = []
 
     /// `service.target`, the name users type.
-    public var qualifiedName: String { "\(service).\(name)" }
+    public var qualifiedName: String { Self.qualifiedName(service: service, name: name) }
+
+    /// `qualifiedName` from its parts: a pass over many targets reads the two fields (a call with
+    /// a whole `Target` of an array copies it, every field retained and released).
+    public static func qualifiedName(service: String, name: String) -> String { "\(service).\(name)" }
 
     /// The default sample (name nil) and every named one, in declaration order.
     public var allSamples: [(name: String?, sample: Sample)] {

@@ -57,7 +57,7 @@ public struct Template: Sendable, Equatable {
     }
 
     /// Whether the text holds anything to expand.
-    public var isLiteral: Bool { !text.contains("{") }
+    public var isLiteral: Bool { !text.utf8.contains(UInt8(ascii: "{")) }  // by bytes: a `{` is one
 
     /// The `{name}` placeholders, in order of appearance.
     public var placeholders: [String] {

@@ -11,19 +11,29 @@ import Foundation
 ///     SKIP  httpbin.post           POST is not checked unless the target says check: true (or --all)
 public enum TextReport {
     public static func line(_ r: CheckResult, nameWidth: Int) -> String {
-        let name = r.name.padded(to: max(nameWidth, r.name.count))
-        if r.outcome == .skipped { return "SKIP  \(name)  \(r.skipReason ?? "")\n" }
-        let tag = r.outcome == .passed ? "PASS" : "FAIL"
+        // One string grown in place (a line per check, thousands a run): the name, then spaces to `nameWidth`.
+        let pad = max(0, nameWidth - r.name.count)
+        var text = ""
+        text.reserveCapacity(r.name.utf8.count + pad + 32)
+        text += r.outcome == .skipped ? "SKIP  " : r.outcome == .passed ? "PASS  " : "FAIL  "
+        text += r.name
+        if pad > 0 { text += String(repeating: " ", count: pad) }
+        if r.outcome == .skipped { return text + "  \(r.skipReason ?? "")\n" }
         let status = r.status.map(String.init) ?? "---"
         let time = r.duration.map(Text.milliseconds) ?? "-"
-        var text = "\(tag)  \(name)  \(status)  \(String(repeating: " ", count: max(0, 8 - time.count)))\(time)"
+        text += "  "
+        text += status
+        text += "  "
+        if time.count < 8 { text += String(repeating: " ", count: 8 - time.count) }
+        text += time
         if r.attempts.count > 1 { text += "  (\(r.attempts.count) attempts\(r.flaky ? ", flaky" : ""))" }
         if r.failedAsExpected, let first = r.messages.first {
             text += "  failed as expected: \(first)"
         } else if r.outcome == .failed, let first = r.messages.first {
             text += "  \(first)"
         }
-        return text + "\n"
+        text += "\n"
+        return text
     }
 
     /// The failures again, each with every failed expectation, then `N passed, N failed[, N flaky][, N skipped]`.
