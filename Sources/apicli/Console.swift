@@ -43,7 +43,7 @@ struct Console: Sendable {
     /// server's header cannot retitle the window, clear the screen or rewrite a line. Newlines and
     /// tabs stay.
     static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard mayHoldControl(text), text.unicodeScalars.contains(where: isControl) else { return text }
         var out = String.UnicodeScalarView()
         for c in text.unicodeScalars {
             if isControl(c) {
@@ -53,6 +53,15 @@ struct Console: Sendable {
             }
         }
         return String(out)
+    }
+
+    /// A byte scan first (`list` writes hundreds of kilobytes): every control character's UTF-8
+    /// holds a byte below 0x20, 0x7F, or 0xC2 (the lead byte of U+0080…U+009F).
+    private static func mayHoldControl(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }
+        }
     }
 
     private static func isControl(_ c: Unicode.Scalar) -> Bool {

@@ -85,20 +85,23 @@ struct ListValues {
         let nameWidth = rows.reduce(0) { max($0, $1.counts.name) }
         let methodWidth = rows.reduce(0) { max($0, $1.counts.method) }
         let urlWidth = rows.reduce(0) { max($0, $1.counts.url) }
-        var text = ""
+        // Built as bytes (one buffer, no String growth per piece): 10,000 rows are 400 KB.
+        var text: [UInt8] = []
+        text.reserveCapacity(rows.count * (nameWidth + methodWidth + urlWidth + 8))
+        func pad(_ n: Int) { text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: n)) }
         for row in rows {
-            text += row.name
-            text += String(repeating: " ", count: nameWidth + 2 - row.counts.name)
-            text += row.method
-            text += String(repeating: " ", count: methodWidth + 2 - row.counts.method)
-            text += row.url
+            text.append(contentsOf: row.name.utf8)
+            pad(nameWidth + 2 - row.counts.name)
+            text.append(contentsOf: row.method.utf8)
+            pad(methodWidth + 2 - row.counts.method)
+            text.append(contentsOf: row.url.utf8)
             if let doc = row.doc {
-                text += String(repeating: " ", count: urlWidth + 2 - row.counts.url)
-                text += doc
+                pad(urlWidth + 2 - row.counts.url)
+                text.append(contentsOf: doc.utf8)
             }
-            text += "\n"
+            text.append(UInt8(ascii: "\n"))
         }
-        console.out(text)
+        console.out(String(decoding: text, as: UTF8.self))
     }
 }
 
@@ -116,7 +119,15 @@ struct ListRow: Sendable {
         method = target.method
         url = URLBuilder.join(base: baseURL ?? service.baseURL.text, path: target.path?.text ?? "")
         doc = target.doc
-        counts = (name.count, method.count, url.count)
+        counts = (Self.characters(name), Self.characters(method), Self.characters(url))
+    }
+
+    /// The number of characters of `s`: its byte count when every byte is ASCII other than CR (CR LF
+    /// is the one ASCII pair that makes one character), else `count`.
+    static func characters(_ s: String) -> Int {
+        var s = s
+        let plain = s.withUTF8 { bytes in !bytes.contains { $0 >= 0x80 || $0 == 0x0D } }
+        return plain ? s.utf8.count : s.count
     }
 
     /// The rows of a service's targets in order; a service of 1,000 targets or more in two halves at once.

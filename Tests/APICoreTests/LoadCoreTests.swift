@@ -56,6 +56,44 @@ final class LoadCoreTests: XCTestCase {
         }
     }
 
+    /// The timeline keeps a second that is over as its buckets (a few hundred bytes), not a 26
+    /// KiB histogram each: a run's memory stays flat in its length (issue 22; an hour was 94 MB).
+    /// What it reports is the same as the histograms it used to keep, late requests included.
+    func testTheTimelineKeepsPastSecondsAsBucketsWithTheSameCounts() {
+        let recorder = LoadRecorder(names: ["s.a"], start: 100, template: LoadResult())
+        var expected = [Latencies](repeating: Latencies(coarse: true), count: 600)
+        func record(second: Int, _ i: Int) {
+            let due = 100 + Double(second) + Double(i) / 50
+            let end = due + 0.000_3 * Double(1 + (i * 7 + second) % 23)
+            recorder.record("s.a", due: due, end: end, error: i % 10 == 0 ? "5xx" : nil, bytes: 17)
+            expected[second].record(seconds: end - due)
+        }
+        for second in 0..<600 {
+            for i in 0..<50 { record(second: second, i) }
+            XCTAssertLessThanOrEqual(recorder.recentHistograms, LoadRecorder.recentSeconds + 1, "second \(second)")
+        }
+        record(second: 5, 3)  // a slow request due long ago, finished now
+        record(second: 5, 4)
+        XCTAssertLessThanOrEqual(recorder.recentHistograms, LoadRecorder.recentSeconds + 2)
+        let r = recorder.snapshot(now: 700)
+        XCTAssertEqual(r.timeline.count, 600)
+        for (second, s) in r.timeline.enumerated() {
+            XCTAssertEqual(s.latency, expected[second], "second \(second)")
+            XCTAssertEqual(s.requests, second == 5 ? 52 : 50)
+            XCTAssertEqual(s.errors, 5)
+            XCTAssertLessThanOrEqual(s.buckets.count, 23)
+        }
+        // the same bucket, so within its 1% (the top bucket's value is its middle, as read back from JSON)
+        XCTAssertEqual(r.timeline[42].latency.seconds(at: 99), expected[42].seconds(at: 99), accuracy: expected[42].seconds(at: 99) / 100)
+        XCTAssertEqual(r.timeline[42].latency.seconds(at: 50), expected[42].seconds(at: 50))
+        // merged (report merge) and read back from JSON: the same buckets
+        var twice = r
+        twice.add(r)
+        XCTAssertEqual(twice.timeline[7].requests, 100)
+        XCTAssertEqual(twice.timeline[7].latency.count, 100)
+        XCTAssertEqual(twice.timeline[7].buckets.map(\.value), r.timeline[7].buckets.map(\.value))
+    }
+
     func testTheJSONReportKeepsHistogramsExactly() throws {
         var r = LoadResult()
         r.model = "closed"

@@ -89,7 +89,7 @@ public struct EndpointResolver: Sendable {
     /// the environment), then `-p` overrides.
     /// `captured`: values from the targets it `needs:`, between its params and `-p`.
     public func bindings(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Bindings {
-        var values: [String: String] = [:]
+        var values = [String: String](minimumCapacity: target.params.count)
         let unset: Bindings.Unset = offline ? .placeholder : .fail
         let env = Bindings(environment: environment, secrets: secrets, providers: providers, unset: unset)
         var placeholderParams: [String: [String]] = [:]
@@ -99,8 +99,8 @@ public struct EndpointResolver: Sendable {
                                           file: service.file, unresolved: .keep, placeholders: &unsetNames)
             if !unsetNames.isEmpty { placeholderParams[name] = unsetNames }
         }
-        values.merge(captured) { _, new in new }
-        values.merge(overrides.params) { _, new in new }
+        if !captured.isEmpty { values.merge(captured) { _, new in new } }
+        if !overrides.params.isEmpty { values.merge(overrides.params) { _, new in new } }
         return Bindings(params: values, environment: environment, secrets: secrets, providers: providers, unset: unset,
                         placeholderParams: placeholderParams)
     }
@@ -108,7 +108,12 @@ public struct EndpointResolver: Sendable {
     /// The validation and timeout of a target, from the same layers as `endpoint(for:in:)` but
     /// without expanding anything: what `validate` judges samples with when secrets are not set.
     public func policy(for target: Target, in service: Service) throws(APIError) -> Policy {
-        let layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
+        // No rule and no environment: no layer sets either, so none is built (what `validate`
+        // meets for every target of most files; building them was most of the cost).
+        var layers: Layers?
+        if !project.rules.isEmpty || !service.rules.isEmpty || environmentName != nil {
+            layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
+        }
         var ignored: [Origin] = []
         return Policy(validation: validation(target, service, layers, &ignored),
                       timeout: timeout(target, service, layers, &ignored))
@@ -229,9 +234,10 @@ public struct EndpointResolver: Sendable {
         return base
     }
 
-    private func timeout(_ target: Target, _ service: Service, _ layers: Layers, _ origins: inout [Origin]) -> Double {
+    /// `layers`: nil when no rule or environment applies.
+    private func timeout(_ target: Target, _ service: Service, _ layers: Layers?, _ origins: inout [Origin]) -> Double {
         if let t = overrides.timeout ?? target.timeout { return t }
-        if let (t, rule) = layers.lastRule(\.timeout) {
+        if let (t, rule) = layers?.lastRule(\.timeout) {
             origins.append(Origin(.timeout, from: rule.label))
             return t
         }
@@ -243,9 +249,9 @@ public struct EndpointResolver: Sendable {
         return Service.defaultTimeout
     }
 
-    private func validation(_ target: Target, _ service: Service, _ layers: Layers, _ origins: inout [Origin]) -> Validation {
+    private func validation(_ target: Target, _ service: Service, _ layers: Layers?, _ origins: inout [Origin]) -> Validation {
         if let v = target.validation { return v }
-        if let (v, rule) = layers.lastRule(\.validation) {
+        if let (v, rule) = layers?.lastRule(\.validation) {
             origins.append(Origin(.validation, from: rule.label))
             return v
         }

@@ -1,11 +1,12 @@
-/// The open model's requests in flight, at most `limit` (`--max-in-flight`): the scheduler takes a
-/// slot before it starts a request and, when all are taken, waits for a request to finish and
-/// hand its slot over (no polling: a scheduler that looked every 200 µs woke 5,000 times a second
-/// on a machine already behind). One waiter at a time: the scheduler.
+import NIOCore
+
+/// At most `limit` of something at once, the rest waiting their turn in order (no polling: a
+/// scheduler that looked every 200 µs woke 5,000 times a second on a machine already behind).
+/// The open model takes one for each request in flight (`--max-in-flight`).
 final class InFlightSlots: Sendable {
     private struct State {
         var taken = 0
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiters = CircularBuffer<CheckedContinuation<Void, Never>>()  // first come, first served
     }
     private let state = Locked(State())
     let limit: Int
@@ -15,6 +16,7 @@ final class InFlightSlots: Sendable {
     }
 
     var taken: Int { state.withLock { $0.taken } }
+    var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// Takes a slot, waiting while every slot is taken.
     func acquire() async {
@@ -30,23 +32,23 @@ final class InFlightSlots: Sendable {
                     s.taken += 1
                     return true
                 }
-                s.waiter = c
+                s.waiters.append(c)
                 return false
             }
             if free { c.resume() }
         }
     }
 
-    /// Gives a slot back: to the waiter when there is one (the count stays), else free.
+    /// Gives a slot back: to the first waiter when there is one (the count stays), else free.
     func release() {
         let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            if let w = s.waiter {
-                s.waiter = nil
-                return w
+            guard let w = s.waiters.popFirst() else {
+                s.taken -= 1
+                return nil
             }
-            s.taken -= 1
-            return nil
+            return w
         }
         waiter?.resume()
     }
 }
+

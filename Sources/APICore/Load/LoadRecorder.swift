@@ -6,7 +6,15 @@ public final class LoadRecorder: Sendable {
         var requests: UInt64 = 0
         var errors: UInt64 = 0
         var overall = Latencies()
+        /// The timeline's recent seconds, as histograms (a request counts in the second it was due
+        /// in, so a slow one lands in a past second); older ones are kept as buckets only.
+        var recent: [Int: Latencies] = [:]
+        var newest = 0
     }
+
+    /// Seconds behind the newest one that keep a histogram; a request due earlier that finishes
+    /// now (a timeout) gets one again until the next second begins.
+    static let recentSeconds = 2
 
     private let state: Locked<State>
     /// Monotonic seconds at the run's start.
@@ -62,7 +70,11 @@ public final class LoadRecorder: Sendable {
             while s.result.timeline.count <= second { s.result.timeline.append(LoadSecond()) }
             s.result.timeline[second].requests += 1
             if e.error != nil { s.result.timeline[second].errors += 1 }
-            s.result.timeline[second].latency.record(seconds: latency)
+            s.recent[second, default: Latencies(coarse: true)].record(seconds: latency)
+            if second > s.newest {
+                s.newest = second
+                Self.settle(&s, before: second - Self.recentSeconds)
+            }
         }
         if let lag = e.lag { s.result.lag.record(seconds: max(lag, 0)) }
     }
@@ -94,11 +106,26 @@ public final class LoadRecorder: Sendable {
         }
     }
 
+    /// The recent seconds before `second` kept as their buckets only.
+    private static func settle(_ s: inout State, before second: Int) {
+        for k in s.recent.keys.filter({ $0 < second }) {
+            if let latencies = s.recent.removeValue(forKey: k) { s.result.timeline[k].add(latencies) }
+        }
+    }
+
+    /// How many seconds of the timeline hold a histogram now (at most `recentSeconds` + 1, and
+    /// those a late request reopened).
+    var recentHistograms: Int { state.withLock { $0.recent.count } }
+
     func scheduled(_ n: UInt64) { state.withLock { $0.result.scheduled = n } }
 
     /// The result so far, `now` being monotonic seconds.
     public func snapshot(now: Double = monotonicSeconds()) -> LoadResult {
-        var r = state.withLock { $0.result }
+        var r = state.withLock { s in
+            var r = s.result
+            for (k, latencies) in s.recent { r.timeline[k].add(latencies) }
+            return r
+        }
         r.elapsed = now - start
         return r
     }

@@ -88,14 +88,66 @@ public struct LoadStats: Sendable, Equatable {
 public struct LoadSecond: Sendable, Equatable {
     public var requests: UInt64 = 0
     public var errors: UInt64 = 0
-    /// At 1%: enough for the charts, small enough to keep one a second.
-    public var latency = Latencies(coarse: true)
+    /// The latencies at 1% (a coarse `Latencies`), kept as the buckets that have counts, by
+    /// value: a second of a run holds a few hundred bytes (a coarse histogram is 26 KiB, what a
+    /// second cost before: 94 MB an hour of run). The recorder fills a histogram while the second
+    /// is recent and keeps only this once it is over (`LoadRecorder`).
+    public private(set) var buckets: [Bucket] = []
+
+    /// (microseconds, count).
+    public struct Bucket: Sendable, Equatable {
+        public var value: UInt64
+        public var count: UInt64
+    }
 
     public init() {}
+
+    /// The latencies as a histogram, built when asked (the charts, the JSON report).
+    public var latency: Latencies {
+        get {
+            var l = Latencies(coarse: true)
+            for b in buckets { l.record(microseconds: b.value, count: b.count) }
+            return l
+        }
+        set {
+            buckets = []
+            add(newValue)
+        }
+    }
 
     public mutating func add(_ other: LoadSecond) {
         requests += other.requests
         errors += other.errors
-        latency.add(other.latency)
+        merge(other.buckets)
+    }
+
+    /// `latencies`' counts added to this second's.
+    mutating func add(_ latencies: Latencies) {
+        merge(latencies.buckets.map { Bucket(value: $0.value, count: $0.count) })
+    }
+
+    private mutating func merge(_ other: [Bucket]) {
+        if other.isEmpty { return }
+        if buckets.isEmpty {
+            buckets = other
+            return
+        }
+        var merged: [Bucket] = []
+        merged.reserveCapacity(buckets.count + other.count)
+        var (i, j) = (0, 0)
+        while i < buckets.count || j < other.count {
+            if j == other.count || (i < buckets.count && buckets[i].value < other[j].value) {
+                merged.append(buckets[i])
+                i += 1
+            } else if i == buckets.count || other[j].value < buckets[i].value {
+                merged.append(other[j])
+                j += 1
+            } else {
+                merged.append(Bucket(value: buckets[i].value, count: buckets[i].count + other[j].count))
+                i += 1
+                j += 1
+            }
+        }
+        buckets = merged
     }
 }

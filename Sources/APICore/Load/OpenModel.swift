@@ -27,14 +27,15 @@ extension LoadRunner {
         for item in plan.items { calls.append(try await caller.prepare(item.target, in: item.service)) }
         let placement = OpenPlacement.current
         let home = placement == .pool ? nil : EventLoopExecutor.next()
+        let gates = placement == .loops ? calls.map { _ in nil } : SendGate.gates(for: calls)
         await withTaskExecutorPreference(home) {
-            await self.startOnSchedule(schedule, calls: calls, caller: caller, maxInFlight: maxInFlight,
+            await self.startOnSchedule(schedule, calls: calls, gates: gates, caller: caller, maxInFlight: maxInFlight,
                                        timer: home?.loop, placement: placement)
         }
     }
 
-    private func startOnSchedule(_ schedule: RateSchedule, calls: [PreparedCall], caller: Caller, maxInFlight: Int,
-                                 timer: (any EventLoop)?, placement: OpenPlacement) async {
+    private func startOnSchedule(_ schedule: RateSchedule, calls: [PreparedCall], gates: [SendGate?], caller: Caller,
+                                 maxInFlight: Int, timer: (any EventLoop)?, placement: OpenPlacement) async {
         let start = recorder.start
         let end = plan.duration ?? .infinity
         let slots = InFlightSlots(limit: maxInFlight)
@@ -50,7 +51,7 @@ extension LoadRunner {
                     slots.release()
                     break
                 }
-                let call = calls[order[k % order.count]]
+                let i = order[k % order.count]
                 k += 1
                 recorder.scheduled(UInt64(k))
                 let loop: (any TaskExecutor)? = switch placement {
@@ -58,18 +59,43 @@ extension LoadRunner {
                 case .timer: globalConcurrentExecutor
                 case .loops: EventLoopExecutor.next()
                 }
+                guard let gate = gates[i] else {
+                    group.addTask(executorPreference: loop) {
+                        // The request starts when its task runs (a busy machine runs it late): the lag
+                        // is measured here. A start a little early (not worth a sleep) counts from when
+                        // it started; a late one from its schedule.
+                        let now = monotonicSeconds()
+                        await self.send(calls[i], caller: caller, on: loop as? EventLoopExecutor, due: min(due, now), lag: max(now - due, 0))
+                        slots.release()
+                    }
+                    continue
+                }
+                // With its origin's gate full, it waits there (its lag is now's: it started, as one
+                // waiting for a connection in the transport's queue did, and the wait counts in its
+                // latency); a task whose request is done sends the next one waiting.
+                let now = monotonicSeconds()
+                guard gate.submit(SendGate.Pending(item: i, from: min(due, now), lag: max(now - due, 0))) else { continue }
                 group.addTask(executorPreference: loop) {
-                    // The request starts when its task runs (a busy machine runs it late): the lag
-                    // is measured here. A start a little early (not worth a sleep) counts from when
-                    // it started; a late one from its schedule.
                     let now = monotonicSeconds()
-                    let (from, lag) = (min(due, now), max(now - due, 0))
-                    let sent = await EventLoopExecutor.run(on: loop as? EventLoopExecutor) { await caller.send(call) }
-                    self.record(call.target.qualifiedName, sent, due: from, lag: lag)
-                    slots.release()
+                    var request: SendGate.Pending? = SendGate.Pending(item: i, from: min(due, now), lag: max(now - due, 0))
+                    while let r = request {
+                        if !Task.isCancelled {  // Ctrl-C: the ones waiting are not sent
+                            await self.send(calls[r.item], caller: caller, on: loop as? EventLoopExecutor, due: r.from, lag: r.lag)
+                        }
+                        slots.release()
+                        request = gate.next()
+                    }
                 }
             }
         }
+    }
+
+    /// One request, sent and counted. Not inlined into the request's task: its frame (the result,
+    /// the error) is there only while a request is with the transport.
+    @inline(never)
+    private func send(_ call: PreparedCall, caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
+        let sent = await EventLoopExecutor.run(on: loop) { await caller.send(call) }
+        record(call.target.qualifiedName, sent, due: due, lag: lag)
     }
 
     /// How early a request may start rather than sleep until it is due (seconds).

@@ -16,7 +16,7 @@ extension ServiceDecoder {
         var secret: Bool?
         var schema: SchemaExpectation?
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "schema": schema = schemaExpectation(e.value)
             case "json":
                 guard let t = reader.text(e.value, "capture json") else { continue }

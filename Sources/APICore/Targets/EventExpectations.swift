@@ -47,7 +47,7 @@ extension ServiceDecoder {
         guard let entries = reader.mapping(node, "expect events", known: TargetFile.Keys.eventsExpectation) else { return nil }
         var out = EventsExpectation(mark: node.mark)
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "count":
                 out.count = comparisons(e.value, path: "the event count") ?? []
             case "has":
@@ -66,7 +66,7 @@ extension ServiceDecoder {
         guard let entries = reader.mapping(node, what, known: TargetFile.Keys.eventMatch) else { return nil }
         var match = EventMatch()
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "event": match.event = reader.text(e.value, "event name")?.text
             case "id": match.id = reader.text(e.value, "event id")?.text
             case "data":

@@ -13,11 +13,11 @@ extension TargetFile.Keys {
 
 /// The `expect:` block of a target (see `Expectations`).
 extension ServiceDecoder {
-    mutating func expectations(_ node: Node, _ what: String) -> Expectations? {
-        guard let entries = reader.mapping(node, "expect of \(what)", known: TargetFile.Keys.expect) else { return nil }
+    mutating func expectations(_ node: Node, _ what: @autoclosure () -> String) -> Expectations? {
+        guard let entries = reader.mapping(node, "expect of \(what())", known: TargetFile.Keys.expect) else { return nil }
         var expect = Expectations(mark: node.mark)
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "status": expect.status = statusPatterns(e.value)
             case "headers": expect.headers = headerExpectations(e.value)
             case "json": expect.json = jsonExpectations(e.value)
@@ -43,8 +43,8 @@ extension ServiceDecoder {
 
     private mutating func statusPattern(_ node: Node) -> StatusPattern? {
         guard let t = reader.text(node, "expect status") else { return nil }
+        if let code = Int(t.text), (100...599).contains(code) { return .code(code) }
         let text = t.text.lowercased()
-        if let code = Int(text), (100...599).contains(code) { return .code(code) }
         if text.count == 3, text.hasSuffix("xx"), let digit = Int(text.prefix(1)), (1...5).contains(digit) {
             return .family(digit)
         }

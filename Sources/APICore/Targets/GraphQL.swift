@@ -46,7 +46,7 @@ extension ServiceDecoder {
         var op = GraphQLOperation(query: "", variables: nil, operationName: nil, get: false, errorsFail: true, mark: node.mark)
         var hasQuery = false
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "query":
                 if e.value.pairs != nil {
                     guard let path = graphqlFile(e.value) else { continue }

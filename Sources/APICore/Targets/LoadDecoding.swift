@@ -6,7 +6,7 @@ extension ServiceDecoder {
         guard let entries = reader.mapping(node, "load", known: known) else { return nil }
         var settings = LoadSettings()
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "weight":
                 let r = LoadSettings.weights
                 settings.weight = reader.integer(e.value, "load weight", in: r)

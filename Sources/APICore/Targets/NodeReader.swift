@@ -54,7 +54,7 @@ struct NodeReader {
                 error("keys in \(what()) must be text, not \(pair.key.kindName)", at: pair.key.mark)
                 continue
             }
-            if let known, !known.contains(key) {
+            if let known, !MappingKey.contains(known, key) {
                 if key.hasPrefix("x-") { continue }
                 let hint = Suggestions.hint(for: key, in: known)
                     ?? "known keys: " + known.joined(separator: ", ")
@@ -82,6 +82,9 @@ struct NodeReader {
 
     /// YAML 1.2's core schema spellings of true and false: the only ones apicli reads.
     static func boolean(_ text: String) -> Bool? {
+        // Every plain scalar of a value is asked: by length first (4 or 5 bytes).
+        let count = text.utf8.count
+        guard count == 4 || count == 5 else { return nil }
         switch text {
         case "true", "True", "TRUE": return true
         case "false", "False", "FALSE": return false
@@ -172,4 +175,31 @@ struct NodeReader {
         }
     }
 
+}
+
+/// A mapping key as a `switch` subject (`switch MappingKey(e.key) { case "path": … }`): the byte
+/// counts are compared before the text, so each case that does not match costs a few
+/// instructions, not a String comparison (decoding reads every key of every target this way).
+struct MappingKey: Equatable, ExpressibleByStringLiteral {
+    let text: String
+    let count: Int
+
+    init(_ text: String) {
+        self.text = text
+        count = text.utf8.count
+    }
+
+    init(stringLiteral text: String) {
+        self.init(text)
+    }
+
+    static func == (a: MappingKey, b: MappingKey) -> Bool {
+        a.count == b.count && a.text == b.text
+    }
+
+    /// `keys.contains(key)`, by the same rule.
+    static func contains(_ keys: [String], _ key: String) -> Bool {
+        let count = key.utf8.count
+        return keys.contains { $0.utf8.count == count && $0 == key }
+    }
 }

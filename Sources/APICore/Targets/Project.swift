@@ -59,7 +59,7 @@ extension ServiceDecoder {
     mutating func project(_ root: Node, into project: inout Project) {
         guard let entries = reader.mapping(root, "apicli.yaml", known: TargetFile.Keys.project) else { return }
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "headers": project.headers = headers(e.value, "the project's headers") ?? []
             case "timeout": project.timeout = reader.duration(e.value, "timeout", allowZero: false)
             case "validate": project.validation = validation(e.value)

@@ -28,7 +28,7 @@ public struct RequestTask: Sendable {
     public var arrays: ArrayEncoding
     public var bools: BoolEncoding
     /// The `task:` keys the target wrote; a rule's `task:` changes only the others.
-    public var declared: Set<String> = []
+    public var declared: [String] = []
     /// `download:`: where the body is saved (relative to the working directory; `{params}` allowed).
     public var download: Template?
     /// `websocket:`: a WebSocket conversation instead of a request body (the URL is ws:// or wss://).

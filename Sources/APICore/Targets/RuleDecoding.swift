@@ -14,7 +14,7 @@ extension ServiceDecoder {
         var rule = Rule(match: "", except: [], headers: [], file: file, mark: node.mark)
         var matched = false
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "match":
                 if let t = reader.text(e.value, "match") { (rule.match, matched) = (t.text, true) }
             case "except": rule.except = names(e.value, "except")
@@ -45,7 +45,7 @@ extension ServiceDecoder {
         guard let entries = reader.mapping(node, "the task of a rule", known: TargetFile.Keys.ruleTask) else { return nil }
         var patch = TaskPatch()
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "encoding": patch.encoding = reader.choice(e.value, "encoding", as: ParameterEncoding.self)
             case "arrays": patch.arrays = reader.choice(e.value, "arrays", as: ArrayEncoding.self)
             case "bools": patch.bools = reader.choice(e.value, "bools", as: BoolEncoding.self)

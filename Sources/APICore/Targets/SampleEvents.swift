@@ -59,7 +59,7 @@ extension ServiceDecoder {
         var event = Sample.Event(mark: node.mark)
         var ok = true
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "event":
                 event.event = lineText(e.value, "event name")
                 ok = ok && event.event != nil

@@ -28,7 +28,7 @@ extension ServiceDecoder {
             var delay = 0.0
             var keys = 0
             for e in entries {
-                switch e.key {
+                switch MappingKey(e.key) {
                 case "text":
                     keys += 1
                     content = reader.text(e.value, "message text").map { .string($0) }

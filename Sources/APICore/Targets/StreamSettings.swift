@@ -28,7 +28,7 @@ extension ServiceDecoder {
         guard let entries = reader.mapping(node, "stream", known: TargetFile.Keys.stream) else { return nil }
         var out = StreamSettings()
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "idle": out.idle = reader.duration(e.value, "stream idle", allowZero: false)
             default:
                 if case .scalar(let s) = e.value.content, s.isPlain, let b = NodeReader.boolean(s.value) {

@@ -152,7 +152,7 @@ struct ServiceDecoder {
                               timeout: nil, validation: nil, targets: [])
         var targetsNode: Node?
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "service":
                 if let t = reader.text(e.value, "service") { name = t.text; nameMark = e.value.mark }
             case "baseURL": baseURL = self.baseURL(e.value)
@@ -194,7 +194,7 @@ struct ServiceDecoder {
     }
 
     /// Decodes `entries` in order, handing each target that decodes to `body`.
-    mutating func forEachTarget(_ entries: ArraySlice<NodeReader.Entry>, service name: String, _ body: (Target) -> Void) {
+    mutating func forEachTarget(_ entries: ArraySlice<NodeReader.Entry>, service name: String, _ body: (consuming Target) -> Void) {
         for e in entries where !e.key.hasPrefix("x-") && (only == nil || e.key == only) {
             guard TargetFile.isName(e.key) else {
                 reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)
@@ -217,7 +217,7 @@ struct ServiceDecoder {
         guard let entries = reader.mapping(node, "tls", known: ["cacert", "verify", "cert", "key", "pkcs12", "password", "keyPassword"]) else { return nil }
         var options = TLSOptions()
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "cacert": options.caFile = fileReference(e.value, "tls cacert", use: .tls)
             case "cert": options.certFile = fileReference(e.value, "tls cert", use: .tls)
             case "key": options.keyFile = fileReference(e.value, "tls key", use: .tls)
@@ -245,34 +245,35 @@ struct ServiceDecoder {
     }
 
     private mutating func target(_ name: String, _ node: Node, service: String, mark: Mark) -> Target? {
-        let what = "target '\(name)'"
+        // Spelled only for a message: most targets have no problem to report.
+        func what() -> String { "target '\(name)'" }
         currentTarget = name
         defer { currentTarget = nil }
-        guard let entries = reader.mapping(node, what, known: TargetFile.Keys.target) else { return nil }
+        guard let entries = reader.mapping(node, what(), known: TargetFile.Keys.target) else { return nil }
         var target = Target(name: name, service: service, mark: mark, doc: nil, path: nil, method: "GET", params: [],
                             task: RequestTask(), headers: [], timeout: nil, validation: nil, sample: nil, samples: [])
         // The method first: where a task's parameters go depends on it.
         let warned = reader.warnings.count
         if let node = entries.first(where: { $0.key == "method" })?.value { target.method = method(node) ?? target.method }
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "path": target.path = path(e.value)
             case "method": break
             case "doc": target.doc = reader.text(e.value, "doc")?.text
             case "params": target.params = params(e.value)
             case "task": target.task = task(e.value, method: target.method) ?? target.task
-            case "headers": target.headers = headers(e.value, "the headers of \(what)") ?? []
+            case "headers": target.headers = headers(e.value, "the headers of \(what())") ?? []
             case "timeout": target.timeout = reader.duration(e.value, "timeout", allowZero: false)
             case "validate": target.validation = validation(e.value)
-            case "sample": target.sample = sample(e.value, "the sample of \(what)")
-            case "samples": target.samples = samples(e.value, what)
-            case "expect": target.expect = expectations(e.value, what)
+            case "sample": target.sample = sample(e.value, "the sample of \(what())")
+            case "samples": target.samples = samples(e.value, what())
+            case "expect": target.expect = expectations(e.value, what())
             case "check": target.check = reader.boolean(e.value, "check")
-            case "auth": target.auth = auth(e.value, what)
+            case "auth": target.auth = auth(e.value, what())
             case "followRedirects": target.followRedirects = reader.boolean(e.value, "followRedirects")
-            case "capture": target.captures = captures(e.value, what)
+            case "capture": target.captures = captures(e.value, what())
             case "needs": target.needs = needs(e.value)
-            case "until": target.until = until(e.value, what)
+            case "until": target.until = until(e.value, what())
             case "load": target.load = load(e.value, target: service + "." + name)
             case "stream": target.stream = streamSettings(e.value)
             default: break
@@ -345,8 +346,8 @@ struct ServiceDecoder {
         return entries.compactMap { e in reader.text(e.value, "param '\(e.key)'").map { (e.key, $0) } }
     }
 
-    mutating func headers(_ node: Node, _ what: String) -> [Header]? {
-        guard let entries = reader.mapping(node, what) else { return nil }
+    mutating func headers(_ node: Node, _ what: @autoclosure () -> String) -> [Header]? {
+        guard let entries = reader.mapping(node, what()) else { return nil }
         var headers: [Header] = []
         for e in entries {
             guard TargetFile.isToken(e.key) else {

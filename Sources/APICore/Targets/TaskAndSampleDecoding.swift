@@ -4,10 +4,10 @@ extension ServiceDecoder {
     mutating func task(_ node: Node, method: String) -> RequestTask? {
         guard let entries = reader.mapping(node, "task", known: TargetFile.Keys.task) else { return nil }
         var task = RequestTask()
-        task.declared = Set(entries.map(\.key))
+        task.declared = entries.map(\.key)
         var bodyKeys: [(String, Mark)] = []
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "query":
                 task.query = e.value.pairs == nil && e.value.items == nil
                     ? reader.text(e.value, "task query").map { .string($0) } : parameterMapping(e.value, "task query")
@@ -65,9 +65,10 @@ extension ServiceDecoder {
     }
 
     /// The one-body rule of tasks and samples: a second body key is an error at its place.
-    private mutating func oneBody(_ keys: [(String, Mark)], _ message: String, hint: String) {
+    private mutating func oneBody(_ keys: [(String, Mark)], _ message: @autoclosure () -> String,
+                                  hint: @autoclosure () -> String) {
         guard keys.count > 1 else { return }
-        reader.error("\(message): \(keys.map(\.0).joined(separator: " and "))", at: keys[1].1, hint: hint)
+        reader.error("\(message()): \(keys.map(\.0).joined(separator: " and "))", at: keys[1].1, hint: hint())
     }
 
     /// `multipart:` — a list of `{ name, value }` and `{ name, file, filename?, type? }` parts.
@@ -97,7 +98,7 @@ extension ServiceDecoder {
         var contentKeys: [(String, Mark)] = []
         var ok = true
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "name": name = reader.text(e.value, "part name")?.text
             case "value":
                 contentKeys.append((e.key, e.keyMark))
@@ -164,16 +165,16 @@ extension ServiceDecoder {
         return reader.text(node, "body").map { .text($0) }
     }
 
-    mutating func sample(_ node: Node, _ what: String) -> Sample? {
-        guard let entries = reader.mapping(node, what, known: TargetFile.Keys.sample) else { return nil }
+    mutating func sample(_ node: Node, _ what: @autoclosure () -> String) -> Sample? {
+        guard let entries = reader.mapping(node, what(), known: TargetFile.Keys.sample) else { return nil }
         var sample = Sample(mark: node.mark)
         var bodyKeys: [(String, Mark)] = []
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "status":
                 sample.status = reader.integer(e.value, "sample status", in: 100...599) ?? sample.status
             case "headers":
-                sample.headers = headers(e.value, "the headers of \(what)") ?? []
+                sample.headers = headers(e.value, "the headers of \(what())") ?? []
             case "body":
                 sample.body = reader.text(e.value, "sample body").map { .text($0) }
                 bodyKeys.append((e.key, e.keyMark))
@@ -201,7 +202,7 @@ extension ServiceDecoder {
             default: break
             }
         }
-        oneBody(bodyKeys, "\(what) has more than one body", hint: "a sample takes one of body:, json:, file:, events:, messages:, error:")
+        oneBody(bodyKeys, "\(what()) has more than one body", hint: "a sample takes one of body:, json:, file:, events:, messages:, error:")
         return sample
     }
 

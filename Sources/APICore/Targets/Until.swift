@@ -17,7 +17,7 @@ extension ServiceDecoder {
         var expect: Expectations?, failIf: Expectations?, every = 1.0, within: Double?
         var ok = true
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "expect": expect = expectations(e.value, "until: of \(what)")
             case "failIf": failIf = expectations(e.value, "failIf of \(what)")
             case "every":

@@ -77,7 +77,7 @@ extension ServiceDecoder {
         var out = WebSocketTask(mark: node.mark)
         var ok = true
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "send":
                 guard let items = boundedItems(e.value, "websocket send", of: "messages", example: "send: [ hello, { json: { n: 1 } } ]") else { ok = false; continue }
                 for item in items {
@@ -119,7 +119,7 @@ extension ServiceDecoder {
                          hint: "write { text: hello }, { json: { n: 1 } } or { binary: { file: data.bin } }")
             return nil
         }
-        switch e.key {
+        switch MappingKey(e.key) {
         case "text": return reader.text(e.value, "message text").map { .text($0) }
         case "json": return reader.value(e.value, "message json").map { .json($0) }
         default:
@@ -135,7 +135,7 @@ extension ServiceDecoder {
         guard let entries = reader.mapping(node, "an expected message", known: TargetFile.Keys.messageMatch) else { return nil }
         var match = MessageMatch()
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "text":
                 guard let t = reader.text(e.value, "message text")?.text else { return nil }
                 match.text = t.hasPrefix("~") ? HeaderExpectation(name: "text", value: String(t.dropFirst()), contains: true)
@@ -153,7 +153,7 @@ extension ServiceDecoder {
         guard let entries = reader.mapping(node, "websocket close", known: TargetFile.Keys.websocketClose) else { return nil }
         var out = WebSocketTask.Close()
         for e in entries {
-            switch e.key {
+            switch MappingKey(e.key) {
             case "after":
                 guard let n = reader.integer(e.value, "close after (messages)", in: 1...WebSocketTask.maxMessages) else { return nil }
                 out.after = n

@@ -50,7 +50,13 @@ public struct Node: Sendable {
     /// A null as YAML's core schema writes it: `~`, `null`, or nothing at all.
     public var isNull: Bool {
         guard case .scalar(let s) = content, s.isPlain, tag == nil || tag == Node.nullTag else { return false }
-        return s.value.isEmpty || s.value == "~" || s.value == "null" || s.value == "Null" || s.value == "NULL"
+        // By length first: most scalars are not null, and a failed String == is not cheap.
+        switch s.value.utf8.count {
+        case 0: return true
+        case 1: return s.value == "~"
+        case 4: return s.value == "null" || s.value == "Null" || s.value == "NULL"
+        default: return false
+        }
     }
 
     /// What a person would call this node's kind, for messages: "a mapping", "a list", "text".

@@ -72,8 +72,13 @@ enum YAMLScalar {
     static func number(_ text: String) -> String? {
         guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
             || first == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
-        if text.hasPrefix("0x"), let n = Int(text.dropFirst(2), radix: 16) { return String(n) }
-        if text.hasPrefix("0o"), let n = Int(text.dropFirst(2), radix: 8) { return String(n) }
+        // A plain decimal without leading zeros is already written as JSON writes it (most are).
+        if first != UInt8(ascii: "0"), text.utf8.count <= 18,
+           text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) { return text }
+        if first == UInt8(ascii: "0") {
+            if text.hasPrefix("0x"), let n = Int(text.dropFirst(2), radix: 16) { return String(n) }
+            if text.hasPrefix("0o"), let n = Int(text.dropFirst(2), radix: 8) { return String(n) }
+        }
         if let n = Int(text) { return n == 0 && text.hasPrefix("-") ? "-0" : String(n) }  // JSON's -0 is kept
         // Floats: digits, one point, an exponent. Double() also takes "inf" and "nan": not numbers here.
         guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
