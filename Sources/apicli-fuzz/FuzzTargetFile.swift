@@ -1,4 +1,9 @@
-import APICore
+import APISupport
+import APIYAML
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APIVerdict
 import Foundation
 
 /// One input through everything a target file meets before a request is sent: the YAML layer,

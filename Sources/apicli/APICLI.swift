@@ -1,4 +1,5 @@
-import APICore
+import APITargets
+import APIImport
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
-import APICore
+import APITargets
+import APISend
 import ArgumentParser
 
 extension APICLI {

@@ -1,4 +1,4 @@
-import APICore
+import APIImport
 import ArgumentParser
 
 extension APICLI {

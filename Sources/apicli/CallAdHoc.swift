@@ -1,4 +1,10 @@
-import APICore
+import APISupport
+import APIYAML
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APITransport
+import APIImport
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,11 @@
-import APICore
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APITransport
+import APIVerdict
+import APILive
+import APISend
+import APIImport
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc

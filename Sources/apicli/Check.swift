@@ -1,4 +1,4 @@
-import APICore
+import APIVerdict
 import ArgumentParser
 
 extension APICLI {

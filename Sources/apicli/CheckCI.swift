@@ -1,4 +1,8 @@
-import APICore
+import APISupport
+import APIDiagnostics
+import APITargets
+import APITransport
+import APICheck
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

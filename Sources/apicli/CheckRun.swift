@@ -1,4 +1,11 @@
-import APICore
+import APISupport
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APITransport
+import APIVerdict
+import APISend
+import APICheck
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,9 @@
+import APISupport
 import Dispatch
-import APICore
+import APIDiagnostics
+import APISecrets
+import APIEndpoint
+import APITransport
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

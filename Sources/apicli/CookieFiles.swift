@@ -1,4 +1,6 @@
-import APICore
+import APISupport
+import APIDiagnostics
+import APITransport
 
 /// `--cookie FILE` and `--cookie-jar FILE`: the run's jar filled from the file when the workspace
 /// is made, and with `--cookie-jar` written back when the command ends (whatever its outcome).

@@ -1,4 +1,10 @@
-import APICore
+import APISupport
+import APIJSON
+import APIDiagnostics
+import APISchema
+import APITransport
+import APIVerdict
+import APIImport
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,5 @@
-import APICore
+import APIDiagnostics
+import APITransport
 import ArgumentParser
 
 /// The one table of exit codes: the only place a number appears. Errors reach it by their kind

@@ -1,4 +1,5 @@
-import APICore
+import APIDiagnostics
+import APITargets
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

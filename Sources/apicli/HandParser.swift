@@ -1,4 +1,7 @@
-import APICore
+import APITargets
+import APITransport
+import APILive
+import APIImport
 
 /// The command lines people type most, read without argument-parser.
 ///

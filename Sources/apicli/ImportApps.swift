@@ -1,4 +1,7 @@
-import APICore
+import APISupport
+import APIDiagnostics
+import APITargets
+import APIImport
 import ArgumentParser
 
 /// `apicli import postman` and `apicli import insomnia`: a collection → one service file per origin

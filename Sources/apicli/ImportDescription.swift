@@ -1,4 +1,8 @@
-import APICore
+import APISupport
+import APIDiagnostics
+import APITransport
+import APIVerdict
+import APIImport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

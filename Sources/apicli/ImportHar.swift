@@ -1,4 +1,5 @@
-import APICore
+import APIDiagnostics
+import APIImport
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,11 @@
-import APICore
+import APISupport
+import APIYAML
+import APIJSON
+import APIDiagnostics
+import APISchema
+import APITargets
+import APITransport
+import APIImport
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

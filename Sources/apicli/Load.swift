@@ -1,4 +1,4 @@
-import APICore
+import APIDiagnostics
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,7 @@
-import APICore
+import APISupport
+import APITargets
+import APITransport
+import APILoad
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,12 @@
-import APICore
+import APISupport
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APITransport
+import APILive
+import APISend
+import APILoad
+import APIImport
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import APICore
+import APITransport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

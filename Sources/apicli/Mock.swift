@@ -1,4 +1,9 @@
-import APICore
+import APISupport
+import APIDiagnostics
+import APITargets
+import APITransport
+import APIVerdict
+import APIMock
 import ArgumentParser
 import Dispatch
 #if canImport(Glibc)

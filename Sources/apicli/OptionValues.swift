@@ -1,4 +1,9 @@
-import APICore
+import APISupport
+import APIYAML
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APITransport
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc

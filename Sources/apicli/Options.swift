@@ -1,4 +1,8 @@
-import APICore
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APITransport
+import APISend
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

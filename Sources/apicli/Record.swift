@@ -1,4 +1,12 @@
-import APICore
+import APIDiagnostics
+import APISecrets
+import APITargets
+import APIEndpoint
+import APITransport
+import APIVerdict
+import APISend
+import APIRecord
+import APIImport
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

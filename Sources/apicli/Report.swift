@@ -1,4 +1,7 @@
-import APICore
+import APIDiagnostics
+import APITransport
+import APICheck
+import APILoad
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

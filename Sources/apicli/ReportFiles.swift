@@ -1,4 +1,6 @@
-import APICore
+import APIDiagnostics
+import APITransport
+import APICheck
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

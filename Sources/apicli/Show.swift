@@ -1,4 +1,11 @@
-import APICore
+import APISupport
+import APIDiagnostics
+import APISecrets
+import APITargets
+import APIEndpoint
+import APIVerdict
+import APISend
+import APIImport
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,6 @@
 import Dispatch
-import APICore
+import APISupport
+import APITransport
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

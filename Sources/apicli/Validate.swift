@@ -1,4 +1,9 @@
-import APICore
+import APIYAML
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APIVerdict
+import APIImport
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,8 @@
-import APICore
+import APISupport
+import APISecrets
+import APITargets
+import APIEndpoint
+import APITransport
 
 /// `show`'s lines for a `task: { websocket: }`: what is sent, what is expected, when it closes.
 enum WebSocketShow {

@@ -1,6 +1,11 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APISecrets
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APISend
+@testable import APIImport
 
 /// `auth:` decoding and resolution, the auth plugin, secret collection, redaction and `--curl`.
 final class AuthAndSecretsTests: XCTestCase {

@@ -1,5 +1,7 @@
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIEndpoint
 
 /// Values that reach a request from `{params}` and `${VARS}`: they cannot walk a path (RFC 6570)
 /// nor break a header; and the one glob syntax.

@@ -1,5 +1,10 @@
 import XCTest
-@testable import APICore
+@testable import APIYAML
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APIVerdict
+@testable import APIImport
 
 /// A file of `ServiceDecoder.bothCoresFrom` targets or more is decoded in two halves at once (and,
 /// from `SplitParse.minimumSize` bytes, parsed in two halves): targets, problems, warnings and the

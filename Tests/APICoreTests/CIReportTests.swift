@@ -1,6 +1,10 @@
+@testable import APITargets
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APICheck
+@testable import APIImport
 
 final class CIReportTests: XCTestCase {
     private func result(_ name: String, _ outcome: CheckResult.Outcome, attempts: [Int?] = [200], flaky: Bool = false,
@@ -77,7 +81,7 @@ final class CIReportTests: XCTestCase {
     }
 
     func testHTMLEscapesEverything() {
-        XCTAssertEqual(HTMLReport.escape("<a href='x'>\"&\u{1}"), "&lt;a href=&#39;x&#39;&gt;&quot;&amp;\u{FFFD}")
+        XCTAssertEqual(Markup.html("<a href='x'>\"&\u{1}"), "&lt;a href=&#39;x&#39;&gt;&quot;&amp;\u{FFFD}")
         let page = HTMLReport.render([result("a.y", .failed, messages: ["</script><script>alert(1)</script>"])], run: nil)
         XCTAssertEqual(page.components(separatedBy: "<script>").count, 2, "one script: the page's own")
         XCTAssertTrue(page.contains("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"))

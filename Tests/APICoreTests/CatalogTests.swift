@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APITargets
 
 /// `Catalog`: a folder of target files, `service.target` lookup, and the one-file fast path.
 final class CatalogTests: XCTestCase {

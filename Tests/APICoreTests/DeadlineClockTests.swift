@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APITransport
 
 /// The one timer of every exchange's deadline: a due deadline fires, a removed one never does and
 /// lets go of what its action holds at once (a timer pending until the timeout held each finished

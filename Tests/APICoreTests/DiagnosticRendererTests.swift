@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APITargets
 
 /// `DiagnosticRenderer`: `file:line:col: error: message`, the source line, a caret under the
 /// column, notes with their own excerpts, and the hint last.

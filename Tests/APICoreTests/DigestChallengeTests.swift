@@ -1,5 +1,6 @@
 import XCTest
-@testable import APICore
+@testable import APITargets
+@testable import APISend
 
 /// RFC 7616 §3.9.1's and RFC 2617 §3.5's worked examples, and the challenge parser.
 final class DigestChallengeTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APITransport
 
 /// Where downloads land: `PartialFile` (temporary name, commit, discard) and `--download` names.
 final class DownloadFileTests: XCTestCase {

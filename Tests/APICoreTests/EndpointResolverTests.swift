@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APIImport
 
 /// `EndpointResolver` (target → endpoint: URL joining, precedence, expansion) and `URLBuilder`.
 final class EndpointResolverTests: XCTestCase {

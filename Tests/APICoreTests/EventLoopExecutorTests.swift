@@ -2,7 +2,10 @@ import Foundation
 import XCTest
 import NIOCore
 import NIOPosix
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APITransport
+@testable import APILive
 
 /// `load`'s users and `check`'s items run on NIO's event loops (no hop to Swift's pool and back per
 /// request), and the bound of an exchange that runs in the calling task (`Deadline.bound`) ends it

@@ -1,5 +1,6 @@
 import XCTest
-@testable import APICore
+@testable import APITargets
+@testable import APIImport
 
 final class ExpectationDecodingTests: XCTestCase {
     func testEveryPartDecodes() throws {

@@ -1,4 +1,5 @@
-@testable import APICore
+@testable import APIYAML
+@testable import APITargets
 import XCTest
 
 /// The operation a GraphQL document runs first (what `apicli mock` matches GraphQL targets by).

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIJSON
+@testable import APISchema
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APISend
+@testable import APIImport
 
 /// The transport's pure parts, without a network: redirects, cookies, proxies, HTTP dates, the
 /// JSON parser, bounded regular expressions, and the Foundation-free text helpers.

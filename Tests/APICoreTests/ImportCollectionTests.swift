@@ -1,5 +1,6 @@
 import XCTest
-@testable import APICore
+@testable import APITargets
+@testable import APIImport
 
 /// What `import postman` and `import insomnia` share: variables → `${NAME}` with literal text
 /// around them, defaults only for harmless values, URLs cut outside `{{ }}`, auth without secrets.

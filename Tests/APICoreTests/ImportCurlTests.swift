@@ -1,5 +1,6 @@
 import XCTest
-@testable import APICore
+@testable import APITargets
+@testable import APIImport
 
 /// Splitting curl command lines as a shell does, and reading their options.
 final class ImportCurlTests: XCTestCase {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import APICore
+@testable import APIImport
 
 /// The HAR import's judgements: which path segments are ids, which names hold credentials.
 final class ImportHarTests: XCTestCase {

@@ -1,5 +1,9 @@
 import XCTest
-@testable import APICore
+@testable import APIYAML
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APIImport
 
 /// The OpenAPI model's edges: `$ref` cycles and dead ends, recursion in schemas, names.
 final class ImportOpenAPITests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
-@testable import APICore
+@testable import APIYAML
+@testable import APIImport
 
 /// The YAML writer: what it writes reads back, through the project's own YAML layer, as the same data.
 final class ImportWriterTests: XCTestCase {

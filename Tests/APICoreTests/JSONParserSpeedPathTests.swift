@@ -4,7 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import XCTest
-@testable import APICore
+@testable import APIJSON
+@testable import APISchema
+@testable import APIImport
 
 /// The parser's quick paths (a string without escapes read as one span; members sorted without
 /// a dictionary) answer what the general ones do.

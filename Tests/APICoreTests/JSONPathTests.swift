@@ -1,5 +1,6 @@
 import XCTest
-@testable import APICore
+@testable import APIJSON
+@testable import APIImport
 
 final class JSONPathTests: XCTestCase {
     private let doc = JSONValue.parse(Data(#"{"a":{"b":"x"},"items":[{"id":1},{"id":2},{"name":"n"}],"n":3,"s":"héllo","my key":true}"#.utf8))!

@@ -1,5 +1,8 @@
 import XCTest
-@testable import APICore
+@testable import APIJSON
+@testable import APISchema
+@testable import APITransport
+@testable import APIImport
 
 /// The validator's own promises beyond the official suite: exact decimals, messages naming
 /// instance path, keyword and schema path, bounded work, the OpenAPI 3.0 dialect.

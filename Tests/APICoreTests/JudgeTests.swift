@@ -1,5 +1,8 @@
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APITargets
+@testable import APITransport
+@testable import APIVerdict
 
 final class JudgeTests: XCTestCase {
     private func response(_ status: Int = 200, headers: [HeaderField] = [HeaderField("Content-Type", "application/json")],

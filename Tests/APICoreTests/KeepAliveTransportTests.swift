@@ -4,7 +4,13 @@ import NIOHTTP1
 import NIOPosix
 import TestServers
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APILive
+@testable import APILoad
+@testable import APIImport
 
 /// What is particular to `KeepAliveTransport`'s own connections (the shared contract is in
 /// TransportContractTests and TransferContractTests): kept connections, and one dropped by the server.

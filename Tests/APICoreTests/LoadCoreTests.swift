@@ -1,4 +1,8 @@
-@testable import APICore
+@testable import APISupport
+@testable import APIYAML
+@testable import APITargets
+@testable import APILoad
+@testable import APIImport
 import XCTest
 
 /// The load stage's arithmetic: the open model's schedule, weights, thresholds, and the JSON

@@ -1,5 +1,16 @@
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIYAML
+@testable import APIJSON
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APIVerdict
+@testable import APICheck
+@testable import APIMock
+@testable import APIRecord
+@testable import APIImport
 
 /// The mock's route table without a socket: matching, specificity, samples, conflicts, 404s.
 final class MockTableTests: XCTestCase {

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APIEndpoint
+@testable import APITransport
 
 /// Multipart bodies (RFC 7578) and streamed request bodies: exact bytes, part types, chunked reads.
 final class MultipartTests: XCTestCase {

@@ -1,4 +1,8 @@
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APISend
+@testable import APIImport
 import XCTest
 
 /// `Workspace.offline()`: an unset `${VAR}` that feeds the request stands as `Bindings.placeholder`;

@@ -1,7 +1,12 @@
 import Foundation
 import XCTest
 import NIOCore
-@testable import APICore
+@testable import APISupport
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APILive
+@testable import APISend
+@testable import APILoad
 
 /// The open model's scheduler parts: `--max-in-flight` slots that make the scheduler wait (not
 /// poll) for a request to finish, and its sleep on an event loop's timer, which never ends before

@@ -1,6 +1,14 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APISecrets
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APISend
+@testable import APIRecord
+@testable import APIImport
 
 /// The plugin protocol inside `Exchange.perform`: order of hooks, defaults, and the logger's text.
 final class PluginTests: XCTestCase {

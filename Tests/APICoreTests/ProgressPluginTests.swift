@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APISend
 
 /// The progress bar: when it draws, what it says, and that it cleans up after itself.
 final class ProgressPluginTests: XCTestCase {

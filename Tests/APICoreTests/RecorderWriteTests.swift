@@ -1,5 +1,10 @@
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APIRecord
+@testable import APIImport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,7 @@
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APICheck
 
 final class ReportTests: XCTestCase {
     private let results = [
@@ -64,7 +66,7 @@ final class ReportTests: XCTestCase {
     }
 
     func testJUnitEscapesControlCharacters() {
-        XCTAssertEqual(JUnitReport.escape("a\u{1}b\tc\n"), "a\u{FFFD}b\tc&#10;")
+        XCTAssertEqual(Markup.xml("a\u{1}b\tc\n"), "a\u{FFFD}b\tc&#10;")
     }
 
     func testJSONSchema() {

@@ -1,6 +1,11 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIJSON
+@testable import APISchema
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APIImport
 
 /// `RequestBuilder`: endpoint → the exact request on the wire, for every task form. No network.
 final class RequestBuilderTests: XCTestCase {

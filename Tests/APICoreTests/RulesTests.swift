@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APIImport
 
 /// `rules:`, the project file (apicli.yaml), environments and `.env` files: decoding and precedence.
 final class RulesTests: XCTestCase {

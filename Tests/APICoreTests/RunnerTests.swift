@@ -1,6 +1,14 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APIVerdict
+@testable import APISend
+@testable import APICheck
+@testable import APIImport
 
 /// A transport that answers from a script: per URL path, a list of answers used in turn.
 private final class ScriptedTransport: Transport, @unchecked Sendable {

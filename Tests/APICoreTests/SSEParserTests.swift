@@ -1,4 +1,4 @@
-@testable import APICore
+@testable import APITransport
 import XCTest
 
 /// The WHATWG "interpreting an event stream" rules, one test each, fed whole and byte by byte.

@@ -1,5 +1,6 @@
 import XCTest
-@testable import APICore
+@testable import APIEndpoint
+@testable import APIVerdict
 
 final class SampleCheckTests: XCTestCase {
     func testSamplesAreJudgedLikeCheckStub() throws {

@@ -1,5 +1,10 @@
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APIVerdict
+@testable import APICheck
 
 /// `expect: { schema: }`: the four ways to name a schema, load-time errors at file:line:col, and
 /// the verdict (check, check --stub, validate) and drift naming instance path, keyword and schema path.

@@ -1,6 +1,13 @@
+@testable import APITargets
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIYAML
+@testable import APIJSON
+@testable import APIDiagnostics
+@testable import APITransport
+@testable import APIVerdict
+@testable import APIImport
 
 /// Every sample `import openapi` builds from a schema validates against that schema, judged by
 /// Python's `jsonschema` (scripts/check-samples.py, installed by `make venv`): hand-written schemas

@@ -1,5 +1,6 @@
 import XCTest
-@testable import APICore
+@testable import APISchema
+@testable import APIImport
 
 /// The regex-free matcher for simple patterns answers exactly what the compiled `Regex` does
 /// (on ASCII text without line breaks, the only text it is used for), and leaves every pattern

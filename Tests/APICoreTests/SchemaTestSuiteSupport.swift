@@ -1,5 +1,9 @@
 import Foundation
-@testable import APICore
+@testable import APIJSON
+@testable import APISchema
+@testable import APITransport
+@testable import APIVerdict
+@testable import APIImport
 
 /// The official JSON-Schema-Test-Suite (json-schema-org), read from `../shared/json-schema-test-suite`
 /// next to the repository (where CI puts it; see its SOURCE.txt). Remote references

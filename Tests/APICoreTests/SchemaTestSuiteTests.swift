@@ -1,5 +1,6 @@
 import XCTest
-@testable import APICore
+@testable import APISchema
+@testable import APIVerdict
 
 /// The validator judged by the official JSON-Schema-Test-Suite: every required test of
 /// draft2020-12 and draft4 (figures in README), and the optional format tests of the formats

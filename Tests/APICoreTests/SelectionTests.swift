@@ -1,5 +1,6 @@
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APITargets
 
 final class SelectionTests: XCTestCase {
     private func catalog() throws -> Catalog {

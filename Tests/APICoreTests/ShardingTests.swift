@@ -1,5 +1,8 @@
+@testable import APITargets
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APICheck
 
 final class ShardingTests: XCTestCase {
     // MARK: --shard auto

@@ -1,6 +1,10 @@
 import XCTest
 import Crypto
-@testable import APICore
+@testable import APISupport
+@testable import APITargets
+@testable import APITransport
+@testable import APISend
+@testable import APIImport
 
 /// AWS's published Signature Version 4 test suite (Fixtures/aws4_testsuite, see its SOURCE.txt):
 /// for every request, the canonical request, the string to sign and the `Authorization` are

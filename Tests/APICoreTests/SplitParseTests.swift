@@ -1,5 +1,7 @@
 import XCTest
-@testable import APICore
+@testable import APIYAML
+@testable import APIEndpoint
+@testable import APIImport
 
 /// `SplitParse` reads a large file in two parts on two threads; whatever it returns must be the
 /// tree one reading gives, and wherever that cannot be shown it must return nil (one reading then).

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APISchema
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APIImport
 
 /// `StubTransport`: a target's sample as the response — status, headers, body, error, delay.
 final class StubTransportTests: XCTestCase {

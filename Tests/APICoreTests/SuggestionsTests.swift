@@ -1,5 +1,7 @@
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIImport
 
 /// `Suggestions`: did-you-mean by edit distance.
 final class SuggestionsTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APITargets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIImport
 
 /// The target decoder: YAML nodes → `Service` and `Target` values, or every problem of the file as
 /// diagnostics with marks and hints.

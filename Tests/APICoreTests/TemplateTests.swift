@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIEndpoint
 
 /// `Template` placeholders and `Bindings.expand`: `{param}`, `${VAR}`, `${VAR:-default}`, `$${`.
 final class TemplateTests: XCTestCase {

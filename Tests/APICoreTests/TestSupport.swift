@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APIYAML
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIImport
 
 /// Shared helpers for the APICore unit tests: fixture paths, decoding inline YAML, and pulling the
 /// diagnostics out of an `APIError` so tests can compare them exactly.

@@ -1,7 +1,13 @@
 import Foundation
 import TestServers
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APILive
+@testable import APIImport
 
 /// The transfer contract every live transport keeps (async-http-client, `LiveTransport`, and
 /// URLSession in the trait build), against the local httpbin and scripts/faultserver.py: a file PUT,

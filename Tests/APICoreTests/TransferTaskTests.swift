@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APIImport
 
 /// `multipart:`, `upload:` and `download:` tasks: decoding, their diagnostics, `-F` parts, and the
 /// requests they build.

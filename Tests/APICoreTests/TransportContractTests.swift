@@ -1,6 +1,11 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIDiagnostics
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APILive
+@testable import APIImport
 
 /// The same behaviour from both live transports, against the local httpbin: URLSession (the
 /// default) and async-http-client (used when TLS options are set). Every test runs each check

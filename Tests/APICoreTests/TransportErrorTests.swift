@@ -3,7 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
+@testable import APIEndpoint
+@testable import APITransport
+@testable import APILive
 
 /// What transport failures and statuses read as, without a network: `URLSessionTransport.describe`
 /// (URLError → APIError) and `Response.statusLine`.

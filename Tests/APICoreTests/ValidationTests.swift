@@ -1,5 +1,5 @@
 import XCTest
-@testable import APICore
+@testable import APITargets
 
 /// `Validation.accepts`: Moya's validation types as status rules.
 final class ValidationTests: XCTestCase {

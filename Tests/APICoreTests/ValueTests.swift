@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APISupport
+@testable import APIYAML
+@testable import APIJSON
+@testable import APISchema
+@testable import APITargets
+@testable import APIEndpoint
+@testable import APILoad
+@testable import APIImport
 
 /// Scalar resolution (`YAMLScalar.number`, `NodeReader.seconds`), `Value.jsonText`,
 /// `ParameterEncoder` and `HeaderField` lists.

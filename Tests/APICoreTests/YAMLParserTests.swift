@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import APICore
+@testable import APIYAML
 
 /// The YAML layer: libyaml events → `Node`s with 1-based marks, aliases and merges resolved,
 /// hostile input bounded.

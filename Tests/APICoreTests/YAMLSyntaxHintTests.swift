@@ -1,5 +1,5 @@
 import XCTest
-@testable import APICore
+@testable import APIDiagnostics
 
 /// YAML syntax errors explained in the user's words: libyaml's text and place stay, and a hint
 /// says what the usual cause is and shows the fixed line. Golden: the whole rendered diagnostic.

@@ -1,0 +1,71 @@
+import APISupport
+import APITransport
+import APIVerdict
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The terminal report: one line per check as it completes, then the summary.
+///
+///     PASS  httpbin.get            200     12 ms
+///     FAIL  httpbin.status         404      9 ms  status 404, expected 200
+///     SKIP  httpbin.post           POST is not checked unless the target says check: true (or --all)
+package enum TextReport {
+    package static func line(_ r: CheckResult, nameWidth: Int) -> String {
+        // One string grown in place (a line per check, thousands a run): the name, then spaces to `nameWidth`.
+        let pad = max(0, nameWidth - r.name.count)
+        var text = ""
+        text.reserveCapacity(r.name.utf8.count + pad + 32)
+        text += r.outcome == .skipped ? "SKIP  " : r.outcome == .passed ? "PASS  " : "FAIL  "
+        text += r.name
+        if pad > 0 { text += String(repeating: " ", count: pad) }
+        if r.outcome == .skipped { return text + "  \(r.skipReason ?? "")\n" }
+        let status = r.status.map(String.init) ?? "---"
+        let time = r.duration.map(Text.milliseconds) ?? "-"
+        text += "  "
+        text += status
+        text += "  "
+        if time.count < 8 { text += String(repeating: " ", count: 8 - time.count) }
+        text += time
+        if r.attempts.count > 1 { text += "  (\(r.attempts.count) attempts\(r.flaky ? ", flaky" : ""))" }
+        if r.failedAsExpected, let first = r.messages.first {
+            text += "  failed as expected: \(first)"
+        } else if r.outcome == .failed, let first = r.messages.first {
+            text += "  \(first)"
+        }
+        text += "\n"
+        return text
+    }
+
+    /// The failures again, each with every failed expectation, then `N passed, N failed[, N flaky][, N skipped]`.
+    package static func summary(_ results: [CheckResult]) -> String {
+        var text = ""
+        let failed = results.filter { $0.outcome == .failed }
+        if !failed.isEmpty {
+            text += "\nfailures:\n"
+            for r in failed {
+                text += "  \(r.name)\n" + capped(r.messages).map { "    - \($0)\n" }.joined()
+            }
+        }
+        return text + "\n" + CheckSummary(results).line + "\n"
+    }
+
+
+    /// Schema violations beyond the first three of an item as one count (JSON, JUnit and HTML
+    /// reports keep every one).
+    static func capped(_ messages: [String], schemaLimit: Int = 3) -> [String] {
+        var out: [String] = []
+        var schema = 0
+        for m in messages {
+            if m.hasPrefix("schema: ") {
+                schema += 1
+                if schema > schemaLimit { continue }
+            }
+            out.append(m)
+        }
+        if schema > schemaLimit { out.append("… and \(schema - schemaLimit) more schema violations") }
+        return out
+    }
+}

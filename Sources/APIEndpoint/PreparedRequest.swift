@@ -1,0 +1,153 @@
+import APISupport
+import APISecrets
+import APITargets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The request as it goes on the wire, in a form every part can print: the transports, `-v`,
+/// `show`. Header order is kept (URLRequest would lose it).
+package struct PreparedRequest: Sendable {
+    package enum Body: Sendable, Equatable {
+        case data(Data)
+        /// Sent from the file (absolute path), streamed.
+        case file(String)
+        /// `multipart/form-data`; its files are streamed.
+        case multipart(MultipartBody)
+    }
+
+    package init(url: URL, method: String, headers: [HeaderField], body: Body?, timeout: Double, tls: TLSOptions = TLSOptions(),
+                cookies: Bool = true, followRedirects: Bool = true, maxBody: Int64 = PreparedRequest.defaultMaxBody) {
+        storage = CopyOnWrite(Fields(url: url, method: method, headers: headers, body: body, timeout: timeout, tls: tls,
+                                 cookies: cookies, followRedirects: followRedirects, maxBody: maxBody))
+    }
+
+    /// The fields, shared by copies until one of them is changed (copy on write): a request goes down
+    /// the send path by value (sender, exchange, plugins, transport, the hop in flight, `Sent`), and
+    /// copying twenty fields (a retain each) seven times a request was a tenth of a load run's CPU.
+    private var storage: CopyOnWrite<Fields>
+
+    private struct Fields: Sendable {
+        var url: URL
+        var method: String
+        var headers: [HeaderField]
+        var body: Body?
+        var timeout: Double
+        var idle: Double? = nil
+        var socket: String? = nil
+        var http2PriorKnowledge: Bool = false
+        var websocket: WebSocketRequest? = nil
+        var tls: TLSOptions = TLSOptions()
+        var cookies: Bool = true
+        var followRedirects: Bool = true
+        var authHeader: String? = nil
+        var oauth2: OAuth2Settings<String>? = nil
+        var digest: DigestLogin? = nil
+        var aws: AWSCredentials? = nil
+        var freshToken: Bool = false
+        var secrets: Secrets? = nil
+        var maxBody: Int64 = PreparedRequest.defaultMaxBody
+    }
+
+    package var url: URL {
+        _read { yield storage.value.url }
+        _modify { yield &storage.value.url }
+    }
+    package var method: String {
+        _read { yield storage.value.method }
+        _modify { yield &storage.value.method }
+    }
+    package var headers: [HeaderField] {
+        _read { yield storage.value.headers }
+        _modify { yield &storage.value.headers }
+    }
+    package var body: Body? {
+        _read { yield storage.value.body }
+        _modify { yield &storage.value.body }
+    }
+    package var timeout: Double {
+        _read { yield storage.value.timeout }
+        _modify { yield &storage.value.timeout }
+    }
+    /// `stream: { idle: }`: the longest gap, in seconds, between a stream's events (nil: none but `timeout`).
+    package var idle: Double? {
+        _read { yield storage.value.idle }
+        _modify { yield &storage.value.idle }
+    }
+    /// A `unix://` base URL's socket: the request goes over it, `url` names the host for `Host:`.
+    package var socket: String? {
+        _read { yield storage.value.socket }
+        _modify { yield &storage.value.socket }
+    }
+    /// `http2: prior-knowledge`: an `http://` request goes as HTTP/2 from the first byte (`H2CTransport`).
+    package var http2PriorKnowledge: Bool {
+        _read { yield storage.value.http2PriorKnowledge }
+        _modify { yield &storage.value.http2PriorKnowledge }
+    }
+    /// `task: { websocket: }`: a WebSocket conversation over `url` (ws:// or wss://) instead of an HTTP exchange.
+    package var websocket: WebSocketRequest? {
+        _read { yield storage.value.websocket }
+        _modify { yield &storage.value.websocket }
+    }
+    /// Certificate trust; the default is the system's trust store.
+    package var tls: TLSOptions {
+        _read { yield storage.value.tls }
+        _modify { yield &storage.value.tls }
+    }
+    /// Cookies of the run's jar sent and stored (a rule's `cookies: false` turns it off).
+    package var cookies: Bool {
+        _read { yield storage.value.cookies }
+        _modify { yield &storage.value.cookies }
+    }
+    /// `followRedirects:` / `--no-follow`: false returns a 3xx as it is.
+    package var followRedirects: Bool {
+        _read { yield storage.value.followRedirects }
+        _modify { yield &storage.value.followRedirects }
+    }
+    /// The header `auth:` adds (set by `AuthPlugin`): never sent to another origin after a redirect.
+    package var authHeader: String? {
+        _read { yield storage.value.authHeader }
+        _modify { yield &storage.value.authHeader }
+    }
+    /// `auth: { oauth2: }`: the client whose token goes in `Authorization` when it is sent.
+    package var oauth2: OAuth2Settings<String>? {
+        _read { yield storage.value.oauth2 }
+        _modify { yield &storage.value.oauth2 }
+    }
+    /// `auth: { digest: }`: the login `DigestTransport` answers a 401 challenge with.
+    package var digest: DigestLogin? {
+        _read { yield storage.value.digest }
+        _modify { yield &storage.value.digest }
+    }
+    /// `auth: { aws: }`: `SigV4Transport` signs the request with these as it is sent.
+    package var aws: AWSCredentials? {
+        _read { yield storage.value.aws }
+        _modify { yield &storage.value.aws }
+    }
+    /// With `oauth2`: skip the cached token and fetch a fresh one (the API answered 401).
+    package var freshToken: Bool {
+        _read { yield storage.value.freshToken }
+        _modify { yield &storage.value.freshToken }
+    }
+    /// Where values met while sending (an OAuth2 token) are recorded as secrets: the workspace's.
+    package var secrets: Secrets? {
+        _read { yield storage.value.secrets }
+        _modify { yield &storage.value.secrets }
+    }
+    /// The most body bytes kept in memory (`check --max-body`); a larger body fails the exchange.
+    /// Bodies streamed to a file or to stdout are not held, so not limited.
+    package var maxBody: Int64 {
+        _read { yield storage.value.maxBody }
+        _modify { yield &storage.value.maxBody }
+    }
+
+    /// 64 MiB.
+    package static let defaultMaxBody: Int64 = 64 << 20
+
+    /// `host:port` as the URL names it, for messages.
+    package var hostAndPort: String {
+        url.host.map { h in url.port.map { "\(h):\($0)" } ?? h } ?? url.absoluteString
+    }
+}

@@ -1,0 +1,155 @@
+import APISupport
+import APIYAML
+import APITransport
+/// The parts of a request both the Postman and the Insomnia importers fill the same way: query,
+/// headers (credentials out of the file), and bodies (JSON, text, form, multipart, GraphQL).
+/// Each returns the warnings it has; the caller knows where in the input they stand.
+extension CollectionRequest {
+    static let bodilessMethods: Set<String> = ["GET", "HEAD", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+
+    /// Repeated keys become a list with `arrays: noBrackets` (`k=a&k=b`); a key without a value is null.
+    mutating func setQuery(_ pairs: [(key: String, value: String?)], variables: inout CollectionVariables) {
+        var order: [String] = []
+        var values: [String: [YAMLOut]] = [:]
+        for (k, v) in pairs {
+            if values[k] == nil { order.append(k) }
+            values[k, default: []].append(v.map { .string(variables.text($0)) } ?? .null)
+        }
+        for k in order {
+            let vs = values[k]!
+            query.append(.pair(k, vs.count == 1 ? vs[0] : .list(vs)))
+            if vs.count > 1 { repeatedQuery = true }
+        }
+    }
+
+    /// A header, or why it is left out. A credential is never written: `Authorization: Bearer …`
+    /// and `Basic …` become `auth:`, another secret-named header with a literal value `${SERVICE_NAME}`.
+    mutating func addHeader(_ name: String, _ value: String, prefix: String, variables: inout CollectionVariables) -> String? {
+        if let problem = ImportText.headerProblem(name: name, value: value) { return "\(problem); it is not imported" }
+        let lower = name.lowercased()
+        if lower == "authorization", auth == nil, !variables.hasVariable(value) {
+            let parts = value.split(separator: " ", maxSplits: 1)
+            let kind: CollectionAuth.Kind? = parts.count != 2 ? nil
+                : parts[0].lowercased() == "bearer" ? .bearer(token: String(parts[1]))
+                : parts[0].lowercased() == "basic" ? .basic(user: "", password: "(base64)") : nil
+            if let kind {
+                let m = CollectionAuth.map(kind, prefix: prefix, variables: &variables)
+                auth = m.auth
+                notes += m.notes
+                return nil
+            }
+        }
+        if variables.hasVariable(value) || !(lower == "authorization" || lower == "cookie" || CollectionVariables.isSecret(name: name, value: value)) {
+            headers.append(.pair(name, .string(variables.text(value))))
+            return nil
+        }
+        let variable = "\(prefix)_\(CollectionVariables.name(name))"
+        notes.append("The input's \(name) header value is not written: set ${\(variable)}.")
+        headers.append(.pair(name, .string("${\(variable)}")))
+        return nil
+    }
+
+    func hasHeader(_ lowercasedName: String) -> Bool {
+        headers.contains { if case .pair(let k, _) = $0 { return k.lowercased() == lowercasedName } else { return false } }
+    }
+
+    /// A text body: `json:` when it is JSON (an object or array) and meant as JSON, else `body:`
+    /// with `contentType:` when no header gives one.
+    mutating func setText(_ text: String, json meant: Bool, contentType: String?, variables: inout CollectionVariables) {
+        guard !text.isEmpty else { return }
+        if meant, let json = CurlMapper.json(text) {
+            body = [.pair("json", variables.json(json))]
+            return
+        }
+        body = [.pair("body", .string(variables.text(text)))]
+        if let contentType, !hasHeader("content-type") { body.append(.pair("contentType", .string(contentType))) }
+    }
+
+    /// `form:` from enabled fields; a repeated name keeps its last value (a warning).
+    mutating func setForm(_ fields: [(key: String, value: String)], variables: inout CollectionVariables) -> [String] {
+        var warnings: [String] = []
+        var entries: [YAMLOut.Entry] = []
+        for (key, value) in fields {
+            if entries.contains(where: { if case .pair(key, _) = $0 { return true } else { return false } }) {
+                warnings.append("form field '\(key)' is given twice; the last value is kept")
+                entries.removeAll { if case .pair(key, _) = $0 { return true } else { return false } }
+            }
+            entries.append(.pair(key, .string(variables.text(value))))
+        }
+        if !entries.isEmpty { body = [.pair("form", .map(entries))] }
+        return warnings
+    }
+
+    /// `multipart:` parts; a file part is an empty value with a comment (a target file names only
+    /// files that exist). Not on a method that carries no body.
+    mutating func setMultipart(_ parts: [(key: String, value: String, file: String?)], variables: inout CollectionVariables) -> [String] {
+        guard !parts.isEmpty else { return [] }
+        guard !Self.bodilessMethods.contains(method) else {
+            return ["a \(method) request carries no multipart body in apicli; the body is not imported"]
+        }
+        var warnings: [String] = []
+        var out: [YAMLOut] = []
+        for (key, value, file) in parts {
+            var part: [YAMLOut.Entry] = [.pair("name", .string(key))]
+            if let file {
+                part.append(.pair("value", .string("")))
+                notes.append("Part '\(key)' is a file (\(ImportText.oneLine(file))): send it with -F \(key)=@PATH.")
+                warnings.append("form-data part '\(key)' is a file: written as an empty value; send it with -F \(key)=@PATH")
+            } else {
+                part.append(.pair("value", .string(variables.text(value))))
+            }
+            out.append(.map(part))
+        }
+        body = [.pair("multipart", .list(out))]
+        return warnings
+    }
+
+    /// `graphql: { query, variables, operationName }`; the query and the name are sent as written.
+    /// Variables come as JSON text (Postman, Insomnia) or as a mapping (some Postman exports).
+    mutating func setGraphQL(query: String, variablesText: String?, variablesValue: YAMLOut? = nil, operationName: String? = nil,
+                             variables: inout CollectionVariables) -> [String] {
+        guard !query.isEmpty else { return [] }
+        var warnings: [String] = []
+        var entries: [YAMLOut.Entry] = [.pair("query", .string(query))]
+        if query.contains("{{") || query.contains("${") {
+            warnings.append("the GraphQL query holds '{{' or '${': it is sent as written; pass values in variables")
+        }
+        if let value = variablesValue, value.pairs != nil {
+            if value.pairs?.isEmpty == false { entries.append(.pair("variables", variables.json(value))) }
+        } else if let text = variablesText, !text.trimmingWhitespace().isEmpty, text.trimmingWhitespace() != "{}" {
+            if let vars = CurlMapper.json(text), vars.pairs != nil {
+                entries.append(.pair("variables", variables.json(vars)))
+            } else {
+                warnings.append("GraphQL variables that are not a JSON object are not imported")
+            }
+        }
+        if let name = operationName?.trimmingWhitespace(), !name.isEmpty {
+            if name.contains("{{") { warnings.append("the GraphQL operationName holds '{{': it is sent as written") }
+            entries.append(.pair("operationName", .string(name)))
+        }
+        if method == "GET" {
+            entries.append(.pair("method", .string("GET")))
+        }
+        body = [.pair("graphql", .map(entries))]
+        return warnings
+    }
+
+    /// A file as the whole body: a comment, since the file is not there when the target is read.
+    mutating func fileBody(_ src: String) -> String {
+        notes.append("The body is a file (\(ImportText.oneLine(src))): add task: { upload: PATH } or send it with -d @PATH.")
+        return "a file body (\(src)) is not imported: a target file names only files that exist"
+    }
+}
+
+extension CollectionVariables {
+    /// A JSON body's strings with their variables as `${NAME}` and the rest literal.
+    mutating func json(_ value: YAMLOut) -> YAMLOut {
+        switch value {
+        case .string(let s): return .string(text(s))
+        case .list(let items): return .list(items.map { json($0) })
+        case .map(let entries), .blockMap(let entries):
+            return .map(entries.map { if case .pair(let k, let v) = $0 { return .pair(k, json(v)) } else { return $0 } })
+        default: return value
+        }
+    }
+}

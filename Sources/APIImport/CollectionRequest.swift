@@ -1,0 +1,101 @@
+import APIYAML
+import APITargets
+import APITransport
+/// One request of a Postman collection or an Insomnia export, already in target-file text
+/// (variables as `${NAME}`, the rest literal): what both importers hand to `CollectionDrafts`.
+struct CollectionRequest {
+    /// Folder names from the top, then the request's own name, as the input writes them.
+    var folders: [String] = []
+    var name: String
+    var method = "GET"
+    /// `https://api.example.com`, `${BASE_URL}`: the service file's `baseURL`.
+    var origin: String
+    /// The origin as the input writes it (`{{ _.base_url }}`), for environments.
+    var rawOrigin: String?
+    var path = ""
+    var params: [YAMLOut.Entry] = []
+    var query: [YAMLOut.Entry] = []
+    var repeatedQuery = false
+    var headers: [YAMLOut.Entry] = []
+    /// The body's `task:` entries (`json:`, `body:` + `contentType:`, `form:`, `multipart:`, `graphql:`).
+    var body: [YAMLOut.Entry] = []
+    /// nil: the service's; `.string("none")`: none.
+    var auth: YAMLOut?
+    /// The status a test script asserts (`pm.response.to.have.status(201)`).
+    var expectStatus: Int?
+    var samples: [(name: String, status: Int, value: YAMLOut)] = []
+    var notes: [String] = []
+
+    init(name: String, origin: String) {
+        self.name = name
+        self.origin = origin
+    }
+
+    /// The target: `folder-request` in lowerCamelCase parts, unique within `taken`.
+    func target(taken: inout Set<String>) -> TargetDraft {
+        let parts = (folders + [name]).compactMap(ImportNames.lowerCamel)
+        let base = parts.isEmpty ? ImportNames.fromRoute(method, path) : parts.joined(separator: "-")
+        var t = TargetDraft(name: ImportNames.unique(base, &taken))
+        t.doc = ImportText.oneLine((folders + [name]).joined(separator: " / "))
+        if t.doc?.isEmpty == true { t.doc = nil }
+        t.notes = notes
+        t.method = method
+        t.path = path
+        t.params = params
+        t.headers = headers
+        if !query.isEmpty { t.task.append(.pair("query", .map(query))) }
+        if repeatedQuery { t.task.append(.pair("arrays", .string("noBrackets"))) }
+        t.task += body
+        t.auth = auth
+        if !["GET", "HEAD", "OPTIONS"].contains(method) { t.check = false }
+        if let expectStatus { t.expect = [.pair("status", .number(String(expectStatus)))] }
+        var names: Set<String> = []
+        for (i, s) in samples.enumerated() {
+            var value = s.value
+            if let expectStatus, s.status != expectStatus, case .map(var e) = value {
+                e.append(.pair("expectFailure", .bool(true)))
+                value = .map(e)
+            }
+            if i == 0 {
+                t.sample = value
+                names.insert("sample")
+            } else {
+                t.samples.append(.pair(ImportNames.unique(ImportNames.lowerCamel(s.name) ?? String(s.status), &names), value))
+            }
+        }
+        return t
+    }
+}
+
+/// Requests → service files: one per origin (`baseURL`), the first named `service`, the others
+/// `service-host`. Targets keep the input's order.
+enum CollectionDrafts {
+    static func services(_ requests: [CollectionRequest], service: String, header: [String],
+                         auth: YAMLOut?, notes: [String], environments: [String: [YAMLOut.Entry]] = [:]) -> [ServiceDraft] {
+        var origins: [String] = []
+        for r in requests where !origins.contains(r.origin) { origins.append(r.origin) }
+        // The origin most requests use gets the plain name (the first of equals).
+        let counts = Dictionary(requests.map { ($0.origin, 1) }, uniquingKeysWith: +)
+        origins = origins.enumerated().sorted { (counts[$0.element]!, -$0.offset) > (counts[$1.element]!, -$1.offset) }.map(\.element)
+        var drafts: [ServiceDraft] = []
+        var names: Set<String> = []
+        for (i, origin) in origins.enumerated() {
+            let suffix = i == 0 ? nil : ImportNames.service(hostWords(origin)) ?? String(i + 1)
+            let name = ImportNames.unique(suffix.map { "\(service)-\($0)" } ?? service, &names)
+            var draft = ServiceDraft(service: name, baseURL: origin)
+            draft.header = header + notes
+            draft.auth = auth
+            draft.environments = environments[origin] ?? []
+            var taken: Set<String> = []
+            draft.targets = requests.filter { $0.origin == origin }.map { $0.target(taken: &taken) }
+            drafts.append(draft)
+        }
+        return drafts
+    }
+
+    /// `https://api.example.com:8443` → `api example com 8443`; `${BASE_URL}` → `base url`.
+    private static func hostWords(_ origin: String) -> String {
+        let host = origin.firstRange(of: "://").map { String(origin[$0.upperBound...]) } ?? origin
+        return host.replacing("${", with: "").split(separator: ":-").first.map(String.init) ?? host
+    }
+}

@@ -1,0 +1,143 @@
+import APISupport
+import APIDiagnostics
+import APITargets
+import APITransport
+/// The curl options with a value that map onto a target.
+extension CurlParser {
+    static let valueOptions: Set<String> = [
+        "-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
+        "--data-urlencode", "--json", "-F", "--form", "--form-string", "-u", "--user", "--cacert", "-m",
+        "--max-time", "--url", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-T", "--upload-file",
+        "--oauth2-bearer",
+    ]
+
+    mutating func apply(_ option: String, value: String) throws(APIError) {
+        switch option {
+        case "-X", "--request": request.method = value.uppercased()
+        case "-H", "--header": header(value)
+        case "-d", "--data", "--data-ascii", "--data-binary", "--data-raw": try data(option, value)
+        case "--data-urlencode": try dataURLEncode(value)
+        case "--json":
+            request.json = true
+            try data(option, value)
+        case "-F", "--form", "--form-string": request.form.append(formPart(value, literal: option == "--form-string"))
+        case "-u", "--user": request.user = value
+        case "--oauth2-bearer": request.bearer = value
+        case "--cacert": request.cacert = absolute(value)
+        case "-m", "--max-time": request.maxTime = value
+        case "--url": request.url = value
+        case "-A", "--user-agent": request.headers.append(("User-Agent", value))
+        case "-e", "--referer": request.headers.append(("Referer", value))
+        case "-b", "--cookie":
+            if value.contains("=") { request.headers.append(("Cookie", value)) } else {
+                warnings.append("cookie file '\(value)' (-b) is not imported")
+            }
+        case "-T", "--upload-file": request.uploadFile = absolute(value)
+        default: warnings.append("curl option \(option) \(value) is not imported")
+        }
+    }
+
+    private mutating func header(_ value: String) {
+        guard let colon = value.firstIndex(of: ":") else {
+            if value.hasSuffix(";") { request.headers.append((String(value.dropLast()), "")) } else {
+                warnings.append("header '\(value)' has no ':'; it is not imported")
+            }
+            return
+        }
+        let name = value[..<colon].trimmingSpaces()
+        let v = value[value.index(after: colon)...].trimmingSpaces()
+        if v.isEmpty {
+            warnings.append("-H '\(name):' removes a header curl would send; it is not imported")
+        } else {
+            request.headers.append((name, v))
+        }
+    }
+
+    /// `@file` is a file (except with `--data-raw`);
+    /// `@-` is standard input when curl runs, which an import cannot see: an error.
+    private mutating func data(_ option: String, _ value: String) throws(APIError) {
+        guard value.hasPrefix("@"), option != "--data-raw" else {
+            request.data.append(.text(value))
+            return
+        }
+        let path = String(value.dropFirst())
+        try Self.notStandardInput(path, option: option, value: value)
+        request.data.append(.file(absolute(path), binary: option == "--data-binary" || option == "--json"))
+    }
+
+    static func notStandardInput(_ path: String, option: String, value: String) throws(APIError) {
+        guard path == "-" else { return }
+        throw .invalid(Diagnostic(file: nil, mark: nil,
+                                  message: "curl \(option) \(value) reads the body from standard input when curl runs, which an import cannot see",
+                                  hint: "save the body to a file and pass --data-binary @FILE, or paste it with --data-raw '…'"))
+    }
+
+    /// `--data-urlencode`: `name=value` → `name=` and the value percent-encoded; `=value` and a bare
+    /// value → the value encoded; `name@file` and `@file` → the file's content encoded (read at import).
+    private mutating func dataURLEncode(_ value: String) throws(APIError) {
+        let eq = value.firstIndex(of: "=")
+        if let at = value.firstIndex(of: "@"), eq.map({ at < $0 }) ?? true {
+            let path = String(value[value.index(after: at)...])
+            try Self.notStandardInput(path, option: "--data-urlencode", value: value)
+            request.data.append(.encodedFile(name: String(value[..<at]), path: absolute(path)))
+        } else {
+            request.data.append(.text(Self.urlencoded(value)))
+        }
+    }
+
+    /// `name=value` → `name=percent-encoded value` (curl leaves the name as it is); a bare value is
+    /// encoded whole. curl keeps only `A–Z a–z 0–9 - . _ ~`, and writes a space as `+`.
+    static func urlencoded(_ value: String) -> String {
+        if let eq = value.firstIndex(of: "=") {
+            let name = value[..<eq]
+            return (name.isEmpty ? "" : name + "=") + formEncoded(Array(value[value.index(after: eq)...].utf8))
+        }
+        return formEncoded(Array(value.utf8))
+    }
+
+    /// curl's `--data-urlencode` encoding of bytes.
+    static func formEncoded(_ bytes: [UInt8]) -> String {
+        var out = ""
+        for b in bytes {
+            if Text.ByteSet.unreserved.contains(b) { out.unicodeScalars.append(Unicode.Scalar(b)) }
+            else if b == UInt8(ascii: " ") { out += "+" }
+            else { out += "%" + Text.hexByte(b) }
+        }
+        return out
+    }
+
+    /// `name=value`, `name=@file;type=…;filename=…`, `name=<file` (the file's text: not imported).
+    private mutating func formPart(_ spec: String, literal: Bool) -> CurlRequest.FormPart {
+        let eq = spec.firstIndex(of: "=") ?? spec.endIndex
+        let name = String(spec[..<eq])
+        let value = eq < spec.endIndex ? String(spec[spec.index(after: eq)...]) : ""
+        guard !literal, value.hasPrefix("@") else { return .init(name: name, value: value) }
+        let fields = Self.formFields(String(value.dropFirst()))
+        var part = CurlRequest.FormPart(name: name, value: "", file: absolute(fields.first ?? ""))
+        for field in fields.dropFirst() {
+            if field.hasPrefix("type=") { part.type = String(field.dropFirst(5)) }
+            if field.hasPrefix("filename=") { part.filename = String(field.dropFirst(9)) }
+        }
+        return part
+    }
+
+    /// A `-F` value split at `;`, with `"quoted"` fields (`\"` and `\\` escaped) kept whole.
+    static func formFields(_ s: String) -> [String] {
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
+        var chars = Array(s)[...]
+        while let c = chars.popFirst() {
+            if quoted, c == "\\", let next = chars.popFirst() { field.append(next) }
+            else if c == "\"" { quoted.toggle() }
+            else if c == ";", !quoted { fields.append(field); field = "" }
+            else { field.append(c) }
+        }
+        fields.append(field)
+        return fields
+    }
+
+    func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : Path.join(cwd, path)
+    }
+}

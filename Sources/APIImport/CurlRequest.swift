@@ -1,0 +1,41 @@
+import APITargets
+/// What a curl command line asks for, before it is mapped onto a target.
+struct CurlRequest {
+    struct FormPart {
+        var name: String
+        var value: String
+        var file: String?
+        var filename: String?
+        var type: String?
+    }
+
+    var method: String?
+    var url: String?
+    var headers: [(name: String, value: String)] = []
+    /// One `-d`/`--data*`/`--data-urlencode`/`--json` value; curl joins them with `&`.
+    enum Data {
+        /// Text sent as it is (already encoded for `--data-urlencode name=value`).
+        case text(String)
+        /// `-d @file` (CR and LF left out, `binary: false`) or `--data-binary @file` (as it is); an absolute path.
+        case file(String, binary: Bool)
+        /// `--data-urlencode [name]@file`: the file's bytes percent-encoded, after `name=`.
+        case encodedFile(name: String, path: String)
+    }
+
+    /// `-d` and friends, in order.
+    var data: [Data] = []
+    /// `--json`: JSON body, JSON content type and accept.
+    var json = false
+    var form: [FormPart] = []
+    var user: String?
+    var bearer: String?
+    var cacert: String?
+    var insecure = false
+    var maxTime: String?
+    /// `-G`: the data goes into the query.
+    var get = false
+    /// `-g`: `{}` and `[]` in the URL are not glob patterns.
+    var globoff = false
+    var head = false
+    var uploadFile: String?
+}

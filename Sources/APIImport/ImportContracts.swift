@@ -1,0 +1,126 @@
+import APISupport
+import APIYAML
+import APIJSON
+import APISchema
+import APITargets
+import APITransport
+import APIVerdict
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `import openapi` fills in the contract: every target whose operation has JSON schemas gets
+/// `expect: { schema: { openapi: DESCRIPTION, operation: ID } }`, DESCRIPTION relative to the
+/// target file's folder (where the Schema stage reads it from). Only references that work are
+/// written: the operation's schemas must load exactly as `validate` will load them, and every
+/// sample the target is checked with must satisfy them; otherwise the target keeps no `schema:`,
+/// gets a comment saying why, and the import a warning at the operation.
+package enum ImportContracts {
+    /// Descriptions with more operations get no `schema:` references yet: compiling every
+    /// operation's schemas on each load of a file of thousands costs more than the import itself.
+    package static let maxOperations = 500
+
+    /// nil when `draft` may get references; else the header line and the warning saying why not.
+    package static func tooLarge(_ draft: inout ServiceDraft, spec: String) -> ImportWarning? {
+        guard draft.targets.count > maxOperations else { return nil }
+        let why = "the description has \(draft.targets.count) operations, more than \(maxOperations)"
+        draft.header.append("No expect: schema: references: \(why); add them to the targets you check.")
+        return ImportWarning(file: spec, mark: nil, message: "\(why): no expect: schema: written")
+    }
+    /// Adds the references to `draft`, which will be written to `file`; `description` is the
+    /// description's path relative to the folder of `file`.
+    package static func fill(_ draft: inout ServiceDraft, description: String, file: String) -> [ImportWarning] {
+        let folder = Path.parent(file)
+        let doc: OpenAPIContract.Document
+        switch OpenAPIContract.document(description, folder: folder) {
+        case .success(let d): doc = d
+        case .failure(let e):
+            draft.header.append("No expect: schema: references: \(e.message).")
+            return [ImportWarning(file: description, mark: nil, message: "\(e.message); no expect: schema: written")]
+        }
+        var warnings: [ImportWarning] = []
+        for i in draft.targets.indices {
+            guard let op = draft.targets[i].operation else { continue }
+            switch OpenAPIContract.load(doc, written: description, operation: op.name, folder: folder) {
+            case .success(let contract):
+                guard !contract.schemas.isEmpty || contract.request != nil else { continue }
+                draft.targets[i].expect.append(.pair("schema", reference(description, op.name)))
+            case .failure(let e):
+                leaveOut(&draft.targets[i], "its schemas do not load: \(e.message)", &warnings)
+            }
+        }
+        guard let service = try? TargetFile.decode(Array(draft.text.utf8), file: file, defaultName: draft.service) else { return warnings }
+        for target in service.targets {
+            guard let schema = target.expect?.schema, let problem = brokenSample(target, schema, file: file),
+                  let i = draft.targets.firstIndex(where: { $0.name == target.name }) else { continue }
+            draft.targets[i].expect.removeAll { if case .pair("schema", _) = $0 { return true } else { return false } }
+            leaveOut(&draft.targets[i], problem, &warnings)
+        }
+        return warnings
+    }
+
+    /// Whether the target got a `schema:` reference.
+    package static func hasSchema(_ t: TargetDraft) -> Bool {
+        t.expect.contains { if case .pair("schema", _) = $0 { return true } else { return false } }
+    }
+
+    static func reference(_ description: String, _ operation: String) -> YAMLOut {
+        .map([.pair("openapi", .string(description)), .pair("operation", .string(operation))])
+    }
+
+    /// The first sample (not `expectFailure`) that breaks the schema for its status, said in words.
+    static func brokenSample(_ target: Target, _ schema: SchemaExpectation, file: String) -> String? {
+        for (name, sample) in target.allSamples where !sample.expectFailure {
+            guard let response = try? StubTransport(sample: sample, bindings: Bindings(), file: file).response() else { continue }
+            if let first = Judge.schema(schema, response).first {
+                return "the description's example (\(name.map { "sample '\($0)'" } ?? "the sample")) breaks its schema: \(first.dropFirst("schema: ".count))"
+            }
+        }
+        return nil
+    }
+
+    private static func leaveOut(_ t: inout TargetDraft, _ why: String, _ warnings: inout [ImportWarning]) {
+        t.notes.append("No expect: schema: \(why).")
+        if let op = t.operation {
+            warnings.append(ImportWarning(file: op.file, mark: op.mark, message: "operation '\(op.name)': no expect: schema: written, \(why)"))
+        }
+    }
+
+    /// The files `start` name by `$ref`, and theirs, in turn (the Schema stage follows every
+    /// `$ref` of an operation's schemas, not only those the import needed for samples). Only files
+    /// inside `root` are followed; those outside are left to `start`'s own check.
+    package static func descriptionFiles(_ start: [String], inside root: String) -> [String] {
+        var seen: Set<String> = []
+        var queue = start
+        let load = OpenAPIContract.fileLoader(root: root)
+        var out: [String] = []
+        while let file = queue.popLast() {
+            guard seen.insert(file).inserted else { continue }
+            out.append(file)
+            guard let value = load("file://" + file) else { continue }
+            for ref in references(in: value) {
+                let path = String(ref.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+                guard !path.isEmpty, !path.contains("://") else { continue }
+                let target = Path.normalized(Path.join(Path.parent(file), path.removingPercentEscapes() ?? path))
+                if let real = Path.resolved(target), real.hasPrefix(root + "/") { queue.append(real) }
+            }
+        }
+        return out.sorted()
+    }
+
+    /// Every `$ref` string of a document.
+    static func references(in value: JSONValue) -> [String] {
+        switch value {
+        case .object(let members):
+            return members.flatMap { key, v -> [String] in
+                if key == "$ref", case .string(let s) = v { return [s] }
+                return references(in: v)
+            }
+        case .array(let items): return items.flatMap(references(in:))
+        default: return []
+        }
+    }
+
+}

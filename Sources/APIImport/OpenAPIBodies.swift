@@ -1,0 +1,97 @@
+import APIYAML
+import APISchema
+import APITransport
+/// Request bodies → `task:`. JSON → `json:`, a form → `form:`, multipart → `multipart:` parts, text
+/// and other types → `body:` with `contentType:`. Values are the spec's examples, else built
+/// from the schema.
+extension OpenAPIMapper {
+    struct Example {
+        var name: String?
+        var value: YAMLOut
+    }
+
+    /// The examples a media type object states: `example`, else every entry of `examples`.
+    func mediaExamples(_ media: SpecNode) -> [Example] {
+        if let e = media["example"] { return [Example(name: nil, value: YAMLOut(e.node))] }
+        var out: [Example] = []
+        for (name, _, raw) in media["examples"]?.entries ?? [] {
+            guard let e = loader.resolve(raw) else { continue }
+            if let v = e["value"] {
+                out.append(Example(name: name, value: YAMLOut(v.node)))
+            } else if e["externalValue"] != nil {
+                warn(e, "example '\(name)' is an externalValue; it is not fetched")
+            }
+        }
+        return out
+    }
+
+    /// The first stated example, else one built from the schema.
+    /// `direction` says which of `readOnly`/`writeOnly` properties a built one leaves out.
+    func mediaExample(_ media: SpecNode, direction: SchemaOptions.Direction = .any) -> Example? {
+        if let first = mediaExamples(media).first { return first }
+        sampler.direction = direction
+        defer { sampler.direction = .any }
+        return media["schema"].flatMap { sampler.value($0) }.map { Example(name: nil, value: $0) }
+    }
+
+    static func isJSON(_ type: String) -> Bool {
+        let t = type.lowercased()
+        return t == "application/json" || t.hasSuffix("+json") || t == "*/*"
+    }
+
+    /// The media type a body is sent as: JSON first, then forms, then the first listed.
+    func preferred(_ content: SpecNode) -> (type: String, media: SpecNode)? {
+        let all = content.entries.map { ($0.key, $0.value) }
+        let order: [(String) -> Bool] = [
+            Self.isJSON, { $0 == "application/x-www-form-urlencoded" }, { $0 == "multipart/form-data" }, { _ in true },
+        ]
+        for accept in order {
+            if let hit = all.first(where: { accept($0.0.lowercased()) }) { return (hit.0, hit.1) }
+        }
+        return nil
+    }
+
+    func applyBody(_ op: SpecNode, to t: inout TargetDraft) {
+        guard let raw = op["requestBody"], let body = loader.resolve(raw) else { return }
+        guard let content = body["content"], let (type, media) = preferred(content) else {
+            warn(body, "a request body without content: is not imported")
+            return
+        }
+        let others = content.entries.map(\.key).filter { $0 != type }
+        if !others.isEmpty { t.notes.append("The body may also be sent as \(others.joined(separator: ", ")).") }
+        let value = mediaExample(media, direction: .request)?.value ?? .null
+        switch type.lowercased() {
+        case let json where Self.isJSON(json):
+            t.task.append(.pair("json", ImportText.literal(value)))
+            if json != "application/json" && json != "*/*" { t.task.append(.pair("contentType", .string(ImportText.literal(type)))) }
+        case "application/x-www-form-urlencoded":
+            t.task.append(.pair("form", ImportText.literal(Self.object(value))))
+        case "multipart/form-data":
+            t.task.append(.pair("multipart", .list(parts(value, media: media, target: &t))))
+        default:
+            textBody(type, value, media, to: &t)
+        }
+    }
+
+    /// A mapping for `form:` (a non-object example becomes `{ value: … }`).
+    static func object(_ v: YAMLOut) -> YAMLOut {
+        if case .map = v { return v }
+        return .map([.pair("value", v)])
+    }
+
+    private func textBody(_ type: String, _ value: YAMLOut, _ media: SpecNode, to t: inout TargetDraft) {
+        if Self.isBinary(media["schema"]) || value == .null {
+            t.task.append(.pair("body", .string("")))
+            t.notes.append("The body is \(type) data: send a file with task: { upload: PATH }.")
+            warn(media, "no text example for the \(type) body; the target sends an empty body")
+        } else {
+            t.task.append(.pair("body", .string(ImportText.literal(value.scalarText ?? value.flowText))))
+        }
+        if !type.lowercased().hasPrefix("text/plain") { t.task.append(.pair("contentType", .string(ImportText.literal(type)))) }
+    }
+
+    static func isBinary(_ schema: SpecNode?) -> Bool {
+        guard let schema else { return false }
+        return schema["format"]?.text == "binary" || schema["contentMediaType"] != nil || schema["contentEncoding"] != nil
+    }
+}

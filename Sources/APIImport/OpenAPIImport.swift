@@ -1,0 +1,87 @@
+import APIDiagnostics
+import APITargets
+/// `apicli import openapi`: an OpenAPI 3.0 or 3.1 description (YAML or JSON) → one service file
+/// (and a second for its `webhooks`).
+/// Reads only what the mapping needs, straight from the YAML layer's nodes, so every warning
+/// carries the spec's file:line:col. Never prints; the executable renders the warnings.
+package enum OpenAPIImport {
+    package struct Options: Sendable {
+        /// The service name; default from `info.title`, else the spec's file name.
+        package var service: String?
+        /// Only operations with one of these tags (all when empty).
+        package var tags: [String]
+        /// `--allow-ref-root`: folders besides the spec's own whose files a `$ref` may name.
+        package var refRoots: [String]
+
+        package init(service: String? = nil, tags: [String] = [], refRoots: [String] = []) {
+            self.service = service
+            self.tags = tags
+            self.refRoots = refRoots
+        }
+    }
+
+
+    /// Imports the description at `spec`; `read` gives the bytes of it and of files its `$ref`s name.
+    package static func run(spec: String, options: Options,
+                           read: @escaping (String) throws(APIError) -> [UInt8]) throws(APIError) -> ImportResult {
+        let loader = SpecLoader(read: read, roots: options.refRoots)
+        let root = try loader.root(spec)
+        let version = try version(of: root)
+        let service = try serviceName(options.service, root: root, spec: spec)
+        let mapper = OpenAPIMapper(loader: loader, root: root, service: service)
+        var draft = mapper.service(baseURL: "")
+        draft.header = [
+            "Imported from \(displayName(spec)) (OpenAPI \(version)) by apicli import openapi.",
+            "Every operation is a target; samples come from the description's examples or schemas.",
+        ]
+        draft.targets = mapper.targets(tags: options.tags)
+        var webhooks = mapper.webhooks(tags: options.tags)
+        webhooks?.header = [
+            "Imported from \(displayName(spec)) (OpenAPI \(version)) by apicli import openapi: its webhooks.",
+            "Each target is a request the API sends to your receiver: set \(mapper.variablePrefix)_WEBHOOK_URL to its URL",
+            "(each webhook goes to that URL + /NAME; change path: to your receiver's route).",
+        ]
+        guard !draft.targets.isEmpty || webhooks != nil else {
+            let what = options.tags.isEmpty ? "no operations" : "no operations tagged \(options.tags.joined(separator: ", "))"
+            throw .invalid(Diagnostic(file: spec, mark: root["paths"]?.mark ?? root.mark,
+                                      message: "the description has \(what) to import"))
+        }
+        return ImportResult(drafts: draft.targets.isEmpty ? [] : [draft], warnings: loader.warnings,
+                            files: loader.files.sorted(), webhooks: webhooks)
+    }
+
+    /// `3.0.x` or `3.1.x`; anything else is exit 2 at the `openapi:` (or `swagger:`) key.
+    static func version(of root: SpecNode) throws(APIError) -> String {
+        guard root.isMapping else {
+            throw .invalid(Diagnostic(file: root.file, mark: root.mark, message: "an OpenAPI description is a mapping, not \(root.node.kindName)"))
+        }
+        if let swagger = root["swagger"] {
+            throw .invalid(Diagnostic(file: root.file, mark: swagger.mark, message: "Swagger \(swagger.text ?? "2.0") is not supported; only OpenAPI 3.0 and 3.1",
+                                      hint: "convert it first, e.g. with swagger2openapi"))
+        }
+        guard let node = root["openapi"], let v = node.text else {
+            throw .invalid(Diagnostic(file: root.file, mark: root.mark, message: "not an OpenAPI description: there is no 'openapi:' version",
+                                      hint: "apicli import openapi reads OpenAPI 3.0 and 3.1 (YAML or JSON)"))
+        }
+        guard v.hasPrefix("3.0") || v.hasPrefix("3.1") else {
+            throw .invalid(Diagnostic(file: root.file, mark: node.mark, message: "OpenAPI \(v) is not supported; only 3.0 and 3.1"))
+        }
+        return v
+    }
+
+    static func serviceName(_ given: String?, root: SpecNode, spec: String) throws(APIError) -> String {
+        if let given {
+            guard TargetFile.isName(given) else {
+                throw .invalid(Diagnostic(file: nil, mark: nil, message: "service name '\(given)' may only hold letters, digits, '_' and '-'"))
+            }
+            return given
+        }
+        if let title = root["info"]?["title"]?.text, let name = ImportNames.service(title) { return name }
+        let stem = displayName(spec).split(separator: ".").first.map(String.init) ?? ""
+        return ImportNames.service(stem) ?? "api"
+    }
+
+    static func displayName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,140 @@
+import APISupport
+import APIYAML
+import APITargets
+import APITransport
+/// Maps one OpenAPI document onto a service draft: the file-level keys here, operations in
+/// `OpenAPIOperation.swift`, parameters, bodies, responses and security in their own files.
+final class OpenAPIMapper {
+    let loader: SpecLoader
+    let root: SpecNode
+    let service: String
+    /// `SERVICE` in `${SERVICE_API_KEY}`.
+    let variablePrefix: String
+    var sampler: SchemaSample
+    /// The service-level security scheme's name, when `security:` names one we could map.
+    var serviceScheme: String?
+    /// The service's API key when it travels in the query.
+    var serviceQuery: YAMLOut.Entry?
+    /// Server lists of paths and operations already warned about.
+    var ignoredServers: Set<[String]> = []
+
+    init(loader: SpecLoader, root: SpecNode, service: String) {
+        self.loader = loader
+        self.root = root
+        self.service = service
+        self.variablePrefix = ImportNames.variable(service)
+        self.sampler = SchemaSample(loader: loader)
+    }
+
+    func warn(_ node: SpecNode, _ message: String) { loader.warn(node.warning(message)) }
+
+    /// The file-level keys: base URL and environments from `servers`, `doc` from `info`, `auth`.
+    func service(baseURL: String) -> ServiceDraft {
+        let servers = self.servers()
+        var draft = ServiceDraft(service: service, baseURL: servers.first?.url ?? "http://localhost")
+        if servers.isEmpty, root["paths"] != nil || root["webhooks"] == nil {  // (webhooks only: no file of paths)
+            warn(root, "no servers: baseURL is http://localhost; set it, or pass --base-url when calling")
+        }
+        if servers.count > 1 {
+            draft.environments = servers.map { .pair($0.name, .map([.pair("baseURL", .string($0.url))])) }
+        } else if let variants = servers.first?.variants, !variants.isEmpty {
+            draft.environments = variants.map { .pair($0.name, .map([.pair("baseURL", .string($0.url))])) }
+        }
+        if let title = root["info"]?["title"]?.text {
+            let version = root["info"]?["version"]?.text.map { " \($0)" } ?? ""
+            draft.doc = ImportText.oneLine(title + version)
+        }
+        if let auth = serviceAuth() {
+            draft.auth = auth.auth
+            draft.authNotes = auth.notes
+        }
+        return draft
+    }
+
+    /// Every operation of `paths` in the spec's order, as targets (only those with one of `tags`).
+    func targets(tags: [String]) -> [TargetDraft] {
+        var taken: Set<String> = []
+        var out: [TargetDraft] = []
+        guard let paths = root["paths"] else {
+            if root["webhooks"] == nil { warn(root, "the description has no paths:") }
+            return []
+        }
+        for (key, keyMark, rawItem) in paths.entries {
+            guard key.hasPrefix("/") else {
+                if !key.hasPrefix("x-") {
+                    loader.warn(ImportWarning(file: paths.file, mark: keyMark, message: "path '\(key)' does not start with '/'; it is not imported"))
+                }
+                continue
+            }
+            guard let item = loader.resolve(rawItem) else { continue }
+            // `/files/{id}#get_shared_link`: the fragment tells operations apart; it is no part of the URL.
+            let hash = key.firstIndex(of: "#")
+            let path = ImportText.literalVariables(hash.map { String(key[..<$0]) } ?? key)
+            let naming = hash.map { path + "/" + key[key.index(after: $0)...] } ?? path
+            if let servers = item["servers"] { serversIgnored(servers, of: "path \(key)") }
+            for (name, _, rawOp) in item.entries {
+                guard let method = Self.methods[name] else { continue }
+                guard let op = loader.resolve(rawOp) else { continue }
+                guard tags.isEmpty || Self.tags(of: op).contains(where: tags.contains) else { continue }
+                var t = target(method: method, path: path, naming: naming, op: op, item: item, taken: &taken)
+                t.operation = .init(name: op["operationId"]?.text ?? "\(method) \(key)", file: op.file, mark: op.mark)
+                out.append(t)
+            }
+        }
+        return out
+    }
+
+    /// `servers:` of a path or an operation: nothing to say when they are the description's own;
+    /// else one warning per distinct list.
+    func serversIgnored(_ servers: SpecNode, of what: String) {
+        let urls = servers.items.compactMap { $0["url"]?.text }
+        let top = root["servers"]?.items.compactMap { $0["url"]?.text } ?? []
+        guard urls != top, ignoredServers.insert(urls).inserted else { return }
+        warn(servers, "servers \(urls.joined(separator: ", ")) of \(what) are not imported (nor of any other path or operation listing them); the service's baseURL applies")
+    }
+
+    static let methods: [String: String] = [
+        "get": "GET", "put": "PUT", "post": "POST", "delete": "DELETE",
+        "options": "OPTIONS", "head": "HEAD", "patch": "PATCH", "trace": "TRACE",
+    ]
+
+    static func tags(of op: SpecNode) -> [String] { op["tags"]?.items.compactMap(\.text) ?? [] }
+}
+
+/// Text from a spec made fit for a one-line key.
+enum ImportText {
+    static func oneLine(_ s: String) -> String {
+        s.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// A string value that goes through template expansion, written so it stays the spec's text:
+    /// `${` as `$${`, a `{` that would start a placeholder as `${{}` (see `Template.escaping`).
+    static func literal(_ s: String) -> String { Template.escaping(s) }
+
+    /// Only `${` escaped: for text whose `{name}`s are meant (paths, server URLs).
+    static func literalVariables(_ s: String) -> String {
+        s.contains("${") ? s.replacing("${", with: "$${") : s
+    }
+
+    /// Why a header cannot be written (a name that is not a token, a value with a line break or
+    /// another control character), or nil.
+    static func headerProblem(name: String, value: String) -> String? {
+        if !TargetFile.isToken(name) { return "header name '\(name.debugDescription.dropFirst().dropLast())' is not a valid header name" }
+        if HeaderField.forbiddenCharacter(in: value) != nil {
+            return "the value of header '\(name)' holds a line break or a control character"
+        }
+        return nil
+    }
+
+    /// Every string of `value` escaped for template expansion.
+    static func literal(_ value: YAMLOut) -> YAMLOut {
+        switch value {
+        case .string(let s): return .string(literal(s))
+        case .list(let items): return .list(items.map(literal))
+        case .map(let entries):
+            return .map(entries.map { if case .pair(let k, let v) = $0 { return .pair(k, literal(v)) } else { return $0 } })
+        default: return value
+        }
+    }
+}

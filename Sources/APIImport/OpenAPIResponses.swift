@@ -1,0 +1,116 @@
+import APIYAML
+import APITargets
+import APITransport
+/// Responses → `expect:`, `sample:` and `samples:`. The first 2xx response is the success: its
+/// status (every documented 2xx), content type and required top-level JSON fields are expected,
+/// and its first example (else one built from its schema) is the sample. Other examples become
+/// named samples; those the expectations reject say `expectFailure: true`.
+extension OpenAPIMapper {
+    struct Response {
+        var code: String
+        var status: Int
+        var node: SpecNode
+    }
+
+    func responses(_ op: SpecNode) -> [Response] {
+        (op["responses"]?.entries ?? []).compactMap { code, _, raw in
+            guard let r = loader.resolve(raw) else { return nil }
+            return Response(code: code, status: Self.status(code), node: r)
+        }
+    }
+
+    /// `200` → 200, `4XX` → 400, `default` → 500.
+    static func status(_ code: String) -> Int {
+        if let n = Int(code) { return n }
+        if let first = code.first?.wholeNumberValue, code.count == 3, code.uppercased().hasSuffix("XX") { return first * 100 }
+        return 500
+    }
+
+    func applyResponses(_ op: SpecNode, method: String, to t: inout TargetDraft) {
+        let all = responses(op)
+        let success = all.filter { (200...299).contains($0.status) && $0.code != "default" }
+        var accepted: Set<Int> = []
+        var names: Set<String> = []
+        if let first = success.first {
+            accepted = Set(success.map(\.status))
+            t.expect = [.pair("status", Self.statusValue(success))]
+            applySuccess(first, method: method, to: &t, names: &names)
+        }
+        for r in all where r.code != success.first?.code {
+            guard let (type, media) = r.node["content"].flatMap(preferred) else { continue }
+            for e in mediaExamples(media) {
+                let name = ImportNames.unique(e.name.flatMap(ImportNames.lowerCamel) ?? r.code, &names)
+                let fails = !accepted.isEmpty && !accepted.contains(r.status)
+                t.samples.append(.pair(name, sample(r.status, type, e.value, method: method, expectFailure: fails)))
+            }
+        }
+    }
+
+    /// `200`, or `[200, 201]`, or `"2xx"` for a range.
+    static func statusValue(_ success: [Response]) -> YAMLOut {
+        let values: [YAMLOut] = success.map { Int($0.code) != nil ? .number($0.code) : .string("\($0.status / 100)xx") }
+        return values.count == 1 ? values[0] : .list(values)
+    }
+
+    private func applySuccess(_ r: Response, method: String, to t: inout TargetDraft, names: inout Set<String>) {
+        guard let (type, media) = r.node["content"].flatMap(preferred) else {
+            t.sample = sample(r.status, nil, nil, method: method, expectFailure: false)
+            return
+        }
+        let stated = mediaExamples(media)
+        let examples = stated.isEmpty ? mediaExample(media, direction: .response).map { [$0] } ?? [] : stated
+        if examples.isEmpty {
+            // No example and no sample from the schema (a `$ref` that cannot be read, warned where it
+            // stands): expectations the sample could not meet are left out with it.
+            t.notes.append("No example for the \(r.code) \(type) response: its content is not expected.")
+        } else if method != "HEAD", type != "*/*" {
+            let bare = type.split(separator: ";").first.map(String.init) ?? type
+            t.expect.append(.pair("headers", .map([.pair("Content-Type", .string(Self.isJSON(type) ? "~json" : "~" + bare))])))
+            if Self.isJSON(type), let schema = media["schema"] {
+                expectFields(schema, in: examples.map(\.value), at: media, to: &t)
+            }
+        }
+        for (i, e) in examples.enumerated() {
+            let s = sample(r.status, type, e.value, method: method, expectFailure: false)
+            if i == 0 {
+                t.sample = s
+            } else {
+                t.samples.append(.pair(ImportNames.unique(e.name.flatMap(ImportNames.lowerCamel) ?? r.code, &names), s))
+            }
+        }
+        if examples.isEmpty { t.sample = sample(r.status, nil, nil, method: method, expectFailure: false) }
+    }
+
+    /// `json: { "$.field": { exists: true } }` for required top-level fields every sample has.
+    private func expectFields(_ schema: SpecNode, in samples: [YAMLOut], at media: SpecNode, to t: inout TargetDraft) {
+        var fields: [YAMLOut.Entry] = []
+        for name in sampler.requiredProperties(schema) {
+            guard samples.allSatisfy({ $0[name] != nil }) else {
+                warn(media, "an example lacks the required field '\(name)'; it is not expected")
+                continue
+            }
+            let path = ImportNames.isIdentifier(name) ? "$.\(name)" : "$['\(name)']"
+            fields.append(.pair(path, .map([.pair("exists", .bool(true))])))
+        }
+        if !fields.isEmpty { t.expect.append(.pair("json", .map(fields))) }
+    }
+
+    /// A sample: `{ status, headers, json | body, expectFailure }`, leaving out what is a default.
+    func sample(_ status: Int, _ type: String?, _ value: YAMLOut?, method: String, expectFailure: Bool) -> YAMLOut {
+        var e: [YAMLOut.Entry] = []
+        if status != 200 { e.append(.pair("status", .number(String(status)))) }
+        if let type, let value, method != "HEAD" {
+            if Self.isJSON(type) {
+                if type.lowercased() != "application/json" && type != "*/*" {
+                    e.append(.pair("headers", .map([.pair("Content-Type", .string(ImportText.literal(type)))])))
+                }
+                e.append(.pair("json", ImportText.literal(value)))
+            } else {
+                e.append(.pair("headers", .map([.pair("Content-Type", .string(ImportText.literal(type)))])))
+                e.append(.pair("body", .string(ImportText.literal(value.scalarText ?? value.flowText))))
+            }
+        }
+        if expectFailure { e.append(.pair("expectFailure", .bool(true))) }
+        return .map(e)
+    }
+}

@@ -1,0 +1,104 @@
+import APITransport
+/// Splits a command line as a POSIX shell would for a plain command: `'single'` quotes keep
+/// everything, `"double"` quotes honour `\"`, `\\`, `\$` and `` \` ``, a backslash outside quotes
+/// escapes the next character, and backslash-newline joins lines. `$'…'` (ANSI-C quoting, which
+/// browsers' "Copy as cURL" uses) is read as bash reads it (see `ansiQuoted`).
+/// No expansion, globbing, pipes or redirections: those are errors a caller reports.
+enum ShellWords {
+    struct Unterminated: Error {
+        var quote: Character
+    }
+
+    static func split(_ text: String) throws(Unterminated) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var chars = Array(text)[...]
+        while let c = chars.popFirst() {
+            switch c {
+            case " ", "\t", "\n", "\r":
+                if inWord { words.append(word); word = ""; inWord = false }
+            case "\\":
+                inWord = true
+                guard let next = chars.popFirst() else { break }
+                if next == "\n" { if word.isEmpty { inWord = false } } else if next != "\r" { word.append(next) }
+            case "'":
+                inWord = true
+                guard let end = chars.firstIndex(of: "'") else { throw Unterminated(quote: "'") }
+                word += String(chars[..<end])
+                chars = chars[(end + 1)...]
+            case "\"":
+                inWord = true
+                try doubleQuoted(&chars, into: &word)
+            case "$" where chars.first == "'":
+                inWord = true
+                chars.removeFirst()
+                try ansiQuoted(&chars, into: &word)
+            default:
+                inWord = true
+                word.append(c)
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+
+    private static func doubleQuoted(_ chars: inout ArraySlice<Character>, into word: inout String) throws(Unterminated) {
+        while let c = chars.popFirst() {
+            if c == "\"" { return }
+            if c == "\\", let next = chars.first, "\"\\$`\n".contains(next) {
+                chars.removeFirst()
+                if next != "\n" { word.append(next) }
+            } else {
+                word.append(c)
+            }
+        }
+        throw Unterminated(quote: "\"")
+    }
+
+    /// bash's `$'…'`: the escapes of C and bash (`\a \b \e \E \f \n \r \t \v \\ \' \" \?`), `\NNN`
+    /// (one to three octal digits) and `\xHH` (one or two hex digits) as bytes, `\uHHHH` and
+    /// `\UHHHHHHHH` as the character's UTF-8, `\cX` as control-X. An unknown escape keeps its
+    /// backslash, as bash does. Bytes that are not UTF-8 become U+FFFD.
+    private static func ansiQuoted(_ chars: inout ArraySlice<Character>, into word: inout String) throws(Unterminated) {
+        var bytes: [UInt8] = []
+        func scalar(_ v: UInt32) { bytes += Array(String(Unicode.Scalar(v).map(Character.init) ?? "\u{FFFD}").utf8) }
+        func digits(_ count: Int, radix: Int) -> UInt32? {
+            let run = chars.prefix(count).prefix { $0.isASCII && $0.hexDigitValue.map { $0 < radix } == true }
+            guard !run.isEmpty else { return nil }
+            chars.removeFirst(run.count)
+            return UInt32(String(run), radix: radix)
+        }
+        while let c = chars.popFirst() {
+            if c == "'" {
+                word += String(decoding: bytes, as: UTF8.self)
+                return
+            }
+            guard c == "\\", let next = chars.popFirst() else { bytes += Array(String(c).utf8); continue }
+            switch next {
+            case "a": bytes.append(0x07)
+            case "b": bytes.append(0x08)
+            case "e", "E": bytes.append(0x1B)
+            case "f": bytes.append(0x0C)
+            case "n": bytes.append(0x0A)
+            case "r": bytes.append(0x0D)
+            case "t": bytes.append(0x09)
+            case "v": bytes.append(0x0B)
+            case "\\", "'", "\"", "?": bytes += Array(String(next).utf8)
+            case "0"..."7":
+                chars.insert(next, at: chars.startIndex)
+                bytes.append(UInt8(truncatingIfNeeded: digits(3, radix: 8) ?? 0))
+            case "x":
+                if let v = digits(2, radix: 16) { bytes.append(UInt8(v)) } else { bytes += Array("\\x".utf8) }
+            case "u", "U":
+                if let v = digits(next == "u" ? 4 : 8, radix: 16) { scalar(v) } else { bytes += Array("\\\(next)".utf8) }
+            case "c":
+                guard let x = chars.popFirst() else { bytes += Array("\\c".utf8); break }
+                let ascii = x.asciiValue ?? 0x3F
+                bytes.append(ascii == 0x3F ? 0x7F : ascii & 0x1F)
+            default: bytes += Array("\\\(next)".utf8)
+            }
+        }
+        throw Unterminated(quote: "'")
+    }
+}

@@ -1,0 +1,367 @@
+import APISupport
+import APITargets
+import APITransport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `KeepAliveTransport`'s connections: idle ones kept per (address, event loop), so a task that
+/// runs on a loop (`EventLoopExecutor`: a load run's users) takes a connection of that loop and
+/// its whole exchange stays on one thread. A connection carries one exchange at a time; it goes
+/// back when its response ended and both sides keep it alive, else it is closed.
+final class KeepAlivePool: Sendable {
+    static let shared = KeepAlivePool()
+
+    struct Address: Hashable, Sendable {
+        var host: String
+        var port: Int
+    }
+
+    private struct Key: Hashable {
+        var address: Address
+        var loop: ObjectIdentifier
+
+        // The port and the loop only (keys that differ by host alone share a bucket): hashing the
+        // host's string was most of a lookup, taken twice a request.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(address.port)
+            hasher.combine(loop)
+        }
+    }
+
+    /// The most idle connections kept per address and loop (more are closed when they come back).
+    static let idleLimit = 512
+
+    private let idle = Locked<[Key: [Channel]]>([:])
+
+    /// An exchange that failed once the response had begun (or its bytes were counted): with the
+    /// counts, for a truncated body's message.
+    struct Failed: Error {
+        var error: any Error
+        var counts: (bytes: Int64, expected: Int64?)
+    }
+
+    struct Received: Sendable {
+        var head: HTTPResponseHead
+        var body: ByteBuffer
+        /// A redirect that will be followed: its body was dropped.
+        var follows: Bool
+    }
+
+    /// Sends `head` and `body` on an idle connection to `address` (or a new one) and returns the
+    /// response. A kept connection the server closed before answering is replaced by a new one,
+    /// once (as curl does); `holder` cancels by closing the connection in use.
+    func exchange(_ request: KeepAliveRequest, to address: Address, timeout: Double, limit: Int64,
+                  stream: KeepAliveHandler.Stream? = nil,
+                  holder: Canceller, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
+        let loop = EventLoopExecutor.current ?? MultiThreadedEventLoopGroup.singleton.any()
+        let key = Key(address: address, loop: ObjectIdentifier(loop as AnyObject))
+        if let kept = take(key) {
+            do {
+                return try await run(request, on: kept, key: key, limit: limit, stream: stream, holder: holder, follows: follows)
+            } catch is KeepAliveHandler.ClosedBeforeAnswer where !holder.isCancelled {
+                // The server had closed the kept connection: a new one, below.
+            }
+        }
+        let channel = try await connect(address, on: loop, timeout: timeout)
+        do {
+            return try await run(request, on: channel, key: key, limit: limit, stream: stream, holder: holder, follows: follows)
+        } catch is KeepAliveHandler.ClosedBeforeAnswer {
+            throw HTTPParserError.closedConnection
+        }
+    }
+
+    private func take(_ key: Key) -> Channel? {
+        idle.withLock { idle in
+            while let channel = idle[key]?.popLast() {
+                if channel.isActive { return channel }
+            }
+            return nil
+        }
+    }
+
+    private func give(_ channel: Channel, _ key: Key) {
+        func keep(_ list: inout [Channel]) -> Bool {
+            guard list.count < Self.idleLimit else { return false }
+            list.append(channel)
+            return true
+        }
+        let kept = idle.withLock { idle in keep(&idle[key, default: []]) }  // one lookup
+        if !kept { channel.close(promise: nil) }
+    }
+
+    private let loopFlushes = Locked<[ObjectIdentifier: LoopFlushes]>([:])
+
+    /// The flush queue of `loop` (one per loop, made by its first connection).
+    private func flushes(for loop: any EventLoop) -> LoopFlushes {
+        loopFlushes.withLock { all in
+            let key = ObjectIdentifier(loop as AnyObject)
+            if let queue = all[key] { return queue }
+            let queue = LoopFlushes(loop)
+            all[key] = queue
+            return queue
+        }
+    }
+
+    private func connect(_ address: Address, on loop: EventLoop, timeout: Double) async throws -> Channel {
+        let bootstrap = ClientBootstrap(group: loop)
+            .connectTimeout(.milliseconds(Int64((timeout * 1000).rounded(.up))))
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // NIO's client handlers but the request encoder and header validator: requests
+                    // come encoded and checked (`KeepAliveRequest`), written by `KeepAliveRequestWriter`.
+                    // The response decompressor sees only responses with a `Content-Encoding`
+                    // (`KeepAliveHandler` passes them on; `KeepAliveInflated` hands them back).
+                    let sync = channel.pipeline.syncOperations
+                    let decompressor = NIOHTTPResponseDecompressor(limit: .ratio(ClientPool.inflationRatio))
+                    let handler = KeepAliveHandler()
+                    let requestWriter = KeepAliveRequestWriter()
+                    handler.requestWriter = requestWriter
+                    try sync.addHandlers([requestWriter, ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)),
+                                          handler, decompressor, KeepAliveInflated(handler)])
+                    handler.writer = try sync.context(handler: handler)
+                    handler.flushes = self.flushes(for: channel.eventLoop)
+                }
+            }
+        // An IP address (a bench's or a test's 127.0.0.1, a --resolve target) is connected to as it is:
+        // no resolver queue nor Happy Eyeballs, which were a third of a one-off call's instructions.
+        if let ip = try? SocketAddress(ipAddress: address.host, port: address.port) {
+            return try await bootstrap.connect(to: ip).get()
+        }
+        return try await bootstrap.connect(host: address.host, port: address.port).get()
+    }
+
+    private func run(_ request: KeepAliveRequest, on channel: Channel, key: Key, limit: Int64,
+                     stream: KeepAliveHandler.Stream?, holder: Canceller,
+                     follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
+        holder.set { channel.close(promise: nil) }
+        // The handler resumes the exchange's continuation itself (no promise, future and callback a request).
+        let outcome: KeepAliveHandler.Outcome
+        do {
+            outcome = try await withUnsafeThrowingContinuation { (waiting: UnsafeContinuation<KeepAliveHandler.Outcome, Error>) in
+                let start: @Sendable () -> Void = {
+                    // Closed since it was taken (its close was seen on the loop before this ran): no event will
+                    // come to end the exchange, so it fails here and goes on a new connection.
+                    guard channel.isActive else { return waiting.resume(throwing: KeepAliveHandler.ClosedBeforeAnswer()) }
+                    let handler: KeepAliveHandler
+                    do {
+                        handler = try channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self)
+                    } catch {
+                        return waiting.resume(throwing: error)
+                    }
+                    handler.start(waiting, limit: limit, stream: stream, follows: follows)
+                    handler.send(request)
+                }
+                if channel.eventLoop.inEventLoop { start() } else { channel.eventLoop.execute(start) }
+            }
+        } catch {
+            channel.close(promise: nil)
+            throw error
+        }
+        if let error = outcome.error {
+            channel.close(promise: nil)
+            if error is KeepAliveHandler.ClosedBeforeAnswer { throw error }
+            throw Failed(error: error, counts: (outcome.bytes, outcome.expected))
+        }
+        let received = Received(head: outcome.head!, body: outcome.body, follows: outcome.follows)
+        if outcome.keepAlive && request.keepAlive { give(channel, key) } else { channel.close(promise: nil) }
+        return received
+    }
+}
+
+/// One connection's side of an exchange: the response head, its body up to the limit or written
+/// to a stream as it comes (dropped for a redirect that will be followed), then the outcome, once.
+final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+
+    /// The kept connection was closed before any of the response came: it may be sent again.
+    struct ClosedBeforeAnswer: Error {}
+
+    struct Outcome: Sendable {
+        var head: HTTPResponseHead?
+        var body = ByteBuffer()
+        var follows = false
+        var keepAlive = false
+        var bytes: Int64 = 0
+        var expected: Int64?
+        var error: (any Error)?
+    }
+
+    private var waiting: UnsafeContinuation<Outcome, Error>?
+    /// This handler's context: a request written from it passes the response decoder (which learns
+    /// its method) to `KeepAliveRequestWriter` (not the decompressor's outbound side, which would add
+    /// `Accept-Encoding`: the encoded request carries it already).
+    weak var writer: ChannelHandlerContext?
+    /// The response coming has a `Content-Encoding`: its parts go on through NIO's response
+    /// decompressor (next in the pipeline) and come back inflated to `received` (`KeepAliveInflated`).
+    /// Any other response is read here: its parts never pass the decompressor, which would hand
+    /// them on unchanged (two unwraps and a re-wrap of each part, a twentieth of a load run's CPU).
+    private var inflating = false
+    var requestWriter: KeepAliveRequestWriter?
+    /// Its loop's pending flushes (`LoopFlushes`).
+    var flushes: LoopFlushes?
+    private var limit: Int64 = 0
+    private var stream: Stream?
+    private var follows: (@Sendable (HTTPResponseHead) -> Bool)?
+    private var outcome = Outcome()
+
+    /// Where the body goes as it comes (stdout), instead of being held: each part is written on the
+    /// loop before the next is read (the loop waits for the write: flat memory; a slow reader holds
+    /// this loop, which is why only a task that sends one exchange at a time on it streams here).
+    struct Stream: Sendable {
+        var sink: any BodySink
+        /// The final response's head, before any of its body.
+        var head: @Sendable (HTTPResponseHead) -> Void
+        /// Body bytes written so far and the length the head announced.
+        var progress: @Sendable (Int64, Int64?) -> Void
+    }
+
+    func start(_ waiting: UnsafeContinuation<Outcome, Error>, limit: Int64, stream: Stream?,
+               follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
+        self.waiting = waiting
+        self.limit = limit
+        self.stream = stream
+        self.follows = follows
+        outcome = Outcome()
+    }
+
+    /// Writes `request` (on the loop, after `start`); a write that fails (the connection closed
+    /// meanwhile) ends the exchange too.
+    func send(_ request: KeepAliveRequest) {
+        guard let writer, let requestWriter else { return fail(ClosedBeforeAnswer()) }
+        requestWriter.pending = request.bytes
+        let written = writer.eventLoop.makePromise(of: Void.self)
+        let bound = NIOLoopBound(self, eventLoop: writer.eventLoop)
+        written.futureResult.whenFailure { bound.value.writeFailed($0) }
+        writer.write(NIOAny(HTTPClientRequestPart.head(request.decoderHead)), promise: written)
+        if let flushes { flushes.add(writer.channel) } else { writer.flush() }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if inflating {
+            if case .end = unwrapInboundIn(data) { inflating = false }
+            return context.fireChannelRead(data)
+        }
+        let part = unwrapInboundIn(data)
+        if case .head(let head) = part, head.headers.contains(name: "Content-Encoding") {
+            inflating = true
+            return context.fireChannelRead(data)
+        }
+        received(part, context: context)
+    }
+
+    /// A part of the response (inflated, when it was encoded).
+    func received(_ part: HTTPClientResponsePart, context: ChannelHandlerContext) {
+        guard waiting != nil else { return }
+        switch part {
+        case .head(let head):
+            // An informational answer (100 Continue) comes before the real head.
+            guard head.status.code >= 200 || head.status.code == 101 else { return }
+            outcome.head = head
+            outcome.keepAlive = head.isKeepAlive
+            outcome.follows = follows?(head) ?? false
+            outcome.expected = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+            if !outcome.follows, let stream { stream.head(head) }
+        case .body(var buffer):
+            guard outcome.head != nil, !outcome.follows else { return }
+            outcome.bytes += Int64(buffer.readableBytes)
+            if let stream {
+                do {
+                    try buffer.withUnsafeReadableBytes { raw in try stream.sink.write(raw) }
+                } catch {
+                    fail(error)
+                    context.close(promise: nil)
+                    return
+                }
+                return stream.progress(outcome.bytes, outcome.expected)
+            }
+            guard outcome.bytes <= limit else {
+                fail(ResponseCollector.BodyTooLarge(limit: limit))
+                context.close(promise: nil)
+                return
+            }
+            outcome.body.writeBuffer(&buffer)
+        case .end:
+            guard outcome.head != nil else { return }
+            finish()
+        }
+    }
+
+    /// The request could not be written: the exchange ends (as a drop when nothing was answered).
+    func writeFailed(_ error: any Error) {
+        guard waiting != nil else { return }
+        fail(outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : error)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A reset before any answer is the same as a close (a kept connection the server dropped).
+        let reset = (error as? IOError).map { $0.errnoCode == ECONNRESET || $0.errnoCode == EPIPE } ?? false
+        fail(reset && outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if waiting != nil {
+            fail(outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : HTTPParserError.invalidEOFState)
+        }
+        context.fireChannelInactive()
+    }
+
+    private func finish() {
+        let waiting = self.waiting
+        self.waiting = nil
+        follows = nil
+        stream = nil
+        let done = outcome
+        outcome = Outcome()
+        waiting?.resume(returning: done)
+    }
+
+    private func fail(_ error: any Error) {
+        outcome.error = error
+        finish()
+    }
+}
+
+/// The requests written on one loop's connections in one turn of the loop, flushed together when
+/// the turn's other tasks have run: when the responses to many users come in at once, each user
+/// writes its next request and the writes reach the server in one burst, so it wakes once for
+/// them, not once per request (a wake-up of nginx's worker was a tenth of a load run's CPU).
+/// Used only on its loop.
+final class LoopFlushes: @unchecked Sendable {
+    private let loop: any EventLoop
+    private var pending: [any Channel] = []
+    private var scheduled = false
+
+    package init(_ loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    /// Flushes `channel` once the tasks queued on the loop so far have run.
+    func add(_ channel: any Channel) {
+        loop.assertInEventLoop()
+        pending.append(channel)
+        guard !scheduled else { return }
+        scheduled = true
+        loop.execute { self.flush() }
+    }
+
+    private func flush() {
+        let channels = pending
+        pending.removeAll(keepingCapacity: true)
+        scheduled = false
+        for channel in channels { channel.flush() }
+    }
+}

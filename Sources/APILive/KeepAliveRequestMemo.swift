@@ -1,0 +1,60 @@
+import APISupport
+import APIEndpoint
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What `KeepAliveTransport` last worked out from a request's URL and last encoded, with what it
+/// came from: a load run's virtual user sends the same request again and again, and when nothing
+/// it is built from changed (URL, method, headers, body, the jar's cookies for it) the same bytes
+/// go out again, checked and encoded once. Taking a URL apart (`host`, `port`, `path`, `query`:
+/// Foundation parses it again each time) and encoding the head were a tenth of a load run's CPU.
+/// One entry per transport (a `Caller`'s; a closed-model user has its own): a transport that
+/// alternates requests encodes each as before and only compares in vain.
+final class KeepAliveRequestMemo: @unchecked Sendable {  // its state is only used under `mutex`
+    /// A request as encoded, and the parts of its URL the exchange needs.
+    struct Encoded {
+        var wire: KeepAliveRequest
+        var host: String
+        var port: Int?
+    }
+
+    private struct Entry {
+        var url: URL
+        var method: String
+        var headers: [HeaderField]
+        var body: PreparedRequest.Body?
+        var cookies: String?
+        var encoded: Encoded
+    }
+
+    private let mutex = Mutex()
+    private var last: Entry?
+    /// The URL `covers` last judged, and its verdict on the URL's part (plain http, a host, no proxy).
+    private var judged: (url: URL, plain: Bool)?
+
+    /// The encoding of `request` (with `cookies` from the jar) when it is the one encoded last.
+    func encoded(_ request: PreparedRequest, cookies: String?) -> Encoded? {
+        mutex.withLock {
+            guard let last, last.url == request.url, last.method == request.method, last.headers == request.headers,
+                  last.body == request.body, last.cookies == cookies else { return nil }
+            return last.encoded
+        }
+    }
+
+    func keep(_ encoded: Encoded, of request: PreparedRequest, cookies: String?) {
+        let entry = Entry(url: request.url, method: request.method, headers: request.headers, body: request.body,
+                          cookies: cookies, encoded: encoded)
+        mutex.withLock { last = entry }
+    }
+
+    /// `judge(url)`, or its verdict from last time for the same URL.
+    func plain(_ url: URL, judge: (URL) -> Bool) -> Bool {
+        if let known = mutex.withLock({ judged.flatMap { $0.url == url ? $0.plain : nil } }) { return known }
+        let plain = judge(url)
+        mutex.withLock { judged = (url, plain) }
+        return plain
+    }
+}

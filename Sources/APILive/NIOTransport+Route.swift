@@ -1,0 +1,37 @@
+import APIDiagnostics
+import APITransport
+import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOHTTP1
+
+extension NIOTransport {
+    /// The URL async-http-client is given for a request that `route` sends elsewhere: another port
+    /// (`--connect-to`) or a unix socket (`http+unix://`). Either way `Host:` stays the request's
+    /// (set here unless the request sets it), as curl sends it.
+    static func wireURL(_ url: URL, route: ConnectionOptions.Route, headers: inout HTTPHeaders) throws(APIError) -> URL {
+        guard route.socket != nil || route.port != nil else { return url }
+        if !headers.contains(name: "Host"), let host = url.host {
+            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            headers.add(name: "Host", value: url.port.map { "\(name):\($0)" } ?? name)
+        }
+        if let socket = route.socket {
+            var uri = url.path(percentEncoded: true)
+            if uri.isEmpty { uri = "/" }
+            if let query = url.query(percentEncoded: true) { uri += "?" + query }
+            let made = url.scheme?.lowercased() == "https" ? URL(httpsURLWithSocketPath: socket, uri: uri)
+                                                           : URL(httpURLWithSocketPath: socket, uri: uri)
+            guard let made else {
+                throw .invalid(Diagnostic(file: nil, mark: nil, message: "cannot make a request over the unix socket '\(socket)' for \(url.absoluteString)",
+                                          hint: "name the socket by its path, like /var/run/docker.sock"))
+            }
+            return made
+        }
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        parts.port = route.port
+        return parts.url ?? url
+    }
+}

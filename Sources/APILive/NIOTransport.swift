@@ -1,0 +1,321 @@
+import APISupport
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APITransport
+import Dispatch
+import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+import NIOSSL
+
+/// Live requests through async-http-client (SwiftNIO, BoringSSL): the one live transport on Linux
+/// (no libcurl). Redirects are followed here, not by the client, so that no credential crosses to
+/// another origin (`Redirect`); cookies live in the run's `CookieJar`; the proxy comes from the
+/// environment (`ProxySettings`); gzip/deflate is decoded as a stream with a ratio limit; HTTP/2 is
+/// used over TLS when the server offers it; one deadline bounds the whole exchange, redirects included.
+package struct NIOTransport: Transport {
+    private let tls: TLSOptions
+    private let proxies: ProxySettings
+    private let jar: CookieJar
+
+    /// `tls` and `proxies` for every request this value sends; the request's own TLS options (from
+    /// its endpoint) win when they ask for more than the default.
+    package init(tls: TLSOptions = TLSOptions(), proxies: ProxySettings = .environment, cookies: CookieJar = .run) {
+        self.tls = tls
+        self.proxies = proxies
+        self.jar = cookies
+    }
+
+    package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+        try await send(request, transfer: Transfer())
+    }
+
+    /// Request bodies from files are streamed from disk with a Content-Length; with a destination
+    /// or a stream, the response body is streamed into it. async-http-client's delegate API gives
+    /// back-pressure both ways (its next read waits for the previous chunk's write; the next chunk
+    /// of a file is read only when the previous one is on its way), so memory stays flat whatever
+    /// the size. File reads and writes run on NIO's thread pool, off the event loops.
+    package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+        let start = DispatchTime.now()
+        let holder = Canceller()
+        let last = Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>((request, (0, nil)))
+        do {
+            var response = try await Deadline.bound(request.timeout, onTimeout: { holder.cancel() }) {
+                try await follow(request, transfer: transfer, holder: holder, last: last)
+            }
+            response.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            return response
+        } catch let error as APIError {
+            throw error
+        } catch {
+            let (hop, counts) = last.current
+            throw Self.describe(error, hop, received: counts)
+        }
+    }
+
+    /// One hop after another until a response that is not a redirect to follow.
+    private func follow(_ request: PreparedRequest, transfer: Transfer, holder: Canceller,
+                        last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>) async throws -> Response {
+        var hop = request
+        for _ in 0...Redirect.limit {
+            last.set((hop, (0, nil)))
+            let (received, next) = try await exchange(hop, transfer: transfer, holder: holder, last: last)
+            guard let next else { return received }
+            hop = next
+        }
+        throw APIError.network(.tooManyRedirects(host: request.hostAndPort))
+    }
+
+    /// One request and its response; the next hop's request when the response is a redirect to follow.
+    private func exchange(_ request: PreparedRequest, transfer: Transfer, holder: Canceller,
+                          last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>)
+        async throws -> (Response, PreparedRequest?) {
+        let route = ConnectionOptions.run.withLock { $0 }.route(for: request.url, socket: request.socket)
+        let client = try ClientPool.client(tls: tls.isDefault ? request.tls : tls.overridden(by: request.tls),
+                                           proxy: route.socket == nil ? proxies.server(for: request.url) : nil, dns: route.dns)
+        var headers = HTTPHeaders()
+        for header in request.headers { headers.add(name: header.name, value: header.value) }
+        let wire = try Self.wireURL(request.url, route: route, headers: &headers)
+        if request.cookies, let cookies = jar.header(for: request.url) {
+            headers.replaceOrAdd(name: "Cookie", value: headers.first(name: "Cookie").map { $0 + "; " + cookies } ?? cookies)
+        }
+        var body: HTTPClient.Body?
+        switch request.body {
+        case .data(let data)?: body = .bytes(data)
+        case let streamed?:
+            let sized = try SizedBody(streamed)
+            body = .stream(contentLength: sized.length, Self.upload(sized, on: client.eventLoopGroup, progress: transfer.progress))
+        case nil: break
+        }
+        let collector = ResponseCollector(request: request, transfer: transfer)
+        var outgoing = try Self.parsed(wire, method: request.method)
+        (outgoing.headers, outgoing.body) = (headers, body)
+        // A task running on an event loop (`EventLoopExecutor`) prefers a connection of that loop and
+        // gets its response there. Preferred, not required: a request that requires a loop with no idle
+        // connection on it gets an "overflow" connection, closed once used (a connect per request).
+        let task = client.execute(request: outgoing, delegate: collector,
+                                  eventLoop: EventLoopExecutor.current.map { .delegate(on: $0) } ?? .indifferent,
+                                  deadline: .now() + .seconds(Int64(request.timeout.rounded(.up)) + 1))
+        holder.set { task.cancel() }
+        let received: ResponseCollector.Received
+        do {
+            received = try await task.futureResult.get()
+        } catch {
+            last.withLock { $0.counts = collector.counts }
+            throw error
+        }
+        if request.cookies { jar.store(received.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
+        var response = Response(status: received.status, headers: Self.fields(received.headers), body: received.body, duration: 0)
+        response.httpVersion = received.version
+        if received.follows {
+            return (response, Redirect.next(status: received.status, location: received.headers.first(name: "Location"), after: request))
+        }
+        response.saved = transfer.destination
+        response.streamed = transfer.stream != nil
+        return (response, nil)
+    }
+
+    /// async-http-client's request for a URL and method, taken apart once: `HTTPClient.Request(url:)`
+    /// parses the URL again on every call (2% of a load run, whose users send the same URLs over and
+    /// over). Headers and body are set per exchange. At most `parsedLimit` kept (then started afresh).
+    static func parsed(_ url: URL, method: String) throws -> HTTPClient.Request {
+        let key = ParsedKey(method: method, url: url.absoluteString)
+        if let known = parsedRequests.withLock({ $0[key] }) { return known }
+        let made = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: method))
+        parsedRequests.withLock { known in
+            if known.count >= parsedLimit { known.removeAll(keepingCapacity: true) }
+            known[key] = made
+        }
+        return made
+    }
+
+    private struct ParsedKey: Hashable {
+        var method: String
+        var url: String
+    }
+
+    private static let parsedRequests = Locked<[ParsedKey: HTTPClient.Request]>([:])
+    static let parsedLimit = 1024
+
+    /// Response headers sorted by name (stable: repeated fields keep their order), on every
+    /// platform alike (URLSession does not keep wire order).
+    static func fields(_ headers: HTTPHeaders) -> [HeaderField] {
+        // A usual head (a few fields): sorted in place as they come, names compared without
+        // lowering them (lowering and sorting copies was 2% of a load run's CPU).
+        if headers.count <= 32 {
+            var fields = [HeaderField]()
+            fields.reserveCapacity(headers.count)
+            for (name, value) in headers {
+                var at = fields.count
+                while at > 0, HeaderField.nameOrder(name, fields[at - 1].name) { at -= 1 }
+                fields.insert(HeaderField(name, value), at: at)
+            }
+            return fields
+        }
+        // Each name lowered once, not twice per comparison.
+        return headers.enumerated().map { (key: $0.element.name.lowercased(), offset: $0.offset, field: HeaderField($0.element.name, $0.element.value)) }
+            .sorted { ($0.key, $0.offset) < ($1.key, $1.offset) }.map(\.field)
+    }
+
+    /// Bytes per read from an upload's files.
+    static let chunk = 1 << 17
+
+    /// Writes the body a chunk at a time: read (thread pool), write, wait until the write is
+    /// accepted, read the next. Each call starts from the first byte (a redirect re-sends it).
+    static func upload(_ body: SizedBody, on group: EventLoopGroup, progress: @escaping @Sendable (TransferProgress) -> Void)
+        -> @Sendable (HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
+        { writer in
+            let reader = BodyReader(body)
+            let loop = group.any()
+            let total = body.length
+            progress(TransferProgress(.upload, bytes: 0, total: total))
+            @Sendable func step() -> EventLoopFuture<Void> {
+                NIOThreadPool.singleton.runIfActive(eventLoop: loop) { () throws -> ByteBuffer? in
+                    var buffer = ByteBufferAllocator().buffer(capacity: chunk)
+                    let n = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: chunk) { raw in
+                        try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<chunk]))
+                    }
+                    return n == 0 ? nil : buffer
+                }.flatMap { buffer in
+                    guard let buffer else { return loop.makeSucceededVoidFuture() }
+                    progress(TransferProgress(.upload, bytes: reader.sent, total: total))
+                    return writer.write(.byteBuffer(buffer)).flatMap { step() }
+                }
+            }
+            return step()
+        }
+    }
+}
+
+/// The response as async-http-client hands it over: the head, then the body — in memory (at most
+/// `maxBody` bytes), written to the destination or stream (on the thread pool; the next chunk is
+/// read from the connection only when this write is done), or dropped when the response is a
+/// redirect that will be followed. Its callbacks come one at a time, in order.
+final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
+    struct Received: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: Data
+        var version: String
+        /// A redirect that will be followed: its body was dropped.
+        var follows: Bool
+    }
+
+    struct BodyTooLarge: Error {
+        package init(limit: Int64) { self.limit = limit }
+        var limit: Int64
+    }
+
+    private let request: PreparedRequest
+    private let transfer: Transfer
+    private var head: HTTPResponseHead?
+    private var follows = false
+    private var body = ByteBuffer()
+    private var received: Int64 = 0
+    private var total: Int64?
+
+    package init(request: PreparedRequest, transfer: Transfer) {
+        self.request = request
+        self.transfer = transfer
+    }
+
+    /// Where the body goes when it is not kept in memory.
+    private var sink: (any BodySink)? { transfer.destination ?? transfer.stream }
+
+    func didReceiveHead(task: HTTPClient.Task<Received>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.head = head
+        let status = Int(head.status.code)
+        follows = Redirect.next(status: status, location: head.headers.first(name: "Location"), after: request) != nil
+        guard !follows else { return task.eventLoop.makeSucceededVoidFuture() }
+        total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+        if sink != nil { transfer.progress(TransferProgress(.download, bytes: 0, total: total)) }
+        transfer.head(APITransport.Response(status: status, headers: NIOTransport.fields(head.headers), body: Data(), duration: 0,
+                               httpVersion: Self.version(head.version)))
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Received>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        guard !follows else { return task.eventLoop.makeSucceededVoidFuture() }
+        received += Int64(buffer.readableBytes)
+        guard let sink else {
+            guard received <= request.maxBody else { return task.eventLoop.makeFailedFuture(BodyTooLarge(limit: request.maxBody)) }
+            var part = buffer
+            body.writeBuffer(&part)
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+        // Parts arrive a few KiB at a time; a thread-pool hop per part capped a 1 GiB download at
+        // about 200 MB/s. Gather up to `flushSize` in memory, then write it (and report progress)
+        // while reading waits. A stream (stdout) is written part by part, so output is not held back.
+        var part = buffer
+        pending.writeBuffer(&part)
+        let bytes = received
+        guard pending.readableBytes >= (transfer.destination == nil ? 1 : Self.flushSize) else {
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+        let chunk = pending
+        pending = ByteBuffer()
+        return NIOThreadPool.singleton.runIfActive(eventLoop: task.eventLoop) {
+            try chunk.withUnsafeReadableBytes { raw in try sink.write(raw) }
+        }.map {
+            self.transfer.progress(TransferProgress(.download, bytes: bytes, total: self.total))
+        }
+    }
+
+    /// The most a download holds in memory before writing it out.
+    static let flushSize = 1 << 20
+    private var pending = ByteBuffer()
+
+    /// The body bytes received so far and the length the head announced (read after the task ended).
+    var counts: (bytes: Int64, expected: Int64?) { (received, total) }
+
+    func didFinishRequest(task: HTTPClient.Task<Received>) throws -> Received {
+        guard let head else { throw HTTPClientError.remoteConnectionClosed }
+        if let sink, !follows, pending.readableBytes > 0 {
+            // The last (at most 1 MiB) part, written here: the request is over, nothing waits on the loop.
+            try pending.withUnsafeReadableBytes { raw in try sink.write(raw) }
+            pending.clear()
+            transfer.progress(TransferProgress(.download, bytes: received, total: total))
+        }
+        return Received(status: Int(head.status.code), headers: head.headers, body: Data(body.readableBytesView),
+                        version: Self.version(head.version), follows: follows)
+    }
+
+    /// `HTTP/1.1`, `HTTP/2`.
+    static func version(_ v: HTTPVersion) -> String {
+        if v == .http1_1 { return "HTTP/1.1" }  // nearly every response: no interpolation
+        return v.minor == 0 && v.major >= 2 ? "HTTP/\(v.major)" : "HTTP/\(v.major).\(v.minor)"
+    }
+}
+
+/// Cancels the running request from the deadline, also when the deadline fires before the
+/// request has started (then it is cancelled as soon as it starts).
+struct Canceller: Sendable {
+    private let state = Locked<(action: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
+
+    func set(_ cancel: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s in
+            s.action = cancel
+            return s.cancelled
+        }
+        if now { cancel() }
+    }
+
+    /// Whether the deadline (or the task's cancellation) has cancelled the request.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    func cancel() {
+        let action = state.withLock { s in
+            s.cancelled = true
+            return s.action
+        }
+        action?()
+    }
+}

@@ -1,0 +1,125 @@
+import APISupport
+import APIDiagnostics
+import APIEndpoint
+import APILive
+import APISend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Runs a `LoadPlan`: every request through a `Caller` (`makeCaller`: one per virtual user in
+/// the closed model, one for the run in the open model), each counted by the `recorder`.
+/// Latency is from the moment a request was due: in the open model its scheduled start (so a
+/// server that stalls is not measured only by the few requests that got through: no coordinated
+/// omission), in the closed model when the user sent it.
+package final class LoadRunner: Sendable {
+    package let plan: LoadPlan
+    package let recorder: LoadRecorder
+    let makeCaller: @Sendable () -> Caller
+    let stopped = Locked<String?>(nil)
+    private let started = Locked<Int>(0)
+    let order: [Int]
+    private let deadline: Double?
+
+    /// `start`: monotonic seconds when the run begins (the `--start-at` moment, already waited for).
+    package init(plan: LoadPlan, start: Double, template: LoadResult, makeCaller: @escaping @Sendable () -> Caller) {
+        self.plan = plan
+        self.makeCaller = makeCaller
+        order = plan.order
+        deadline = plan.duration.map { start + $0 }
+        recorder = LoadRecorder(names: plan.items.map(\.target.qualifiedName), start: start, template: template)
+    }
+
+    /// Starts nothing new; requests in flight finish (or are cancelled with the run's task).
+    package func stop(_ reason: String) { stopped.withLock { if $0 == nil { $0 = reason } } }
+
+    package var stopReason: String? { stopped.current }
+
+    /// The run; throws when the open model cannot build a target's request (its needs failed).
+    package func run() async throws(APIError) -> LoadResult {
+        switch plan.model {
+        case let .closed(users, think):
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<users {
+                    // Each user on one of NIO's event loops, with its connections (no thread hop a request).
+                    let loop = EventLoopExecutor.next()
+                    group.addTask(executorPreference: loop) { await EventLoopExecutor.run(on: loop) { await self.user(think: think) } }
+                }
+            }
+        case let .open(schedule, maxInFlight):
+            try await open(schedule, maxInFlight: maxInFlight)
+        }
+        var result = recorder.snapshot()
+        result.stopped = stopReason
+        return result
+    }
+
+    /// The number of the request that may start now (0-based, over the whole run: it picks the
+    /// target, so `--requests N` sends the same targets however the users interleave), or nil.
+    private func claim() -> Int? {
+        if stopped.current != nil || Task.isCancelled { return nil }
+        if let deadline, monotonicSeconds() >= deadline { return nil }
+        return started.withLock { n -> Int? in
+            if let limit = plan.requests, n >= limit { return nil }
+            n += 1
+            return n - 1
+        }
+    }
+
+    private func user(think: Double) async {
+        let caller = makeCaller()
+        // Per item, built once: its request and name (not the plan's item copied each request; the
+        // call in a box, so that sending it copies none of its parts).
+        var prepared = [Ready?](repeating: nil, count: plan.items.count)
+        let names = plan.items.map(\.target.qualifiedName)
+        var batch = LoadRecorder.Batch()
+        defer { batch.flush(to: recorder) }
+        while let k = claim() {
+            let i = order[k % order.count]
+            let ready: Ready
+            if let built = prepared[i] {
+                ready = built
+            } else {
+                do {
+                    ready = Ready(try await caller.prepare(plan.items[i].target, in: plan.items[i].service))
+                    prepared[i] = ready
+                } catch {
+                    let now = monotonicSeconds()
+                    if !cancelled(error) { recorder.record(names[i], due: now, end: now, error: LoadOutcome.errorKind(error), bytes: 0) }
+                    try? await Task.sleep(nanoseconds: UInt64(max(think, 0.1) * 1e9))
+                    continue
+                }
+            }
+            let due = monotonicSeconds()
+            let sent = await caller.send(ready.call)
+            let end = monotonicSeconds()
+            if let entry = entry(names[i], sent, due: due, end: end, lag: nil) { batch.add(entry, to: recorder) }
+            if think > 0 { try? await Task.sleep(nanoseconds: UInt64(think * 1e9)) }
+        }
+    }
+
+    private final class Ready: Sendable {
+        let call: PreparedCall
+        init(_ call: PreparedCall) { self.call = call }
+    }
+
+    func record(_ name: String, _ sent: Sent, due: Double, lag: Double?) {
+        if let entry = entry(name, sent, due: due, end: monotonicSeconds(), lag: lag) { recorder.record(entry) }
+    }
+
+    /// What the recorder counts of `sent`; nil for a request the run's stop cut short.
+    private func entry(_ name: String, _ sent: Sent, due: Double, end: Double, lag: Double?) -> LoadRecorder.Entry? {
+        if case .failure(let e) = sent.last, cancelled(e) { return nil }
+        let bytes: Int
+        if case .success(let r) = sent.last { bytes = r.body.count } else { bytes = 0 }
+        return LoadRecorder.Entry(name: name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: bytes, lag: lag)
+    }
+
+    /// A request that failed once the run was stopped (Ctrl-C cancels the requests in flight):
+    /// not counted, the stop cut it short.
+    private func cancelled(_ error: APIError) -> Bool {
+        stopped.current != nil || Task.isCancelled
+    }
+}

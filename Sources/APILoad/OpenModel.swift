@@ -1,0 +1,126 @@
+import APISupport
+import APIDiagnostics
+import APIEndpoint
+import APITransport
+import APILive
+import APISend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+
+/// The open model: requests start on the `RateSchedule` whatever the server does, each its own
+/// task, at most `maxInFlight` at once. The lag of a start is from its scheduled time to when its
+/// task begins to run (a busy machine runs it late), and its latency counts from the scheduled
+/// time too (no coordinated omission).
+extension LoadRunner {
+    /// Where the scheduler and the requests run: `timer` (the default) the scheduler sleeps on an
+    /// event loop's timer and the requests run on Swift's pool; `pool` the scheduler sleeps with
+    /// Task.sleep (a Dispatch timer: its manager thread wakes, then a pool thread); `loops` the
+    /// requests run on the loops too. APICLI_OPEN_SCHEDULER picks one, for A/B measurements
+    /// (bench/ab-load.sh): at 5,000/s on a 2-core machine at load 5-6 `timer` took ~25% less CPU
+    /// than `pool` with the same lag; under heavier load none held its schedule every time.
+    enum OpenPlacement: String {
+        case pool, timer, loops
+        static let current = OpenPlacement(rawValue: ProcessInfo.processInfo.environment["APICLI_OPEN_SCHEDULER"] ?? "") ?? .timer
+    }
+
+    func open(_ schedule: RateSchedule, maxInFlight: Int) async throws(APIError) {
+        let caller = makeCaller()
+        var calls: [PreparedCall] = []
+        for item in plan.items { calls.append(try await caller.prepare(item.target, in: item.service)) }
+        let placement = OpenPlacement.current
+        let home = placement == .pool ? nil : EventLoopExecutor.next()
+        let gates = placement == .loops ? calls.map { _ in nil } : SendGate.gates(for: calls)
+        await withTaskExecutorPreference(home) {
+            await self.startOnSchedule(schedule, calls: calls, gates: gates, caller: caller, maxInFlight: maxInFlight,
+                                       timer: home?.loop, placement: placement)
+        }
+    }
+
+    private func startOnSchedule(_ schedule: RateSchedule, calls: [PreparedCall], gates: [SendGate?], caller: Caller,
+                                 maxInFlight: Int, timer: (any EventLoop)?, placement: OpenPlacement) async {
+        let start = recorder.start
+        let end = plan.duration ?? .infinity
+        let slots = InFlightSlots(limit: maxInFlight)
+        var k = 0
+        await withDiscardingTaskGroup { group in
+            while stopped.current == nil, !Task.isCancelled {
+                if let limit = plan.requests, k >= limit { break }
+                guard let at = schedule.time(of: k), at < end else { break }
+                let due = start + at
+                if due - monotonicSeconds() > Self.early { await Self.sleep(until: due, on: timer) }
+                await slots.acquire()
+                if stopped.current != nil || Task.isCancelled {
+                    slots.release()
+                    break
+                }
+                let i = order[k % order.count]
+                k += 1
+                recorder.scheduled(UInt64(k))
+                let loop: (any TaskExecutor)? = switch placement {
+                case .pool: nil
+                case .timer: globalConcurrentExecutor
+                case .loops: EventLoopExecutor.next()
+                }
+                guard let gate = gates[i] else {
+                    group.addTask(executorPreference: loop) {
+                        // The request starts when its task runs (a busy machine runs it late): the lag
+                        // is measured here. A start a little early (not worth a sleep) counts from when
+                        // it started; a late one from its schedule.
+                        let now = monotonicSeconds()
+                        await self.send(calls[i], caller: caller, on: loop as? EventLoopExecutor, due: min(due, now), lag: max(now - due, 0))
+                        slots.release()
+                    }
+                    continue
+                }
+                // With its origin's gate full, it waits there (its lag is now's: it started, as one
+                // waiting for a connection in the transport's queue did, and the wait counts in its
+                // latency); a task whose request is done sends the next one waiting.
+                let now = monotonicSeconds()
+                guard gate.submit(SendGate.Pending(item: i, from: min(due, now), lag: max(now - due, 0))) else { continue }
+                group.addTask(executorPreference: loop) {
+                    let now = monotonicSeconds()
+                    var request: SendGate.Pending? = SendGate.Pending(item: i, from: min(due, now), lag: max(now - due, 0))
+                    while let r = request {
+                        if !Task.isCancelled {  // Ctrl-C: the ones waiting are not sent
+                            await self.send(calls[r.item], caller: caller, on: loop as? EventLoopExecutor, due: r.from, lag: r.lag)
+                        }
+                        slots.release()
+                        request = gate.next()
+                    }
+                }
+            }
+        }
+    }
+
+    /// One request, sent and counted. Not inlined into the request's task: its frame (the result,
+    /// the error) is there only while a request is with the transport.
+    @inline(never)
+    private func send(_ call: PreparedCall, caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
+        let sent = await EventLoopExecutor.run(on: loop) { await caller.send(call) }
+        record(call.target.qualifiedName, sent, due: due, lag: lag)
+    }
+
+    /// How early a request may start rather than sleep until it is due (seconds).
+    static let early = 0.0002
+
+    /// Until monotonic `t` (or the task's cancellation): on `loop`'s timer (timerfd on Linux: to
+    /// the microsecond, and the scheduler wakes on its own loop with no hop through another
+    /// thread), else Task.sleep with no tolerance (it may otherwise end a millisecond or more late).
+    static func sleep(until t: Double, on loop: (any EventLoop)?) async {
+        guard let loop else {
+            let wait = t - monotonicSeconds()
+            if wait > 0 { try? await Task.sleep(for: .nanoseconds(Int64(wait * 1e9)), tolerance: .zero) }
+            return
+        }
+        let timer = loop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(max(t, 0) * 1e9))) {}
+        await withTaskCancellationHandler {
+            _ = try? await timer.futureResult.get()
+        } onCancel: {
+            timer.cancel()
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import APISupport
+import APITargets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One served target: its method and the path a request must have, the service's baseURL path
+/// followed by the target's path (`/v1` + `/users/{name}`), split into segments.
+package struct MockRoute: Sendable {
+    /// A piece of the path template.
+    package enum Segment: Sendable, Equatable {
+        case literal(String)
+        /// `prefix{name}suffix` in one segment (usually just `{name}`).
+        case capture(name: String, prefix: String, suffix: String)
+        /// `{+name}` as the last segment: the rest of the path, slashes included.
+        case rest(name: String)
+    }
+
+    package var service: Service
+    package var target: Target
+    package var method: String
+    /// The service's baseURL path (`/v1`, or "").
+    package var basePath: String
+    /// `/v1/users/{name}`, as shown in logs and the 404's list.
+    package var template: String
+    package var segments: [Segment]
+
+    /// `GET /v1/users/{name}`.
+    package var label: String { "\(method) \(template)" }
+
+    package init(service: Service, target: Target, basePath: String, path: String) {
+        self.service = service
+        self.target = target
+        method = target.method
+        let base = basePath.split(separator: "/").map(String.init)
+        let own = path.split(separator: "/").map(String.init)
+        let parts = base + own
+        self.basePath = base.isEmpty ? "" : "/" + base.joined(separator: "/")
+        template = "/" + parts.joined(separator: "/")
+        segments = parts.enumerated().map { i, part in Self.segment(part, last: i == parts.count - 1) }
+    }
+
+    static func segment(_ text: String, last: Bool) -> Segment {
+        guard let open = text.firstIndex(of: "{"), let (name, reserved, end) = Template.placeholder(in: text, at: open) else {
+            return .literal(text.removingPercentEscapes() ?? text)
+        }
+        if reserved && last && open == text.startIndex && end == text.endIndex { return .rest(name: name) }
+        return .capture(name: name, prefix: String(text[..<open]), suffix: String(text[end...]))
+    }
+
+    /// The captured values when `path` (split, not yet decoded) matches, else nil.
+    package func match(_ parts: [Substring]) -> [String: String]? {
+        var captures: [String: String] = [:]
+        for (i, segment) in segments.enumerated() {
+            switch segment {
+            case .rest(let name):
+                guard i < parts.count else { return nil }
+                captures[name] = parts[i...].map { String($0).removingPercentEscapes() ?? String($0) }.joined(separator: "/")
+                return captures
+            case .literal(let text):
+                guard i < parts.count, (String(parts[i]).removingPercentEscapes() ?? String(parts[i])) == text else { return nil }
+            case .capture(let name, let prefix, let suffix):
+                guard i < parts.count else { return nil }
+                let raw = String(parts[i]).removingPercentEscapes() ?? String(parts[i])
+                guard raw.count > prefix.count + suffix.count, raw.hasPrefix(prefix), raw.hasSuffix(suffix) else { return nil }
+                captures[name] = String(raw.dropFirst(prefix.count).dropLast(suffix.count))
+            }
+        }
+        return parts.count == segments.count ? captures : nil
+    }
+
+    /// `METHOD /path` with each capture replaced by the request's segment at its place: what a
+    /// request is compared with to find the closest routes (`/users/octocat` is near `/users/{name}`).
+    func filled(with parts: [Substring]) -> String {
+        let path = segments.enumerated().map { i, segment -> String in
+            switch segment {
+            case .literal(let text): return text
+            case .capture(let name, let prefix, let suffix):
+                return i < parts.count ? String(parts[i]) : prefix + "{\(name)}" + suffix
+            case .rest(let name): return i < parts.count ? parts[i...].joined(separator: "/") : "{+\(name)}"
+            }
+        }
+        return "\(method) /" + path.joined(separator: "/")
+    }
+
+    /// Literal segments count most, then captures with fixed text around them: the most specific
+    /// route wins (`/users/me` before `/users/{name}`).
+    var specificity: [Int] {
+        segments.map { segment in
+            switch segment {
+            case .literal: return 2
+            case .capture: return 1
+            case .rest: return 0
+            }
+        }
+    }
+
+    /// Whether the path captures anything (`{name}`, `{+rest}`).
+    var hasCaptures: Bool {
+        segments.contains { if case .literal = $0 { return false } else { return true } }
+    }
+
+    /// Two routes that answer exactly the same requests.
+    func sameShape(as other: MockRoute) -> Bool {
+        guard method == other.method, segments.count == other.segments.count else { return false }
+        return zip(segments, other.segments).allSatisfy { a, b in
+            switch (a, b) {
+            case let (.literal(x), .literal(y)): return x == y
+            case let (.capture(_, p1, s1), .capture(_, p2, s2)): return p1 == p2 && s1 == s2
+            case (.rest, .rest): return true
+            default: return false
+            }
+        }
+    }
+}

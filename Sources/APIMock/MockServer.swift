@@ -1,0 +1,292 @@
+import APISupport
+import APIJSON
+import APIDiagnostics
+import APISchema
+import APITargets
+import APITransport
+import APIVerdict
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// `apicli mock`'s HTTP/1.1 server (SwiftNIO): every request is answered from the current
+/// `MockTable`, which `reload` swaps whole. It never prints: each answered request is reported
+/// to `log` as a `MockServer.Event`.
+package final class MockServer: Sendable {
+    /// One request and what it got: the log line's fields.
+    package struct Event: Sendable {
+        package var method: String
+        package var uri: String
+        package var target: String?
+        package var sample: String?
+        /// nil: the connection was closed without a response (an `error:` sample).
+        package var status: Int?
+        package var seconds: Double
+
+        /// `GET /v1/users/octocat  github.user  sample  200  0.3 ms`.
+        package var line: String {
+            let outcome = status.map(String.init) ?? "closed"
+            return "\(method) \(uri)  \(target ?? "-")  \(sample ?? "-")  \(outcome)  \(Text.fixed(seconds * 1000, 1)) ms"
+        }
+    }
+
+    /// What a client may hold: the server stays up and answering whatever clients do.
+    package struct Limits: Sendable {
+        /// Connections open at once (idle connections must not use up the file descriptors the
+        /// reload needs to read the targets); at the limit the one idle longest makes room.
+        package var connections: Int
+        /// Seconds a connection may take to send a whole request, counted from when it opened or
+        /// its last response was sent: an idle keep-alive connection and a client that trickles
+        /// its headers (slowloris) are closed when it runs out.
+        package var requestTimeout: Double
+        /// The longest request target (path and query) answered; a longer one gets 414.
+        package var uriLength: Int
+
+        package init(connections: Int = 512, requestTimeout: Double = 30, uriLength: Int = 8192) {
+            self.connections = connections
+            self.requestTimeout = requestTimeout
+            self.uriLength = uriLength
+        }
+    }
+
+    private let table: Locked<MockTable>
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    /// The port bound (the one asked for, or the one the system picked for 0).
+    package let port: Int
+    package let host: String
+
+    /// Listens on `host:port` (0: a free port). A port that cannot be bound is a network error.
+    package static func start(host: String, port: Int, table: MockTable, limits: Limits = Limits(),
+                             log: (@Sendable (Event) -> Void)?) async throws(APIError) -> MockServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let shared = Locked(table)
+        let connections = MockConnections(limit: limits.connections)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 512)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                guard connections.admit(channel) else { return channel.close() }
+                channel.closeFuture.whenComplete { _ in connections.closed(channel) }
+                return channel.eventLoop.makeCompletedFuture {
+                    let upgrade: NIOHTTPServerUpgradeConfiguration = (upgraders: [MockWebSocket.upgrader(table: shared, log: log)],
+                                                                        completionHandler: { _ in })
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(MockHandler(table: shared, limits: limits,
+                                                                               connections: connections, log: log),
+                                                                   name: MockHandler.name)
+                }
+            }
+        do {
+            let channel = try await bootstrap.bind(host: host, port: port).get()
+            let bound = channel.localAddress?.port ?? port
+            return MockServer(table: shared, group: group, channel: channel, host: host, port: bound)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw .network(.other("cannot listen on \(host):\(port): \(error)"))
+        }
+    }
+
+    private init(table: Locked<MockTable>, group: MultiThreadedEventLoopGroup, channel: any Channel, host: String, port: Int) {
+        self.table = table
+        self.group = group
+        self.channel = channel
+        self.host = host
+        self.port = port
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    package var url: String {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return "http://\(shown):\(port)"
+    }
+
+    /// Serves `table` from the next request on.
+    package func reload(_ table: MockTable) { self.table.set(table) }
+
+    /// Stops listening, closes the connections, and frees the threads.
+    package func stop() async {
+        try? await channel.close()
+        try? await group.shutdownGracefully()
+    }
+}
+
+/// One connection's requests, in order (NIO's pipelining handler queues the next request until a
+/// response is complete).
+final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+    /// Its name in the pipeline (a WebSocket upgrade removes it).
+    static let name = "apicli-mock"
+
+    private let table: Locked<MockTable>
+    private let limits: MockServer.Limits
+    private let connections: MockConnections
+    private let log: (@Sendable (MockServer.Event) -> Void)?
+    private var head: HTTPRequestHead?
+    private var start: UInt64 = 0
+    /// The request body, for `mock --validate`.
+    private var body = Data()
+    static let maxBody = 8 << 20
+    /// Closes the connection when the next request is not in by then.
+    private var deadline: Scheduled<Void>?
+
+    init(table: Locked<MockTable>, limits: MockServer.Limits, connections: MockConnections,
+         log: (@Sendable (MockServer.Event) -> Void)?) {
+        self.table = table
+        self.limits = limits
+        self.connections = connections
+        self.log = log
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        arm(context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+    }
+
+    /// The next request must be in within the limit, or the connection is closed.
+    private func arm(_ context: ChannelHandlerContext) {
+        deadline?.cancel()
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(limits.requestTimeout * 1e9))) {
+            channel.close(promise: nil)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            connections.busy(context.channel, true)
+            body = Data()
+            start = DispatchTime.now().uptimeNanoseconds
+        case .body(var part):
+            // kept only when requests are validated, and at most `maxBody` bytes (a longer one is cut: not JSON)
+            if table.current.keepsBodies, body.count < Self.maxBody, let bytes = part.readBytes(length: min(part.readableBytes, Self.maxBody - body.count)) {
+                body.append(contentsOf: bytes)
+            }
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            deadline?.cancel()
+            let channel = context.channel
+            if head.uri.utf8.count > limits.uriLength {
+                let answer = MockTable.Answer(reply: MockTable.json(414, [("error", .string(
+                    "the request target is longer than \(limits.uriLength) bytes"))]), target: nil, sample: nil)
+                respond(answer, to: head, channel: channel, close: true)
+                return
+            }
+            let answer = table.current.answer(method: head.method.rawValue, uri: head.uri,
+                                              sampleHeader: head.headers.first(name: MockTable.sampleHeader), body: body)
+            body = Data()
+            let loop = context.eventLoop
+            let rearm = NIOLoopBound(self, eventLoop: loop)
+            let bound = NIOLoopBound(context, eventLoop: loop)
+            let connections = self.connections
+            let idle = { @Sendable in
+                loop.execute {
+                    guard channel.isActive else { return }
+                    connections.busy(channel, false)
+                    rearm.value.arm(bound.value)
+                }
+            }
+            if case .events(let status, let headers, let events, let delay) = answer.reply {
+                // the connection is busy (not timed out) until the stream has ended
+                let log = self.logger(answer, head)
+                Self.after(delay, on: channel) {
+                    Self.stream(status: status, headers: headers, events: events, to: head, channel: channel) { sent in
+                        log(sent ? status : nil)
+                        idle()
+                    }
+                }
+                return
+            }
+            respond(answer, to: head, channel: channel, close: false)
+            idle()
+        }
+    }
+
+    /// Reports the answer to `head` with the status sent (nil: closed without a response).
+    private func logger(_ answer: MockTable.Answer, _ head: HTTPRequestHead) -> @Sendable (Int?) -> Void {
+        let (start, log) = (self.start, self.log)
+        return { @Sendable (status: Int?) in
+            guard let log else { return }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            log(MockServer.Event(method: head.method.rawValue, uri: head.uri, target: answer.target,
+                                 sample: answer.sample, status: status, seconds: seconds))
+        }
+    }
+
+    private func respond(_ answer: MockTable.Answer, to head: HTTPRequestHead, channel: any Channel, close: Bool) {
+        let event = logger(answer, head)
+        switch answer.reply {
+        case .events:
+            break  // streamed by channelRead
+        case .close(let delay):
+            Self.after(delay, on: channel) {
+                event(nil)
+                channel.close(promise: nil)
+            }
+        case .response(let status, let headers, let body, let delay):
+            Self.after(delay, on: channel) {
+                // A header value a path capture filled with CR, LF or another control character
+                // cannot go on the wire: a 500 that says which, at once (it used to hang the client).
+                if let bad = headers.first(where: { !Self.isValidHeaderValue($0.value) }) {
+                    let text = JSONValue.object([(key: "error", value: .string(
+                        "the sample's header \(bad.name) holds a control character (CR, LF or another): it cannot be sent"))]).jsonText + "\n"
+                    Self.write(status: 500, headers: [HeaderField("Content-Type", "application/json")], body: Data(text.utf8),
+                               to: head, channel: channel, close: true)
+                    event(500)
+                    return
+                }
+                Self.write(status: status, headers: headers, body: body, to: head, channel: channel,
+                           close: close || status == 400 || status == 414)
+                event(status)
+            }
+        }
+    }
+
+    /// Header text that may go on the wire: the one rule (no line break or other C0 control,
+    /// no DEL), and no C1 control either (a terminal would read U+009B as CSI).
+    static func isValidHeaderValue(_ value: String) -> Bool {
+        HeaderField.forbiddenCharacter(in: value) == nil && !value.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }
+    }
+
+    static func after(_ delay: Double, on channel: any Channel, _ body: @escaping @Sendable () -> Void) {
+        if delay > 0 {
+            channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) { body() }
+        } else {
+            body()
+        }
+    }
+
+    static func write(status: Int, headers: [HeaderField], body: Data, to head: HTTPRequestHead, channel: any Channel,
+                              close: Bool) {
+        var fields = HTTPHeaders()
+        for h in headers {
+            let name = h.name.lowercased()
+            if name == "content-length" || name == "transfer-encoding" || name == "connection" { continue }
+            fields.add(name: h.name, value: h.value)
+        }
+        fields.add(name: "Content-Length", value: String(body.count))
+        let keepAlive = head.isKeepAlive && !close
+        if !keepAlive { fields.add(name: "Connection", value: "close") }
+        let response = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: fields)
+        channel.write(HTTPServerResponsePart.head(response), promise: nil)
+        if head.method != .HEAD && !body.isEmpty {
+            channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+        }
+        let done = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
+        if !keepAlive { done.whenComplete { _ in channel.close(promise: nil) } }
+    }
+}

@@ -1,0 +1,264 @@
+import APISupport
+import APIJSON
+import APIDiagnostics
+import APISchema
+import APITargets
+import APIEndpoint
+import APITransport
+import APIVerdict
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The routes `apicli mock` serves, built once from the selected targets through the workspace
+/// (the one factory) and swapped whole on reload. Answering a request needs no socket: the server
+/// hands in method, target-form URI and the sample header, and writes back what comes out.
+package struct MockTable: Sendable {
+    struct Entry: Sendable {
+        var route: MockRoute
+        var bindings: Bindings
+        /// Responses rendered once, by sample name ("" for `sample:`): for a route without captures
+        /// a text or JSON sample always renders the same (a `file:` body is read each time).
+        var rendered: [String: Response] = [:]
+    }
+
+    /// Most specific first.
+    private(set) var entries: [Entry]
+    let workspace: Workspace
+    /// `mock --validate`: a request whose JSON body breaks its operation's request schema
+    /// (`expect: schema: { openapi:, operation: }`) gets 400 and the violations.
+    package var validateRequests = false
+    /// Selected targets that have no sample: not served.
+    package private(set) var withoutSamples: [String] = []
+
+    package var routes: [MockRoute] { entries.map(\.route) }
+
+    /// Routes for `selected`. Two routes that answer the same requests are an error naming both,
+    /// unless `prefer` (`--service`) names the service of exactly one of them.
+    /// The mock sends nothing: a `${VAR}` that only feeds requests need not be set (`Workspace.offline`).
+    package init(workspace: Workspace, selected: [(Service, Target)], prefer: [String] = []) throws(APIError) {
+        let workspace = workspace.offline()
+        self.workspace = workspace
+        var entries: [Entry] = []
+        var problems: [Diagnostic] = []
+        for (service, target) in selected {
+            guard !target.allSamples.isEmpty else {
+                withoutSamples.append(target.qualifiedName)
+                continue
+            }
+            do throws(APIError) {
+                let base = try workspace.basePath(for: target, in: service)
+                let bindings = try workspace.bindings(for: target, in: service)
+                let env = Bindings(environment: bindings.environment, secrets: bindings.secrets, providers: bindings.providers)
+                let path = try target.path.map { t throws(APIError) in
+                    try env.expand(t, in: "the path of \(target.qualifiedName)", file: service.file, unresolved: .keep)
+                } ?? ""
+                var entry = Entry(route: MockRoute(service: service, target: target, basePath: base, path: path),
+                                  bindings: bindings)
+                if !entry.route.hasCaptures {
+                    for (name, sample) in target.allSamples where sample.error == nil {
+                        if case .file? = sample.body { continue }
+                        let stub = workspace.stub(sample, of: target, in: service, bindings: bindings, captures: [:])
+                        if let response = try? stub.response() { entry.rendered[name ?? ""] = response }
+                    }
+                }
+                entries.append(entry)
+            } catch {
+                if case .invalidInput(let d) = error { problems += d } else { throw error }
+            }
+        }
+        self.entries = try Self.resolveConflicts(entries, prefer: prefer, problems: problems)
+            .enumerated().sorted { a, b in
+                let (x, y) = (a.element.route.specificity, b.element.route.specificity)
+                return x != y ? x.lexicographicallyPrecedes(y) == false : a.offset < b.offset
+            }.map(\.element)
+    }
+
+    private static func resolveConflicts(_ entries: [Entry], prefer: [String], problems: [Diagnostic]) throws(APIError) -> [Entry] {
+        var problems = problems
+        var dropped = Set<Int>()
+        for i in entries.indices {
+            for j in entries.indices where j > i && !dropped.contains(i) && !dropped.contains(j) {
+                let (a, b) = (entries[i].route, entries[j].route)
+                guard a.sameShape(as: b) else { continue }
+                // GraphQL targets on one endpoint are told apart by their operation
+                if let x = graphqlName(a.target), let y = graphqlName(b.target), x != y { continue }
+                let (pa, pb) = (prefer.contains(a.service.name), prefer.contains(b.service.name))
+                if pa != pb {
+                    dropped.insert(pa ? j : i)
+                    continue
+                }
+                problems.append(Diagnostic(
+                    file: b.service.file, mark: b.target.mark,
+                    message: "route conflict: \(b.target.qualifiedName) and \(a.target.qualifiedName) (\(a.service.file):\(a.target.mark.line)) both answer \(b.label)",
+                    hint: a.service.name == b.service.name
+                        ? "serve one of them (name targets on the command line), or change a path"
+                        : "pick the service that answers with --service \(a.service.name) or --service \(b.service.name)"))
+            }
+        }
+        if !problems.isEmpty { throw .invalidInput(problems) }
+        return entries.indices.filter { !dropped.contains($0) }.map { entries[$0] }
+    }
+
+    // MARK: Answering
+
+    /// What the server does with one request.
+    package enum Reply: Sendable {
+        /// Status, headers in declared order, body; sent after `delay` seconds.
+        case response(status: Int, headers: [HeaderField], body: Data, delay: Double)
+        /// An `error:` sample: the connection is closed without a response after `delay`.
+        case close(delay: Double)
+        /// An `events:` sample: the head after `delay`, then each event after its own delay,
+        /// chunked and flushed one by one (`text/event-stream`).
+        case events(status: Int, headers: [HeaderField], events: [(delay: Double, bytes: Data)], delay: Double)
+    }
+
+    package struct Answer: Sendable {
+        package var reply: Reply
+        /// `service.target`, nil when no route matched.
+        package var target: String?
+        /// `sample` or the name of the entry of `samples:`; nil when none was used.
+        package var sample: String?
+    }
+
+    /// The header and the query parameter that choose a named sample.
+    package static let sampleHeader = "X-Apicli-Sample"
+    package static let sampleParameter = "apicli-sample"
+
+    /// The answer to `method uri` (origin form: path and query). `HEAD` is answered by a `GET`
+    /// route when no `HEAD` route matches (the server sends no body).
+    package func answer(method: String, uri: String, sampleHeader: String? = nil, body: Data = Data()) -> Answer {
+        let (path, query) = Self.split(uri)
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        let chosen = sampleHeader.flatMap { $0.isEmpty ? nil : $0 } ?? Self.queryValue(Self.sampleParameter, in: query)
+        for method in method == "HEAD" ? ["HEAD", "GET"] : [method] {
+            for (index, entry) in entries.enumerated() where entry.route.method == method {
+                if let captures = entry.route.match(parts) {
+                    var entry = entry
+                    if Self.graphqlName(entry.route.target) != nil {
+                        switch graphqlEntry(from: index, parts: parts, body: body, query: query) {
+                        case .entry(let picked): entry = picked
+                        case .refused(let refused): return refused
+                        }
+                    }
+                    if validateRequests, let refused = Self.refused(body, query: query, captures: captures, by: entry.route.target) {
+                        return refused
+                    }
+                    return answer(entry, captures: captures, sample: chosen)
+                }
+            }
+        }
+        return Answer(reply: notFound(method: method, path: path, parts: parts), target: nil, sample: nil)
+    }
+
+    private func answer(_ entry: Entry, captures: [String: String], sample name: String?) -> Answer {
+        let target = entry.route.target
+        let label = target.qualifiedName
+        let pick: (String?, Sample)
+        if let name {
+            guard let found = target.samples.first(where: { $0.name == name }) else {
+                let names = target.samples.map(\.name)
+                return Answer(reply: Self.json(400, [("error", .string("\(label) has no sample named '\(name)'")),
+                                                     ("samples", .array(names.map { .string($0) }))]),
+                              target: label, sample: name)
+            }
+            pick = (found.name, found.sample)
+        } else if let sample = target.sample {
+            pick = (nil, sample)
+        } else {
+            pick = (target.samples[0].name, target.samples[0].sample)
+        }
+        let shown = pick.0 ?? "sample"
+        let stub = workspace.stub(pick.1, of: target, in: entry.route.service, bindings: entry.bindings, captures: captures)
+        if pick.1.error != nil { return Answer(reply: .close(delay: pick.1.delay), target: label, sample: shown) }
+        if pick.1.events != nil {
+            do throws(APIError) {
+                let head = try stub.response()
+                return Answer(reply: .events(status: head.status, headers: head.headers, events: try stub.eventChunks(),
+                                             delay: pick.1.delay),
+                              target: label, sample: shown)
+            } catch {
+                return Answer(reply: Self.json(500, [("error", .string(error.summary))]), target: label, sample: shown)
+            }
+        }
+        if let response = entry.rendered[pick.0 ?? ""] {
+            return Answer(reply: .response(status: response.status, headers: response.headers, body: response.body,
+                                           delay: pick.1.delay),
+                          target: label, sample: shown)
+        }
+        do throws(APIError) {
+            let response = try stub.response()
+            return Answer(reply: .response(status: response.status, headers: response.headers, body: response.body,
+                                           delay: pick.1.delay),
+                          target: label, sample: shown)
+        } catch {
+            var message = "\(label): the sample cannot be rendered"
+            if case .invalidInput(let d) = error, let first = d.first { message = first.message }
+            return Answer(reply: Self.json(500, [("error", .string(message))]), target: label, sample: shown)
+        }
+    }
+
+    /// The most characters of a request line compared with each route to find the closest ones:
+    /// the distance costs their product, and it runs on the event loop.
+    static let comparedLength = 200
+
+    /// 404 with the routes closest to what was asked, nearest first.
+    private func notFound(method: String, path: String, parts: [Substring]) -> Reply {
+        let asked = "\(method) \(path)"
+        let compared = String(asked.prefix(Self.comparedLength))
+        let scored = entries.map { e in (e.route, Suggestions.distance(compared, String(e.route.filled(with: parts).prefix(Self.comparedLength)))) }
+            .sorted { $0.1 < $1.1 }.prefix(3)
+        let closest: [JSONValue] = scored.map { route, _ in
+            .object([("route", .string(route.label)), ("target", .string(route.target.qualifiedName))])
+        }
+        return Self.json(404, [("error", .string("no route for \(compared)\(asked.count > compared.count ? "…" : "")")),
+                               ("closest", .array(closest))])
+    }
+
+    static func json(_ status: Int, _ members: [(String, JSONValue)], contentType: String = "application/json") -> Reply {
+        let text = JSONValue.object(members.map { (key: $0.0, value: $0.1) }).jsonText + "\n"
+        return .response(status: status, headers: [HeaderField("Content-Type", contentType)],
+                         body: Data(text.utf8), delay: 0)
+    }
+
+    static func split(_ uri: String) -> (path: String, query: Substring) {
+        guard let q = uri.firstIndex(of: "?") else { return (uri, "") }
+        return (String(uri[..<q]), uri[uri.index(after: q)...])
+    }
+
+    static func queryValue(_ name: String, in query: Substring) -> String? {
+        for pair in query.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if kv[0] == name { return kv.count > 1 ? (String(kv[1]).removingPercentEscapes() ?? String(kv[1])) : "" }
+        }
+        return nil
+    }
+
+    /// 400 with every violation (what Prism answers) when `body` breaks the target's request
+    /// schema or a query or path parameter breaks its own (or a required one is missing); a
+    /// parameter's violations name it (`"in": "query", "parameter": "limit"`).
+    static func refused(_ body: Data, query: Substring = "", captures: [String: String] = [:], by target: Target) -> Answer? {
+        guard let schema = target.expect?.schema else { return nil }
+        func entry(_ v: SchemaViolation, _ p: RequestParameter?) -> JSONValue {
+            var members: [(key: String, value: JSONValue)] = []
+            if let p { members += [("in", .string(p.place.rawValue)), ("parameter", .string(p.name))] }
+            let message = p.map { "\($0.place.rawValue) parameter \($0.name): \(v.description)" } ?? v.description
+            return .object(members + [("instancePath", .string(v.instancePath)), ("schemaPath", .string(v.schemaPath)),
+                                      ("keyword", .string(v.keyword)), ("expected", .string(v.expected)), ("got", .string(v.got)),
+                                      ("message", .string(message))])
+        }
+        let parameters = schema.parameterViolations(query: query, captures: captures)
+        let list = parameters.flatMap { p in p.violations.map { entry($0, p.parameter) } }
+            + schema.requestViolations(body).map { entry($0, nil) }
+        guard !list.isEmpty else { return nil }
+        let bodyBroken = list.count > parameters.reduce(0) { $0 + $1.violations.count }
+        let named = parameters.map { "\($0.parameter.place.rawValue) parameter \($0.parameter.name)" } + (bodyBroken ? ["the body"] : [])
+        let error = parameters.isEmpty ? "the request body breaks the request schema of \(target.qualifiedName)"
+            : "the request breaks the request schema of \(target.qualifiedName): " + named.joined(separator: ", ")
+        let reply = json(schema.refusal.status, [("error", .string(error)),
+                                                 ("violations", .array(list))], contentType: schema.refusal.contentType)
+        return Answer(reply: reply, target: target.qualifiedName, sample: nil)
+    }
+}

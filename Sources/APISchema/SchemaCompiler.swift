@@ -1,0 +1,262 @@
+import APIJSON
+/// A schema that cannot be used, with where in it (a JSON Pointer location) and why.
+package struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let location: String
+    package let message: String
+
+    package init(location: String, message: String) {
+        self.location = location
+        self.message = message
+    }
+    package var description: String { "\(location): \(message)" }
+}
+
+/// Reads a schema document once into `SchemaNode`s: every keyword parsed, every `$ref` linked
+/// (a cycle links back to the node being built), every `$dynamicAnchor` of every resource
+/// compiled so that validation only looks things up.
+struct SchemaCompiler {
+    var registry: SchemaRegistry
+    private var cache: [String: SchemaNode] = [:]
+    private(set) var dynamic: [String: [String: SchemaNode]] = [:]
+
+    package init(registry: SchemaRegistry) { self.registry = registry }
+
+    /// Whether any node compiled reads annotations (`unevaluatedProperties`/`Items`): when none
+    /// does, validation does not record which properties and items were looked at.
+    var annotates: Bool { cache.values.contains { $0.needsAnnotations } }
+
+    mutating func compile(place: SchemaRegistry.Place) throws(SchemaError) -> SchemaNode {
+        guard let found = registry.walk(place) else {
+            throw SchemaError(location: place.resource, message: "no schema at \(place.pointer.joined(separator: "/"))")
+        }
+        return try node(found.value, place: found.place, dialect: found.dialect, location: found.location)
+    }
+
+    /// Compiles the `$dynamicAnchor`s of every resource known so far (loading may add more).
+    mutating func compileDynamicAnchors() throws(SchemaError) {
+        var done = 0
+        while true {
+            let all = registry.dynamicAnchors.flatMap { r in r.value.map { (r.key, $0.key, $0.value) } }
+            if all.count == done { return }
+            done = all.count
+            for (resource, name, place) in all where dynamic[resource]?[name] == nil {
+                dynamic[resource, default: [:]][name] = try compile(place: place)
+            }
+        }
+    }
+
+    private mutating func node(_ value: JSONValue, place: SchemaRegistry.Place, dialect: SchemaDialect, location: String) throws(SchemaError) -> SchemaNode {
+        let key = place.resource + "#/" + place.pointer.map(SchemaURI.escape).joined(separator: "/")
+        if let done = cache[key] { return done }
+        let dialect = SchemaDialect.from(value["$schema"]?.stringValue) ?? dialect
+        let hidden = dialect.refHidesSiblings && value["$ref"] != nil
+        let n = SchemaNode(location: location, resource: place.resource)
+        n.dialect = dialect
+        cache[key] = n
+        if case .bool(let b) = value { n.constant = b; return n }
+        guard case .object(let members) = value else {
+            throw SchemaError(location: location, message: "a schema is an object or a boolean, not \(value.text())")
+        }
+        var reader = KeywordReader(compiler: self, node: n, place: place, dialect: dialect)
+        if hidden {
+            try reader.ref(value["$ref"]!)
+        } else {
+            for member in members { try reader.read(member.key, member.value) }
+            reader.finish(value)
+        }
+        self = reader.compiler
+        return n
+    }
+
+    fileprivate mutating func child(_ value: JSONValue, parent: SchemaRegistry.Place, steps: [String], dialect: SchemaDialect, location: String) throws(SchemaError) -> SchemaNode {
+        let loc = location + steps.map { "/" + SchemaURI.escape($0) }.joined()
+        let dialect = SchemaDialect.from(value["$schema"]?.stringValue) ?? dialect
+        if let base = registry.identifier(value, dialect: dialect, in: parent.resource) {
+            return try node(value, place: .init(resource: base, pointer: []), dialect: dialect, location: loc)
+        }
+        return try node(value, place: .init(resource: parent.resource, pointer: parent.pointer + steps), dialect: dialect, location: loc)
+    }
+
+    fileprivate mutating func resolve(_ ref: String, from place: SchemaRegistry.Place, dialect: SchemaDialect, location: String) throws(SchemaError) -> SchemaNode {
+        let uri = SchemaURI.resolve(ref, against: place.resource)
+        guard let found = registry.locate(uri, dialect: dialect) else {
+            throw SchemaError(location: location, message: "$ref \"\(ref)\" does not resolve (looked for \(uri))")
+        }
+        return try node(found.value, place: found.place, dialect: found.dialect, location: found.location)
+    }
+
+    /// Reads one schema object's keywords into its node.
+    private struct KeywordReader {
+        var compiler: SchemaCompiler
+        let node: SchemaNode
+        let place: SchemaRegistry.Place
+        let dialect: SchemaDialect
+
+        package init(compiler: SchemaCompiler, node: SchemaNode, place: SchemaRegistry.Place, dialect: SchemaDialect) {
+            self.compiler = compiler
+            self.node = node
+            self.place = place
+            self.dialect = dialect
+        }
+
+        var location: String { node.location }
+
+        mutating func sub(_ v: JSONValue, _ steps: String...) throws(SchemaError) -> SchemaNode {
+            try compiler.child(v, parent: place, steps: steps, dialect: dialect, location: location)
+        }
+
+        func bad(_ keyword: String, _ what: String) -> SchemaError {
+            SchemaError(location: location + "/" + keyword, message: "\(keyword) must be \(what)")
+        }
+
+        func count(_ v: JSONValue, _ k: String) throws(SchemaError) -> Int {
+            guard let d = v.numberValue, d >= 0, d == d.rounded(), d < 1e15 else { throw bad(k, "a non-negative integer") }
+            return Int(d)
+        }
+
+        func number(_ v: JSONValue, _ k: String) throws(SchemaError) -> Double {
+            guard let d = v.numberValue else { throw bad(k, "a number") }
+            return d
+        }
+
+        mutating func list(_ v: JSONValue, _ k: String) throws(SchemaError) -> [SchemaNode] {
+            guard case .array(let xs) = v else { throw bad(k, "an array of schemas") }
+            var out: [SchemaNode] = []
+            for (i, x) in xs.enumerated() { out.append(try sub(x, k, String(i))) }
+            return out
+        }
+
+        mutating func map(_ v: JSONValue, _ k: String) throws(SchemaError) -> [(String, SchemaNode)] {
+            guard case .object(let ms) = v else { throw bad(k, "an object of schemas") }
+            var out: [(String, SchemaNode)] = []
+            for m in ms { out.append((m.key, try sub(m.value, k, m.key))) }
+            return out
+        }
+
+        mutating func ref(_ v: JSONValue) throws(SchemaError) {
+            guard let r = v.stringValue else { throw bad("$ref", "a string") }
+            node.ref = try compiler.resolve(r, from: place, dialect: dialect, location: location + "/$ref")
+        }
+
+        mutating func read(_ k: String, _ v: JSONValue) throws(SchemaError) {
+            let modern = dialect == .draft2020
+            switch k {
+            case "$ref": try ref(v)
+            case "$dynamicRef" where modern:
+                guard let r = v.stringValue else { throw bad(k, "a string") }
+                let target = try compiler.resolve(r, from: place, dialect: dialect, location: location + "/$dynamicRef")
+                node.dynamicRef = target
+                let uri = SchemaURI.resolve(r, against: place.resource)
+                if let name = SchemaURI.fragment(uri), SchemaURI.pointer(name) == nil,
+                   let bookend = compiler.registry.dynamicAnchors[SchemaURI.stripFragment(uri)]?[name],
+                   compiler.registry.walk(bookend) != nil {
+                    node.dynamicAnchorName = name
+                }
+            case "type":
+                if let s = v.stringValue { node.types = [s] }
+                else if case .array(let xs) = v { node.types = xs.compactMap(\.stringValue) }
+                else { throw bad(k, "a string or an array of strings") }
+            case "nullable" where dialect == .openAPI30: node.nullable = v == .bool(true)
+            case "readOnly": node.readOnly = v == .bool(true)
+            case "writeOnly": node.writeOnly = v == .bool(true)
+            case "enum":
+                guard case .array(let xs) = v else { throw bad(k, "an array") }
+                node.enumValues = xs
+            case "const" where modern: node.constValue = v
+            case "format": node.format = v.stringValue
+            case "minimum": node.minimum = try number(v, k)
+            case "maximum": node.maximum = try number(v, k)
+            case "exclusiveMinimum", "exclusiveMaximum":
+                if modern { let d = try number(v, k); if k == "exclusiveMinimum" { node.exclusiveMinimum = d } else { node.exclusiveMaximum = d } }
+            case "multipleOf":
+                let d = try number(v, k)
+                guard d > 0 else { throw bad(k, "a number above 0") }
+                node.multipleOf = d
+            case "minLength": node.minLength = try count(v, k)
+            case "maxLength": node.maxLength = try count(v, k)
+            case "pattern":
+                guard let s = v.stringValue else { throw bad(k, "a string") }
+                let p = SchemaPattern(s)
+                guard p.regex != nil else { throw bad(k, "a valid regular expression (\(s))") }
+                node.pattern = p
+            case "prefixItems" where modern: node.prefixItems = try list(v, k)
+            case "items":
+                if !modern, case .array = v { node.prefixItems = try list(v, k) } else { node.items = try sub(v, k) }
+            case "additionalItems" where !modern: break  // read in finish, after items
+            case "contains" where modern: node.contains = try sub(v, k)
+            case "minContains" where modern: node.minContains = try count(v, k)
+            case "maxContains" where modern: node.maxContains = try count(v, k)
+            case "minItems": node.minItems = try count(v, k)
+            case "maxItems": node.maxItems = try count(v, k)
+            case "uniqueItems": node.uniqueItems = v == .bool(true)
+            case "unevaluatedItems" where modern: node.unevaluatedItems = try sub(v, k)
+            case "properties": node.properties = Dictionary(try map(v, k), uniquingKeysWith: { $1 })
+            case "patternProperties":
+                for (p, n) in try map(v, k) {
+                    let pattern = SchemaPattern(p)
+                    guard pattern.regex != nil else { throw bad(k, "keyed by valid regular expressions (\(p))") }
+                    node.patternProperties.append((pattern, n))
+                }
+            case "additionalProperties": node.additionalProperties = try sub(v, k)
+            case "propertyNames" where modern: node.propertyNames = try sub(v, k)
+            case "required":
+                guard case .array(let xs) = v else { throw bad(k, "an array of strings") }
+                node.required = xs.compactMap(\.stringValue)
+            case "dependentRequired" where modern:
+                guard case .object(let ms) = v else { throw bad(k, "an object") }
+                node.dependentRequired = ms.map { ($0.key, $0.value.arrayValue.compactMap(\.stringValue)) }
+            case "dependentSchemas" where modern: node.dependentSchemas = try map(v, k)
+            case "dependencies" where !modern:
+                guard case .object(let ms) = v else { throw bad(k, "an object") }
+                for m in ms {
+                    if case .array(let names) = m.value { node.dependentRequired.append((m.key, names.compactMap(\.stringValue))) }
+                    else { node.dependentSchemas.append((m.key, try sub(m.value, k, m.key))) }
+                }
+            case "minProperties": node.minProperties = try count(v, k)
+            case "maxProperties": node.maxProperties = try count(v, k)
+            case "unevaluatedProperties" where modern: node.unevaluatedProperties = try sub(v, k)
+            case "allOf": node.allOf = try list(v, k)
+            case "anyOf": node.anyOf = try list(v, k)
+            case "oneOf": node.oneOf = try list(v, k)
+            case "not": node.not = try sub(v, k)
+            case "if" where modern: node.ifNode = try sub(v, k)
+            case "then" where modern: node.thenNode = try sub(v, k)
+            case "else" where modern: node.elseNode = try sub(v, k)
+            case "$defs", "definitions":
+                _ = try map(v, k)  // compiled so that a bad one is reported at load time
+            case "discriminator" where dialect == .openAPI30:
+                guard let name = v["propertyName"]?.stringValue else { throw bad(k, "an object with propertyName") }
+                var mapping: [String: SchemaNode] = [:]
+                if case .object(let ms)? = v["mapping"] {
+                    for m in ms {
+                        guard let r = m.value.stringValue else { throw bad(k, "a mapping of names to references") }
+                        let target = r.contains("#") || r.contains("/") ? r : "#/components/schemas/" + r
+                        mapping[m.key] = try compiler.resolve(target, from: place, dialect: dialect, location: location + "/discriminator")
+                    }
+                }
+                node.discriminator = (name, mapping)
+            default: break
+            }
+        }
+
+        mutating func finish(_ value: JSONValue) {
+            if dialect != .draft2020 {
+                if let max = value["maximum"]?.numberValue, value["exclusiveMaximum"] == .bool(true) {
+                    node.maximum = nil
+                    node.exclusiveMaximum = max
+                }
+                if let min = value["minimum"]?.numberValue, value["exclusiveMinimum"] == .bool(true) {
+                    node.minimum = nil
+                    node.exclusiveMinimum = min
+                }
+                if !node.prefixItems.isEmpty, let extra = value["additionalItems"] {
+                    node.items = try? sub(extra, "additionalItems")
+                }
+            }
+        }
+    }
+}
+
+extension JSONValue {
+    var arrayValue: [JSONValue] { if case .array(let xs) = self { return xs }; return [] }
+}

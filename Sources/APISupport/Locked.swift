@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value that many threads share, behind a lock: the one lock type of apicli.
+/// The mutex and the value live behind pointers of its own: no second object to count references
+/// to, and no run-time exclusivity check of a class's `var` on every access (a load run takes a
+/// dozen locks a request).
+package final class Locked<Value>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let value: UnsafeMutablePointer<Value>
+
+    package init(_ value: Value) {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
+    }
+
+    deinit {
+        value.deinitialize(count: 1)
+        value.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the value while holding the lock.
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value.pointee)
+    }
+
+    /// A copy of the value.
+    package var current: Value { withLock { $0 } }
+
+    package func set(_ newValue: Value) { withLock { $0 = newValue } }
+}
+
+extension Locked where Value == Bool {
+    /// Sets the flag; true only for the first caller (a continuation resumed once).
+    package func claim() -> Bool {
+        withLock { claimed in
+            defer { claimed = true }
+            return !claimed
+        }
+    }
+}
+
+/// A pthread mutex (NSLock is Foundation's, which this module does not import). Not recursive.
+package final class Mutex: @unchecked Sendable {
+    private let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    package init() {
+        pthread_mutex_init(handle, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(handle)
+        handle.deallocate()
+    }
+
+    package func lock() { pthread_mutex_lock(handle) }
+    package func unlock() { pthread_mutex_unlock(handle) }
+
+    /// Runs `body` while holding the lock.
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,127 @@
+/// The few string operations apicli needs that Foundation's ICU-backed half would otherwise bring
+/// in (the binary imports FoundationEssentials only): trimming, padding, fixed-point numbers,
+/// percent-encoding, and comparing ASCII case-insensitively.
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs.
+    package func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+
+    /// Without leading and trailing white space and line breaks.
+    package func trimmingWhitespace() -> String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[first...last])
+    }
+
+    /// Padded with spaces (or cut) to `width` characters.
+    package func padded(to width: Int) -> String {
+        count >= width ? String(prefix(width)) : String(self) + String(repeating: " ", count: width - count)
+    }
+
+    /// ASCII case-insensitive equality (header names, schemes).
+    package func equalsIgnoringCase(_ other: some StringProtocol) -> Bool {
+        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { Text.lower($0) == Text.lower($1) }
+    }
+
+    /// `%XX` escapes decoded; nil when an escape is broken or the bytes are not UTF-8.
+    package func removingPercentEscapes() -> String? {
+        var bytes: [UInt8] = []
+        var it = Array(utf8)[...]
+        while let b = it.popFirst() {
+            guard b == UInt8(ascii: "%") else { bytes.append(b); continue }
+            guard it.count >= 2, let hi = Text.hex(it.removeFirst()), let lo = Text.hex(it.removeFirst()) else { return nil }
+            bytes.append(hi << 4 | lo)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Every byte outside `allowed` (an ASCII set) as `%XX`.
+    package func percentEncoded(keeping allowed: Text.ByteSet) -> String {
+        if utf8.allSatisfy(allowed.contains) { return String(self) }  // the usual value: nothing to escape
+        var out = ""
+        for b in utf8 {
+            if allowed.contains(b) { out.unicodeScalars.append(Unicode.Scalar(b)) } else { out += "%" + Text.hexByte(b) }
+        }
+        return out
+    }
+}
+
+package enum Text {
+    /// A set of ASCII bytes.
+    package struct ByteSet: Sendable {
+        private var bits: (UInt64, UInt64) = (0, 0)
+
+        package init(_ characters: String) {
+            for b in characters.utf8 { insert(b) }
+        }
+
+        package mutating func insert(_ b: UInt8) {
+            if b < 64 { bits.0 |= 1 << UInt64(b) } else if b < 128 { bits.1 |= 1 << UInt64(b - 64) }
+        }
+
+        package func contains(_ b: UInt8) -> Bool {
+            b < 64 ? bits.0 & (1 << UInt64(b)) != 0 : b < 128 ? bits.1 & (1 << UInt64(b - 64)) != 0 : false
+        }
+
+        package func union(_ characters: String) -> ByteSet {
+            var out = self
+            for b in characters.utf8 { out.insert(b) }
+            return out
+        }
+
+        /// RFC 3986's unreserved characters.
+        package static let unreserved = ByteSet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    }
+
+    static func lower(_ b: UInt8) -> UInt8 { (65...90).contains(b) ? b + 32 : b }
+
+    package static func hex(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 48...57: return b - 48
+        case 65...70: return b - 55
+        case 97...102: return b - 87
+        default: return nil
+        }
+    }
+
+    /// `0A`, upper case.
+    package static func hexByte(_ b: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(b >> 4)], digits[Int(b & 15)]])
+    }
+
+    /// `value` with exactly `digits` decimals, rounded half away from zero: `fixed(0.0125, 3)` → `0.013`.
+    package static func fixed(_ value: Double, _ digits: Int) -> String {
+        guard value.isFinite else { return "\(value)" }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+        guard scaled < 9e15 else { return "\(value)" }
+        let whole = Int(scaled)
+        let sign = value < 0 && whole != 0 ? "-" : ""
+        let integer = whole / Int(scale), fraction = whole % Int(scale)
+        guard digits > 0 else { return "\(sign)\(integer)" }
+        let text = String(fraction)
+        return "\(sign)\(integer)." + String(repeating: "0", count: digits - text.count) + text
+    }
+
+    /// `30`, `1.5`: seconds as a command-line number.
+    package static func number(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+    }
+
+    /// Whole milliseconds: `0.0125` → `13 ms` (report columns, `maxTime`).
+    package static func milliseconds(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 9e12 else { return "\(seconds) s" }
+        return "\(Int((seconds * 1000).rounded())) ms"
+    }
+
+    /// A duration for a sentence: milliseconds under a second (`500 ms`), else seconds (`2 s`, `1.25 s`).
+    package static func duration(_ seconds: Double) -> String {
+        if seconds < 1 { return milliseconds(seconds) }
+        guard seconds.isFinite, seconds < 9e15 else { return "\(seconds) s" }
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : fixed(seconds, 2) + " s"
+    }
+}

@@ -1,0 +1,100 @@
+import APIYAML
+import APIJSON
+/// What a healthy response looks like for `apicli check`: a target's `expect:` block.
+/// Every part is optional; an absent part checks nothing. Without `status:`, the target's
+/// `validate:` rule still judges the status.
+package struct Expectations: Sendable, Equatable {
+    package var status: [StatusPattern]?
+    package var headers: [HeaderExpectation]
+    package var json: [JSONExpectation]
+    package var body: BodyExpectation?
+    /// `schema:`: the JSON body must satisfy it.
+    package var schema: SchemaExpectation?
+    /// Seconds.
+    package var maxTime: Double?
+    package var mark: Mark
+    /// A GraphQL target (`errors: fail`, the default): a non-empty `errors` list fails.
+    package var graphqlErrors = false
+    /// `events:`: conditions on a `text/event-stream` answer's events.
+    package var events: EventsExpectation?
+    /// `task: { websocket: { expect: } }`: messages the conversation must hold, in order.
+    package var messages: [MessageMatch]?
+
+    package init(status: [StatusPattern]? = nil, headers: [HeaderExpectation] = [], json: [JSONExpectation] = [],
+                body: BodyExpectation? = nil, schema: SchemaExpectation? = nil, maxTime: Double? = nil, mark: Mark) {
+        self.schema = schema
+        self.status = status
+        self.headers = headers
+        self.json = json
+        self.body = body
+        self.maxTime = maxTime
+        self.mark = mark
+    }
+}
+
+/// `200` or `"2xx"`.
+package enum StatusPattern: Sendable, Equatable, CustomStringConvertible {
+    case code(Int)
+    /// The first digit: `2` for `2xx`.
+    case family(Int)
+
+    package func matches(_ status: Int) -> Bool {
+        switch self {
+        case .code(let c): return status == c
+        case .family(let f): return status / 100 == f
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case .code(let c): return String(c)
+        case .family(let f): return "\(f)xx"
+        }
+    }
+}
+
+/// `Content-Type: "~json"` (contains) or `X-Api: "v2"` (equals). Names are case-insensitive.
+package struct HeaderExpectation: Sendable, Equatable {
+    package var name: String
+    package var value: String
+    package var contains: Bool
+
+    package init(name: String, value: String, contains: Bool) {
+        self.name = name
+        self.value = value
+        self.contains = contains
+    }
+}
+
+/// `"$.items[0].id": 3` or `"$.count": { ">=": 1 }`: every comparison must hold.
+package struct JSONExpectation: Sendable, Equatable {
+    package var path: JSONPath
+    package var comparisons: [Comparison]
+
+    package init(path: JSONPath, comparisons: [Comparison]) {
+        self.path = path
+        self.comparisons = comparisons
+    }
+
+    package enum Comparison: Sendable, Equatable {
+        case compare(ComparisonOperator, Value)
+        /// `exists: true` / `exists: false`.
+        case exists(Bool)
+    }
+}
+
+package enum ComparisonOperator: String, Sendable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+}
+
+/// `body: { contains: "Moya" }` or `body: { matches: "^\\{" }`.
+package enum BodyExpectation: Sendable, Equatable {
+    case contains(String)
+    /// A regular expression (Swift Regex syntax, PCRE-like), checked when the file is read.
+    case matches(String)
+}

@@ -1,0 +1,185 @@
+import APISupport
+import APIYAML
+import APIJSON
+import APISchema
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The schemas an OpenAPI description gives one operation (`expect: { schema: { openapi:,
+/// operation: } }`): its JSON response schemas by status and its JSON request body schema.
+/// The operation is named by its `operationId` or as `METHOD /path` (`GET /pets/{petId}`, for
+/// operations without one); a Path Item or Operation given as a `$ref` to another file of the
+/// description is followed. Every file is read through the YAML layer from inside `root` only.
+/// Used by the target decoder and by `import openapi` (which writes only references that load).
+package enum OpenAPIContract {
+    /// A document read as YAML (JSON included), with its dialect.
+    package struct Document: Sendable {
+        package var value: JSONValue
+        package var path: String
+        package var dialect: SchemaDialect
+        /// The description indexed once, for every operation's schemas.
+        var prepared: SchemaDocument
+    }
+
+    /// `written` relative to `folder` (the target file's), refused outside it.
+    package static func document(_ written: String, folder: String) -> Result<Document, SchemaError> {
+        let inside = !written.hasPrefix("/") && !written.split(separator: "/").contains("..")
+        guard inside else {
+            return .failure(SchemaError(location: written, message: "schema file '\(written)' is outside the folder of the target file"))
+        }
+        let path = Path.join(folder, written)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(SchemaError(location: written, message: "schema file '\(written)' cannot be read (looked for \(path))"))
+        }
+        let root: Node?
+        do { root = try YAMLParser.parse(Array(data)) } catch {
+            return .failure(SchemaError(location: written, message: "schema file '\(written)' is not YAML or JSON: \(error)"))
+        }
+        var fileReader = NodeReader(file: path)
+        guard let root, let value = fileReader.value(root, "schema file") else {
+            return .failure(SchemaError(location: written, message: "schema file '\(written)' is empty"))
+        }
+        let json = JSONValue(value)
+        var dialect = SchemaDialect.draft2020
+        if case .string(let v)? = json["openapi"], v.hasPrefix("3.0") { dialect = .openAPI30 }
+        if case .string? = json["swagger"] { dialect = .draft4 }
+        let prepared = SchemaDocument(json, uri: "file://" + path, dialect: dialect, loader: fileLoader(root: folder))
+        return .success(Document(value: json, path: path, dialect: dialect, prepared: prepared))
+    }
+
+    /// A place in some file of the description: the file's document and a JSON Pointer into it.
+    struct Place {
+        var value: JSONValue
+        var path: String
+        var pointer: String
+        var node: JSONValue
+    }
+
+    /// The operation's schemas in the description `doc` (read by `document`), or why not.
+    package static func load(_ doc: Document, written: String, operation: String, folder: String) -> Result<SchemaExpectation, SchemaError> {
+        let loader = fileLoader(root: folder)
+        let wanted = methodAndPath(operation)
+        for (path, raw) in doc.value["paths"]?.members ?? [] {
+            let itemPlace = Place(value: doc.value, path: doc.path, pointer: "/paths/\(SchemaURI.escape(path))", node: raw)
+            guard let item = follow(itemPlace, loader: loader) else { continue }
+            for (method, rawOp) in item.node.members where methods.contains(method.lowercased()) {
+                let opPlace = Place(value: item.value, path: item.path, pointer: item.pointer + "/" + SchemaURI.escape(method), node: rawOp)
+                guard let op = follow(opPlace, loader: loader) else { continue }
+                let matches = op.node["operationId"] == .string(operation)
+                    || (wanted.map { $0.method == method.lowercased() && $0.path == path } ?? false)
+                guard matches else { continue }
+                return schemas(of: op, item: item, source: "\(written) \(operation)", dialect: doc.dialect, loader: loader, main: doc)
+            }
+        }
+        return .failure(SchemaError(location: written, message: "\(written) has no operation '\(operation)' (an operationId or METHOD /path)"))
+    }
+
+    static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    /// `GET /pets/{id}` → ("get", "/pets/{id}").
+    static func methodAndPath(_ text: String) -> (method: String, path: String)? {
+        let parts = text.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, methods.contains(parts[0].lowercased()), parts[1].hasPrefix("/") else { return nil }
+        return (parts[0].lowercased(), String(parts[1]))
+    }
+
+    private static func schemas(of op: Place, item: Place, source: String, dialect: SchemaDialect, loader: @escaping @Sendable (String) -> JSONValue?,
+                                main: Document) -> Result<SchemaExpectation, SchemaError> {
+        var schemas: [(status: String, schema: JSONSchema)] = []
+        var bodiless: Set<String> = []
+        do {
+            for (status, raw) in op.node["responses"]?.members ?? [] {
+                let at = Place(value: op.value, path: op.path, pointer: op.pointer + "/responses/\(SchemaURI.escape(status))", node: raw)
+                guard let response = follow(at, loader: loader) else { continue }
+                if let schema = try jsonSchema(in: response, dialect: dialect, loader: loader, main: main) {
+                    schemas.append((status, schema))
+                } else {
+                    bodiless.insert(status.uppercased())
+                }
+            }
+            var out = SchemaExpectation(source: source, mark: Mark(line: 0, column: 0), schemas: schemas)
+            out.bodiless = bodiless
+            if let raw = op.node["requestBody"],
+               let body = follow(Place(value: op.value, path: op.path, pointer: op.pointer + "/requestBody", node: raw), loader: loader) {
+                out.request = try jsonSchema(in: body, dialect: dialect, loader: loader, main: main)
+                out.requestRequired = body.node["required"] == .bool(true)
+            }
+            out.parameters = try parameters(of: op, item: item, dialect: dialect, loader: loader, main: main)
+            out.refusal = refusal(op, loader: loader)
+            return .success(out)
+        } catch let error as SchemaError {
+            return .failure(error)
+        } catch {
+            return .failure(SchemaError(location: op.path, message: "\(error)"))
+        }
+    }
+
+    /// The status and JSON media type the operation documents for a refused request.
+    static func refusal(_ op: Place, loader: @Sendable (String) -> JSONValue?) -> (status: Int, contentType: String) {
+        let responses = op.node["responses"]?.members ?? []
+        let documented = Set(responses.map { $0.key.uppercased() })
+        let status = !documented.contains("400") && documented.contains("422") ? 422 : 400
+        for code in [String(status), "4XX", "DEFAULT"] {
+            guard let raw = responses.first(where: { $0.key.uppercased() == code })?.value else { continue }
+            let at = Place(value: op.value, path: op.path, pointer: op.pointer + "/responses/\(code)", node: raw)
+            let media = follow(at, loader: loader)?.node["content"]?.members.map(\.key) ?? []
+            let usable = media.first { isJSON($0) && $0 != "*/*" && HeaderField.forbiddenCharacter(in: $0) == nil }
+            return (status, usable ?? "application/json")
+        }
+        return (status, "application/json")
+    }
+
+    /// The schema of the JSON media type of a Response or Request Body object.
+    private static func jsonSchema(in place: Place, dialect: SchemaDialect, loader: @escaping @Sendable (String) -> JSONValue?,
+                                   main: Document) throws -> JSONSchema? {
+        guard let media = (place.node["content"]?.members ?? []).first(where: { isJSON($0.key) }), media.value["schema"] != nil else { return nil }
+        let pointer = place.pointer + "/content/\(SchemaURI.escape(media.key))/schema"
+        if place.path == main.path { return try JSONSchema(in: main.prepared, pointer: pointer) }
+        return try JSONSchema(document: place.value, pointer: pointer, uri: "file://" + place.path, dialect: dialect, loader: loader)
+    }
+
+    /// Follows `$ref`s (in this file or another one inside the root) to the object they name.
+    static func follow(_ start: Place, loader: @Sendable (String) -> JSONValue?) -> Place? {
+        var place = start
+        for _ in 0..<16 {
+            guard case .string(let ref)? = place.node["$ref"] else { return place }
+            let parts = ref.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+            let file = String(parts[0])
+            let pointer = parts.count > 1 ? String(parts[1]) : ""
+            var value = place.value
+            var path = place.path
+            if !file.isEmpty {
+                path = Path.normalized(Path.join(Path.parent(place.path), file))
+                guard let loaded = loader("file://" + path) else { return nil }
+                value = loaded
+            }
+            guard let steps = SchemaURI.pointer(pointer.removingPercentEscapes() ?? pointer) else { return nil }
+            var node: JSONValue? = value
+            for step in steps { node = node?[step] }
+            guard let node else { return nil }
+            place = Place(value: value, path: path, pointer: SchemaURI.escapedPointer(steps), node: node)
+        }
+        return nil
+    }
+
+    package static func isJSON(_ mediaType: String) -> Bool {
+        let t = mediaType.lowercased()
+        return t.hasPrefix("application/json") || t.contains("+json") || t == "*/*"
+    }
+
+    /// `$ref`s to other files, read through the YAML layer, inside `root` only.
+    package static func fileLoader(root: String) -> @Sendable (String) -> JSONValue? {
+        { uri in
+            guard uri.hasPrefix("file://") else { return nil }
+            let path = String(uri.dropFirst(7))
+            guard path.hasPrefix(root.hasSuffix("/") ? root : root + "/"), !path.split(separator: "/").contains(".."),
+                  let data = FileManager.default.contents(atPath: path),
+                  let node = try? YAMLParser.parse(Array(data)) else { return nil }
+            var r = NodeReader(file: path)
+            return r.value(node, "schema").map(JSONValue.init)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import APISupport
+import APIYAML
+import APIJSON
+import APISchema
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `expect: { schema: … }`: the response body must satisfy a JSON Schema, written inline, read
+/// from a file (`{ file: schemas/user.json }`), taken from an OpenAPI description
+/// (`{ $ref: "openapi.yaml#/components/schemas/User" }`) or the operation's own responses
+/// (`{ openapi: openapi.yaml, operation: getUser }`: the schema for the response's status and
+/// JSON media type). Compiled when the target file is read; a bad schema is an error there.
+package struct SchemaExpectation: Sendable, Equatable {
+    /// `inline`, the file, the reference or `openapi.yaml getUser`, for messages.
+    package var source: String
+    package var mark: Mark
+    /// By response status as OpenAPI writes it (`200`, `2XX`, `default`); one `*` entry for a
+    /// schema that holds whatever the status.
+    package var schemas: [(status: String, schema: JSONSchema)]
+    /// Statuses the description documents without a JSON body (`204`, or a `200` of `text/plain`):
+    /// nothing is checked for them, not even the `2XX` or `default` schema.
+    var bodiless: Set<String> = []
+    package var assertFormats: Bool
+    /// The operation's JSON request body schema (`openapi:` + `operation:` only), for
+    /// `mock --validate`; checked in the request direction (`readOnly` properties must be absent).
+    package var request: JSONSchema?
+    /// The description's `requestBody.required`: when false, no body at all is accepted.
+    package var requestRequired = false
+    /// The operation's query and path parameters with schemas (`openapi:` + `operation:` only).
+    package var parameters: [RequestParameter] = []
+    /// How `mock --validate` refuses a bad request: 400 (422 when the operation documents 422 and
+    /// not 400) with the JSON media type the operation documents for it (`application/problem+json`…).
+    package var refusal = (status: 400, contentType: "application/json")
+
+    package init(source: String, mark: Mark, schemas: [(status: String, schema: JSONSchema)], assertFormats: Bool = false) {
+        self.source = source
+        self.mark = mark
+        self.schemas = schemas
+        self.assertFormats = assertFormats
+    }
+
+    /// The schema a response with `status` must satisfy (exact code, then `2XX`, then `default`);
+    /// nil when the description documents no JSON body for it.
+    package func schema(for status: Int) -> JSONSchema? {
+        if let any = schemas.first(where: { $0.status == "*" }) { return any.schema }
+        if let exact = schemas.first(where: { $0.status == String(status) }) { return exact.schema }
+        if bodiless.contains(String(status)) { return nil }
+        if let family = schemas.first(where: { $0.status.uppercased() == "\(status / 100)XX" }) { return family.schema }
+        if bodiless.contains("\(status / 100)XX") { return nil }
+        return schemas.first { $0.status == "default" }?.schema
+    }
+
+    /// The request body's violations; empty when there is no request schema. A body that is
+    /// not JSON is one violation at `$`.
+    package func requestViolations(_ body: Data) -> [SchemaViolation] {
+        guard let request, !(body.isEmpty && !requestRequired) else { return [] }
+        guard let value = JSONValue.parse(body) else {
+            return [SchemaViolation(instancePath: "$", schemaPath: "#", keyword: "type", expected: "a JSON body",
+                                    got: body.isEmpty ? "no body" : "not JSON", message: "the request body is not JSON")]
+        }
+        return request.violations(of: value, options: SchemaOptions(assertFormats: assertFormats, direction: .request))
+    }
+
+    /// Each parameter's violations, in the description's order, for a request with `query`
+    /// (the raw text after `?`) whose path captured `captures`; parameters without any left out.
+    package func parameterViolations(query: Substring, captures: [String: String]) -> [(parameter: RequestParameter, violations: [SchemaViolation])] {
+        let pairs = query.split(separator: "&").map { pair in
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (t: Substring) in String(t).removingPercentEscapes() ?? String(t) }
+            return (decode(kv[0]), kv.count > 1 ? decode(kv[1]) : "")
+        }
+        return parameters.compactMap { p in
+            let values: [String]
+            switch p.place {
+            case .query: values = pairs.filter { $0.0 == p.name }.map(\.1)
+            case .path:
+                guard let captured = captures[p.name] else { return nil }  // the target's path names it otherwise
+                values = [captured]
+            }
+            let found = p.violations(values, assertFormats: assertFormats)
+            return found.isEmpty ? nil : (p, found)
+        }
+    }
+
+    package static func == (a: SchemaExpectation, b: SchemaExpectation) -> Bool {
+        a.source == b.source && a.mark == b.mark && a.assertFormats == b.assertFormats
+    }
+}

@@ -1,0 +1,31 @@
+import APIDiagnostics
+/// Which targets `apicli check` runs: services by name, `service.target` globs, and a shard.
+package enum Selection {
+    /// Every target when `patterns` is empty; otherwise those a pattern names (`github`,
+    /// `httpbin.status*`, `*.get`), in declaration order. A pattern that matches nothing is an error.
+    package static func select(_ catalog: Catalog, patterns: [String]) throws(APIError) -> [(Service, Target)] {
+        var all: [(Service, Target)] = []
+        all.reserveCapacity(catalog.services.reduce(0) { $0 + $1.targets.count })
+        for s in catalog.services { for t in s.targets { all.append((s, t)) } }
+        if patterns.isEmpty { return all }
+        var problems: [Diagnostic] = []
+        var chosen = Set<String>()
+        for pattern in patterns {
+            let hits = all.filter { matches(pattern, service: $0.0.name, target: $0.1.qualifiedName) }
+            if hits.isEmpty {
+                let names = catalog.services.map(\.name) + catalog.qualifiedNames
+                problems.append(Diagnostic(file: nil, mark: nil, message: "'\(pattern)' matches no target",
+                                           hint: Suggestions.hint(for: pattern, in: names) ?? "`apicli list` shows every target"))
+            }
+            chosen.formUnion(hits.map(\.1.qualifiedName))
+        }
+        if !problems.isEmpty { throw .invalidInput(problems) }
+        return all.filter { chosen.contains($0.1.qualifiedName) }
+    }
+
+    /// A bare name is a service; anything else a `Glob` over `service.target`.
+    static func matches(_ pattern: String, service: String, target: String) -> Bool {
+        if !pattern.contains("."), !Glob.isPattern(pattern) { return pattern == service }
+        return Glob.matches(pattern, target)
+    }
+}

@@ -1,0 +1,77 @@
+import APISupport
+import APIYAML
+import APIDiagnostics
+/// One declared request: Moya's `TargetType` as data. Values that may hold `{param}` or `${VAR}` are
+/// `Template`s; they are expanded when the target becomes an `Endpoint`.
+package struct Target: Sendable {
+    package var name: String
+    package var service: String
+    package var mark: Mark
+    /// A one-line description for `apicli list`.
+    package var doc: String?
+    /// nil or empty: the base URL exactly (Moya's rule: no trailing slash is added).
+    package var path: Template?
+    /// Upper-cased RFC 9110 token; GET by default.
+    package var method: String
+    /// Defaults for `{placeholders}`, in declared order; `-p name=value` overrides.
+    package var params: [(name: String, value: Template)]
+    package var task: RequestTask
+    package var headers: [Header]
+    package var timeout: Double?
+    package var validation: Validation?
+    /// The default sample response, for `--stub`.
+    package var sample: Sample?
+    /// Named alternatives: `--stub --sample notFound`.
+    package var samples: [(name: String, sample: Sample)]
+    /// `expect:` for `apicli check`; nil: `validate:` decides.
+    package var expect: Expectations? = nil
+    /// `check:`; nil: checked when the method is GET, HEAD or OPTIONS.
+    package var check: Bool? = nil
+    /// `auth:`; `.none` turns off the service's or a rule's.
+    package var auth: Auth? {
+        get { authBox?.value }
+        set { authBox = newValue.map(CopyOnWrite.init) }
+    }
+    /// `followRedirects:`; nil: the rule's, the service's, else true.
+    package var followRedirects: Bool? = nil
+    /// `capture:`: values this target's response gives the targets that need it.
+    package var captures: [Capture] = []
+    /// `needs:`: targets that run first; their captures fill this target's `{placeholders}`.
+    package var needs: [Need] = []
+    /// `until:`: repeat the request until the response meets a condition.
+    package var until: Until? {
+        get { untilBox?.value }
+        set { untilBox = newValue.map(CopyOnWrite.init) }
+    }
+    /// `load:`: this target's weight and thresholds in `apicli load`.
+    package var load: LoadSettings? = nil
+    /// `stream:`: the idle timeout and reconnection of an event stream.
+    package var stream: StreamSettings? = nil
+    /// What the target says that works but is likely a mistake (`method: GTE`); `validate`, `show`
+    /// and `call` print these on stderr.
+    package var warnings: [Diagnostic] = []
+
+    /// `auth:` and `until:` are written on few targets and are large inline (~230 and ~690 bytes of
+    /// the ~1,900 a target took): kept behind a reference when set, 8 bytes when not, so a file of
+    /// 10,000 targets is ~9 MB less memory to fill and copy. (Internal, not private: the memberwise
+    /// initializer stays internal.)
+    var authBox: CopyOnWrite<Auth>? = nil
+    var untilBox: CopyOnWrite<Until>? = nil
+
+    /// `service.target`, the name users type.
+    package var qualifiedName: String { Self.qualifiedName(service: service, name: name) }
+
+    /// `qualifiedName` from its parts: a pass over many targets reads the two fields (a call with
+    /// a whole `Target` of an array copies it, every field retained and released).
+    package static func qualifiedName(service: String, name: String) -> String { "\(service).\(name)" }
+
+    /// The default sample (name nil) and every named one, in declaration order.
+    package var allSamples: [(name: String?, sample: Sample)] {
+        (sample.map { [(nil, $0)] } ?? []) + samples.map { ($0.name, $0.sample) }
+    }
+
+    package func sample(named name: String?) -> Sample? {
+        guard let name else { return sample }
+        return samples.first { $0.name == name }?.sample
+    }
+}

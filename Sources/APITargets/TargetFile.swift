@@ -1,0 +1,402 @@
+import APISupport
+import APIYAML
+import APIDiagnostics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Decodes one target file into a `Service`, or into every problem the file has.
+package enum TargetFile {
+    package enum Keys {
+        package static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
+                                     "auth", "rules", "environments", "followRedirects", "http2"]
+        package static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
+                                    "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load",
+                                    "stream"]
+        /// `until:`: polling.
+        package static let until = ["expect", "failIf", "every", "within"]
+        /// One entry of `capture:`.
+        package static let capture = ["json", "header", "body", "secret", "schema"]
+        package static let auth = ["bearer", "basic", "header", "value", "oauth2", "digest", "aws"]
+        package static let aws = ["region", "service", "accessKey", "secretKey", "sessionToken"]
+        package static let oauth2 = ["tokenURL", "clientId", "clientSecret", "scope", "grant", "username", "password", "refreshToken"]
+        package static let rule = ["match", "except", "headers", "timeout", "cookies", "validate", "auth", "task",
+                                  "followRedirects"]
+        package static let ruleTask = ["encoding", "arrays", "bools", "contentType"]
+        package static let environment = ["baseURL", "headers"]
+        /// `apicli.yaml`, the project file: defaults for every service.
+        package static let project = ["headers", "timeout", "validate", "auth", "rules", "environments", "doc", "load", "secrets", "cookies"]
+        /// The project file's `cookies:`.
+        package static let projectCookies = ["jar"]
+        /// One entry of the project file's `secrets:`.
+        package static let secret = ["command", "timeout"]
+        package static let task = ["query", "json", "body", "contentType", "form", "parameters", "encoding", "graphql",
+                                  "arrays", "bools", "multipart", "upload", "download", "websocket"]
+        /// One entry of `multipart:`.
+        package static let part = ["name", "file", "value", "filename", "type"]
+        package static let sample = ["status", "headers", "body", "json", "file", "error", "delay", "expectFailure", "masked",
+                                    "events", "messages"]
+        /// One entry of a sample's `events:`.
+        package static let sampleEvent = ["event", "data", "id", "retry", "delay"]
+    }
+
+    /// Reads and decodes `path`. The service is named by `service:` or else by the file's name.
+    /// With `only`, just that target is decoded (libyaml reads the others; no nodes are built for them):
+    /// what `call` and `show` need from a file of thousands of targets.
+    package static func load(_ path: String, only: String? = nil) throws(APIError) -> Service {
+        var trees: [Node]? = nil
+        return try load(path, only: only, keeping: &trees)
+    }
+
+    /// `load`, appending the file's YAML tree to `trees` (when not nil) instead of freeing it: a
+    /// command that exits right after keeps the trees to itself, so the process does not spend the
+    /// time of freeing thousands of nodes one by one (`validate`, `list`).
+    package static func load(_ path: String, only: String? = nil, keeping trees: inout [Node]?) throws(APIError) -> Service {
+        try checkSize(path)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read target file"))
+        }
+        let stem = Path.stem(Path.lastComponent(path))
+        return try decode([UInt8](data), file: path, defaultName: stem, only: only, keeping: &trees)
+    }
+
+    /// The largest target file read, in bytes: 16 MiB, or `APICLI_MAX_TARGET_FILE_SIZE` (bytes).
+    package static let defaultMaxSize = 16 << 20
+
+    static func maxSize(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        environment["APICLI_MAX_TARGET_FILE_SIZE"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? defaultMaxSize
+    }
+
+    /// A file larger than `maxSize` is refused before it is read (exit 2).
+    static func checkSize(_ path: String) throws(APIError) {
+        let limit = maxSize()
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > limit else { return }
+        let size = Int(info.st_size)
+        throw .invalid(Diagnostic(file: path, mark: nil,
+                                  message: "the target file is \(size) bytes; target files are read up to \(limit) bytes",
+                                  hint: "split it, or set APICLI_MAX_TARGET_FILE_SIZE to a larger number of bytes"))
+    }
+
+    package static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil) throws(APIError) -> Service {
+        var trees: [Node]? = nil
+        return try decode(bytes, file: file, defaultName: defaultName, only: only, keeping: &trees)
+    }
+
+    /// `decode`, appending the YAML tree to `trees` when not nil (see `load(_:only:keeping:)`).
+    package static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil,
+                              keeping trees: inout [Node]?) throws(APIError) -> Service {
+        let root: Node?
+        do {
+            root = try YAMLParser.parse(bytes, onlyTarget: only)
+        } catch {
+            throw .invalid(Diagnostic(file: file, error))
+        }
+        if let root { trees?.append(root) }
+        guard let root, !root.isNull else {
+            throw .invalid(Diagnostic(file: file, mark: Mark(line: 1, column: 1), message: "the target file is empty",
+                                      hint: "a target file is a mapping with baseURL: and targets:"))
+        }
+        var decoder = ServiceDecoder(file: file)
+        decoder.only = only
+        let service = decoder.service(root, defaultName: defaultName)
+        if let service, decoder.reader.diagnostics.isEmpty { return service }
+        throw .invalidInput(decoder.reader.diagnostics)
+    }
+
+    /// Service and target names: letters, digits, '_' and '-' (the '.' separates them on the command line).
+    package static func isName(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.allSatisfy(nameCharacters.contains)
+    }
+
+    /// RFC 9110 token characters (methods, header names).
+    package static func isToken(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.allSatisfy(tokenCharacters.contains)
+    }
+
+    static let nameCharacters = Text.ByteSet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+    static let tokenCharacters = Text.ByteSet.unreserved.union("!#$%&'*+^`|")
+}
+
+/// The structure of a target file, on top of `NodeReader`'s typed reads.
+struct ServiceDecoder {
+    var reader: NodeReader
+    let folder: String
+    /// Every file the service names, in order (`Service.files`).
+    var files: [FileReference] = []
+    /// The target being decoded, for `files`.
+    private var currentTarget: String?
+    /// Set: decode only this target.
+    var only: String?
+    /// OpenAPI descriptions read for `expect: { schema: { openapi: } }`, by path as written.
+    var contractDocuments: [String: OpenAPIContract.Document] = [:]
+
+    package init(file: String) {
+        reader = NodeReader(file: file)
+        folder = Path.parent(file)
+    }
+
+    var file: String { reader.file }
+
+    mutating func service(_ root: Node, defaultName: String) -> Service? {
+        guard let entries = reader.mapping(root, "the target file", known: TargetFile.Keys.service) else { return nil }
+        var name = defaultName
+        var nameMark = root.mark
+        var baseURL: Template?
+        var service = Service(name: name, file: file, baseURL: Template("", mark: root.mark), headers: [],
+                              timeout: nil, validation: nil, targets: [])
+        var targetsNode: Node?
+        for e in entries {
+            switch MappingKey(e.key) {
+            case "service":
+                if let t = reader.text(e.value, "service") { name = t.text; nameMark = e.value.mark }
+            case "baseURL": baseURL = self.baseURL(e.value)
+            case "headers": service.headers = headers(e.value, "the service's headers") ?? []
+            case "timeout": service.timeout = reader.duration(e.value, "timeout", allowZero: false)
+            case "validate": service.validation = validation(e.value)
+            case "targets": targetsNode = e.value
+            case "tls": service.tls = tls(e.value)
+            case "auth": service.auth = auth(e.value, "the service")
+            case "followRedirects": service.followRedirects = reader.boolean(e.value, "followRedirects")
+            case "http2":
+                if let t = reader.text(e.value, "http2") {
+                    if t.text == "prior-knowledge" { service.http2PriorKnowledge = true } else {
+                        reader.error("http2 takes prior-knowledge, got '\(t.text)'", at: e.value.mark,
+                                     hint: "write http2: prior-knowledge (HTTP/2 over cleartext http://; over https HTTP/2 is used when offered)")
+                    }
+                }
+            case "rules": service.rules = rules(e.value)
+            case "environments": service.environments = environments(e.value)
+            default: break  // doc
+            }
+        }
+        if !TargetFile.isName(name) {
+            reader.error("service name '\(name)' may only hold letters, digits, '_' and '-'", at: nameMark,
+                         hint: "set service: to a simple name; it is the first half of 'service.target'")
+        }
+        service.name = name
+        if let baseURL { service.baseURL = baseURL } else {
+            reader.error("the target file has no baseURL", at: root.mark, hint: "add baseURL: https://api.example.com")
+        }
+        guard let targetsNode else {
+            reader.error("the target file has no targets", at: root.mark, hint: "add a targets: mapping of name → target")
+            return nil
+        }
+        guard let targetEntries = reader.mapping(targetsNode, "targets") else { return nil }
+        service.targets = targets(targetEntries, service: name)
+        service.files = files
+        return service
+    }
+
+    /// Decodes `entries` in order, handing each target that decodes to `body`.
+    mutating func forEachTarget(_ entries: ArraySlice<NodeReader.Entry>, service name: String, _ body: (consuming Target) -> Void) {
+        for e in entries where !e.key.hasPrefix("x-") && (only == nil || e.key == only) {
+            guard TargetFile.isName(e.key) else {
+                reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)
+                continue
+            }
+            if let target = target(e.key, e.value, service: name, mark: e.keyMark) { body(target) }
+        }
+    }
+
+    mutating func baseURL(_ node: Node) -> Template? {
+        guard let t = reader.text(node, "baseURL") else { return nil }
+        if !t.text.contains("{"), let problem = URLBuilder.problem(withBaseURL: t.text) {
+            reader.error("baseURL '\(t.text)' \(problem)", at: node.mark, hint: URLBuilder.baseURLHint(t.text))
+        }
+        return t
+    }
+
+    /// `tls: { cacert: ca.pem, verify: false, cert: client.pem, key: client.key }`.
+    private mutating func tls(_ node: Node) -> TLSOptions? {
+        guard let entries = reader.mapping(node, "tls", known: ["cacert", "verify", "cert", "key", "pkcs12", "password", "keyPassword"]) else { return nil }
+        var options = TLSOptions()
+        for e in entries {
+            switch MappingKey(e.key) {
+            case "cacert": options.caFile = fileReference(e.value, "tls cacert", use: .tls)
+            case "cert": options.certFile = fileReference(e.value, "tls cert", use: .tls)
+            case "key": options.keyFile = fileReference(e.value, "tls key", use: .tls)
+            case "pkcs12": options.pkcs12File = fileReference(e.value, "tls pkcs12", use: .tls)
+            case "password", "keyPassword":
+                options.passwordTemplate = reader.text(e.value, "tls \(e.key)")?.text
+                options.passwordMark = e.value.mark
+            default: options.verify = reader.boolean(e.value, "tls verify") ?? options.verify
+            }
+        }
+        if options.pkcs12File != nil && options.certFile != nil {
+            reader.error("tls takes cert: (PEM) or pkcs12:, not both", at: node.mark, hint: "keep one of them")
+        }
+        let keys = Set(entries.map(\.key))
+        if keys.contains("password") && keys.contains("keyPassword") {
+            reader.error("tls takes password: (a PKCS#12 bundle's) or keyPassword: (a PEM key's), not both", at: node.mark, hint: "keep one of them")
+        } else if keys.contains("keyPassword") && options.pkcs12File != nil {
+            reader.error("keyPassword: is a PEM key's password; a PKCS#12 bundle's is password:", at: node.mark,
+                         hint: "write tls: { pkcs12: FILE, password: \"${P12_PASSWORD}\" }")
+        } else if keys.contains("password") && options.certFile != nil {
+            reader.error("password: is a PKCS#12 bundle's password; a PEM key's is keyPassword:", at: node.mark,
+                         hint: "write tls: { cert: FILE, key: FILE, keyPassword: \"${KEY_PASS}\" }")
+        }
+        return options
+    }
+
+    private mutating func target(_ name: String, _ node: Node, service: String, mark: Mark) -> Target? {
+        // Spelled only for a message: most targets have no problem to report.
+        func what() -> String { "target '\(name)'" }
+        currentTarget = name
+        defer { currentTarget = nil }
+        guard let entries = reader.mapping(node, what(), known: TargetFile.Keys.target) else { return nil }
+        var target = Target(name: name, service: service, mark: mark, doc: nil, path: nil, method: "GET", params: [],
+                            task: RequestTask(), headers: [], timeout: nil, validation: nil, sample: nil, samples: [])
+        // The method first: where a task's parameters go depends on it.
+        let warned = reader.warnings.count
+        if let node = entries.first(where: { $0.key == "method" })?.value { target.method = method(node) ?? target.method }
+        for e in entries {
+            switch MappingKey(e.key) {
+            case "path": target.path = path(e.value)
+            case "method": break
+            case "doc": target.doc = reader.text(e.value, "doc")?.text
+            case "params": target.params = params(e.value)
+            case "task": target.task = task(e.value, method: target.method) ?? target.task
+            case "headers": target.headers = headers(e.value, "the headers of \(what())") ?? []
+            case "timeout": target.timeout = reader.duration(e.value, "timeout", allowZero: false)
+            case "validate": target.validation = validation(e.value)
+            case "sample": target.sample = sample(e.value, "the sample of \(what())")
+            case "samples": target.samples = samples(e.value, what())
+            case "expect": target.expect = expectations(e.value, what())
+            case "check": target.check = reader.boolean(e.value, "check")
+            case "auth": target.auth = auth(e.value, what())
+            case "followRedirects": target.followRedirects = reader.boolean(e.value, "followRedirects")
+            case "capture": target.captures = captures(e.value, what())
+            case "needs": target.needs = needs(e.value)
+            case "until": target.until = until(e.value, what())
+            case "load": target.load = load(e.value, target: service + "." + name)
+            case "stream": target.stream = streamSettings(e.value)
+            default: break
+            }
+        }
+        if target.task.websocket != nil, (target.stream?.reconnects ?? 0) > 0,
+           let node = entries.first(where: { $0.key == "stream" })?.value {
+            reader.error("stream: { reconnect: } resumes an event stream, not a WebSocket conversation", at: node.mark,
+                         hint: "remove reconnect:; a conversation is not sent again")
+        }
+        if let ws = target.task.websocket, !ws.expect.isEmpty {
+            var expect = target.expect ?? Expectations(mark: ws.mark)
+            expect.messages = ws.expect
+            target.expect = expect
+        }
+        if case .graphql(let op) = target.task.body { graphqlDefaults(&target, op, methodWritten: entries.contains { $0.key == "method" }) }
+        if HTTPMethods.bodyless.contains(target.method),
+           let taskNode = entries.first(where: { $0.key == "task" })?.value,
+           let key = taskNode.pairs?.first(where: { $0.key.scalarText == "multipart" || $0.key.scalarText == "upload" })?.key {
+            let kind = key.scalarText ?? ""
+            reader.error("\(kind) needs a method that carries a body; \(target.method) does not", at: key.mark,
+                         hint: "set method: POST (or PUT, PATCH) on target '\(name)'")
+        }
+        target.warnings = Array(reader.warnings[warned...])
+        return target
+    }
+
+    private mutating func path(_ node: Node) -> Template? {
+        if node.isNull { return nil }
+        guard let t = reader.text(node, "path") else { return nil }
+        if t.text.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            reader.error("path holds a query or fragment", at: node.mark,
+                         hint: "put query parameters in task: { query: { name: value } }")
+        }
+        return t
+    }
+
+    /// `method: GET`, or `method: { custom: NAME }` for a method of one's own (no warning).
+    /// A token that is neither standard nor in `HTTPMethods.known` is sent as written, with a warning.
+    private mutating func method(_ node: Node) -> String? {
+        var custom = false
+        var valueNode = node
+        if node.pairs != nil {
+            guard let entries = reader.mapping(node, "method", known: ["custom"]) else { return nil }
+            guard let entry = entries.first(where: { $0.key == "custom" }) else {
+                reader.error("method: { } needs custom: NAME", at: node.mark, hint: "method: { custom: PURGE }")
+                return nil
+            }
+            custom = true
+            valueNode = entry.value
+        }
+        guard let t = reader.text(valueNode, "method") else { return nil }
+        guard TargetFile.isToken(t.text) else {
+            reader.error("method '\(t.text)' is not an HTTP method token", at: valueNode.mark,
+                         hint: "use GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or another RFC 9110 token")
+            return nil
+        }
+        let method = t.text.uppercased()
+        if !custom, !HTTPMethods.standard.contains(method), !HTTPMethods.known.contains(method) {
+            let closest = Suggestions.closest(to: method, in: HTTPMethods.standard, limit: 1).first
+            reader.warn("'\(method)' is not a standard HTTP method; it is sent as written", at: valueNode.mark,
+                        hint: (closest.map { "did you mean \($0)? " } ?? "")
+                            + "(for a method of your own: method: { custom: \(method) })")
+        }
+        return method
+    }
+
+    private mutating func params(_ node: Node) -> [(name: String, value: Template)] {
+        guard let entries = reader.mapping(node, "params") else { return [] }
+        return entries.compactMap { e in reader.text(e.value, "param '\(e.key)'").map { (e.key, $0) } }
+    }
+
+    mutating func headers(_ node: Node, _ what: @autoclosure () -> String) -> [Header]? {
+        guard let entries = reader.mapping(node, what()) else { return nil }
+        var headers: [Header] = []
+        for e in entries {
+            guard TargetFile.isToken(e.key) else {
+                reader.error("'\(e.key)' is not a valid header name", at: e.keyMark,
+                             hint: "header names are letters, digits and !#$%&'*+-.^_`|~")
+                continue
+            }
+            guard let value = reader.text(e.value, "header '\(e.key)'") else { continue }
+            if value.text.contains(where: { $0 == "\n" || $0 == "\r" }) {
+                reader.error("header '\(e.key)' holds a line break", at: e.value.mark)
+                continue
+            }
+            headers.append(Header(name: e.key, value: value))
+        }
+        return headers
+    }
+
+    mutating func validation(_ node: Node) -> Validation? {
+        if let items = node.items {
+            if items.isEmpty {
+                reader.error("validate: [] accepts no status at all", at: node.mark,
+                             hint: "list the accepted codes, like [200, 304], or write validate: none")
+                return nil
+            }
+            let codes = items.compactMap { reader.integer($0, "a status code in validate", in: 100...599) }
+            return codes.count == items.count ? .codes(codes) : nil
+        }
+        guard let t = reader.text(node, "validate") else { return nil }
+        switch t.text {
+        case "none": return Validation.none
+        case "success": return .success
+        case "successAndRedirect": return .successAndRedirect
+        default:
+            reader.error("unknown validate '\(t.text)'", at: node.mark,
+                         hint: Suggestions.hint(for: t.text, in: Validation.names)
+                            ?? "use none, success, successAndRedirect or a list of codes like [200, 304]")
+            return nil
+        }
+    }
+
+    /// A path relative to the target file's folder. Whether the file exists is checked when it
+    /// is used (`FileCheck`), so a missing file fails only the target that names it.
+    mutating func fileReference(_ node: Node, _ what: String, use: FileReference.Use) -> String? {
+        guard let t = reader.text(node, what) else { return nil }
+        let path = t.text.hasPrefix("/") ? t.text : Path.join(folder, t.text)
+        files.append(FileReference(what: what, written: t.text, path: path, mark: node.mark, use: use, target: currentTarget))
+        return path
+    }
+}

@@ -1,0 +1,83 @@
+import APISupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The cookies of one run, as a browser session keeps them: `Set-Cookie` from any response (a
+/// redirect's included) is sent back to the host it came from (or its `Domain=`), on matching
+/// paths, `Secure` ones over https only, until `Max-Age`/`Expires`. Nothing is written to disk
+/// unless `--cookie-jar` asks (`CookieJarFile`).
+/// A request with `cookies: false` (a rule) neither sends nor stores any.
+package final class CookieJar: Sendable {
+    package static let run = CookieJar()
+
+    package struct Cookie: Equatable {
+        var name: String
+        var value: String
+        /// Lower-cased; with `hostOnly`, the exact host.
+        var domain: String
+        var hostOnly: Bool
+        var path: String
+        var secure: Bool
+        /// Seconds since 1970; nil for a session cookie.
+        var expires: Double?
+    }
+
+    let cookies = Locked<[Cookie]>([])
+
+    package init() {}
+
+    /// `name=value; name2=value2` for `url`, or nil when none applies.
+    package func header(for url: URL, now: Double = Date().timeIntervalSince1970) -> String? {
+        // Most runs hold no cookie: nothing of the URL is taken apart then (twice a request in a load run).
+        if cookies.withLock({ $0.isEmpty }) { return nil }
+        guard let host = url.host?.lowercased() else { return nil }
+        let path = url.path.isEmpty ? "/" : url.path
+        let https = url.scheme?.lowercased() == "https"
+        let matching = cookies.withLock { all in
+            all.removeAll { ($0.expires ?? .infinity) <= now }
+            return all.filter { c in
+                CookieDomain.matches(host, cookieDomain: c.domain, hostOnly: c.hostOnly)
+                    && (path == c.path || path.hasPrefix(c.path.hasSuffix("/") ? c.path : c.path + "/"))
+                    && (https || !c.secure)
+            }
+        }
+        return matching.isEmpty ? nil : matching.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// Stores the `Set-Cookie` values of a response to `url`.
+    package func store(_ setCookies: [String], from url: URL, now: Double = Date().timeIntervalSince1970) {
+        guard !setCookies.isEmpty, let host = url.host?.lowercased() else { return }
+        let parsed = setCookies.compactMap { Self.parse($0, host: host, path: url.path, now: now) }
+        guard !parsed.isEmpty else { return }
+        add(parsed)
+    }
+
+    package static func parse(_ line: String, host: String, path: String, now: Double) -> Cookie? {
+        let fields = line.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
+        guard let first = fields.first, let eq = first.firstIndex(of: "="), eq != first.startIndex else { return nil }
+        let folder = path.split(separator: "/").dropLast().joined(separator: "/")
+        var cookie = Cookie(name: String(first[..<eq]), value: String(first[first.index(after: eq)...]), domain: host,
+                            hostOnly: true, path: "/" + folder, secure: false, expires: nil)
+        var maxAge: Double?
+        for field in fields.dropFirst() {
+            let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
+            let value = parts.count > 1 ? parts[1] : ""
+            switch parts.first?.lowercased() ?? "" {
+            case "domain":
+                // Its own host or a parent of it; never another site, an IP suffix or a public suffix.
+                guard let scope = CookieDomain.scope(value, host: host) else { return nil }
+                (cookie.domain, cookie.hostOnly) = scope
+            case "path": if value.hasPrefix("/") { cookie.path = value }
+            case "secure": cookie.secure = true
+            case "max-age": maxAge = Double(value)
+            case "expires": cookie.expires = HTTPDate.parse(value)
+            default: break
+            }
+        }
+        if let maxAge { cookie.expires = now + maxAge }
+        return cookie
+    }
+}

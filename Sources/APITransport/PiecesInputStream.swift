@@ -1,0 +1,72 @@
+import APIDiagnostics
+#if !os(Linux) || URLSessionTransport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A multipart body as an `InputStream` for `httpBodyStream`, read from disk as libcurl asks.
+/// A read failure ends the stream; `failure` says why.
+final class PiecesInputStream: InputStream {
+    private let reader: BodyReader
+    private let lock = NSLock()
+    private var pending = Data()
+    private var ended = false
+    private var _failure: APIError?
+
+    package init(_ body: SizedBody) {
+        reader = BodyReader(body)
+        super.init(data: Data())
+    }
+
+    var failure: APIError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return _failure
+    }
+
+    /// The whole body in memory (platforms where a stream subclass cannot be used).
+    static func collect(_ body: SizedBody) throws(APIError) -> Data {
+        let reader = BodyReader(body)
+        var data = Data()
+        while let chunk = try reader.next() { data += chunk }
+        return data
+    }
+
+    override func open() {}
+    override func close() {}
+    override var hasBytesAvailable: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !ended
+    }
+    override var streamStatus: Stream.Status {
+        lock.lock()
+        defer { lock.unlock() }
+        return _failure != nil ? .error : ended ? .atEnd : .open
+    }
+    override var streamError: Error? { failure }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if pending.isEmpty, !ended {
+            do {
+                if let chunk = try reader.next() { pending = chunk } else { ended = true }
+            } catch {
+                _failure = error
+                ended = true
+                return -1
+            }
+        }
+        let n = min(len, pending.count)
+        pending.copyBytes(to: buffer, count: n)
+        pending = pending.dropFirst(n)
+        if pending.isEmpty { pending = Data() }
+        return n
+    }
+
+    override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                            length len: UnsafeMutablePointer<Int>) -> Bool { false }
+}
+#endif

@@ -1,0 +1,31 @@
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Sends a prepared request and returns the response. Live and stubbed calls go through the same
+/// protocol, so everything after it (validation, output, exit codes) behaves the same.
+package protocol Transport: Sendable {
+    func send(_ request: PreparedRequest) async throws(APIError) -> Response
+    /// Sends with the body received into `transfer.destination` (when set) and progress reported
+    /// as bytes move. Default: `send(_:)`, then the body written to the destination.
+    func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response
+}
+
+extension Transport {
+    package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+        var response = try await send(request)
+        transfer.head(response)
+        if let sink = transfer.destination ?? transfer.stream {
+            try sink.write(response.body)
+            response.body = Data()
+            response.saved = transfer.destination
+            response.streamed = transfer.stream != nil
+        }
+        return response
+    }
+}

@@ -1,0 +1,98 @@
+import APISupport
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APITransport
+/// Judges every sample of a service against its target's expectations, offline and without
+/// waiting, as `apicli check --stub` does: with the validation and timeout the workspace gives the
+/// target (project file, environment, rules), a delay beyond the timeout failing as a timeout.
+/// For `apicli validate`: a sample that fails without `expectFailure: true`, or passes with it,
+/// is a diagnostic at the sample.
+package enum SampleCheck {
+    package static func diagnostics(_ service: Service, workspace: Workspace) -> [Diagnostic] {
+        let workspace = workspace.offline()  // nothing is sent: only what the samples use must be set
+        let targets = service.targets.indices
+        // Two halves at once when nothing shared is touched: no secret command may run (each runs
+        // once per process, at its first use), no schema is matched (its patterns are compiled
+        // lazily). Each target's diagnostics are its own, so the halves join in file order.
+        guard targets.count >= bothCoresFrom, workspace.project.secrets.isEmpty,
+              !service.targets.contains(where: { $0.expect?.schema != nil }) else {
+            return diagnostics(service, targets, workspace: workspace)
+        }
+        let half = targets.lowerBound + targets.count / 2
+        let (first, second) = BothCores.run({ diagnostics(service, targets.lowerBound..<half, workspace: workspace) },
+                                            { diagnostics(service, half..<targets.upperBound, workspace: workspace) })
+        return first + second
+    }
+
+    /// From this many targets in a service, `diagnostics` judges two halves at once.
+    static let bothCoresFrom = 1_000
+
+    static func diagnostics(_ service: Service, _ indices: Range<Int>, workspace: Workspace) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for i in indices where service.targets[i].sample != nil || !service.targets[i].samples.isEmpty {
+            let target = service.targets[i]
+            let policy: Policy
+            let bindings: Bindings
+            do throws(APIError) {
+                policy = try workspace.policy(for: target, in: service)
+                bindings = try workspace.bindings(for: target, in: service)
+            } catch {
+                if case .invalidInput(let d) = error { out += d }
+                continue
+            }
+            // The default sample, then the named ones (`Target.allSamples`' order).
+            func judge(_ name: String?, _ sample: Sample) {
+                let stub = Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file)
+                let answer = stub.answer(timeout: policy.timeout)
+                if case .failure(.invalidInput(let d)) = answer {
+                    out += d
+                    return
+                }
+                let verdict = Verdict.judge(answer, expect: target.expect, validation: policy.validation,
+                                            expectFailure: sample.expectFailure)
+                guard !verdict.passed else { return }
+                let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"
+                if sample.expectFailure {
+                    out.append(diagnostic(service, sample, "\(what) has expectFailure: true but passes its expectations",
+                                          "remove expectFailure:, or make the sample show the failure"))
+                } else {
+                    out.append(diagnostic(service, sample, "\(what) fails its expectations: \(verdict.messages.first ?? "")",
+                                          "fix the sample or expect:, or add expectFailure: true if the sample shows a failure"))
+                }
+            }
+            if let sample = target.sample { judge(nil, sample) }
+            for (name, sample) in target.samples { judge(name, sample) }
+        }
+        return out
+    }
+
+    private static func diagnostic(_ service: Service, _ sample: Sample, _ message: String, _ hint: String?) -> Diagnostic {
+        Diagnostic(file: service.file, mark: sample.mark, message: message, hint: hint)
+    }
+}
+
+extension SampleCheck {
+    /// `apicli mock --validate`: every sample of the selected targets that breaks its target's
+    /// `expect: schema:` (for the sample's status), as a diagnostic at the sample, so the mock
+    /// refuses to start serving a body that contradicts the contract.
+    package static func schemaDiagnostics(_ selected: [(Service, Target)], workspace: Workspace) -> [Diagnostic] {
+        let workspace = workspace.offline()
+        var out: [Diagnostic] = []
+        for (service, target) in selected {
+            guard let schema = target.expect?.schema, !target.allSamples.isEmpty,
+                  let bindings = try? workspace.bindings(for: target, in: service) else { continue }
+            for (name, sample) in target.allSamples where !sample.expectFailure {
+                guard let response = try? Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file).response()
+                else { continue }
+                let violations = Judge.schema(schema, response)
+                guard let first = violations.first else { continue }
+                let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"
+                let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
+                out.append(Diagnostic(file: service.file, mark: sample.mark, message: "\(what) breaks its schema: \(first.dropFirst("schema: ".count))\(more)",
+                                      hint: "fix the sample (or re-record it), or the schema"))
+            }
+        }
+        return out
+    }
+}
