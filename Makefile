@@ -184,7 +184,7 @@ fuzz: fuzz-build
 # the changed ones on an incremental one.
 warnings: deps
 	@set -o pipefail; log="$$(mktemp)"; trap 'rm -f "$$log"' EXIT; \
-	$(SWIFT) build --build-tests 2>&1 | tee "$$log" || exit $$?; \
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error 2>&1 | tee "$$log" || exit $$?; \
 	ours="$$(grep -E "^($(CURDIR)/)?(Sources|Tests)/[^ ]+:[0-9]+:[0-9]+: warning:" "$$log" | sort -u)"; \
 	unhandled="$$(grep -E "^ +$(CURDIR)/(Sources|Tests)/" "$$log" | sort -u)"; \
 	if [ -n "$$ours$$unhandled" ]; then \
@@ -204,6 +204,8 @@ test: deps venv warnings dist-test
 	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP; \
 	echo "test: httpbin at $$url"; \
 	export APICLI_TEST_HTTPBIN="$$url" APICLI_REQUIRE_LIVE=1; \
+	mkdir -p "$(TEST_RUN_DIR)"; $(SWIFT) package describe --type json > $(TEST_RUN_DIR)/package.json || exit 1; \
+	export APICLI_PACKAGE_DESCRIPTION="$(CURDIR)/$(TEST_RUN_DIR)/package.json"; \
 	export NO_PROXY="127.0.0.1,localhost$${NO_PROXY:+,$$NO_PROXY}" no_proxy="127.0.0.1,localhost$${no_proxy:+,$$no_proxy}"; \
 	log="$(TEST_RUN_DIR)/swift-test.log"; mkdir -p "$(TEST_RUN_DIR)"; : >"$$log"; \
 	$(SWIFT) test --disable-swift-testing $(SWIFT_TEST_FLAGS) 2>&1 | tee -a "$$log"; rc=$${PIPESTATUS[0]}; \
