@@ -22,7 +22,8 @@ final class DocsLinksTests: XCTestCase {
         // WHEN the pages they link to are collected (a page's links to itself do not count)
         var linked: Set<String> = []
         for page in pages {
-            for link in DocsPages.links(in: try DocsPages.text(page)) where !DocsPages.isExternal(link.target) {
+            let text = try DocsPages.text(page)
+            for link in DocsPages.links(in: text) where !DocsPages.isExternal(link.target) {
                 let file = DocsPages.resolve(link.target, from: page).file
                 if file != page { linked.insert(file) }
             }
@@ -37,7 +38,8 @@ final class DocsLinksTests: XCTestCase {
         // GIVEN every link of README.md, CHANGELOG.md, CONTRIBUTING.md and docs/
         var checked = 0
         for page in try DocsPages.linkingPages() {
-            for link in DocsPages.links(in: try DocsPages.text(page)) where !DocsPages.isExternal(link.target) {
+            let text = try DocsPages.text(page)
+            for link in DocsPages.links(in: text) where !DocsPages.isExternal(link.target) {
                 checked += 1
                 // WHEN it is resolved against the page's folder
                 let (file, fragment) = DocsPages.resolve(link.target, from: page)
@@ -54,7 +56,8 @@ final class DocsLinksTests: XCTestCase {
                     XCTFail("\(where_): #\(fragment) points into \(file), which is not a Markdown page")
                     continue
                 }
-                let anchors = DocsPages.anchors(in: try DocsPages.text(file))
+                let target = try DocsPages.text(file)
+                let anchors = DocsPages.anchors(in: target)
                 XCTAssertTrue(anchors.contains(fragment),
                               "\(where_): \(file) has no heading whose anchor is #\(fragment); its anchors: \(anchors.sorted().joined(separator: ", "))")
             }

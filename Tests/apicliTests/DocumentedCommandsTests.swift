@@ -65,7 +65,8 @@ final class DocumentedCommandsTests: XCTestCase {
         var all: [Command] = []
         // README.md, then every page of docs/ (DocsPages.pages())
         for page in try DocsPages.pages() {
-            all += Self.commands(in: try DocsPages.text(page), source: page)
+            let text = try DocsPages.text(page)
+            all += Self.commands(in: text, source: page)
         }
         let targets = CLI.root.appendingPathComponent("targets")
         for name in try FileManager.default.contentsOfDirectory(atPath: targets.path).sorted() where name.hasSuffix(".yaml") {
