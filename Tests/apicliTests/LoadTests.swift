@@ -113,7 +113,7 @@ final class LoadTests: XCTestCase {
         XCTAssertTrue((45...55).contains(seconds[0]) && (95...101).contains(seconds[1]), "\(seconds)")
     }
 
-    /// README's Kubernetes Indexed Job: each pod runs `--shard auto` with JOB_COMPLETION_INDEX and
+    /// The Kubernetes Indexed Job of docs/load.md: each pod runs `--shard auto` with JOB_COMPLETION_INDEX and
     /// APICLI_SHARD_COUNT and a common --start-at; the merged report equals one unsharded run.
     func testShardsMergedEqualOneRun() throws {
         let args = ["svc.fast", "svc.bad", "--weight", "svc.bad=1", "--users", "4", "--requests", "40", "--threshold", "errors<50%"]
