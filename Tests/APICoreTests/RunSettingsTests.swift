@@ -34,8 +34,8 @@ final class RunSettingsTests: XCTestCase {
             """)
     }
 
-    /// `name` of `service` sent once by `caller`; its body as JSON.
-    private static func send(_ caller: Caller, _ name: String, in service: Service, onLoop: Bool) async throws -> Any {
+    /// `name` of `service` sent once by `caller`; its body, a JSON object.
+    private static func send(_ caller: Caller, _ name: String, in service: Service, onLoop: Bool) async throws -> [String: Any] {
         let target = try XCTUnwrap(service.targets.first { $0.name == name })
         // One of the two on an event loop (the keep-alive engine), the other not (async-http-client):
         // both engines read the settings they were made with.
@@ -46,7 +46,7 @@ final class RunSettingsTests: XCTestCase {
         }
         let response = try sent.response()
         XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self))
-        return try JSONSerialization.jsonObject(with: response.body)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
     }
 
     /// The same URL (the echo server's) from two workspaces at once: the one with
@@ -63,12 +63,12 @@ final class RunSettingsTests: XCTestCase {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for round in 0..<self.rounds {
                 group.addTask {
-                    let json = try XCTUnwrap(try await Self.send(routed, "anything", in: service, onLoop: round % 2 == 0) as? [String: Any])
+                    let json = try await Self.send(routed, "anything", in: service, onLoop: round % 2 == 0)
                     XCTAssertEqual(json["url"] as? String, echo.url + "/anything", "routed, round \(round): httpbin answers")
                     XCTAssertEqual((json["headers"] as? [String: String])?["Host"], "127.0.0.1:\(echo.port)")
                 }
                 group.addTask {
-                    let json = try XCTUnwrap(try await Self.send(direct, "anything", in: service, onLoop: round % 2 == 1) as? [String: Any])
+                    let json = try await Self.send(direct, "anything", in: service, onLoop: round % 2 == 1)
                     XCTAssertEqual(json["target"] as? String, "/anything", "direct, round \(round): the echo server answers")
                     XCTAssertNil(json["url"], "direct, round \(round)")
                 }
@@ -90,7 +90,7 @@ final class RunSettingsTests: XCTestCase {
             for round in 0..<self.rounds {
                 for (who, caller) in [("a", a), ("b", b)] {
                     group.addTask {
-                        let json = try XCTUnwrap(try await Self.send(caller, "cookies", in: service, onLoop: round % 2 == 0) as? [String: Any])
+                        let json = try await Self.send(caller, "cookies", in: service, onLoop: round % 2 == 0)
                         XCTAssertEqual(json["cookies"] as? [String: String], ["who": who], "\(who), round \(round)")
                     }
                 }
@@ -99,7 +99,7 @@ final class RunSettingsTests: XCTestCase {
         }
         // A copy of a workspace (what `offline()`, `connections(atLeast:)` and each caller hold) shares its jar.
         let copy = Caller(workspace: a.workspace.connections(atLeast: 4))
-        let json = try XCTUnwrap(try await Self.send(copy, "cookies", in: service, onLoop: false) as? [String: Any])
+        let json = try await Self.send(copy, "cookies", in: service, onLoop: false)
         XCTAssertEqual(json["cookies"] as? [String: String], ["who": "a"])
     }
 
