@@ -8,8 +8,8 @@ import Foundation
 /// The proxy a request goes through, from the environment as curl reads it: `http_proxy` for http
 /// URLs, `https_proxy` for https ones (upper-case names too; lower-case wins), none for a host that
 /// `no_proxy` names (`*`, a host, a domain and its subdomains, `.domain`). `user:password@` in the
-/// proxy URL becomes Basic proxy authorization. Read from the environment a workspace is made
-/// with (`RunSettings`), never from the process's behind its back.
+/// proxy URL becomes Basic proxy authorization. Read from the environment the workspace was made
+/// with (`RunSettings.proxies`).
 package struct ProxySettings: Sendable, Equatable {
     package struct Server: Sendable, Hashable {
         package var host: String
