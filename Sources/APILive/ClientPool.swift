@@ -1,6 +1,7 @@
 import APISupport
 import APIDiagnostics
 import APITargets
+import APIEndpoint
 import APITransport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -37,8 +38,10 @@ enum ClientPool {
     /// (a decompression bomb would otherwise fill memory or the disk).
     static let inflationRatio = 100
 
-    static func client(tls: TLSOptions, proxy: ProxySettings.Server?, dns: [String: String] = [:]) throws(APIError) -> HTTPClient {
-        let connection = ConnectionOptions.run.withLock { $0 }
+    /// `connection`: the run's `--http1.1` and connections per host (part of the key: runs with
+    /// different settings get different clients).
+    static func client(tls: TLSOptions, proxy: ProxySettings.Server?, dns: [String: String] = [:],
+                       connection: ConnectionOptions) throws(APIError) -> HTTPClient {
         let key = Key(tls: tls, proxy: proxy, dns: dns, http1Only: connection.http1Only, connectionsPerHost: connection.connectionsPerHost)
         let result = clients.withLock { clients -> Result<HTTPClient, APIError> in
             if let client = clients[key] { return .success(client) }

@@ -18,11 +18,16 @@ import NIOPosix
 /// `http://` request that asks for it goes here: one connection per exchange, the HTTP/2 preface
 /// sent at once (RFC 9113 §3.3), the request and response through swift-nio-http2's HTTP/1
 /// codec. The body is held (the transport contract writes it to a destination afterwards),
-/// redirects are followed as `NIOTransport` follows them, cookies use the run's jar.
+/// redirects are followed as `NIOTransport` follows them, cookies use the run's jar, connections
+/// go where the run's `ConnectionOptions` say.
 package struct H2CTransport: Transport {
     private let jar: CookieJar
+    private let connection: ConnectionOptions
 
-    package init(cookies: CookieJar = .run) { self.jar = cookies }
+    package init(settings: RunSettings = RunSettings()) {
+        self.jar = settings.cookies
+        self.connection = settings.connection
+    }
 
     package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         let start = DispatchTime.now()
@@ -54,7 +59,7 @@ package struct H2CTransport: Transport {
                                               hint: "over https, HTTP/2 is used when the server offers it (ALPN)"))
         }
         let port = request.url.port ?? 80
-        let route = ConnectionOptions.run.withLock { $0 }.route(for: request.url)
+        let route = connection.route(for: request.url)
         let connectHost = route.dns[host] ?? host
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(Int64(request.timeout.rounded(.up))))

@@ -27,13 +27,15 @@ import NIOHTTP1
 package struct KeepAliveTransport: Transport {
     private let jar: CookieJar
     private let proxies: ProxySettings
+    private let connection: ConnectionOptions
     private let fallback: NIOTransport
     private let memo = KeepAliveRequestMemo()
 
-    package init(proxies: ProxySettings = .environment, cookies: CookieJar = .run) {
-        self.jar = cookies
-        self.proxies = proxies
-        fallback = NIOTransport(proxies: proxies, cookies: cookies)
+    package init(settings: RunSettings = RunSettings()) {
+        self.jar = settings.cookies
+        self.proxies = settings.proxies
+        self.connection = settings.connection
+        fallback = NIOTransport(settings: settings)
     }
 
     /// Whether this transport sends `request` (else `NIOTransport` does): plain http, no proxy, no
@@ -44,7 +46,7 @@ package struct KeepAliveTransport: Transport {
         guard transfer.destination == nil, request.socket == nil, request.websocket == nil,
               !request.http2PriorKnowledge else { return false }
         if case .some(let body) = request.body, case .data = body {} else if request.body != nil { return false }
-        if ConnectionOptions.run.withLock({ $0.unixSocket != nil }) { return false }
+        if connection.unixSocket != nil { return false }
         return memo.plain(request.url) { url in
             (url.scheme ?? "").equalsIgnoringCase("http") && url.host != nil && proxies.server(for: url) == nil
         }
@@ -110,7 +112,7 @@ package struct KeepAliveTransport: Transport {
             memo.keep(encoded, of: request, cookies: cookies)
         }
         let wire = encoded.wire, host = encoded.host
-        let route = ConnectionOptions.run.withLock { $0.route(for: request.url, socket: nil) }
+        let route = connection.route(for: request.url, socket: nil)
         let address = KeepAlivePool.Address(host: route.dns[host] ?? host, port: route.port ?? encoded.port ?? 80)
         let stream = transfer.stream.map { sink in
             // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.

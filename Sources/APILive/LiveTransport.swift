@@ -9,15 +9,24 @@ import APITransport
 /// async-http-client the rest: TLS options, streamed request bodies, and bodies streamed to a file
 /// or stdout (its reads wait for each write: back-pressure that URLSession's delegate does not give,
 /// and a compressed body's size on the wire that libcurl hides).
+///
+/// `settings`: the run's connection options, proxies and cookie jar (the workspace's), read from
+/// here by every engine below; nothing of them is process-wide.
 package struct LiveTransport: Transport {
-    private let nio = NIOTransport()
-    private let keepAlive = KeepAliveTransport()
-    private let h2c = H2CTransport()
+    private let connection: ConnectionOptions
+    private let nio: NIOTransport
+    private let keepAlive: KeepAliveTransport
+    private let h2c: H2CTransport
     #if !os(Linux) || URLSessionTransport
     private let session = URLSessionTransport()
     #endif
 
-    package init() {}
+    package init(_ settings: RunSettings = RunSettings()) {
+        connection = settings.connection
+        nio = NIOTransport(settings: settings)
+        keepAlive = KeepAliveTransport(settings: settings)
+        h2c = H2CTransport(settings: settings)
+    }
 
     package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         try await send(request, transfer: Transfer())
@@ -25,11 +34,11 @@ package struct LiveTransport: Transport {
 
     package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         if request.http2PriorKnowledge, request.socket == nil, request.url.scheme?.lowercased() == "http",
-           ConnectionOptions.run.withLock({ $0.unixSocket == nil && !$0.http1Only }) {
+           connection.unixSocket == nil, !connection.http1Only {
             return try await h2c.send(request, transfer: transfer)
         }
         #if !os(Linux) || URLSessionTransport
-        if Self.usesURLSession(request, transfer) { return try await session.send(request, transfer: transfer) }
+        if Self.usesURLSession(request, transfer, connection) { return try await session.send(request, transfer: transfer) }
         #endif
         // Our keep-alive connections where a task on an event loop sends one request after another (a
         // load run's users, check's workers, a live `call`): connections bounded by those tasks. Elsewhere
@@ -44,10 +53,9 @@ package struct LiveTransport: Transport {
     /// Whether URLSession serves this exchange (else async-http-client). URLSession cannot route a
     /// connection (`--resolve`, `--connect-to`, a unix socket) nor refuse HTTP/2 (`--http1.1`): such
     /// exchanges go to async-http-client, which can, rather than being sent somewhere else.
-    package static func usesURLSession(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
+    package static func usesURLSession(_ request: PreparedRequest, _ transfer: Transfer, _ connection: ConnectionOptions) -> Bool {
         guard request.tls.isDefault, transfer.destination == nil, transfer.stream == nil,
               request.body?.isStreamed != true, request.socket == nil else { return false }
-        let connection = ConnectionOptions.run.withLock { $0 }
         return !connection.http1Only && connection.route(for: request.url) == ConnectionOptions.Route()
     }
     #endif

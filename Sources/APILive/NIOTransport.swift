@@ -19,19 +19,21 @@ import NIOSSL
 /// Live requests through async-http-client (SwiftNIO, BoringSSL): the one live transport on Linux
 /// (no libcurl). Redirects are followed here, not by the client, so that no credential crosses to
 /// another origin (`Redirect`); cookies live in the run's `CookieJar`; the proxy comes from the
-/// environment (`ProxySettings`); gzip/deflate is decoded as a stream with a ratio limit; HTTP/2 is
+/// workspace's environment (`ProxySettings`); connections go where `ConnectionOptions` say; gzip/deflate is decoded as a stream with a ratio limit; HTTP/2 is
 /// used over TLS when the server offers it; one deadline bounds the whole exchange, redirects included.
 package struct NIOTransport: Transport {
     private let tls: TLSOptions
     private let proxies: ProxySettings
     private let jar: CookieJar
+    private let connection: ConnectionOptions
 
-    /// `tls` and `proxies` for every request this value sends; the request's own TLS options (from
+    /// `tls` and `settings` for every request this value sends; the request's own TLS options (from
     /// its endpoint) win when they ask for more than the default.
-    package init(tls: TLSOptions = TLSOptions(), proxies: ProxySettings = .environment, cookies: CookieJar = .run) {
+    package init(tls: TLSOptions = TLSOptions(), settings: RunSettings = RunSettings()) {
         self.tls = tls
-        self.proxies = proxies
-        self.jar = cookies
+        self.proxies = settings.proxies
+        self.jar = settings.cookies
+        self.connection = settings.connection
     }
 
     package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
@@ -57,7 +59,7 @@ package struct NIOTransport: Transport {
             throw error
         } catch {
             let (hop, counts) = last.current
-            throw Self.describe(error, hop, received: counts)
+            throw Self.describe(error, hop, received: counts, unixSocket: connection.unixSocket)
         }
     }
 
@@ -78,9 +80,10 @@ package struct NIOTransport: Transport {
     private func exchange(_ request: PreparedRequest, transfer: Transfer, holder: Canceller,
                           last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>)
         async throws -> (Response, PreparedRequest?) {
-        let route = ConnectionOptions.run.withLock { $0 }.route(for: request.url, socket: request.socket)
+        let route = connection.route(for: request.url, socket: request.socket)
         let client = try ClientPool.client(tls: tls.isDefault ? request.tls : tls.overridden(by: request.tls),
-                                           proxy: route.socket == nil ? proxies.server(for: request.url) : nil, dns: route.dns)
+                                           proxy: route.socket == nil ? proxies.server(for: request.url) : nil, dns: route.dns,
+                                           connection: connection)
         var headers = HTTPHeaders()
         for header in request.headers { headers.add(name: header.name, value: header.value) }
         let wire = try Self.wireURL(request.url, route: route, headers: &headers)

@@ -23,8 +23,13 @@ import WSCompression
 /// came; each message also goes to `Transfer.message` (or `Transfer.stream`) as it comes.
 package struct WebSocketTransport: Transport {
     let inner: any Transport
+    let proxies: ProxySettings
 
-    package init(_ inner: any Transport) { self.inner = inner }
+    /// `proxies`: the run's (the workspace's environment), for the opening handshake.
+    package init(_ inner: any Transport, proxies: ProxySettings = ProxySettings()) {
+        self.inner = inner
+        self.proxies = proxies
+    }
 
     package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         try await send(request, transfer: Transfer())
@@ -40,7 +45,7 @@ package struct WebSocketTransport: Transport {
                                                   closeTimeout: .seconds(5))
         config.sniHostname = Self.serverName(request.url)
         let (url, configuration) = (request.url.absoluteString, config)
-        let proxy = Self.proxy(for: request.url)
+        let proxy = Self.proxy(for: request.url, proxies)
         do {
             let closed = try await Deadline.race(request.timeout) { () async throws -> WebSocketCloseFrame? in
                 var logger = Logger(label: "apicli.websocket")
@@ -84,10 +89,10 @@ package struct WebSocketTransport: Transport {
         return CookieDomain.isIPAddress(host) ? host + "." : host
     }
 
-    /// The proxy the environment names for the handshake's URL (`http_proxy` for ws://, `https_proxy`
-    /// for wss://, `no_proxy`), reached with CONNECT (with Basic Proxy-Authorization when it has a login).
-    static func proxy(for url: URL) -> WebSocketProxySettings? {
-        guard let server = ProxySettings.environment.server(for: WebSocketRequest.httpURL(url)) else { return nil }
+    /// The proxy `proxies` (the environment's) name for the handshake's URL (`http_proxy` for ws://,
+    /// `https_proxy` for wss://, `no_proxy`), reached with CONNECT (with Basic Proxy-Authorization when it has a login).
+    static func proxy(for url: URL, _ proxies: ProxySettings) -> WebSocketProxySettings? {
+        guard let server = proxies.server(for: WebSocketRequest.httpURL(url)) else { return nil }
         var connect = HTTPFields()
         if let credentials = server.credentials {
             connect[.proxyAuthorization] = "Basic " + Data(credentials.utf8).base64EncodedString()

@@ -190,7 +190,7 @@ final class TransferContractTests: XCTestCase {
     /// Whether URLSession answers this exchange on transport `name` (never in the default Linux build).
     private func urlSessionServes(_ name: String, _ request: PreparedRequest, _ transfer: Transfer) -> Bool {
         #if !os(Linux) || URLSessionTransport
-        return name == "URLSession" || (name == "Live" && LiveTransport.usesURLSession(request, transfer))
+        return name == "URLSession" || (name == "Live" && LiveTransport.usesURLSession(request, transfer, ConnectionOptions()))
         #else
         return false
         #endif

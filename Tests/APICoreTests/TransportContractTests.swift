@@ -176,14 +176,11 @@ final class TransportContractTests: XCTestCase {
     func testLiveTransportHonoursConnectTo() async throws {
         let url = try XCTUnwrap(URL(string: base))
         let port = try XCTUnwrap(url.port)
-        let saved = ConnectionOptions.run.withLock { $0 }
-        defer { ConnectionOptions.run.withLock { $0 = saved } }
-        ConnectionOptions.run.withLock {
-            $0.connectTo = [ConnectionOptions.ConnectTo(host: "apicli-route.invalid", port: 80, toHost: "127.0.0.1", toPort: port)]
-        }
+        let connection = ConnectionOptions(connectTo: [ConnectionOptions.ConnectTo(host: "apicli-route.invalid", port: 80,
+                                                                                   toHost: "127.0.0.1", toPort: port)])
         let request = PreparedRequest(url: URL(string: "http://apicli-route.invalid/headers")!, method: "GET",
                                       headers: [], body: nil, timeout: 10)
-        let r = try await LiveTransport().send(request)
+        let r = try await LiveTransport(RunSettings(connection: connection)).send(request)
         XCTAssertEqual(r.status, 200)
         XCTAssertEqual((try json(r)["headers"] as? [String: String])?["Host"], "apicli-route.invalid")
     }
