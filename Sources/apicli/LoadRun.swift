@@ -126,12 +126,7 @@ extension APICLI.Load {
             try? await Task.sleep(nanoseconds: UInt64(tick * 1e9))
             if Task.isCancelled { break }
             let p = runner.recorder.progress()
-            if abortOnFail, !thresholds.isEmpty, p.requests > 0 {
-                let judged = LoadVerdict.judge(thresholds, runner.recorder.snapshot())
-                if let failed = judged.first(where: { !$0.passed }) {
-                    runner.stop("threshold failed (--abort-on-fail): \(failed.threshold.text), measured \(failed.measuredText)")
-                }
-            }
+            if abortOnFail { runner.stopIfFailing(thresholds, requests: p.requests) }
             guard !quiet else { continue }
             var line = "\(Text.fixed(p.elapsed, 1)) s  \(p.requests) requests  \(Text.fixed(p.elapsed > 0 ? Double(p.requests) / p.elapsed : 0, 1))/s"
             if case .open(let schedule, _) = plan.model { line += " (asked \(Text.fixed(schedule.rate(at: p.elapsed), 1))/s)" }
