@@ -40,7 +40,7 @@ package final class LoadRunner: Sendable {
 
     /// `--abort-on-fail`: once a request came back, judges `thresholds` on what was measured so far
     /// and stops the run at the first that fails.
-    package func stopIfFailing(_ thresholds: [LoadThreshold], requests: Int) {
+    package func stopIfFailing(_ thresholds: [LoadThreshold], requests: UInt64) {
         guard !thresholds.isEmpty, requests > 0 else { return }
         let judged = LoadVerdict.judge(thresholds, recorder.snapshot())
         if let failed = judged.first(where: { !$0.passed }) {

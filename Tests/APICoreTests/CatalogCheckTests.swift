@@ -23,7 +23,7 @@ final class CatalogCheckTests: TemporaryFolderTestCase {
             baseURL: http://127.0.0.1:9
             targets:
               sampled: { sample: { file: no/such/file.json } }
-              wrong: { sample: { status: 500 } }
+              wrong: { expect: { status: 200 }, sample: { status: 500 } }
               lost: { needs: [nothing] }
               fine: { sample: { body: ok } }
             """])

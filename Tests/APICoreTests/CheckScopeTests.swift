@@ -9,7 +9,7 @@ import XCTest
 final class CheckScopeTests: TemporaryFolderTestCase {
     private func selection() throws -> [(Service, Target)] {
         let service = try decodeService("""
-            name: s
+            service: s
             baseURL: http://127.0.0.1
             targets:
               a: { path: /a }

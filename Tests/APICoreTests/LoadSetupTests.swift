@@ -97,8 +97,8 @@ final class LoadSetupTests: TemporaryFolderTestCase {
         XCTAssertNil(runner.stopReason, "both hold")
         runner.recorder.record("s.fast", due: 0.1, end: 0.11, error: "503", bytes: 1)
         runner.stopIfFailing(thresholds, requests: 2)
-        XCTAssertEqual(runner.stopReason, "threshold failed (--abort-on-fail): errors<10%, measured 50.00%")
+        XCTAssertEqual(runner.stopReason, "threshold failed (--abort-on-fail): errors < 10.00%, measured 50.00%")
         runner.stopIfFailing([], requests: 2)  // the first reason stays
-        XCTAssertEqual(runner.stopReason, "threshold failed (--abort-on-fail): errors<10%, measured 50.00%")
+        XCTAssertEqual(runner.stopReason, "threshold failed (--abort-on-fail): errors < 10.00%, measured 50.00%")
     }
 }
