@@ -1,6 +1,6 @@
 import APISupport
-import APIYAML
 import APIDiagnostics
+import APISecrets
 import APITargets
 import APIEndpoint
 import APITransport
@@ -105,7 +105,12 @@ extension CallValues {
         ImportIO.warn(result.warnings)
         var draft = result.draft
         draft.header = ["Saved by apicli call --save."]
-        draft.targets[0].auth = Self.credentialsAsVariables(draft.targets[0].auth, service: parts[0], console)
+        // The credentials of `-H 'Authorization: …'` as `${SERVICE_TOKEN}` / `${SERVICE_PASSWORD}`, never their values.
+        let (auth, replaced) = CredentialVariables.replace(draft.targets[0].auth, service: parts[0])
+        draft.targets[0].auth = auth
+        if let replaced {
+            console.err("apicli: --save: \(replaced.what) is saved as ${\(replaced.variable)}; set \(replaced.variable) to call it\n")
+        }
         let file = Path.join(workspace.options.directory, parts[0] + ".yaml")
         let text: String
         if Path.exists(file) {
@@ -117,25 +122,5 @@ extension CallValues {
         }
         try ImportIO.write(text, to: file, force: true)
         if !quiet { console.err("apicli: saved \(name) in \(file)\n") }
-    }
-
-    /// The credentials of `-H 'Authorization: …'` as `${SERVICE_TOKEN}` / `${SERVICE_PASSWORD}` in
-    /// the saved target, never their values; a note says which variable to set.
-    static func credentialsAsVariables(_ auth: YAMLOut?, service: String, _ console: Console) -> YAMLOut? {
-        guard let pairs = auth?.pairs, let (kind, value) = pairs.first else { return auth }
-        let prefix = service.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
-        switch kind {
-        case "bearer":
-            let name = String(prefix) + "_TOKEN"
-            console.err("apicli: --save: the bearer token is saved as ${\(name)}; set \(name) to call it\n")
-            return .map([.pair("bearer", .string("${\(name)}"))])
-        case "basic":
-            let name = String(prefix) + "_PASSWORD"
-            let user = value.pairs?.first { $0.0 == "user" }?.1 ?? .string("")
-            console.err("apicli: --save: the password is saved as ${\(name)}; set \(name) to call it\n")
-            return .map([.pair("basic", .map([.pair("user", user), .pair("password", .string("${\(name)}"))]))])
-        default:
-            return auth
-        }
     }
 }
