@@ -3,7 +3,7 @@
 apicli's curl round-trip tests (ImportCurlRoundTripTests): what curl sends and what the imported
 target sends are compared byte for byte. Standard library only; loopback only; bounded lifetime.
 
-    scripts/echo-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
+    Tests/Servers/echo-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
 
 Every method, every path: 200, application/json, the object
     {"method": "POST", "target": "/p?a=1", "path": "/p", "query": "a=1" (null without '?'),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A misbehaving HTTP server for apicli's tests: loopback only, bounded lifetime.
 
-    python3 scripts/faultserver.py [--lifetime SECONDS] [--certfile CERT --keyfile KEY] [--raw close|http]
+    python3 Tests/Servers/faultserver.py [--lifetime SECONDS] [--certfile CERT --keyfile KEY] [--raw close|http]
 
 Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each path with one fault
 (over TLS with --certfile/--keyfile, for the certificate trust tests):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A tiny flaky HTTP server for apicli's retry tests. Loopback only, bounded lifetime.
 
-    scripts/flaky-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
+    Tests/Servers/flaky-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
 
 GET /flaky/N/anything            the first N calls to this exact path answer 503, later ones 200
 GET /flaky/N/anything?after=S    the 503s carry Retry-After: S (seconds)

@@ -2,7 +2,7 @@
 """A server for apicli's one-send-path matrix: a login flow, an OAuth2 resource, a job to poll and
 a flaky endpoint, with every request logged in order. Loopback only, bounded lifetime.
 
-    python3 scripts/flow-server.py [--lifetime SECONDS]      # prints its URL, then serves
+    python3 Tests/Servers/flow-server.py [--lifetime SECONDS]      # prints its URL, then serves
 
     POST /login      {"token": "tok-N"} (N counts logins)
     GET  /me         200 {"user": "ada", "token": T} when X-Token is the last token issued, else 401

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A GraphQL server for apicli's tests (graphql-core, a real executor): loopback only, bounded lifetime.
 
-    python3 scripts/graphql-server.py [--lifetime SECONDS]      # prints its URL, then serves
+    python3 Tests/Servers/graphql-server.py [--lifetime SECONDS]      # prints its URL, then serves
 
 POST /graphql with {"query", "variables", "operationName"} (GraphQL over HTTP), or GET /graphql?query=…
 &variables=…&operationName=… (queries only). Schema:

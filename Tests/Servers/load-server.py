@@ -2,7 +2,7 @@
 """A server for apicli load's tests and bench: fixed delays, statuses, a login per user, and counts.
 Loopback only, bounded lifetime.
 
-    python3 scripts/load-server.py [--lifetime SECONDS] [--delay-ms MS]   # prints its URL, then serves
+    python3 Tests/Servers/load-server.py [--lifetime SECONDS] [--delay-ms MS]   # prints its URL, then serves
 
     GET  /fast           200 {"ok": true}
     GET  /delay          200 after --delay-ms (default 20) milliseconds; /delay?ms=N after N ms

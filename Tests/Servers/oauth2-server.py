@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small OAuth2 authorization and resource server for apicli's tests: loopback only, bounded lifetime.
 
-    python3 scripts/oauth2-server.py [--lifetime SECONDS] [--expires SECONDS]
+    python3 Tests/Servers/oauth2-server.py [--lifetime SECONDS] [--expires SECONDS]
 
 Binds 127.0.0.1 on a free port and prints its URL. Paths:
 

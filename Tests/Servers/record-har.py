@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records a real HAR with Chromium, for apicli's HAR import tests (ImportHarCLITests).
 
-    .venv/har/bin/python scripts/record-har.py OUT.har [--chromium PATH]   # make venv makes .venv/har
+    .venv/har/bin/python Tests/Servers/record-har.py OUT.har [--chromium PATH]   # make venv makes .venv/har
 
 Serves a small web app on 127.0.0.1 (standard library), opens its page in the system Chromium
 driven by Playwright (`executable_path`, no browser download) with `record_har_path`, lets the

@@ -2,7 +2,7 @@
 """A tiny HTTP server whose responses change shape, for apicli's drift tests. Loopback only,
 bounded lifetime.
 
-    scripts/shape-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
+    Tests/Servers/shape-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
 
 GET /item       JSON in shape 1: {"id": 1, "price": 9.5, "owner": {"login": "a"}, "items": [{"sku": "x", "qty": 1}]}
 POST /switch    from now on /item answers shape 2 (id a string, owner gone, items[*].qty a string, extra field)

@@ -2,7 +2,7 @@
 """A Server-Sent Events server that misbehaves on purpose, for apicli's stream tests. Loopback
 only, bounded lifetime.
 
-    scripts/sse-server.py [--lifetime SECONDS] [--gap MS]   # prints its URL, then serves
+    Tests/Servers/sse-server.py [--lifetime SECONDS] [--gap MS]   # prints its URL, then serves
 
 GET /events   text/event-stream, no Content-Length (the connection close ends it). The body starts
               with a UTF-8 BOM and splits lines across writes; it has a comment, `retry: 1500`, `id:`,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A loopback HTTP server for apicli's transfer tests (large bodies, uploads, interrupted downloads).
 
-    scripts/transfer-server.py [--root DIR] [--lifetime SECONDS]   # prints http://127.0.0.1:PORT, then serves
+    Tests/Servers/transfer-server.py [--root DIR] [--lifetime SECONDS]   # prints http://127.0.0.1:PORT, then serves
 
 GET  /files/NAME             the file DIR/NAME, streamed (Content-Length, application/octet-stream)
 GET  /slow/N?seconds=S       N bytes of 'x' spread evenly over S seconds (default 3), with Content-Length
