@@ -16,11 +16,11 @@ a flaky endpoint, with every request logged in order. Loopback only, bounded lif
     GET  /log        the requests so far, in order: [{"method", "path", "x_token", "authorization", "x_api_key", "host", "body", "issued"}]
     POST /reset      forgets the log and the counts (not the tokens' validity)
 """
-import argparse
 import base64
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import QuietHandler, serve
 
 lock = threading.Lock()
 log = []
@@ -28,12 +28,8 @@ counts = {}
 state = {"login": 0, "token": None, "oauth": 0, "access": set()}
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
 
     def reply(self, status, body, headers=()):
         data = json.dumps(body).encode()
@@ -120,16 +116,5 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(404, {"error": "not found"})
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=120)
-    args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lifetime=120)

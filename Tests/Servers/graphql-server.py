@@ -12,13 +12,12 @@ POST /graphql with {"query", "variables", "operationName"} (GraphQL over HTTP), 
 
 `broken` raises, so its response has `errors`. GET /log lists the requests (method, body or query).
 """
-import argparse
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qs
 
 from graphql import build_schema, graphql_sync
+from serve import QuietHandler, serve
 
 SCHEMA = build_schema("""
 type Query { user(id: ID!): User, broken: String }
@@ -41,12 +40,8 @@ ROOT = {
 }
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
 
     def reply(self, status, body, media="application/graphql-response+json"):
         data = json.dumps(body).encode()
@@ -88,16 +83,5 @@ class Handler(BaseHTTPRequestHandler):
         self.execute(body.get("query", ""), body.get("variables"), body.get("operationName"), "POST")
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=120)
-    args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lifetime=120)

@@ -12,24 +12,19 @@ Loopback only, bounded lifetime.
     GET  /stats          {"requests": N, "logins": N, "me_by_token": {token: N}, "paths": {path: N}}
     POST /reset          forgets the counts
 """
-import argparse
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse, parse_qs
+
+from serve import QuietHandler, serve
 
 lock = threading.Lock()
 state = {"requests": 0, "logins": 0, "tokens": set(), "me_by_token": {}, "paths": {}}
-DELAY_MS = 20.0
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
 
     def reply(self, status, body):
         data = json.dumps(body).encode()
@@ -51,7 +46,7 @@ class Handler(BaseHTTPRequestHandler):
         if url.path == "/fast":
             return self.reply(200, {"ok": True})
         if url.path == "/delay":
-            ms = float(parse_qs(url.query).get("ms", [DELAY_MS])[0])
+            ms = float(parse_qs(url.query).get("ms", [self.server.args.delay_ms])[0])
             time.sleep(max(ms, 0) / 1000)
             return self.reply(200, {"slept_ms": ms})
         if url.path.startswith("/status/"):
@@ -88,21 +83,5 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(404, {"error": "not found"})
 
 
-def main():
-    global DELAY_MS
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=120)
-    parser.add_argument("--delay-ms", type=float, default=20)
-    parser.add_argument("--port", type=int, default=0)
-    args = parser.parse_args()
-    DELAY_MS = args.delay_ms
-    ThreadingHTTPServer.daemon_threads = True
-    ThreadingHTTPServer.request_queue_size = 1024
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lambda p: p.add_argument("--delay-ms", type=float, default=20), lifetime=120, backlog=1024)

@@ -12,26 +12,22 @@ Binds 127.0.0.1 on a free port and prints its URL. Paths:
     POST /revoke     every token issued so far stops working (the next /resource is a 401)
     GET  /stats      {"client_credentials": n, "password": n, "refresh_token": n, "resource": n}: counts
 """
-import argparse
 import base64
 import json
 import threading
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import QuietHandler, serve
 
 lock = threading.Lock()
 tokens = {}        # access token -> expiry
 refresh = set()
 stats = {"client_credentials": 0, "password": 0, "refresh_token": 0, "resource": 0}
 counter = [0]
-EXPIRES = [60]
 
 
-class Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
+class Handler(QuietHandler):
     def reply(self, status, body):
         data = json.dumps(body).encode()
         self.send_response(status)
@@ -77,23 +73,13 @@ class Handler(BaseHTTPRequestHandler):
             stats[grant] += 1
             counter[0] += 1
             n = counter[0]
-            tokens[f"at-{n}"] = time.time() + EXPIRES[0]
+            expires = self.server.args.expires
+            tokens[f"at-{n}"] = time.time() + expires
             refresh.add(f"rt-{n}")
-        self.reply(200, {"access_token": f"at-{n}", "token_type": "Bearer", "expires_in": EXPIRES[0],
+        self.reply(200, {"access_token": f"at-{n}", "token_type": "Bearer", "expires_in": expires,
                          "refresh_token": f"rt-{n}", "scope": form.get("scope", "")})
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=300)
-    parser.add_argument("--expires", type=int, default=3600, help="expires_in of issued tokens, in seconds")
-    args = parser.parse_args()
-    EXPIRES[0] = args.expires
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lambda p: p.add_argument("--expires", type=int, default=3600, help="expires_in of issued tokens, in seconds"),
+          lifetime=300)

@@ -16,7 +16,8 @@ import json
 import shutil
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import QuietHandler, listen
 
 TOKEN = "tok-9f2c4e71aa0b"
 API_KEY = "key-5d1e77b3c2"
@@ -52,11 +53,8 @@ PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
 
 
-class App(BaseHTTPRequestHandler):
+class App(QuietHandler):
     protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
 
     def send(self, status, ctype, body, extra=()):
         self.send_response(status)
@@ -116,7 +114,7 @@ def main():
         sys.exit("record-har.py: playwright is missing: run `make venv` (it installs playwright into .venv/har)")
     if not shutil.which(args.chromium):
         sys.exit(f"record-har.py: no chromium at {args.chromium}: run `make deps` (Debian package chromium)")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), App)
+    server = listen(App)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     with sync_playwright() as p:

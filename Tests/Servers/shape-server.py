@@ -11,10 +11,9 @@ GET /big        JSON whose numbers a Double would change and whose keys are not 
                 {"zeta": 1, "id": 9007199254740993, "price": 1.50, "big": -12345678901234567890123, "e": 1E+2}
 The server exits after --lifetime seconds (default 60).
 """
-import argparse
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import QuietHandler, serve
 
 state = {"shape": 1}
 
@@ -26,12 +25,8 @@ SHAPES = {
 BIG = b'{"zeta": 1, "id": 9007199254740993, "price": 1.50, "big": -12345678901234567890123, "e": 1E+2}'
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
 
     def send(self, status, ctype, body):
         self.send_response(status)
@@ -60,15 +55,5 @@ class Handler(BaseHTTPRequestHandler):
             self.send(404, "text/plain", b"no such path")
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=60)
-    args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lifetime=60)

@@ -26,10 +26,9 @@ GET /log      the Last-Event-ID of each /resume request so far, one a line.
 GET /endless  text/event-stream that never ends: `id: N`, `data: tick N` every 50 ms, until the
               client goes (or the server's lifetime ends).
 """
-import argparse
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import QuietHandler, serve
 
 PARTS = [
     b"\xef\xbb\xbf: a comment, then retry\n",
@@ -50,13 +49,12 @@ PARTS = [
 ]
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.0"
-    disable_nagle_algorithm = True
-    gap = 1.5
 
-    def log_message(self, *args):
-        pass
+    @property
+    def gap(self):
+        return self.server.args.gap / 1000
 
     def do_GET(self):
         if self.path == "/resume":
@@ -156,18 +154,5 @@ class Handler(BaseHTTPRequestHandler):
 RESUMES = []
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=60)
-    parser.add_argument("--gap", type=int, default=1500)
-    args = parser.parse_args()
-    Handler.gap = args.gap / 1000
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lambda p: p.add_argument("--gap", type=int, default=1500, help="the pause, in ms"), lifetime=60)

@@ -12,25 +12,19 @@ POST or PUT /sink            reads the whole body (Content-Length or chunked) an
                              ?seconds=S spreads the reading of a Content-Length body over about S seconds
 The server exits after --lifetime seconds (default 120). Nothing is kept in memory beyond one chunk.
 """
-import argparse
 import hashlib
 import json
 import os
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
-ROOT = "."
+from serve import QuietHandler, serve
+
 CHUNK = 1 << 16
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
 
     def discard(self, length, digest, pause=0):
         """Reads `length` body bytes a chunk at a time into `digest`; returns how many came."""
@@ -59,7 +53,7 @@ class Handler(BaseHTTPRequestHandler):
         parts = url.path.strip("/").split("/", 1)
         kind, arg = parts[0], unquote(parts[1]) if len(parts) > 1 else ""
         if kind == "files":
-            path = os.path.join(ROOT, os.path.basename(arg))
+            path = os.path.join(self.server.args.root, os.path.basename(arg))
             if not os.path.isfile(path):
                 return self.text(404, "no such file\n")
             size = os.path.getsize(path)
@@ -138,20 +132,5 @@ class Handler(BaseHTTPRequestHandler):
     do_PUT = do_POST
 
 
-def main():
-    global ROOT
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--root", default=".")
-    parser.add_argument("--lifetime", type=float, default=120)
-    args = parser.parse_args()
-    ROOT = args.root
-    ThreadingHTTPServer.request_queue_size = 64
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lambda p: p.add_argument("--root", default="."), lifetime=120)
