@@ -44,12 +44,7 @@ class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
 
     def reply(self, status, body, media="application/graphql-response+json"):
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", media)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        self.send_json(status, body, content_type=media)
 
     def execute(self, query, variables, operation, method):
         with lock:

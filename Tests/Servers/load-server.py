@@ -12,7 +12,6 @@ Loopback only, bounded lifetime.
     GET  /stats          {"requests": N, "logins": N, "me_by_token": {token: N}, "paths": {path: N}}
     POST /reset          forgets the counts
 """
-import json
 import threading
 import time
 from urllib.parse import urlparse, parse_qs
@@ -26,14 +25,6 @@ state = {"requests": 0, "logins": 0, "tokens": set(), "me_by_token": {}, "paths"
 class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
 
-    def reply(self, status, body):
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
     def count(self, path):
         with lock:
             if path not in ("/stats", "/reset"):
@@ -44,25 +35,25 @@ class Handler(QuietHandler):
         url = urlparse(self.path)
         self.count(url.path)
         if url.path == "/fast":
-            return self.reply(200, {"ok": True})
+            return self.send_json(200, {"ok": True})
         if url.path == "/delay":
             ms = float(parse_qs(url.query).get("ms", [self.server.args.delay_ms])[0])
             time.sleep(max(ms, 0) / 1000)
-            return self.reply(200, {"slept_ms": ms})
+            return self.send_json(200, {"slept_ms": ms})
         if url.path.startswith("/status/"):
-            return self.reply(int(url.path.rsplit("/", 1)[1]), {"status": url.path})
+            return self.send_json(int(url.path.rsplit("/", 1)[1]), {"status": url.path})
         if url.path == "/me":
             token = self.headers.get("X-Token")
             with lock:
                 ok = token in state["tokens"]
                 if ok:
                     state["me_by_token"][token] = state["me_by_token"].get(token, 0) + 1
-            return self.reply(200 if ok else 401, {"user": token} if ok else {"error": "unknown token"})
+            return self.send_json(200 if ok else 401, {"user": token} if ok else {"error": "unknown token"})
         if url.path == "/stats":
             with lock:
                 body = {k: v for k, v in state.items() if k != "tokens"}
-            return self.reply(200, body)
-        self.reply(404, {"error": "not found"})
+            return self.send_json(200, body)
+        self.send_json(404, {"error": "not found"})
 
     def do_POST(self):
         url = urlparse(self.path)
@@ -75,12 +66,12 @@ class Handler(QuietHandler):
                 state["logins"] += 1
                 token = "tok-%d" % state["logins"]
                 state["tokens"].add(token)
-            return self.reply(200, {"token": token})
+            return self.send_json(200, {"token": token})
         if url.path == "/reset":
             with lock:
                 state.update({"requests": 0, "logins": 0, "me_by_token": {}, "paths": {}})
-            return self.reply(200, {"ok": True})
-        self.reply(404, {"error": "not found"})
+            return self.send_json(200, {"ok": True})
+        self.send_json(404, {"error": "not found"})
 
 
 if __name__ == "__main__":

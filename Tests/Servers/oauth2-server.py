@@ -13,7 +13,6 @@ Binds 127.0.0.1 on a free port and prints its URL. Paths:
     GET  /stats      {"client_credentials": n, "password": n, "refresh_token": n, "resource": n}: counts
 """
 import base64
-import json
 import threading
 import time
 import urllib.parse
@@ -28,26 +27,18 @@ counter = [0]
 
 
 class Handler(QuietHandler):
-    def reply(self, status, body):
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
     def do_GET(self):
         if self.path == "/stats":
             with lock:
-                return self.reply(200, dict(stats))
+                return self.send_json(200, dict(stats))
         if self.path == "/resource":
             auth = self.headers.get("Authorization", "")
             token = auth[len("Bearer "):] if auth.startswith("Bearer ") else ""
             with lock:
                 stats["resource"] += 1
                 ok = token in tokens and tokens[token] > time.time()
-            return self.reply(200, {"ok": True}) if ok else self.reply(401, {"error": "invalid_token"})
-        self.reply(404, {"error": "not found"})
+            return self.send_json(200, {"ok": True}) if ok else self.send_json(401, {"error": "invalid_token"})
+        self.send_json(404, {"error": "not found"})
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
@@ -55,28 +46,28 @@ class Handler(QuietHandler):
         if self.path == "/revoke":
             with lock:
                 tokens.clear()
-            return self.reply(200, {"revoked": True})
+            return self.send_json(200, {"revoked": True})
         if self.path != "/token":
-            return self.reply(404, {"error": "not found"})
+            return self.send_json(404, {"error": "not found"})
         grant = form.get("grant_type")
         basic = self.headers.get("Authorization", "")
         client_ok = basic == "Basic " + base64.b64encode(b"app:s3cret").decode()
         with lock:
             if grant == "client_credentials" and not client_ok:
-                return self.reply(401, {"error": "invalid_client"})
+                return self.send_json(401, {"error": "invalid_client"})
             if grant == "password" and (form.get("username"), form.get("password")) != ("ada", "lovelace"):
-                return self.reply(400, {"error": "invalid_grant"})
+                return self.send_json(400, {"error": "invalid_grant"})
             if grant == "refresh_token" and form.get("refresh_token") not in refresh:
-                return self.reply(400, {"error": "invalid_grant"})
+                return self.send_json(400, {"error": "invalid_grant"})
             if grant not in stats:
-                return self.reply(400, {"error": "unsupported_grant_type"})
+                return self.send_json(400, {"error": "unsupported_grant_type"})
             stats[grant] += 1
             counter[0] += 1
             n = counter[0]
             expires = self.server.args.expires
             tokens[f"at-{n}"] = time.time() + expires
             refresh.add(f"rt-{n}")
-        self.reply(200, {"access_token": f"at-{n}", "token_type": "Bearer", "expires_in": expires,
+        self.send_json(200, {"access_token": f"at-{n}", "token_type": "Bearer", "expires_in": expires,
                          "refresh_token": f"rt-{n}", "scope": form.get("scope", "")})
 
 

@@ -20,6 +20,7 @@ sockets, ws-echo-server.py's asyncio) use `arguments`, `tls_context`, `announce`
 record-har.py, which serves only while Chromium records, uses `listen`.
 """
 import argparse
+import json
 import os
 import sys
 import threading
@@ -33,6 +34,20 @@ class QuietHandler(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+    def send_body(self, status, content_type, body, headers=()):
+        """A whole response: status, Content-Type, Content-Length, `headers` (name, value), `body` bytes."""
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def send_json(self, status, value, headers=(), content_type="application/json"):
+        """`value` as a JSON response."""
+        self.send_body(status, content_type, json.dumps(value).encode(), headers)
 
 
 def arguments(lifetime, add_arguments=None, tls=False):

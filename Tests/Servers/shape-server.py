@@ -28,31 +28,24 @@ BIG = b'{"zeta": 1, "id": 9007199254740993, "price": 1.50, "big": -1234567890123
 class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
 
-    def send(self, status, ctype, body):
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
     def do_GET(self):
         if self.path == "/item":
-            self.send(200, "application/json; charset=utf-8", json.dumps(SHAPES[state["shape"]]).encode())
+            self.send_body(200, "application/json; charset=utf-8", json.dumps(SHAPES[state["shape"]]).encode())
         elif self.path == "/big":
-            self.send(200, "application/json", BIG)
+            self.send_body(200, "application/json", BIG)
         elif self.path == "/page":
-            self.send(502, "text/html", b"<html>bad gateway</html>")
+            self.send_body(502, "text/html", b"<html>bad gateway</html>")
         else:
-            self.send(404, "text/plain", b"no such path")
+            self.send_body(404, "text/plain", b"no such path")
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         self.rfile.read(length)
         if self.path == "/switch":
             state["shape"] = 2
-            self.send(200, "text/plain", b"shape 2")
+            self.send_body(200, "text/plain", b"shape 2")
         else:
-            self.send(404, "text/plain", b"no such path")
+            self.send_body(404, "text/plain", b"no such path")
 
 
 if __name__ == "__main__":

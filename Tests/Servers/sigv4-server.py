@@ -32,12 +32,7 @@ class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
 
     def answer(self, status, obj):
-        data = json.dumps(obj, indent=2, sort_keys=True).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        self.send_body(status, "application/json", json.dumps(obj, indent=2, sort_keys=True).encode())
 
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)

@@ -112,11 +112,7 @@ class Handler(QuietHandler):
             pass
 
     def plain(self, body):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        self.send_body(200, "text/plain", body)
 
     def resume(self):
         last = self.headers.get("Last-Event-ID")

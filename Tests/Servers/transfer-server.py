@@ -13,7 +13,6 @@ POST or PUT /sink            reads the whole body (Content-Length or chunked) an
 The server exits after --lifetime seconds (default 120). Nothing is kept in memory beyond one chunk.
 """
 import hashlib
-import json
 import os
 import time
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -39,12 +38,11 @@ class Handler(QuietHandler):
                 time.sleep(pause)
         return length - left
 
-    def head(self, status, length, content_type="application/octet-stream", extra=()):
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
+    def head(self, length):
+        """The head of a streamed application/octet-stream body of `length` bytes."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
         self.send_header("Content-Length", str(length))
-        for name, value in extra:
-            self.send_header(name, value)
         self.end_headers()
 
     def do_GET(self):
@@ -57,7 +55,7 @@ class Handler(QuietHandler):
             if not os.path.isfile(path):
                 return self.text(404, "no such file\n")
             size = os.path.getsize(path)
-            self.head(200, size)
+            self.head(size)
             with open(path, "rb") as f:
                 while True:
                     block = f.read(CHUNK)
@@ -67,7 +65,7 @@ class Handler(QuietHandler):
         elif kind == "slow" and arg.isdigit():
             n = int(arg)
             seconds = float(query.get("seconds", ["3"])[0])
-            self.head(200, n)
+            self.head(n)
             steps = 50
             sent = 0
             for i in range(steps):
@@ -78,7 +76,7 @@ class Handler(QuietHandler):
                 time.sleep(seconds / steps)
         elif kind == "cut" and arg.isdigit():
             n = int(arg)
-            self.head(200, n)
+            self.head(n)
             self.wfile.write(b"y" * (n // 2))
             self.wfile.flush()
             self.close_connection = True
@@ -86,15 +84,12 @@ class Handler(QuietHandler):
         elif kind == "named":
             name = query.get("as", [arg])[0]
             body = b"named body\n"
-            self.head(200, len(body), "text/plain", [("Content-Disposition", f'attachment; filename="{name}"')])
-            self.wfile.write(body)
+            self.send_body(200, "text/plain", body, [("Content-Disposition", f'attachment; filename="{name}"')])
         else:
             self.text(404, "unknown path\n")
 
     def text(self, status, body):
-        data = body.encode()
-        self.head(status, len(data), "text/plain")
-        self.wfile.write(data)
+        self.send_body(status, "text/plain", body.encode())
 
     def sink(self):
         digest = hashlib.sha256()
@@ -119,10 +114,8 @@ class Handler(QuietHandler):
             count = self.discard(length, digest, pause)
             if count < length:
                 return
-        body = json.dumps({"bytes": count, "sha256": digest.hexdigest(), "chunked": chunked,
-                           "contentType": self.headers.get("Content-Type")}).encode()
-        self.head(200, len(body), "application/json")
-        self.wfile.write(body)
+        self.send_json(200, {"bytes": count, "sha256": digest.hexdigest(), "chunked": chunked,
+                             "contentType": self.headers.get("Content-Type")})
 
     def do_POST(self):
         if urlsplit(self.path).path == "/sink":
