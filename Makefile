@@ -34,11 +34,11 @@ SCHEMA_PIP  := 'jsonschema>=4.18,<5'
 SCHEMATHESIS_PIP := 'schemathesis>=4.1,<5'
 # websockets: the WebSocket client that reads apicli mock's WebSocket endpoint (WebSocketMockTests).
 WEBSOCKETS_PIP := 'websockets>=15,<16'
-# botocore signs the requests apicli signed with AWS SigV4 again (scripts/sigv4-server.py, SigV4BotocoreTests).
+# botocore signs the requests apicli signed with AWS SigV4 again (Tests/Servers/sigv4-server.py, SigV4BotocoreTests).
 AWS_PIP     := 'botocore>=1.34,<2'
 VENV_CHECK  := 'import gunicorn, jsonschema, schemathesis, botocore, websockets, importlib.util as u; assert u.find_spec("httpbin")'
 # playwright drives the system chromium to record a real HAR of a loopback page (ImportHarCLITests,
-# scripts/record-har.py); no browser download: it launches executable_path=chromium. It has a venv
+# Tests/Servers/record-har.py); no browser download: it launches executable_path=chromium. It has a venv
 # of its own inside .venv (its greenlet and httpbin's cannot share one).
 HAR_PIP        := 'playwright>=1.65,<1.66'
 HAR_VENV       := $(VENV)/har
@@ -100,7 +100,7 @@ deps:
 	  echo "deps: installing$$missing"; \
 	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
-	@# The test servers run on the system python3 (scripts/graphql-server.py needs graphql-core).
+	@# The test servers run on the system python3 (Tests/Servers/graphql-server.py needs graphql-core).
 	@$(PYTHON) -c 'import graphql' >/dev/null 2>&1 || $(PYTHON) -m pip install -q --disable-pip-version-check 'graphql-core>=3.2,<3.3'
 
 venv: $(VENV_STAMP) $(HAR_VENV_STAMP)
@@ -151,8 +151,8 @@ bench-deps: deps bench/out/delay-server
 bench: bench-deps
 	PATH="$$PATH:/usr/sbin" bash bench/run.sh
 
-# The latency row's server (scripts/delay-server.c): sleeps exactly the asked time, with the system cc.
-bench/out/delay-server: scripts/delay-server.c
+# The latency row's server (Tests/Servers/delay-server.c): sleeps exactly the asked time, with the system cc.
+bench/out/delay-server: Tests/Servers/delay-server.c
 	@mkdir -p bench/out
 	$(CC) -O2 -pthread -o $@ $<
 

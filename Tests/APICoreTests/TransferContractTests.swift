@@ -10,7 +10,7 @@ import XCTest
 @testable import APIImport
 
 /// The transfer contract every live transport keeps (async-http-client, `LiveTransport`, and
-/// URLSession in the trait build), against the local httpbin and scripts/faultserver.py: a file PUT,
+/// URLSession in the trait build), against the local httpbin and Tests/Servers/faultserver.py: a file PUT,
 /// a multipart POST, a download into a `PartialFile` with progress, a body streamed to a sink as it
 /// comes (not after the end), `maxBody` on a held body (not on a streamed one), and the inflation
 /// bound on a decompression bomb with and without a Content-Length.

@@ -5,7 +5,7 @@ import XCTest
 /// GraphQL from the importers (issue 23: "`import postman`/`curl` map GraphQL bodies to it"):
 /// Postman's `graphql` body mode and a curl POST of `{"query", "variables", "operationName"}` JSON
 /// to a `/graphql` path become `task: { graphql: … }`; the imported targets validate, are sent
-/// as GraphQL over HTTP to a real executor (scripts/graphql-server.py), and the mock answers them.
+/// as GraphQL over HTTP to a real executor (Tests/Servers/graphql-server.py), and the mock answers them.
 final class ImportGraphQLTests: FolderTestCase {
     var server: TestServer?
 

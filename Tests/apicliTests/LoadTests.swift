@@ -2,7 +2,7 @@ import Foundation
 import TestServers
 import XCTest
 
-/// `apicli load` against scripts/load-server.py on loopback: both models, thresholds and their exit
+/// `apicli load` against Tests/Servers/load-server.py on loopback: both models, thresholds and their exit
 /// codes, a login per virtual user, a ramp, no coordinated omission, shards merged, Ctrl-C, bad
 /// input, the host guard, and the HTML report drawn by Chromium. Each run lasts a second or two.
 final class LoadTests: XCTestCase {
