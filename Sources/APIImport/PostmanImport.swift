@@ -6,7 +6,7 @@ import APITargets
 /// so every warning has a line and column) → service files, one per origin. Folders prefix the
 /// target names (`folder-request`); `{{variables}}` become `${VARIABLES}`; auth, bodies, path
 /// variables and saved responses map onto the target file; scripts are warnings.
-package enum PostmanImport {
+package struct PostmanImport: Importer {
     package struct Options: Sendable {
         /// The service name; default from `info.name`, else the file's name.
         package var service: String?
@@ -16,9 +16,15 @@ package enum PostmanImport {
         }
     }
 
+    package var options: Options
 
-    package static func run(file: String, bytes: [UInt8], options: Options) throws(APIError) -> ImportResult {
-        let root = try CollectionInput.root(file: file, bytes: bytes)
+    package init(options: Options) {
+        self.options = options
+    }
+
+    package func read(_ input: ImportInput) throws(APIError) -> ImportResult {
+        let file = input.name
+        let root = try CollectionInput.root(file: file, bytes: input.bytes)
         guard root.isMapping else {
             throw CollectionInput.bad(root, "$", "a Postman collection is a JSON object, not \(root.node.kindName)",
                                       hint: "export the collection from Postman as Collection v2.1")

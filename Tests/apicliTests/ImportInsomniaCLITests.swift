@@ -40,6 +40,21 @@ final class ImportInsomniaCLITests: FolderTestCase {
         XCTAssertTrue(s.stdout.contains("GET http://petstore.swagger.io/v2/store/inventory"), s.stdout)
     }
 
+    /// Issue 34 item 6: an undefined `{{ _.NPM_TOKEN }}` was written as `${NPM_TOKEN}`, the user's own.
+    func testUndeclaredVariablesArePrefixed() throws {
+        let input = try folder(["e.json": """
+            {"__export_format": 4, "resources": [{"_id": "wrk", "_type": "workspace", "name": "pkg"},
+              {"_id": "r1", "_type": "request", "parentId": "wrk", "name": "publish", "method": "PUT", "url": "http://127.0.0.1:9/p",
+               "headers": [{"name": "X-Npm", "value": "{{ _.NPM_TOKEN }}"}]}]}
+            """])
+        let dir = try folder()
+        try importApp("insomnia", input.appendingPathComponent("e.json").path, into: dir)
+        let text = try XCTUnwrap(try writtenFiles(dir)["pkg"])
+        assertWritten(text, holds: ["X-Npm: \"${PKG_NPM_TOKEN}\""], never: ["${NPM_TOKEN}"], stderr: "", warnings: [])
+        let c = try CLI.run(["call", "pkg.publish", "--dry-run", "--show-secrets", "--targets", dir.path], env: ["NPM_TOKEN": "npm_USERS_OWN"], cwd: dir)
+        XCTAssertFalse(c.stdout.contains("USERS_OWN") || c.stderr.contains("USERS_OWN"), c.stdout + c.stderr)
+    }
+
     /// Auth (basic with the password out of the file, bearer, API key in the query), bodies
     /// (JSON with `{{ _.var }}`, form, multipart with a file, GraphQL), a group's auth and scripts.
     func testEachMapping() throws {
