@@ -41,7 +41,7 @@ package struct HarImport: Importer {
             }
             if e.status == 0 { skipped["no response recorded (status 0)", default: 0] += 1; continue }
             if e.status == 101 { skipped["WebSocket", default: 0] += 1; continue }
-            if !options.all, let kind = staticKind(e) { skipped["\(kind) (static; --all imports them)", default: 0] += 1; continue }
+            if !options.all, let kind = Self.staticKind(e) { skipped["\(kind) (static; --all imports them)", default: 0] += 1; continue }
             kept.append((e, url))
         }
         let origins = ImportOrigins.group(kept) { $0.url.base }

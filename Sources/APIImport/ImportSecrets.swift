@@ -76,7 +76,7 @@ extension ImportSecrets {
         for i in draft.targets.indices {
             var t = draft.targets[i]
             let before = secrets.written.count
-            t.headers = t.headers.compactMap { entry in
+            t.headers = t.headers.compactMap { (entry: YAMLOut.Entry) -> YAMLOut.Entry? in
                 guard case .pair(let name, .string(let value)) = entry else { return entry }
                 if let problem = ImportText.headerProblem(name: name, value: value) {
                     warnings.append("target \(t.name): \(problem); it is not imported")
@@ -85,7 +85,7 @@ extension ImportSecrets {
                 guard Credentials.isHeader(name), isLiteralSecret(value) else { return entry }
                 return .pair(name, .string(secrets.reference(name, "the \(name) header of \(t.name)")))
             }
-            t.task = t.task.map { entry in
+            t.task = t.task.map { (entry: YAMLOut.Entry) -> YAMLOut.Entry in
                 guard case .pair(let key, let value) = entry, key == "query" || key == "form" else { return entry }
                 return .pair(key, secrets.fields(value, what: key == "query" ? "query parameter" : "form field", of: t.name))
             }
@@ -103,12 +103,12 @@ extension ImportSecrets {
     private mutating func fields(_ value: YAMLOut, what: String, of target: String) -> YAMLOut {
         switch value {
         case .map(let entries):
-            return .map(entries.map { entry in
+            return .map(entries.map { (entry: YAMLOut.Entry) -> YAMLOut.Entry in
                 guard case .pair(let k, .string(let v)) = entry, Credentials.isSecretName(k), Self.isLiteralSecret(v) else { return entry }
                 return .pair(k, .string(reference(k, "the \(what) \(k) of \(target)")))
             })
         case .string(let text):
-            let items = text.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
+            let items = text.split(separator: "&", omittingEmptySubsequences: false).map { (item: Substring) -> String in
                 guard let eq = item.firstIndex(of: "=") else { return String(item) }
                 let key = item[..<eq].removingPercentEscapes() ?? String(item[..<eq])
                 let v = String(item[item.index(after: eq)...])
@@ -123,7 +123,8 @@ extension ImportSecrets {
 
     /// `auth:` with its token, password, key or client secret as variables when written literally.
     private mutating func auth(_ auth: YAMLOut, of target: String?) -> YAMLOut {
-        guard case .map(let entries) = auth, let (kind, value) = auth.pairs?.first else { return auth }
+        guard case .map(let entries) = auth, let first = auth.pairs?.first else { return auth }
+        let (kind, value) = first
         let whose = target.map { " of \($0)" } ?? " of the service"
         func secret(_ v: YAMLOut, _ name: String, _ what: String) -> YAMLOut {
             guard case .string(let text) = v, Self.isLiteralSecret(text) else { return v }
@@ -131,7 +132,7 @@ extension ImportSecrets {
         }
         func fields(_ m: YAMLOut, _ names: [String: String]) -> YAMLOut {
             guard case .map(let inner) = m else { return m }
-            return .map(inner.map { entry in
+            return .map(inner.map { (entry: YAMLOut.Entry) -> YAMLOut.Entry in
                 guard case .pair(let k, let v) = entry, let name = names[k] else { return entry }
                 return .pair(k, secret(v, name, "the \(k) of the \(kind) auth"))
             })
@@ -144,7 +145,7 @@ extension ImportSecrets {
         case "oauth2":
             return .map([.pair(kind, fields(value, ["clientSecret": "client_secret", "password": "password", "refreshToken": "refresh_token"]))])
         case "header":
-            return .map(entries.map { entry in
+            return .map(entries.map { (entry: YAMLOut.Entry) -> YAMLOut.Entry in
                 guard case .pair("value", let v) = entry else { return entry }
                 return .pair("value", secret(v, "api_key", "the API key"))
             })

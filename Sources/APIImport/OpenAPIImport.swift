@@ -34,21 +34,22 @@ package struct OpenAPIImport: Importer {
     package func read(_ input: ImportInput) throws(APIError) -> ImportResult {
         let spec = input.name
         let loader = SpecLoader(read: { [readFile] (path: String) throws(APIError) -> [UInt8] in
-            path == spec ? input.bytes : try readFile(path)
+            if path == spec { return input.bytes }
+            return try readFile(path)
         }, roots: options.refRoots)
         let root = try loader.root(spec)
-        let version = try version(of: root)
-        let service = try serviceName(options.service, root: root, spec: spec)
+        let version = try Self.version(of: root)
+        let service = try Self.serviceName(options.service, root: root, spec: spec)
         let mapper = OpenAPIMapper(loader: loader, root: root, service: service)
         var draft = mapper.service(baseURL: "")
         draft.header = [
-            "Imported from \(displayName(spec)) (OpenAPI \(version)) by apicli import openapi.",
+            "Imported from \(Self.displayName(spec)) (OpenAPI \(version)) by apicli import openapi.",
             "Every operation is a target; samples come from the description's examples or schemas.",
         ]
         draft.targets = mapper.targets(tags: options.tags)
         var webhooks = mapper.webhooks(tags: options.tags)
         webhooks?.header = [
-            "Imported from \(displayName(spec)) (OpenAPI \(version)) by apicli import openapi: its webhooks.",
+            "Imported from \(Self.displayName(spec)) (OpenAPI \(version)) by apicli import openapi: its webhooks.",
             "Each target is a request the API sends to your receiver: set \(mapper.variablePrefix)_WEBHOOK_URL to its URL",
             "(each webhook goes to that URL + /NAME; change path: to your receiver's route).",
         ]

@@ -23,11 +23,11 @@ package enum Credentials {
         if Secrets.isSecretName(name) { return true }
         let n = name.lowercased()
         if parts.contains(where: { n.contains($0) }) { return true }
-        return self.words(of: name).contains { words.contains($0) }
+        return nameWords(name).contains { words.contains($0) }
     }
 
     /// `X-Auth-Token`, `xAuthToken`, `X_AUTH_TOKEN` → `x`, `auth`, `token` (lower-cased).
-    static func words(of name: String) -> [String] {
+    static func nameWords(_ name: String) -> [String] {
         var out: [String] = []
         var word = ""
         var previous: Character?

@@ -79,8 +79,7 @@ enum ImportIO {
 
     /// Prints the plan's warnings, then writes its files, each reported on stderr by `report`
     /// (given the write and the number of warnings) unless it went to standard output.
-    static func write(_ plan: ImportPlan, force: Bool,
-                      report: (ImportPlan.Write, Int) -> String) throws(APIError) {
+    static func write(_ plan: ImportPlan, report: (ImportPlan.Write, Int) -> String) throws(APIError) {
         warn(plan.warnings)
         for w in plan.writes {
             try write(w.draft.text, to: w.path, force: true)
@@ -136,7 +135,7 @@ extension APICLI.Import {
                 let importer = OpenAPIImport(options: .init(service: service, tags: tagList, refRoots: allowRefRoot), readFile: ImportIO.read)
                 let result = try importer.run(ImportInput(name: spec, bytes: ImportIO.read(spec)))
                 let plan = try importer.plan(result, spec: spec, output: output, directory: targets.directory, force: force)
-                try ImportIO.write(plan, force: force, report: { write, warnings in
+                try ImportIO.write(plan, report: { write, warnings in
                     let n = write.draft.targets.count
                     return "wrote \(write.path) (\(n) target\(n == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"))"
                 })

@@ -39,7 +39,7 @@ struct ImportAppOptions: ParsableArguments {
     func write(_ result: ImportResult) throws(APIError) {
         ImportIO.warn(result.warnings)
         let plan = try ImportPlan.files(result.drafts, in: to ?? targets.directory, force: force)
-        try ImportIO.write(plan, force: force) { write, _ in
+        try ImportIO.write(plan) { write, _ in
             let n = write.draft.targets.count
             return "wrote \(write.path) (\(n) target\(n == 1 ? "" : "s"))"
         }

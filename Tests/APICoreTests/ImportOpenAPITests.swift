@@ -91,8 +91,8 @@ final class ImportOpenAPITests: XCTestCase {
         XCTAssertEqual(ImportNames.fromRoute("GET", "/pets/{petId}/toys"), "getPetsByPetIdToys")
         XCTAssertEqual(ImportNames.service("Swagger Petstore (v2)"), "swagger-petstore-v2")
         XCTAssertEqual(ImportNames.placeholder("1st id"), "_1st_id")
-        var taken: Set<String> = ["a"]
-        XCTAssertEqual(ImportNames.unique("a", &taken), "a2")
+        var taken = UniqueNames(["a"])
+        XCTAssertEqual(taken.claim("a"), "a2")
     }
 }
 
