@@ -98,9 +98,14 @@ final class ImportCurlCLITests: FolderTestCase {
             """
         let dir = try folder()
         let r = try CLI.run(["import", "curl", command], cwd: dir)
-        // THEN a service file with one target, and no warnings
+        // THEN a service file with one target, its credentials as variables (issue 33: one secret
+        // policy; they were written as given), and a warning for each
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stderr, """
+            curl: warning: the Cookie header of postV1Orders is written as ${EXAMPLE_COOKIE_SECRET} in example.yaml, not as given: set EXAMPLE_COOKIE_SECRET to call it
+            curl: warning: the bearer token of postV1Orders is written as ${EXAMPLE_TOKEN} in example.yaml, not as given: set EXAMPLE_TOKEN to call it
+
+            """)
         XCTAssertEqual(r.stdout, """
             # Imported by apicli import curl.
             service: example
@@ -108,11 +113,12 @@ final class ImportCurlCLITests: FolderTestCase {
             tls: { verify: false }
             targets:
               postV1Orders:
+                # The input's credentials are not written: set ${EXAMPLE_COOKIE_SECRET}, ${EXAMPLE_TOKEN}.
                 method: POST
                 path: /v1/orders
-                headers: { accept: application/json, Cookie: session=xyz }
+                headers: { accept: application/json, Cookie: "${EXAMPLE_COOKIE_SECRET}" }
                 task: { query: "status=open&page=2", json: { note: "it's", items: [{ sku: A-1, qty: 2 }] } }
-                auth: { bearer: abc.def }
+                auth: { bearer: "${EXAMPLE_TOKEN}" }
                 timeout: 15
 
             """)
@@ -128,10 +134,11 @@ final class ImportCurlCLITests: FolderTestCase {
             curl: warning: curl option --retry 3 is not imported
             curl: warning: curl option -o out.txt is not imported
             curl: warning: curl option --digest is not imported
+            curl: warning: the password of the basic auth of getX is written as ${LOCAL_PASSWORD} in local.yaml, not as given: set LOCAL_PASSWORD to call it
 
             """)
         XCTAssertTrue(r.stdout.contains("service: local\nbaseURL: http://localhost:8080\n"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("    auth: { basic: { user: me, password: pw } }\n"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("    auth: { basic: { user: me, password: \"${LOCAL_PASSWORD}\" } }\n"), r.stdout)
     }
 
     func testAppendsToAServiceFile() throws {

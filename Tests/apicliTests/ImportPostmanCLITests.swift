@@ -83,14 +83,14 @@ final class ImportPostmanCLITests: FolderTestCase {
             "baseURL: \"${BASE_URL:-https://api.example.com/v1}\"",
             "auth: { bearer: \"${SHOP_TOKEN}\" }",                              // collection auth: literal token not written
             "  orders-getOrder:\n",                                               // folder-request
-            "    path: /orders/{orderId}/items/${ITEM}\n",
+            "    path: /orders/{orderId}/items/${SHOP_ITEM}\n",                  // not defined by the collection: prefixed
             "    params: { orderId: \"42\" }\n",
             "    headers: { Accept: application/json }\n",                       // the disabled header is left out
             "    task: { query: { page: \"2\", tag: [a, b] }, arrays: noBrackets }\n",
             "    expect: { status: 200 }\n",
             "    sample:\n      headers: { Content-Type: application/json }\n      json: { id: 42, note: \"${{}id} $${HOME}\" }\n",
             "    samples: { notFound: { status: 404, body: missing, expectFailure: true } }\n",
-            "    task: { json: { name: \"${USER_NAME}\", count: 2 } }\n",
+            "    task: { json: { name: \"${SHOP_USER_NAME}\", count: 2 } }\n",
             "    task: { form: { a: \"1\", b: two words } }\n",
             "    task: { multipart: [{ name: note, value: hi }, { name: photo, value: \"\" }] }\n",
             "    # Part 'photo' is a file (/tmp/p.png): send it with -F photo=@PATH.\n",
