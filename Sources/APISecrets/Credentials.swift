@@ -12,7 +12,7 @@ package enum Credentials {
     }
 
     /// Parts of a name that mark a credential wherever they stand (`PHPSESSID`, `sessionid`), and
-    /// words that do as a whole word (`sig`, `requestSignature`, but not `signal` or `author`).
+    /// words that do as a whole word (`sig`, `x-auth`, but not `signal`, `author` or `setDiscoveredCookie`).
     static let parts = ["passwd", "sessid", "session", "csrf", "xsrf", "jwt", "credential", "apikey"]
     static let words: Set<String> = ["auth", "sid", "sig", "signature", "pwd", "otp", "ticket", "cookie", "authorization",
                                      "bearer", "private"]
@@ -26,26 +26,9 @@ package enum Credentials {
         return nameWords(name).contains { words.contains($0) }
     }
 
-    /// `X-Auth-Token`, `xAuthToken`, `X_AUTH_TOKEN` → `x`, `auth`, `token` (lower-cased).
+    /// `X-Auth-Token`, `X_AUTH_TOKEN` → `x`, `auth`, `token` (lower-cased). Not split at a case
+    /// change: `setDiscoveredCookie=true` is no cookie.
     static func nameWords(_ name: String) -> [String] {
-        var out: [String] = []
-        var word = ""
-        var previous: Character?
-        for c in name {
-            guard c.isLetter || c.isNumber else {
-                if !word.isEmpty { out.append(word.lowercased()) }
-                word = ""
-                previous = nil
-                continue
-            }
-            if c.isUppercase, let p = previous, p.isLowercase, !word.isEmpty {
-                out.append(word.lowercased())
-                word = ""
-            }
-            word.append(c)
-            previous = c
-        }
-        if !word.isEmpty { out.append(word.lowercased()) }
-        return out
+        name.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }
 }

@@ -24,10 +24,10 @@ final class ImportHarTests: XCTestCase {
                      "X-CSRF-Token", "password", "x-auth"] {
             XCTAssertTrue(Credentials.isSecretName(name), name)
         }
-        for name in ["page", "sort", "signal", "q", "Accept", "X-Trace", "user", "author", "design"] {
+        for name in ["page", "sort", "signal", "q", "Accept", "X-Trace", "user", "author", "design", "config.setDiscoveredCookie"] {
             XCTAssertFalse(Credentials.isSecretName(name), name)
         }
-        XCTAssertTrue(Credentials.isSecretName("requestSignature") && Credentials.isSecretName("xAuth"))
+        XCTAssertTrue(Credentials.isSecretName("request-signature") && Credentials.isSecretName("GITHUB_TOKEN"))
         XCTAssertEqual(ImportSecrets(service: "shop-eu").variable("access_token"), "SHOP_EU_ACCESS_TOKEN")
         XCTAssertEqual(ImportSecrets(service: "local").variable("sid"), "LOCAL_SID_SECRET")
         XCTAssertTrue(HarSecrets.isNoise(":authority") && HarSecrets.isNoise("Sec-Fetch-Mode") && !HarSecrets.isNoise("Accept"))
