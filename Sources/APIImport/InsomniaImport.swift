@@ -9,24 +9,15 @@ import APITransport
 /// value made of other variables is written in their place, and each sub-environment that gives
 /// a whole base URL becomes an entry of `environments:`.
 package struct InsomniaImport: Importer {
-    package struct Options: Sendable {
-        /// The service name; default from the workspace's name, else the file's name.
-        package var service: String?
+    /// The service name; default from the workspace's name, else the file's name.
+    package var options: CollectionOptions
 
-        package init(service: String? = nil) {
-            self.service = service
-        }
-    }
-
-    package var options: Options
-
-    package init(options: Options) {
+    package init(options: CollectionOptions) {
         self.options = options
     }
 
     package func read(_ input: ImportInput) throws(APIError) -> ImportResult {
-        let file = input.name
-        let root = try CollectionInput.root(file: file, bytes: input.bytes)
+        let root = try CollectionInput.root(input)
         guard root.isMapping, let resources = root["resources"], resources.node.items != nil else {
             throw CollectionInput.bad(root, "$", "not an Insomnia export: there is no 'resources' list",
                                       hint: "export from Insomnia with Export Data → Insomnia v4 (JSON or YAML)")
@@ -35,6 +26,7 @@ package struct InsomniaImport: Importer {
             throw CollectionInput.bad(root["__export_format"]!, "$.__export_format", "Insomnia export format \(format) is not read; only format 4",
                                       hint: "export again from a current Insomnia (Export Data → Insomnia v4)")
         }
+        let file = input.name
         var mapper = InsomniaMapper(resources: resources)
         let title = mapper.workspaceName
         let service = try CollectionInput.serviceName(options.service, title: title, file: file)
