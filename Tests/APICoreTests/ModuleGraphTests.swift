@@ -99,15 +99,17 @@ final class ModuleGraphTests: XCTestCase {
         }
     }
 
-    /// The graph as docs/dev/architecture.md shows it: every stage with what it depends on
+    /// The graph as README and docs/dev/architecture.md show it: every stage with what it depends on
     /// directly, in the flow's order. Regenerate the page's block from this test's failure message.
-    func testTheArchitecturePageShowsTheModuleGraph() throws {
+    func testReadmeAndTheArchitecturePageShowTheModuleGraph() throws {
         let graph = Self.graphText(Self.targets)
         XCTAssertFalse(graph.isEmpty)
-        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/dev/architecture.md"), encoding: .utf8)
-        let shown = page.components(separatedBy: "<!-- module-graph -->\n```\n").dropFirst().first?
-            .components(separatedBy: "```").first ?? ""
-        XCTAssertEqual(shown, graph, "docs/dev/architecture.md's module graph differs; it is:\n\(graph)")
+        for page in ["README.md", "docs/dev/architecture.md"] {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(page), encoding: .utf8)
+            let shown = text.components(separatedBy: "<!-- module-graph -->\n```\n").dropFirst().first?
+                .components(separatedBy: "```").first ?? ""
+            XCTAssertEqual(shown, graph, "\(page)'s module graph differs; it is:\n\(graph)")
+        }
     }
 
     static func graphText(_ targets: [String: Target]) -> String {
