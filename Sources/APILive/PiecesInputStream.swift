@@ -1,5 +1,7 @@
 #if !os(Linux) || URLSessionTransport
 import APIDiagnostics
+import APIEndpoint
+import APITransport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
