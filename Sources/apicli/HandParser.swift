@@ -1,6 +1,6 @@
 import APITargets
 import APITransport
-import APILive
+import APISend
 import APIImport
 
 /// The command lines people type most, read without argument-parser.
@@ -34,14 +34,14 @@ enum HandParser {
         case version
 
         /// `run`, then leave with 0 (what `APICLI.main` does after it): returns only by throwing. A live
-        /// call runs on one of NIO's loops from here to the exit (`EventLoopExecutor`; CallValues would put
+        /// call runs on one of NIO's loops from here to the exit (`OneCall`; CallValues would put
         /// its send there anyway): leaving from the loop saves the hop back to Swift's pool, which had to
         /// start a thread for it (a measurable part of a call). `nonisolated(nonsending)`
         /// (as `onLoop`): from main's thread straight to the loop, no pool thread started on the way.
         nonisolated(nonsending) func runAndLeave() async throws {
-            var loop: EventLoopExecutor?
-            if case .call(let values) = self, !values.stub, !values.dryRun { loop = EventLoopExecutor.forOneCall() }
-            try await EventLoopExecutor.onLoop(loop) {
+            var live = false
+            if case .call(let values) = self, !values.stub, !values.dryRun { live = true }
+            try await OneCall.run(live: live) {
                 try await run()
                 APICLI.leave(0)
             }

@@ -3,7 +3,6 @@ import APIDiagnostics
 import APITargets
 import APIEndpoint
 import APITransport
-import APILive
 import APISend
 import APILoad
 import APIImport
