@@ -26,7 +26,7 @@ package struct PreparedRequest: Sendable {
 
     /// The fields, shared by copies until one of them is changed (copy on write): a request goes down
     /// the send path by value (sender, exchange, plugins, transport, the hop in flight, `Sent`), and
-    /// copying twenty fields (a retain each) seven times a request was a tenth of a load run's CPU.
+    /// copying twenty fields (a retain each) at every step showed in load runs' profiles (docs/dev/benchmarks.md).
     private var storage: CopyOnWrite<Fields>
 
     private struct Fields: Sendable {

@@ -14,11 +14,11 @@ package enum LoadText {
         out += "\n"
         let rows = r.names.map { ($0, r.targets[$0] ?? LoadStats()) } + [("overall", r.overall)]
         let width = max(8, rows.map(\.0.count).max() ?? 0)
-        out += "target".padding(width) + "  requests    req/s  errors     p50     p90     p95     p99   p99.9     max  (ms)\n"
+        out += "target".padded(to: width) + "  requests    req/s  errors     p50     p90     p95     p99   p99.9     max  (ms)\n"
         for (name, s) in rows {
-            let cells = [50.0, 90, 95, 99, 99.9].map { ms(s.latency.seconds(at: $0)).leftPadding(7) } + [ms(s.latency.max).leftPadding(7)]
-            out += name.padding(width) + "  " + String(s.requests).leftPadding(8) + " " + Text.fixed(r.throughput(s), 1).leftPadding(8)
-                + " " + String(s.errorCount).leftPadding(7) + " " + cells.joined(separator: " ") + "\n"
+            let cells = [50.0, 90, 95, 99, 99.9].map { ms(s.latency.seconds(at: $0)).leftPadded(to: 7) } + [ms(s.latency.max).leftPadded(to: 7)]
+            out += name.padded(to: width) + "  " + String(s.requests).leftPadded(to: 8) + " " + Text.fixed(r.throughput(s), 1).leftPadded(to: 8)
+                + " " + String(s.errorCount).leftPadded(to: 7) + " " + cells.joined(separator: " ") + "\n"
         }
         let errors = r.overall.errors.sorted { $0.key < $1.key }
         if !errors.isEmpty { out += "errors: " + errors.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n" }
@@ -95,9 +95,4 @@ package enum LoadMerge {
         if merged.startedAt > 0, let end = ends.max() { merged.elapsed = end - merged.startedAt }
         return merged
     }
-}
-
-extension String {
-    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
-    func leftPadding(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

@@ -90,8 +90,8 @@ package struct LoadSecond: Sendable, Equatable {
     package var requests: UInt64 = 0
     package var errors: UInt64 = 0
     /// The latencies at 1% (a coarse `Latencies`), kept as the buckets that have counts, by
-    /// value: a second of a run holds a few hundred bytes (a coarse histogram is 26 KiB, what a
-    /// second cost before: 94 MB an hour of run). The recorder fills a histogram while the second
+    /// value: a second of a run holds a few hundred bytes, not a whole coarse histogram (which
+    /// made a long run's memory grow with its length). The recorder fills a histogram while the second
     /// is recent and keeps only this once it is over (`LoadRecorder`).
     package private(set) var buckets: [Bucket] = []
 

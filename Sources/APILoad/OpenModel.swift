@@ -20,8 +20,8 @@ extension LoadRunner {
     /// event loop's timer and the requests run on Swift's pool; `pool` the scheduler sleeps with
     /// Task.sleep (a Dispatch timer: its manager thread wakes, then a pool thread); `loops` the
     /// requests run on the loops too. APICLI_OPEN_SCHEDULER picks one, for A/B measurements
-    /// (bench/ab-load.sh): at 5,000/s on a 2-core machine at load 5-6 `timer` took ~25% less CPU
-    /// than `pool` with the same lag; under heavier load none held its schedule every time.
+    /// (bench/ab-load.sh; the figures are in docs/dev/benchmarks.md): `timer` took less CPU than
+    /// `pool` with the same lag.
     enum OpenPlacement: String {
         case pool, timer, loops
         static let current = OpenPlacement(rawValue: ProcessInfo.processInfo.environment["APICLI_OPEN_SCHEDULER"] ?? "") ?? .timer

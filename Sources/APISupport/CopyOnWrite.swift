@@ -1,7 +1,7 @@
 /// A value kept behind one reference that copies of its holder share until one of them changes it
 /// (copy on write): for request values passed down the send path by value (`PreparedRequest`,
-/// `PreparedCall`), where copying every field (a retain each) several times a request was a
-/// tenth of a load run's CPU. The value lives behind a pointer: a class's `var` would be checked
+/// `PreparedCall`), where copying every field (a retain each) several times a request showed in
+/// load runs' profiles. The value lives behind a pointer: a class's `var` would be checked
 /// for exclusive access at run time on every read.
 package struct CopyOnWrite<Value> {
     private final class Storage {

@@ -15,9 +15,14 @@ extension StringProtocol {
         return String(self[first...last])
     }
 
-    /// Padded with spaces (or cut) to `width` characters.
+    /// Spaces after, to `width` characters (a longer string stays whole): a column's left-aligned cell.
     package func padded(to width: Int) -> String {
-        count >= width ? String(prefix(width)) : String(self) + String(repeating: " ", count: width - count)
+        count >= width ? String(self) : String(self) + String(repeating: " ", count: width - count)
+    }
+
+    /// Spaces before, to `width` characters (a longer string stays whole): a right-aligned cell.
+    package func leftPadded(to width: Int) -> String {
+        count >= width ? String(self) : String(repeating: " ", count: width - count) + self
     }
 
     /// ASCII case-insensitive equality (header names, schemes).

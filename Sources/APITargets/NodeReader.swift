@@ -183,8 +183,8 @@ package struct NodeReader {
 }
 
 /// A mapping key as a `switch` subject (`switch MappingKey(e.key) { case "path": … }`): the byte
-/// counts are compared before the text, so each case that does not match costs a few
-/// instructions, not a String comparison (decoding reads every key of every target this way).
+/// counts are compared before the text, so each case that does not match costs an integer
+/// comparison, not a String comparison (decoding reads every key of every target this way).
 struct MappingKey: Equatable, ExpressibleByStringLiteral {
     let text: String
     let count: Int

@@ -51,10 +51,9 @@ package struct Target: Sendable {
     /// and `call` print these on stderr.
     package var warnings: [Diagnostic] = []
 
-    /// `auth:` and `until:` are written on few targets and are large inline (~230 and ~690 bytes of
-    /// the ~1,900 a target took): kept behind a reference when set, 8 bytes when not, so a file of
-    /// 10,000 targets is ~9 MB less memory to fill and copy. (Internal, not private: the memberwise
-    /// initializer stays internal.)
+    /// `auth:` and `until:` are written on few targets and are large inline: kept behind a
+    /// reference when set, a pointer's size when not, so a big file of targets has much less
+    /// memory to fill and copy. (Internal, not private: the memberwise initializer stays internal.)
     var authBox: CopyOnWrite<Auth>? = nil
     var untilBox: CopyOnWrite<Until>? = nil
 

@@ -3,7 +3,7 @@ import Dispatch
 
 /// The deadlines of every exchange in flight on one Dispatch timer, armed for the earliest.
 /// A timer source per exchange cost a wake-up of Dispatch's manager thread to arm it and
-/// another to cancel it (an eventfd write each): a fifth of a load run's CPU. Here adding a
+/// another to cancel it (an eventfd write each), a large part of a load run's CPU. Here adding a
 /// deadline is a heap push under a lock, and the timer is re-armed only when the new deadline
 /// is the earliest (rare: deadlines are mostly now + the same timeout).
 ///

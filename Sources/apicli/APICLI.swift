@@ -16,7 +16,7 @@ import Foundation
 struct APICLI: AsyncParsableCommand {
     // Every command names itself (commandName:): argument-parser otherwise derives each name with
     // String(describing:) of the type — a scan of the binary's conformance records per command at
-    // every start, a third of `call --stub`'s instructions (callgrind).
+    // every start.
     static let configuration = CommandConfiguration(
         commandName: "apicli",
         abstract: "Call HTTP APIs described in YAML target files, live or from their sample responses.",
@@ -52,13 +52,11 @@ struct APICLI: AsyncParsableCommand {
                 _exit(0)
             }
             let adHoc = try AdHocOptions.extract(from: &words)
-            // The common lines are read by hand (no argument-parser at all); the rest by the
-            // command's own parser, else the whole tree's.
+            // The common lines are read by hand (no argument-parser at all); the rest by argument-parser.
             if let quick = HandParser.parse(words, adHoc: adHoc) {
                 try await quick.runAndLeave()
             } else {
-                var command: ParsableCommand
-                if let fast = FastPath.parse(words) { command = fast } else { command = try parseAsRoot(words) }
+                let command = try parseAsRoot(words)
                 if let call = command as? Call {
                     // `call URL`: with the curl flags taken out before parsing.
                     var values = call.values

@@ -3,7 +3,6 @@ import APITargets
 import APIEndpoint
 import APITransport
 import APIVerdict
-import APILive
 import APISend
 import APIImport
 import ArgumentParser
@@ -70,7 +69,7 @@ struct CallValues {
             }
             // Live, the call runs as a task on one of NIO's loops, as check's workers do: one exchange after
             // another there, over the keep-alive transport (LiveTransport's rule), with no hop to Swift's pool.
-            try await EventLoopExecutor.onLoop(stub ? nil : EventLoopExecutor.forOneCall()) {
+            try await OneCall.run(live: !stub) {
                 try await send(try await caller.prepare(target, in: service), caller, console)
             }
         } catch let error as APIError {

@@ -61,7 +61,7 @@ final class EventStreamOutput: BodySink, @unchecked Sendable {
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {
         // What to write and what went wrong, without a Result<Data?, APIError> (its metadata's first
-        // instantiation scans the conformance records: 1 % of a live call, callgrind).
+        // instantiation scans the conformance records, at every live call).
         var tooLarge = false
         let data: Data? = lock.withLock {
             switch mode {

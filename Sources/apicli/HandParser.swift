@@ -1,13 +1,13 @@
 import APITargets
 import APITransport
-import APILive
+import APISend
 import APIImport
 
 /// The command lines people type most, read without argument-parser.
 ///
 /// argument-parser reflects every option of a command before it reads a word: each distinct
 /// `Option`/`Flag`/`OptionGroup` type's first conformance lookup scans the conformance records of
-/// the whole static binary (callgrind: 20.7 M of `call --stub`'s 29 M instructions, after FastPath).
+/// the whole static binary, most of a `call --stub`'s start-up (docs/dev/benchmarks.md).
 /// These shapes are read here into the commands' plain values instead:
 ///
 ///     call TARGET [--stub] [--sample NAME] [-i] [-v] [-q] [--curl] [--dry-run]
@@ -17,11 +17,12 @@ import APIImport
 ///     validate [--targets DIR] [--env NAME] [FILE…]
 ///     --version
 ///
-/// Anything else returns nil and argument-parser parses the line as before (FastPath, then the
-/// full parser), so every help text, usage line, error and completion stays its own: a word it
-/// does not know, an option given twice (but -p and -H), `--opt=value`, combined short flags
-/// (`-iv`), `--`, an option without its value or with a value starting with `-`, an empty word, a
-/// missing or extra target, and any line whose values the command's `validate()` refuses.
+/// Anything else returns nil and argument-parser parses the whole line, so every help text, usage
+/// line, error and completion stays its own: a word it does not know, an option given twice (but -p
+/// and -H), `--opt=value`, combined short flags (`-iv`), `--`, an option without its value or with a
+/// value starting with `-`, an empty word, a missing or extra target, and any line whose values the
+/// command's `validate()` refuses. The options it reads are tables (`callWords`, …) that
+/// `HandParserTests` holds against each command's own argument-parser declarations.
 enum HandParser {
     /// A command read by hand, ready to run.
     enum Command {
@@ -33,14 +34,14 @@ enum HandParser {
         case version
 
         /// `run`, then leave with 0 (what `APICLI.main` does after it): returns only by throwing. A live
-        /// call runs on one of NIO's loops from here to the exit (`EventLoopExecutor`; CallValues would put
+        /// call runs on one of NIO's loops from here to the exit (`OneCall`; CallValues would put
         /// its send there anyway): leaving from the loop saves the hop back to Swift's pool, which had to
-        /// start a thread for it (1.4 ms of a 8 ms call, alternating runs). `nonisolated(nonsending)`
+        /// start a thread for it (a measurable part of a call). `nonisolated(nonsending)`
         /// (as `onLoop`): from main's thread straight to the loop, no pool thread started on the way.
         nonisolated(nonsending) func runAndLeave() async throws {
-            var loop: EventLoopExecutor?
-            if case .call(let values) = self, !values.stub, !values.dryRun { loop = EventLoopExecutor.forOneCall() }
-            try await EventLoopExecutor.onLoop(loop) {
+            var live = false
+            if case .call(let values) = self, !values.stub, !values.dryRun { live = true }
+            try await OneCall.run(live: live) {
                 try await run()
                 APICLI.leave(0)
             }
@@ -63,7 +64,7 @@ enum HandParser {
         guard let first = words.first else { return nil }
         if words == ["--version"] { return .version }
         let rest = words.dropFirst()
-        guard !rest.contains(where: { $0.isEmpty || FastPath.needsFullParser($0) }) else { return nil }
+        guard !rest.contains(where: { $0.isEmpty || needsFullParser($0) }) else { return nil }
         switch first {
         case "call": return call(rest).map { values in
             var values = values
@@ -77,29 +78,93 @@ enum HandParser {
         }
     }
 
-    static func call(_ words: ArraySlice<String>) -> CallValues? {
-        var values = CallValues(target: "")
-        var targets: [String] = []
+    /// Words the root parser treats itself (help, version, completion, the tool-info dump), or that
+    /// its subcommand lookup could read as a command name: those go the long way.
+    static func needsFullParser(_ word: String) -> Bool {
+        switch word {
+        case "help", "-h", "--help", "-help", "--version", "--experimental-dump-help": return true
+        default: return word.hasPrefix("--generate-completion") || word.hasPrefix("---completion")
+        }
+    }
+
+    /// One option the hand parser reads: its names (as the command declares them for
+    /// argument-parser; `HandParserTests` compares them with the command's own declarations),
+    /// whether it takes a value, whether it may be given more than once, and where it goes.
+    struct Word<Values> {
+        var names: [String]
+        var takesValue: Bool
+        var repeatable = false
+        var set: (inout Values, String) -> Void
+
+        static func flag(_ names: String..., set: @escaping (inout Values) -> Void) -> Word {
+            Word(names: names, takesValue: false) { values, _ in set(&values) }
+        }
+
+        static func option(_ names: String..., repeatable: Bool = false, set: @escaping (inout Values, String) -> Void) -> Word {
+            Word(names: names, takesValue: true, repeatable: repeatable, set: set)
+        }
+    }
+
+    static let callWords: [Word<CallValues>] = [
+        .flag("--stub") { $0.stub = true },
+        .flag("-i", "--include") { $0.include = true },
+        .flag("-v", "--verbose") { $0.verbose = 1 },
+        .flag("-q", "--quiet") { $0.quiet = true },
+        .flag("--curl") { $0.curl = true },
+        .flag("--dry-run") { $0.dryRun = true },
+        .option("--sample") { $0.sample = $1 },
+        .option("--targets") { $0.targets.targets = $1 },
+        .option("--env") { $0.environment.environmentName = $1 },
+        .option("-p", "--param", repeatable: true) { $0.request.params.append($1) },
+        .option("-H", "--header", repeatable: true) { $0.request.headers.append($1) },
+    ]
+
+    static let checkWords: [Word<CheckValues>] = [
+        .flag("--stub") { $0.stub = true },
+        .flag("--all") { $0.all = true },
+        .flag("--fail-fast") { $0.failFast = true },
+        .option("--targets") { $0.targets.targets = $1 },
+        .option("--env") { $0.environment.environmentName = $1 },
+    ]
+
+    static let listWords: [Word<ListValues>] = [
+        .flag("--json") { $0.json = true },
+        .option("--targets") { $0.targets.targets = $1 },
+    ]
+
+    static let validateWords: [Word<ValidateValues>] = [
+        .option("--targets") { $0.targets.targets = $1 },
+        .option("--env") { $0.environment.environmentName = $1 },
+    ]
+
+    /// Reads `words` into `values` with `table`; a word that is no option is a positional
+    /// (`positional`). Nil for anything the table does not take as argument-parser would.
+    static func read<Values>(_ words: ArraySlice<String>, into values: Values, _ table: [Word<Values>],
+                             positional: (inout Values, String) -> Void) -> Values? {
+        var values = values
         var reader = Reader(words)
         while let word = reader.next() {
-            switch word {
-            case "--stub": guard reader.once("--stub") else { return nil }; values.stub = true
-            case "-i", "--include": guard reader.once("--include") else { return nil }; values.include = true
-            case "-v", "--verbose": guard reader.once("--verbose") else { return nil }; values.verbose = 1
-            case "-q", "--quiet": guard reader.once("--quiet") else { return nil }; values.quiet = true
-            case "--curl": guard reader.once("--curl") else { return nil }; values.curl = true
-            case "--dry-run": guard reader.once("--dry-run") else { return nil }; values.dryRun = true
-            case "--sample": guard let v = reader.value(once: word) else { return nil }; values.sample = v
-            case "--targets": guard let v = reader.value(once: word) else { return nil }; values.targets.targets = v
-            case "--env": guard let v = reader.value(once: word) else { return nil }; values.environment.environmentName = v
-            case "-p", "--param": guard let v = reader.value() else { return nil }; values.request.params.append(v)
-            case "-H", "--header": guard let v = reader.value() else { return nil }; values.request.headers.append(v)
-            default:
+            guard let option = table.first(where: { $0.names.contains(word) }) else {
                 guard !word.hasPrefix("-") else { return nil }
-                targets.append(word)
+                positional(&values, word)
+                continue
+            }
+            let name = option.names[option.names.count - 1]
+            if !option.repeatable, !reader.once(name) { return nil }
+            if option.takesValue {
+                guard let value = reader.value() else { return nil }
+                option.set(&values, value)
+            } else {
+                option.set(&values, "")
             }
         }
-        guard targets.count == 1 else { return nil }
+        return values
+    }
+
+    static func call(_ words: ArraySlice<String>) -> CallValues? {
+        var targets: [String] = []
+        guard var values = read(words, into: CallValues(target: ""), callWords, positional: { _, word in targets.append(word) }),
+              targets.count == 1 else { return nil }
         values.target = targets[0]
         do {
             try values.request.validate()
@@ -112,20 +177,7 @@ enum HandParser {
     }
 
     static func check(_ words: ArraySlice<String>) -> CheckValues? {
-        var values = CheckValues()
-        var reader = Reader(words)
-        while let word = reader.next() {
-            switch word {
-            case "--stub": guard reader.once(word) else { return nil }; values.stub = true
-            case "--all": guard reader.once(word) else { return nil }; values.all = true
-            case "--fail-fast": guard reader.once(word) else { return nil }; values.failFast = true
-            case "--targets": guard let v = reader.value(once: word) else { return nil }; values.targets.targets = v
-            case "--env": guard let v = reader.value(once: word) else { return nil }; values.environment.environmentName = v
-            default:
-                guard !word.hasPrefix("-") else { return nil }
-                values.patterns.append(word)
-            }
-        }
+        guard let values = read(words, into: CheckValues(), checkWords, positional: { $0.patterns.append($1) }) else { return nil }
         do {
             try values.request.validate()
             try values.validate()
@@ -136,40 +188,18 @@ enum HandParser {
     }
 
     static func list(_ words: ArraySlice<String>) -> ListValues? {
-        var values = ListValues()
-        var reader = Reader(words)
-        while let word = reader.next() {
-            switch word {
-            case "--json": guard reader.once(word) else { return nil }; values.json = true
-            case "--targets": guard let v = reader.value(once: word) else { return nil }; values.targets.targets = v
-            default:
-                guard !word.hasPrefix("-") else { return nil }
-                values.patterns.append(word)
-            }
-        }
-        return values
+        read(words, into: ListValues(), listWords, positional: { $0.patterns.append($1) })
     }
 
     static func validate(_ words: ArraySlice<String>) -> ValidateValues? {
-        var values = ValidateValues()
-        var reader = Reader(words)
-        while let word = reader.next() {
-            switch word {
-            case "--targets": guard let v = reader.value(once: word) else { return nil }; values.targets.targets = v
-            case "--env": guard let v = reader.value(once: word) else { return nil }; values.environment.environmentName = v
-            default:
-                guard !word.hasPrefix("-") else { return nil }
-                values.files.append(word)
-            }
-        }
-        return values
+        read(words, into: ValidateValues(), validateWords, positional: { $0.files.append($1) })
     }
 
     /// The words after the command, one at a time, and which options were given.
     struct Reader {
         private var words: ArraySlice<String>
         /// An array, not a Set: a handful of names, and a Set<String> would cost the run its
-        /// first Hashable lookup (a scan of the binary's conformance records, callgrind).
+        /// first Hashable lookup (a scan of the binary's conformance records).
         private var seen: [String] = []
 
         init(_ words: ArraySlice<String>) { self.words = words }
@@ -188,12 +218,6 @@ enum HandParser {
         mutating func value() -> String? {
             guard let value = words.first, !value.hasPrefix("-") else { return nil }
             return words.popFirst()
-        }
-
-        /// The value of an option that may be given once.
-        mutating func value(once option: String) -> String? {
-            guard once(option) else { return nil }
-            return value()
         }
     }
 }

@@ -3,7 +3,6 @@ import APIDiagnostics
 import APITargets
 import APIEndpoint
 import APITransport
-import APILive
 import APISend
 import APILoad
 import APIImport
@@ -91,8 +90,8 @@ extension APICLI.Load {
     func finish(_ result: LoadResult, _ console: Console) throws {
         let judged = LoadVerdict.judge(result.thresholds, result)
         console.out(LoadText.summary(result, judged: judged))
-        // Each report rendered only when asked for (all three were, always: a peak at the end of a
-        // run that grew with its length, ~12 MB for 60 s at 5,000/s with none asked for).
+        // Each report rendered only when asked for (rendering all three always made a peak at the
+        // end of a run that grew with its length).
         let reports: [(String?, () -> String)] = [(json, { LoadJSON.render(result) }), (junit, { LoadText.junit(result, judged: judged) }),
                                                   (reportHTML, { LoadHTML.render(result, judged: judged) })]
         for (path, render) in reports {

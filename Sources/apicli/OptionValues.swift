@@ -26,7 +26,7 @@ struct TargetsValues {
     var targets: String?
 
     /// getenv, not ProcessInfo's environment: that builds a dictionary of the whole environment
-    /// on each call (0.5 M instructions, a twentieth of `call --stub`).
+    /// on each call.
     var directory: String {
         targets ?? getenv("APICLI_TARGETS").map { String(cString: $0) } ?? "targets"
     }

@@ -141,6 +141,9 @@ final class HTTPPartsTests: XCTestCase {
     func testTextHelpers() {
         XCTAssertEqual(" \t a b \t".trimmingSpaces(), "a b")
         XCTAssertEqual("ab".padded(to: 4), "ab  ")
+        XCTAssertEqual("abcde".padded(to: 4), "abcde")
+        XCTAssertEqual("ab".leftPadded(to: 4), "  ab")
+        XCTAssertEqual("abcde".leftPadded(to: 4), "abcde")
         XCTAssertEqual(Text.fixed(0.0125, 3), "0.013")
         XCTAssertEqual(Text.fixed(2, 3), "2.000")
         XCTAssertEqual(Text.fixed(-1.05, 1), "-1.1")

@@ -158,3 +158,47 @@ final class HandParserTests: XCTestCase {
         }
     }
 }
+
+/// The hand parser's option tables are the commands' own options: every name it reads is declared
+/// by that command for argument-parser, as a flag or an option alike, and repeatable only where the
+/// declaration is (argument-parser's own dump of the declarations, `--experimental-dump-help`).
+final class HandParserTableTests: XCTestCase {
+    struct Tool: Decodable { var command: Command }
+    struct Command: Decodable {
+        var commandName: String
+        var arguments: [Argument]?
+        var subcommands: [Command]?
+    }
+    struct Argument: Decodable {
+        struct Name: Decodable { var kind: String; var name: String }
+        var kind: String
+        var names: [Name]?
+        var isRepeating: Bool
+        var spelled: [String] { (names ?? []).map { ($0.kind == "short" ? "-" : "--") + $0.name } }
+    }
+
+    func testEveryNameTheHandParserReadsIsTheCommandsOwn() throws {
+        let result = try CLI.run(["--experimental-dump-help"])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let tool = try JSONDecoder().decode(Tool.self, from: result.stdoutData)
+        func declared(_ name: String) throws -> [Argument] {
+            let command = try XCTUnwrap(tool.command.subcommands?.first { $0.commandName == name }, "no command \(name)")
+            return command.arguments ?? []
+        }
+        func check<Values>(_ command: String, _ table: [HandParser.Word<Values>]) throws {
+            let arguments = try declared(command)
+            XCTAssertFalse(table.isEmpty)
+            for word in table {
+                let argument = arguments.first { !Set($0.spelled).isDisjoint(with: word.names) }
+                guard let argument else { XCTFail("\(command): \(word.names) is not an option of the command"); continue }
+                XCTAssertEqual(Set(argument.spelled), Set(word.names), "\(command): the names of \(word.names)")
+                XCTAssertEqual(argument.kind, word.takesValue ? "option" : "flag", "\(command): \(word.names)")
+                if word.repeatable { XCTAssertTrue(argument.isRepeating, "\(command): \(word.names) repeats only by hand") }
+            }
+        }
+        try check("call", HandParser.callWords)
+        try check("check", HandParser.checkWords)
+        try check("list", HandParser.listWords)
+        try check("validate", HandParser.validateWords)
+    }
+}

@@ -110,9 +110,3 @@ package struct ProgressPlugin: Plugin {
         }
     }
 }
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-}

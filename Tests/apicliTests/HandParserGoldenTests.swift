@@ -2,12 +2,12 @@ import Foundation
 import XCTest
 
 /// The hot commands' common lines are read by hand (Sources/apicli/HandParser.swift), the others
-/// parsed by the command's own parser first (Sources/apicli/FastPath.swift); every help
+/// by argument-parser; every help
 /// text, usage line, error message, exit code and completion script must stay what the full parser
 /// printed. The golden files in Fixtures/golden-cli were captured from main's binary before the fast
 /// path existed (6a1d626): `APICLI_GOLDEN_RECORD=1` rewrites them from the binary under test (or from
 /// `APICLI_GOLDEN_BINARY`), for a deliberate change of a help text only.
-final class FastPathGoldenTests: XCTestCase {
+final class HandParserGoldenTests: XCTestCase {
     static let goldens = CLI.root.appendingPathComponent("Tests/apicliTests/Fixtures/golden-cli")
 
     static let targets = """
@@ -90,7 +90,7 @@ final class FastPathGoldenTests: XCTestCase {
         ("hand-list-no-folder", ["list", "--targets", "elsewhere"]),
         ("hand-validate-file", ["validate", "targets/bench.yaml"]),
         ("hand-validate-targets-env", ["validate", "--targets", "targets", "--env", "nope"]),
-        // ... and shapes it leaves to argument-parser (FastPath, then the full parser).
+        // ... and shapes it leaves to argument-parser.
         ("hand-call-repeated-flag", ["call", "bench.hello", "--stub", "--stub"]),
         ("hand-call-repeated-option", ["call", "bench.hello", "--stub", "--targets", "targets", "--targets", "targets"]),
         ("hand-call-vv", ["call", "bench.hello", "--stub", "-v", "-v"]),
