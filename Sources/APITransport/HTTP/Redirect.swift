@@ -1,3 +1,4 @@
+import APISupport
 import APISecrets
 import APIEndpoint
 #if canImport(FoundationEssentials)
@@ -24,7 +25,8 @@ package enum Redirect {
     package static func next(status: Int, location: String?, after request: PreparedRequest) -> PreparedRequest? {
         guard request.followRedirects, statuses.contains(status), let location, !location.isEmpty,
               let url = URL(string: location, relativeTo: request.url)?.absoluteURL,
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.port.map({ URLBuilder.ports.contains($0) }) ?? true else { return nil }
         var next = request
         next.url = url
         if (status == 303 && request.method != "HEAD") || ((status == 301 || status == 302) && request.method == "POST") {
