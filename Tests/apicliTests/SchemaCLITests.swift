@@ -85,6 +85,30 @@ final class SchemaCLITests: XCTestCase {
         XCTAssertTrue(v.stderr.contains("does not resolve"), v.stderr)
     }
 
+    /// Issue 34 item 16: a 5,000-long `$ref` chain overflowed the stack of every command that
+    /// compiles schemas; now it is a bad schema file, exit 2, named.
+    func testALongRefChainIsABadSchemaNotACrash() throws {
+        let defs = (0..<5000).map { "\"d\($0)\":{\"$ref\":\"#/$defs/d\($0 + 1)\"}" }.joined(separator: ",")
+        let chain = "{\"$ref\":\"#/$defs/d0\",\"$defs\":{" + defs + ",\"d5000\":{\"type\":\"integer\"}}}"
+        let dir = try CLI.folder([
+            "targets/schemas/chain.json": chain,
+            "targets/users.yaml": """
+                baseURL: http://127.0.0.1:9
+                targets:
+                  user:
+                    path: /users/1
+                    expect: { schema: { file: schemas/chain.json } }
+                    sample: { status: 200, headers: { Content-Type: application/json }, json: 1 }
+                """,
+        ])
+        for args in [["validate"], ["list"], ["check", "--stub"], ["mock", "--validate", "--port", "0"]] {
+            let r = try CLI.run(args, cwd: dir, timeout: 20)
+            XCTAssertEqual(r.code, 2, args.joined(separator: " ") + ": " + r.stdout + r.stderr)
+            XCTAssertTrue(r.stderr.contains("schemas/chain.json"), args[0] + ": " + r.stderr)
+            XCTAssertTrue(r.stderr.contains("deeper than 256 levels"), args[0] + ": " + r.stderr)
+        }
+    }
+
     func testMockValidateAnswersABadRequestBodyWith400AndTheViolations() throws {
         let dir = try CLI.folder([
             "targets/contracts/openapi.yaml": """
