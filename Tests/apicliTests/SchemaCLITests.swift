@@ -109,6 +109,33 @@ final class SchemaCLITests: XCTestCase {
         }
     }
 
+    /// Issue 34 item 17: a symbolic link inside the targets folder to a file outside it is outside:
+    /// neither a `$ref` nor `schema: { file: }` reads it (its start was printed in the error).
+    func testASymlinkOutOfTheFolderIsNotRead() throws {
+        let outside = try CLI.folder(["secret.json": #"{"type":"string","title":"OUTSIDE-SECRET-7f3a"}"#])
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let dir = try CLI.folder([
+            "targets/schemas/user.json": #"{"type":"object","properties":{"id":{"$ref":"link.json"}}}"#,
+            "targets/users.yaml": """
+                baseURL: http://127.0.0.1:9
+                targets:
+                  viaRef:
+                    path: /users/1
+                    expect: { schema: { file: schemas/user.json } }
+                  direct:
+                    path: /users/2
+                    expect: { schema: { file: schemas/link.json } }
+                """,
+        ])
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("targets/schemas/link.json").path,
+                                                   withDestinationPath: outside.appendingPathComponent("secret.json").path)
+        let v = try CLI.run(["validate"], cwd: dir)
+        XCTAssertEqual(v.code, 2, v.stdout + v.stderr)
+        XCTAssertFalse((v.stdout + v.stderr).contains("OUTSIDE-SECRET"), v.stderr)
+        XCTAssertTrue(v.stderr.contains(#"$ref "link.json" does not resolve"#), v.stderr)
+        XCTAssertTrue(v.stderr.contains("schema file 'schemas/link.json' is outside the folder of the target file"), v.stderr)
+    }
+
     func testMockValidateAnswersABadRequestBodyWith400AndTheViolations() throws {
         let dir = try CLI.folder([
             "targets/contracts/openapi.yaml": """
