@@ -5,13 +5,14 @@ import XCTest
 /// exit 2 at its line (validate, check, call, load alike), on the command line with exit 64 —
 /// and never reaches a socket address (which traps).
 final class PortRangeTests: FolderTestCase {
+    /// A targets folder whose one service has `base` for its baseURL.
+    private func service(_ base: String) throws -> (dir: URL, targets: String) {
+        let dir = try folder(["targets/svc.yaml": "baseURL: \(base)\ntargets:\n  hello: { path: /hello }\n"])
+        return (dir, dir.appendingPathComponent("targets").path)
+    }
+
     func testAPortAbove65535InAFileIsRefusedAtItsLine() throws {
-        let dir = try folder(["targets/svc.yaml": """
-            baseURL: http://127.0.0.1:99999
-            targets:
-              hello: { path: /hello }
-            """])
-        let targets = dir.appendingPathComponent("targets").path
+        let (dir, targets) = try service("http://127.0.0.1:99999")
         let junit = dir.appendingPathComponent("r.xml").path
         for args in [["validate", "--targets", targets], ["check", "--targets", targets, "--junit", junit],
                      ["call", "--targets", targets, "svc.hello"], ["load", "--targets", targets, "-q", "--requests", "1"]] {
@@ -23,12 +24,7 @@ final class PortRangeTests: FolderTestCase {
     }
 
     func testAPortAbove65535OnTheCommandLineIsAUsageError() throws {
-        let dir = try folder(["targets/svc.yaml": """
-            baseURL: http://127.0.0.1:8080
-            targets:
-              hello: { path: /hello }
-            """])
-        let targets = dir.appendingPathComponent("targets").path
+        let (_, targets) = try service("http://127.0.0.1:8080")
         for args in [["call", "http://127.0.0.1:99999/"], ["call", "--targets", targets, "svc.hello", "--base-url", "http://127.0.0.1:99999"],
                      ["check", "--targets", targets, "--base-url", "http://127.0.0.1:70000"]] {
             let r = try CLI.run(args)
@@ -39,12 +35,8 @@ final class PortRangeTests: FolderTestCase {
 
     /// A placeholder in the base URL is expanded only when the call is built: still exit 2, not a trap.
     func testAPortFromAPlaceholderIsRefusedBeforeAnySocket() throws {
-        let dir = try folder(["targets/svc.yaml": """
-            baseURL: "http://127.0.0.1:{port}"
-            targets:
-              hello: { path: /hello }
-            """])
-        let r = try CLI.run(["call", "--targets", dir.appendingPathComponent("targets").path, "svc.hello", "-p", "port=99999"])
+        let (_, targets) = try service(#""http://127.0.0.1:{port}""#)
+        let r = try CLI.run(["call", "--targets", targets, "svc.hello", "-p", "port=99999"])
         XCTAssertEqual(r.code, 2, r.stdout + r.stderr)
         XCTAssertTrue(r.stderr.contains("a port is 1 to 65535"), r.stderr)
     }
