@@ -201,7 +201,21 @@ package struct EndpointResolver: Sendable {
         }
         endpoint.tls.password.map(secrets.record)
         if let download = task.download {
-            endpoint.download = try bindings.expand(download, in: "the download path of \(name)", file: file)
+            // A placeholder's value (a -p, a param, a capture from a response) names one entry of its
+            // folder, as `--download` names do: `{name}` = `../outside/victim.txt` is refused.
+            var leaving: String?
+            let keep = { (value: String) -> String in
+                if leaving == nil, !Path.isPlainName(value) { leaving = value }
+                return value
+            }
+            endpoint.download = try bindings.expand(download, in: "the download path of \(name)", file: file,
+                                                    encode: keep, encodeReserved: keep)
+            if let leaving {
+                throw .invalid(Diagnostic(file: file, mark: download.mark,
+                                          message: "the download path of \(name): a placeholder's value '\(leaving)' "
+                                              + "is not a plain file name (no '/', '\\', '.', '..' nor control characters): nothing written",
+                                          hint: "a value put into download: names one file in its folder; write folders in the path itself"))
+            }
         }
         endpoint.secrets = bindings.secrets.values
         endpoint.origins = origins

@@ -42,6 +42,7 @@ package struct PreparedRequest: Sendable {
         var tls: TLSOptions = TLSOptions()
         var cookies: Bool = true
         var followRedirects: Bool = true
+        var redirectScope: HostScope? = nil
         var authHeader: String? = nil
         var oauth2: OAuth2Settings<String>? = nil
         var digest: DigestLogin? = nil
@@ -107,6 +108,12 @@ package struct PreparedRequest: Sendable {
         _modify { yield &storage.value.followRedirects }
     }
     /// The header `auth:` adds (set by `AuthPlugin`): never sent to another origin after a redirect.
+    /// Where a redirect may go (`RunSettings.redirectScope`); nil: anywhere.
+    package var redirectScope: HostScope? {
+        _read { yield storage.value.redirectScope }
+        _modify { yield &storage.value.redirectScope }
+    }
+
     package var authHeader: String? {
         _read { yield storage.value.authHeader }
         _modify { yield &storage.value.authHeader }

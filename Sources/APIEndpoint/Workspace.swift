@@ -133,6 +133,7 @@ package struct Workspace: Sendable {
         let endpoint = try resolver.endpoint(for: target, in: service, captured: captured)
         var request = try RequestBuilder.build(endpoint)
         request.secrets = resolver.secrets
+        request.redirectScope = settings.redirectScope
         request.idle = target.stream?.idle
         if let ws = endpoint.task.websocket {
             request.websocket = WebSocketRequest(ws)

@@ -1,4 +1,5 @@
 import APISupport
+import APIDiagnostics
 import APITargets
 import APITransport
 #if canImport(FoundationEssentials)
@@ -115,6 +116,9 @@ final class KeepAlivePool: Sendable {
     }
 
     private func connect(_ address: Address, on loop: EventLoop, timeout: Double) async throws -> Channel {
+        if let problem = URLBuilder.problem(withPort: address.port) {  // a redirect's, a route's: never a trap
+            throw APIError.invalid(Diagnostic(file: nil, mark: nil, message: "\(address.host):\(address.port) \(problem)"))
+        }
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(.milliseconds(Int64((timeout * 1000).rounded(.up))))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)

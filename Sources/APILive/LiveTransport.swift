@@ -1,3 +1,4 @@
+import APISupport
 import APIDiagnostics
 import APITargets
 import APIEndpoint
@@ -33,6 +34,11 @@ package struct LiveTransport: Transport {
     }
 
     package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+        // Files and command lines are checked where they are read; this is the last guard before an
+        // engine turns the number into a socket address (which traps on one above 65535).
+        if let port = request.url.port, let problem = URLBuilder.problem(withPort: port) {
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "\(request.url.absoluteString) \(problem)"))
+        }
         if request.http2PriorKnowledge, request.socket == nil, request.url.scheme?.lowercased() == "http",
            connection.unixSocket == nil, !connection.http1Only {
             return try await h2c.send(request, transfer: transfer)

@@ -84,25 +84,26 @@ package enum LoadJSON {
         var r = LoadResult()
         r.model = o["model"]?.stringValue ?? ""
         r.load = o["load"]?.stringValue ?? ""
-        r.startedAt = o["startedAt"]?.numberValue ?? 0
-        guard let elapsed = o["elapsed"]?.numberValue, elapsed.isFinite, elapsed >= 0 else { throw bad("elapsed is missing") }
-        r.elapsed = elapsed
-        r.scheduled = UInt64(max(0, o["scheduled"]?.numberValue ?? 0))
+        r.startedAt = try seconds(o["startedAt"] ?? .number(0), "startedAt", bad)
+        guard let elapsed = o["elapsed"] else { throw bad("elapsed is missing") }
+        r.elapsed = try seconds(elapsed, "elapsed", bad)
+        r.scheduled = try count(o["scheduled"] ?? .number(0), "scheduled", bad)
         r.stopped = o["stopped"]?.stringValue
         guard case .array(let targets)? = o["targets"] else { throw bad("targets is missing") }
-        for t in targets {
-            guard let f = t.fields, let name = f["name"]?.stringValue else { throw bad("a target has no name") }
+        for (i, t) in targets.enumerated() {
+            guard let f = t.fields, let name = f["name"]?.stringValue else { throw bad("targets[\(i)] has no name") }
             r.names.append(name)
-            r.targets[name] = try stats(f, bad)
+            r.targets[name] = try stats(f, "targets[\(i)]", bad)
         }
-        r.lag = try latencies(o["lag"], bad)
+        r.lag = try latencies(o["lag"], "lag", bad)
         if case .array(let seconds)? = o["timeline"] {
-            for s in seconds {
-                guard let f = s.fields else { throw bad("a timeline entry is not an object") }
+            guard seconds.count <= maxSeconds else { throw bad("timeline has more than \(maxSeconds) seconds") }
+            for (i, s) in seconds.enumerated() {
+                guard let f = s.fields else { throw bad("timeline[\(i)] is not an object") }
                 var second = LoadSecond()
-                second.requests = try count(f["requests"], bad)
-                second.errors = try count(f["errors"], bad)
-                second.latency = try latencies(f["histogram"], into: Latencies(coarse: true), bad)
+                second.requests = try count(f["requests"], "timeline[\(i)].requests", bad)
+                second.errors = try count(f["errors"], "timeline[\(i)].errors", bad)
+                second.latency = try latencies(f["histogram"], "timeline[\(i)].histogram", into: Latencies(coarse: true), bad)
                 r.timeline.append(second)
             }
         }
@@ -116,39 +117,81 @@ package enum LoadJSON {
                                                   source: f["source"]?.stringValue ?? ""))
             }
         }
-        if let s = o["shard"]?.fields, let i = s["index"]?.numberValue, let n = s["count"]?.numberValue,
-           let shard = Shard.parse("\(Int(i))/\(Int(n))", source: file) {
+        if let s = o["shard"] {
+            guard let f = s.fields else { throw bad("shard is not an object") }
+            let i = try count(f["index"], "shard.index", bad), n = try count(f["count"], "shard.count", bad)
+            guard let shard = Shard.parse("\(i)/\(n)", source: file) else { throw bad("shard \(i)/\(n) is not a shard (1 ≤ index ≤ count)") }
             r.shard = shard
         }
-        r.merged = Int(o["merged"]?.numberValue ?? 0)
+        r.merged = Int(try count(o["merged"] ?? .number(0), "merged", bad))
+        guard total(r) != nil else { throw bad("its counts add up beyond \(Int(maxCount))") }
         return r
     }
 
-    private static func stats(_ f: [String: JSONValue], _ bad: (String) -> APIError) throws(APIError) -> LoadStats {
-        var s = LoadStats()
-        s.requests = try count(f["requests"], bad)
-        s.bytes = try count(f["bytes"], bad)
-        if case .object(let errors)? = f["errors"] {
-            for (k, v) in errors { s.errors[k] = try count(v, bad) }
+    /// The most any count of a report (and all its counts added up, and those of the reports
+    /// merged) may be: 2^53, the last whole number a JSON number holds exactly. Beyond it adding
+    /// them up would overflow (a trap), so a forged report is refused instead.
+    package static let maxCount = 9_007_199_254_740_992.0
+    /// The most seconds a report may name (`elapsed`, `startedAt`): about 3,000 years.
+    static let maxSeconds = 100_000_000_000
+
+    /// Every count of `r` added up (requests, bytes, errors, each histogram's), or nil beyond `maxCount`.
+    package static func total(_ r: LoadResult) -> UInt64? {
+        var sum: UInt64 = 0
+        let limit = UInt64(maxCount)
+        func add(_ n: UInt64) -> Bool {
+            let (s, over) = sum.addingReportingOverflow(n)
+            sum = s
+            return !over && s <= limit
         }
-        s.latency = try latencies(f["histogram"], bad)
+        for s in r.targets.values {
+            guard add(s.requests), add(s.bytes), add(s.latency.count) else { return nil }
+            for e in s.errors.values { guard add(e) else { return nil } }
+        }
+        for s in r.timeline {
+            guard add(s.requests), add(s.errors), add(s.latency.count) else { return nil }
+        }
+        guard add(r.lag.count), add(r.scheduled), add(UInt64(max(r.merged, 0))) else { return nil }
+        return sum
+    }
+
+    private static func stats(_ f: [String: JSONValue], _ field: String, _ bad: (String) -> APIError) throws(APIError) -> LoadStats {
+        var s = LoadStats()
+        s.requests = try count(f["requests"], field + ".requests", bad)
+        s.bytes = try count(f["bytes"], field + ".bytes", bad)
+        if case .object(let errors)? = f["errors"] {
+            for (k, v) in errors { s.errors[k] = try count(v, field + ".errors." + k, bad) }
+        }
+        s.latency = try latencies(f["histogram"], field + ".histogram", bad)
         return s
     }
 
-    private static func count(_ v: JSONValue?, _ bad: (String) -> APIError) throws(APIError) -> UInt64 {
-        guard case .number(let n)? = v, n.isFinite, n >= 0, n < 9e15, n == n.rounded() else { throw bad("a count is not a whole number") }
+    private static func count(_ v: JSONValue?, _ field: String, _ bad: (String) -> APIError) throws(APIError) -> UInt64 {
+        guard case .number(let n)? = v, n.isFinite, n >= 0, n <= maxCount, n == n.rounded() else {
+            throw bad("\(field) is not a whole number from 0 to \(Int(maxCount))")
+        }
         return UInt64(n)
     }
 
-    private static func latencies(_ v: JSONValue?, into empty: Latencies = Latencies(),
+    private static func seconds(_ v: JSONValue, _ field: String, _ bad: (String) -> APIError) throws(APIError) -> Double {
+        guard case .number(let n) = v, n.isFinite, n >= 0, n <= Double(maxSeconds) else {
+            throw bad("\(field) is not a number of seconds from 0 to \(maxSeconds)")
+        }
+        return n
+    }
+
+    private static func latencies(_ v: JSONValue?, _ field: String, into empty: Latencies = Latencies(),
                                   _ bad: (String) -> APIError) throws(APIError) -> Latencies {
         var l = empty
-        guard case .array(let pairs)? = v else { throw bad("a histogram is missing") }
-        for pair in pairs {
-            guard case .array(let p) = pair, p.count == 2 else { throw bad("a histogram bucket is not [microseconds, count]") }
-            let value = try count(p[0], bad)
-            let n = try count(p[1], bad)
-            guard value <= Latencies.highest else { throw bad("a latency is beyond an hour") }
+        guard case .array(let pairs)? = v else { throw bad("\(field) is missing") }
+        var sum: UInt64 = 0
+        for (i, pair) in pairs.enumerated() {
+            guard case .array(let p) = pair, p.count == 2 else { throw bad("\(field)[\(i)] is not [microseconds, count]") }
+            let value = try count(p[0], "\(field)[\(i)][0]", bad)
+            let n = try count(p[1], "\(field)[\(i)][1]", bad)
+            guard value <= Latencies.highest else { throw bad("\(field)[\(i)]: a latency beyond an hour") }
+            sum += n  // each at most 2^53, checked against it before the next: no overflow
+            guard Double(sum) <= maxCount else { throw bad("\(field)'s counts add up beyond \(Int(maxCount))") }
             l.record(microseconds: value, count: n)
         }
         return l

@@ -68,7 +68,13 @@ package enum LoadMerge {
         merged.load = first.result.load
         merged.thresholds = first.result.thresholds
         var seen: [Int: String] = [:]
+        var total: UInt64 = 0
         for (file, r) in reports {
+            // Each report's counts were bounded when read (`LoadJSON.read`); so are their sums here.
+            guard let counts = LoadJSON.total(r), Double(total) + Double(counts) <= LoadJSON.maxCount else {
+                throw refuse(file, "the counts of the reports add up beyond \(Int(LoadJSON.maxCount))")
+            }
+            total += counts
             guard r.thresholds == first.result.thresholds else {
                 throw refuse(file, "its thresholds differ from \(first.file)'s", "merge the shards of one run (the same thresholds)")
             }
@@ -84,9 +90,11 @@ package enum LoadMerge {
             merged.merged += max(r.merged, 1)
         }
         if let count = first.result.shard?.count, !allowMissing {
-            let missing = (1...count).filter { seen[$0] == nil }
-            if !missing.isEmpty {
-                throw refuse(nil, "shard \(missing.map(String.init).joined(separator: ", ")) of \(count) is missing",
+            if seen.count < count {
+                // Named up to ten: a forged count of 10^15 is not walked through.
+                let missing = Array((1...count).lazy.filter { seen[$0] == nil }.prefix(10))
+                let more = count - seen.count - missing.count
+                throw refuse(nil, "shard \(missing.map(String.init).joined(separator: ", "))\(more > 0 ? " and \(more) more" : "") of \(count) is missing",
                              "pass every shard's report, or --allow-missing")
             }
         }

@@ -1,8 +1,14 @@
 import APISupport
 import APIDiagnostics
 import APITargets
+import APIEndpoint
 import APITransport
 import APISend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 /// What a load run measured: per target and over the whole run, second by second, and for the
 /// open model how late requests started against their schedule.
 package struct LoadResult: Sendable, Equatable {
@@ -70,9 +76,20 @@ package struct LoadResult: Sendable, Equatable {
 package enum LoadOutcome {
     package static func errorKind(_ sent: Sent) -> String? {
         switch sent.last {
-        case .success(let r): return r.status >= 400 ? "\(r.status / 100)xx" : nil
+        case .success(let r):
+            if refusedRedirect(r, sent.request) { return "redirect:refused" }
+            return r.status >= 400 ? "\(r.status / 100)xx" : nil
         case .failure(let e): return errorKind(e)
         }
+    }
+
+    /// A redirect the run's guard did not follow (`RunSettings.redirectScope`): the 3xx is not the
+    /// answer the run asked for, it is a refusal to go to a host out of scope.
+    static func refusedRedirect(_ response: Response, _ request: PreparedRequest) -> Bool {
+        guard let scope = request.redirectScope, request.followRedirects, Redirect.statuses.contains(response.status),
+              let location = response.headers.value(of: "Location"),
+              let url = URL(string: location, relativeTo: request.url)?.absoluteURL else { return false }
+        return !scope.allows(url, socket: request.socket)
     }
 
     package static func errorKind(_ error: APIError) -> String {

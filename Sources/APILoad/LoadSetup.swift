@@ -41,9 +41,13 @@ package struct LoadSetup: Sendable {
     package var plan: LoadPlan
     /// The project's, then the selected targets' (in order), then the request's.
     package var thresholds: [LoadThreshold]
-    /// Hosts the run would send to that are neither loopback nor in the target files' baseURLs
-    /// (the selected targets and what they need): the run needs the user's consent for them.
+    /// Hosts the run would connect to (after `--connect-to` and `--resolve`) that are neither
+    /// loopback nor in the target files' baseURLs (the selected targets and what they need): the
+    /// run needs the user's consent for them.
     package var foreignHosts: [String]
+    /// Loopback and the files' own hosts, judged where connections go: what the run may reach
+    /// without consent, and (with the consented `foreignHosts`) where its redirects may go.
+    package var scope: HostScope
     /// The run must not start (a threshold's problem wins over a weight's).
     package var problem: Problem?
 
@@ -63,20 +67,23 @@ package struct LoadSetup: Sendable {
         if let unknown = request.thresholds.lazy.compactMap(\.target).first(where: { !names.contains($0) }) {
             problem = .threshold(unknown)
         }
-        foreignHosts = Self.foreignHosts(workspace, selected)
+        scope = HostScope(hosts: Self.ownHosts(workspace), connection: workspace.settings.connection)
+        foreignHosts = Self.foreignHosts(workspace, selected, scope)
     }
 
-    /// localhost (and `*.localhost`), 127.0.0.0/8 and ::1, bracketed or not.
-    package static func isLoopback(_ host: String) -> Bool {
-        let h = host.filter { $0 != "[" && $0 != "]" }
-        return h == "localhost" || h.hasSuffix(".localhost") || h == "::1" || h.hasPrefix("127.")
+    /// The workspace for the run: its redirects stay in `scope` and the hosts the user consented to.
+    package func guarded(_ workspace: Workspace) -> Workspace {
+        var out = workspace
+        var allowed = scope
+        allowed.hosts.formUnion(foreignHosts)
+        out.settings.redirectScope = allowed
+        return out
     }
 
     private static func host(_ text: String) -> String? { URL(string: text)?.host?.lowercased() }
 
-    /// The hosts of the requests of `selected` and what they need, in order, that are neither
-    /// loopback nor the host of a baseURL of the files (a service's, its environments', the project's).
-    private static func foreignHosts(_ workspace: Workspace, _ selected: [(Service, Target)]) -> [String] {
+    /// The hosts of the baseURLs of the files (a service's, its environments', the project's).
+    private static func ownHosts(_ workspace: Workspace) -> Set<String> {
         var own = Set<String>()
         var services: [Service] = []
         if let catalog = try? workspace.catalog() { services = catalog.services }
@@ -85,13 +92,19 @@ package struct LoadSetup: Sendable {
             for e in s.environments { if let b = e.baseURL, let h = host(b.text) { own.insert(h) } }
         }
         for e in workspace.project.environments { if let b = e.baseURL, let h = host(b.text) { own.insert(h) } }
+        return own
+    }
+
+    /// Where the requests of `selected` and what they need connect, in order, out of `scope`.
+    private static func foreignHosts(_ workspace: Workspace, _ selected: [(Service, Target)], _ scope: HostScope) -> [String] {
         var needed = selected
         let caller = Caller(workspace: workspace)
         for name in caller.needed(by: selected).sorted() { if let found = try? workspace.find(name) { needed.append(found) } }
         var foreign: [String] = []
         for (service, target) in needed {
-            guard let call = try? workspace.build(target, in: service), let h = call.request.url.host?.lowercased() else { continue }
-            if !isLoopback(h), !own.contains(h), !foreign.contains(h) { foreign.append(h) }
+            guard let call = try? workspace.build(target, in: service), !scope.allows(call.request.url, socket: call.request.socket),
+                  let to = scope.destination(call.request.url, socket: call.request.socket) else { continue }
+            if !foreign.contains(to) { foreign.append(to) }
         }
         return foreign
     }

@@ -163,6 +163,14 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// A request NIO's parser refused (`HTTP/9.9`, a bad header line): its error handler, before
+    /// this one, has answered 400 with `Connection: close`; the connection is closed as it says
+    /// (it stayed open: a file descriptor kept per bad request).
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError { context.close(promise: nil) }
+        context.fireErrorCaught(error)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):

@@ -223,7 +223,17 @@ package struct MockTable: Sendable {
                          body: Data(text.utf8), delay: 0)
     }
 
-    static func split(_ uri: String) -> (path: String, query: Substring) {
+    /// The path and the query of a request target: origin-form (`/hello?x=1`), or absolute-form
+    /// (`http://host/hello?x=1`, which RFC 9112 §3.2.2 says a server must accept: its scheme and
+    /// authority are left out; none of them names a path: `/`).
+    static func split(_ target: String) -> (path: String, query: Substring) {
+        var uri = target
+        if let colon = uri.firstIndex(of: ":"), ["http", "https"].contains(uri[..<colon].lowercased()),
+           uri[colon...].hasPrefix("://") {
+            let authority = uri[uri.index(colon, offsetBy: 3)...]
+            let rest = authority[(authority.firstIndex { $0 == "/" || $0 == "?" } ?? authority.endIndex)...]
+            uri = rest.hasPrefix("/") ? String(rest) : "/" + rest
+        }
         guard let q = uri.firstIndex(of: "?") else { return (uri, "") }
         return (String(uri[..<q]), uri[uri.index(after: q)...])
     }

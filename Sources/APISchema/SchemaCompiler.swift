@@ -18,6 +18,11 @@ struct SchemaCompiler {
     var registry: SchemaRegistry
     private var cache: [String: SchemaNode] = [:]
     private(set) var dynamic: [String: [String: SchemaNode]] = [:]
+    /// Schemas being compiled, one inside another (`$ref`s followed included): each is a few stack
+    /// frames here and in validation, so a chain of 5,000 `$ref`s overflowed the stack.
+    private var depth = 0
+    /// The deepest nesting compiled (schemas within schemas and `$ref` chains alike).
+    package static let maxDepth = 256
 
     package init(registry: SchemaRegistry) { self.registry = registry }
 
@@ -50,6 +55,11 @@ struct SchemaCompiler {
         if let done = cache[key] { return done }
         let dialect = SchemaDialect.from(value["$schema"]?.stringValue) ?? dialect
         let hidden = dialect.refHidesSiblings && value["$ref"] != nil
+        guard depth < Self.maxDepth else {
+            throw SchemaError(location: location, message: "schemas nest (or $refs chain) deeper than \(Self.maxDepth) levels")
+        }
+        depth += 1
+        defer { depth -= 1 }
         let n = SchemaNode(location: location, resource: place.resource)
         n.dialect = dialect
         cache[key] = n

@@ -21,6 +21,26 @@ package enum Path {
         return String(cString: p)
     }
 
+    /// A name from elsewhere (a server's `Content-Disposition`, a value captured into a
+    /// `download:` path) names one entry of its folder: no `/` nor `\\`, not `.` nor `..`, none of
+    /// the characters that hide what a name says (`isHidden`).
+    package static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains(where: isSeparator)
+            && !name.unicodeScalars.contains(where: isHidden)
+    }
+
+    /// `/`, and `\\` (a separator on Windows, refused everywhere).
+    package static func isSeparator(_ c: Character) -> Bool { c == "/" || c == "\\" }
+
+    /// Characters a name must not carry: C0 and C1 controls, DEL, and the bidirectional marks,
+    /// embeddings, overrides and isolates that make `evil\u{202E}txt.exe` show as `evilexe.txt`.
+    package static func isHidden(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
     /// `.` and `..` collapsed as text (`a/./b/../c` → `a/c`); a relative path keeps leading `..`s.
     package static func normalized(_ path: String) -> String {
         var parts: [Substring] = []

@@ -49,8 +49,22 @@ package enum URLBuilder {
             return "does not start with http://, https://, ws:// or wss://"
         }
         guard let host = components.host, !host.isEmpty else { return "has no host" }
+        if let port = components.port, let problem = problem(withPort: port) { return problem }
         goodBases.withLock { if $0.count < 256 { $0.insert(base) } }
         return nil
+    }
+
+    /// The ports a URL may name (TCP's: 0 is no port to connect to).
+    package static let ports = 1...65535
+
+    /// Why `port` cannot be a URL's port, or nil when it can.
+    package static func problem(withPort port: Int) -> String? {
+        ports.contains(port) ? nil : "has port \(port): a port is 1 to 65535"
+    }
+
+    /// Why the port `url` names cannot be one (a command line's URL: exit 64), or nil.
+    package static func problem(withPortOf url: String) -> String? {
+        URLComponents(string: url)?.port.flatMap(problem(withPort:))
     }
 
     /// How to write `base` right, for a `problem(withBaseURL:)` message.

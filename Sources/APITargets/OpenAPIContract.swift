@@ -24,13 +24,14 @@ package enum OpenAPIContract {
         var prepared: SchemaDocument
     }
 
-    /// `written` relative to `folder` (the target file's), refused outside it.
+    /// `written` relative to `folder` (the target file's), refused outside it: as real paths
+    /// (`Path.isInside`, as `import openapi` checks its `$ref`s), so a symbolic link inside the
+    /// folder to a file outside it is outside.
     package static func document(_ written: String, folder: String) -> Result<Document, SchemaError> {
-        let inside = !written.hasPrefix("/") && !written.split(separator: "/").contains("..")
-        guard inside else {
+        let path = Path.join(folder, written)
+        guard !written.hasPrefix("/"), Path.isInside(path, folder) else {
             return .failure(SchemaError(location: written, message: "schema file '\(written)' is outside the folder of the target file"))
         }
-        let path = Path.join(folder, written)
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(SchemaError(location: written, message: "schema file '\(written)' cannot be read (looked for \(path))"))
         }
@@ -175,8 +176,7 @@ package enum OpenAPIContract {
         { uri in
             guard uri.hasPrefix("file://") else { return nil }
             let path = String(uri.dropFirst(7))
-            guard path.hasPrefix(root.hasSuffix("/") ? root : root + "/"), !path.split(separator: "/").contains(".."),
-                  let data = FileManager.default.contents(atPath: path),
+            guard Path.isInside(path, root), let data = FileManager.default.contents(atPath: path),
                   let node = try? YAMLParser.parse(Array(data)) else { return nil }
             var r = NodeReader(file: path)
             return r.value(node, "schema").map(JSONValue.init)

@@ -1,3 +1,4 @@
+import APISupport
 import APIDiagnostics
 import APITargets
 import APIEndpoint
@@ -42,6 +43,9 @@ struct CallValues {
     /// `call`'s own checks (the groups' are `request.validate()` and `form.validate()`).
     func validate() throws {
         try SendOptions.validate(retries: retries)
+        if Self.isURL(target), let problem = URLBuilder.problem(withPortOf: target) {
+            throw ValidationError("'\(target)' \(problem)")
+        }
         if sample != nil && !stub { throw ValidationError("--sample works with --stub") }
         if download && output != nil { throw ValidationError("--download and -o do not go together: -o names the file") }
     }

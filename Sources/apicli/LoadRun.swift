@@ -60,7 +60,7 @@ extension APICLI.Load {
             }
         }
         template.startedAt = flags.startAt ?? now
-        var workspace = workspace
+        var workspace = setup.guarded(workspace)  // no redirect leaves loopback, the files' hosts and those consented to
         let policy = SendPolicy(retries: retries)
         if case .closed(let users, _) = plan.model {  // a connection per user, as wrk -cN
             workspace = workspace.connections(atLeast: users)

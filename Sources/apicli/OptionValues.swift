@@ -61,6 +61,9 @@ struct RequestValues {
     var showSecrets = false
 
     func validate() throws {
+        if let baseURL, let problem = URLBuilder.problem(withPortOf: baseURL) {
+            throw ValidationError("--base-url '\(baseURL)' \(problem)")
+        }
         if let cacert, !Path.isReadable(cacert) {
             throw ValidationError("--cacert: cannot read '\(cacert)'")
         }

@@ -48,6 +48,8 @@ final class HTTPPartsTests: XCTestCase {
         var off = post
         off.followRedirects = false
         XCTAssertNil(Redirect.next(status: 302, location: "/b", after: off))
+        // Issue 34 item 25: a Location naming a port no socket can have is not followed (the 3xx is the answer).
+        XCTAssertNil(Redirect.next(status: 302, location: "http://127.0.0.1:99999/x", after: post))
     }
 
     func testCookieJarScopesByHostPathSecureAndExpiry() {

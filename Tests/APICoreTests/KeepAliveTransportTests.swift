@@ -24,6 +24,20 @@ final class KeepAliveTransportTests: XCTestCase {
         }
     }
 
+    /// Issue 34 item 25: a port above 65535 that got past the files and the command line (a caller's
+    /// URL) is a clean error from every engine's entry, never a trap in `SocketAddress`.
+    func testAPortAbove65535IsAnErrorNotATrap() async throws {
+        for transport in [KeepAliveTransport() as any Transport, LiveTransport()] {
+            do {
+                let r = try await get("http://127.0.0.1:99999/", on: transport)
+                XCTFail("expected a refusal, got \(r.status)")
+            } catch let error as APIError {
+                XCTAssertEqual(error.kind, .invalid, "\(error)")
+                XCTAssertTrue("\(error)".contains("a port is 1 to 65535"), "\(error)")
+            }
+        }
+    }
+
     /// faultserver's /keep-then-drop answers and keeps the connection, then closes it unanswered at
     /// the next request: that request goes again on a new connection, once.
     func testAKeptConnectionTheServerDroppedIsReplacedOnce() async throws {

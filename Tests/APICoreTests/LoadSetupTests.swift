@@ -3,6 +3,7 @@ import XCTest
 @testable import APIDiagnostics
 @testable import APITargets
 @testable import APIEndpoint
+@testable import APITransport
 @testable import APISend
 @testable import APILoad
 
@@ -31,8 +32,9 @@ final class LoadSetupTests: TemporaryFolderTestCase {
             """)
     }
 
-    private func setup(_ request: LoadSetup.Request, variables: [String: String] = [:]) throws -> LoadSetup {
-        let workspace = try Workspace(Workspace.Options(directory: dir.path), process: variables)
+    private func setup(_ request: LoadSetup.Request, variables: [String: String] = [:],
+                       connection: ConnectionOptions = ConnectionOptions()) throws -> LoadSetup {
+        let workspace = try Workspace(Workspace.Options(directory: dir.path), process: variables, connection: connection)
         return try LoadSetup(workspace, request)
     }
 
@@ -77,12 +79,53 @@ final class LoadSetupTests: TemporaryFolderTestCase {
         // a base URL from the environment that no file names is, once, for the target and what it needs
         let moved = try setup(.init(patterns: ["s.me", "s.fast"]), variables: ["APICLI_BASE_URL_S": "https://Evil.example.net"])
         XCTAssertEqual(moved.foreignHosts, ["evil.example.net"])
-        XCTAssertTrue(LoadSetup.isLoopback("localhost"))
-        XCTAssertTrue(LoadSetup.isLoopback("api.localhost"))
-        XCTAssertTrue(LoadSetup.isLoopback("127.1.2.3"))
-        XCTAssertTrue(LoadSetup.isLoopback("[::1]"))
-        XCTAssertFalse(LoadSetup.isLoopback("localhost.example.com"))
-        XCTAssertFalse(LoadSetup.isLoopback("10.0.0.1"))
+        XCTAssertTrue(HostScope.isLoopback("localhost"))
+        XCTAssertTrue(HostScope.isLoopback("127.1.2.3"))
+        XCTAssertTrue(HostScope.isLoopback("[::1]"))
+        XCTAssertFalse(HostScope.isLoopback("localhost.example.com"))
+        XCTAssertFalse(HostScope.isLoopback("10.0.0.1"))
+    }
+
+    /// Issue 34 item 8: a name that only begins like a loopback address is a name, resolved anywhere.
+    func testOnlyLoopbackAddressesAndLocalhostAreLoopback() throws {
+        for host in ["127.attacker.example", "127.0.0.1.nip.io", "127.1", "127.0.0.256", "127.0.0.1a", "api.localhost", "::2", "[::1].example"] {
+            XCTAssertFalse(HostScope.isLoopback(host), host)
+        }
+        for host in ["127.0.0.1", "127.255.255.254", "LOCALHOST", "::1", "[::1]"] { XCTAssertTrue(HostScope.isLoopback(host), host) }
+        let moved = try setup(.init(patterns: ["s.fast"]), variables: ["APICLI_BASE_URL_S": "http://127.attacker.example"])
+        XCTAssertEqual(moved.foreignHosts, ["127.attacker.example"])
+    }
+
+    /// Issue 34 item 9: the guard judges where connections go, after --connect-to and --resolve.
+    func testTheGuardJudgesWhereConnectionsGo() throws {
+        let connectTo = ConnectionOptions(connectTo: [try ConnectionOptions.parseConnectTo("127.0.0.1:9:evil.example.net:80")])
+        XCTAssertEqual(try setup(.init(patterns: ["s.fast"]), connection: connectTo).foreignHosts, ["evil.example.net"])
+        let resolve = ConnectionOptions(resolve: [try XCTUnwrap(ConnectionOptions.parseResolve("api.example.com:443:10.1.2.3"))])
+        XCTAssertEqual(try setup(.init(patterns: ["s.fast"]), variables: ["APICLI_ENV": "prod"], connection: resolve).foreignHosts,
+                       ["10.1.2.3"])
+        // routed onto loopback: nothing foreign, whatever the URL names
+        let home = ConnectionOptions(resolve: [try XCTUnwrap(ConnectionOptions.parseResolve("evil.example.net:443:127.0.0.1"))])
+        XCTAssertEqual(try setup(.init(patterns: ["s.fast"]), variables: ["APICLI_BASE_URL_S": "https://evil.example.net"],
+                                 connection: home).foreignHosts, [])
+        // a unix socket is local
+        let socket = ConnectionOptions(unixSocket: "/tmp/x.sock")
+        XCTAssertEqual(try setup(.init(patterns: ["s.fast"]), variables: ["APICLI_BASE_URL_S": "https://evil.example.net"],
+                                 connection: socket).foreignHosts, [])
+    }
+
+    /// Issue 34 item 10: a redirect out of the guard's scope is not followed; in scope it is.
+    func testARedirectOutOfTheGuardsScopeIsNotFollowed() throws {
+        let setup = try setup(.init(patterns: ["s.fast"]))
+        let workspace = setup.guarded(try Workspace(Workspace.Options(directory: dir.path), process: [:]))
+        let request = try workspace.build(named: "s.fast").request
+        XCTAssertNil(Redirect.next(status: 302, location: "http://evil.example.net/x", after: request))
+        XCTAssertNil(Redirect.next(status: 302, location: "http://127.attacker.example/x", after: request))
+        XCTAssertNotNil(Redirect.next(status: 302, location: "http://localhost:8080/x", after: request))
+        XCTAssertNotNil(Redirect.next(status: 302, location: "https://api.example.com/x", after: request))
+        XCTAssertNotNil(Redirect.next(status: 302, location: "/elsewhere", after: request))
+        var unguarded = request
+        unguarded.redirectScope = nil
+        XCTAssertNotNil(Redirect.next(status: 302, location: "http://evil.example.net/x", after: unguarded))
     }
 
     func testAbortOnFailStopsAtTheFirstFailingThresholdOnceARequestCameBack() throws {

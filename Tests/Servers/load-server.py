@@ -42,6 +42,12 @@ class Handler(QuietHandler):
             return self.send_json(200, {"slept_ms": ms})
         if url.path.startswith("/status/"):
             return self.send_json(int(url.path.rsplit("/", 1)[1]), {"status": url.path})
+        if url.path == "/redirect":  # 302 to ?to= (the load guard's redirect refusal)
+            self.send_response(302)
+            self.send_header("Location", parse_qs(url.query)["to"][0])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if url.path == "/me":
             token = self.headers.get("X-Token")
             with lock:

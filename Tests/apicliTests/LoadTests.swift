@@ -187,6 +187,40 @@ final class LoadTests: XCTestCase {
         XCTAssertTrue(foreign.stderr.contains("pass --yes"), foreign.stderr)
     }
 
+    /// Issue 34 items 8 and 9: a name beginning with "127." is not loopback, and the guard judges
+    /// where --connect-to sends the connections.
+    func testTheGuardRefusesLookAlikesAndRoutedConnections() throws {
+        let lookAlike = try load(["svc.fast", "--requests", "1", "--base-url", "http://127.attacker.invalid"])
+        XCTAssertEqual(lookAlike.code, 64, lookAlike.stderr)
+        XCTAssertTrue(lookAlike.stderr.contains("load would go to 127.attacker.invalid"), lookAlike.stderr)
+        let port = URL(string: server.url)!.port!
+        let routed = try load(["svc.fast", "--requests", "1", "--connect-to", "127.0.0.1:\(port):example.invalid:\(port)"])
+        XCTAssertEqual(routed.code, 64, routed.stderr)
+        XCTAssertTrue(routed.stderr.contains("load would go to example.invalid"), routed.stderr)
+        XCTAssertEqual(try stats()["requests"] as? Int, 0)
+    }
+
+    /// Issue 34 item 10: a loopback server's redirect to a host the guard would refuse is not
+    /// followed: each is counted as a refused redirect; one to loopback is followed.
+    func testARedirectOutOfTheGuardIsRefusedAndCounted() throws {
+        let port = URL(string: server.url)!.port!
+        let json = dir.appendingPathComponent("r.json").path
+        let out = try CLI.folder(["targets/svc.yaml": """
+            baseURL: \(server.url)
+            targets:
+              away: { path: /redirect, task: { query: { to: "http://example.invalid:\(port)/fast" } } }
+              home: { path: /redirect, task: { query: { to: "http://localhost:\(port)/fast" } } }
+            """])
+        defer { try? FileManager.default.removeItem(at: out) }
+        let r = try CLI.run(["load", "--targets", out.appendingPathComponent("targets").path, "-q", "svc.away", "svc.home",
+                             "--requests", "10", "--json", json])
+        XCTAssertEqual(r.code, 0, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("errors: redirect:refused 5"), r.stdout)
+        let paths = try XCTUnwrap(try stats()["paths"] as? [String: Int])
+        XCTAssertEqual(paths["/redirect"], 10)
+        XCTAssertEqual(paths["/fast"], 5, "only the loopback redirects were followed")
+    }
+
     /// A finished exchange's deadline lets go of it: a timer pending until the timeout (60 s) held
     /// each exchange's task and continuation, about 9 KiB a request, so peak memory grew with the
     /// number of requests (Transport/DeadlineClock). Peak RSS of 6,000 requests against 600.

@@ -78,4 +78,22 @@ final class MockHardeningTests: XCTestCase {
         XCTAssertTrue(mock.waitForStderr("  500  "), mock.stderr)
         XCTAssertEqual(try Curl.run(["\(mock.url)/users/ada"]).status, 200)
     }
+
+    /// Issue 34 item 20: a request line NIO's parser refuses (`HTTP/9.9`) gets its 400 with
+    /// `Connection: close`, and the connection is closed as it says (it stayed open).
+    func testAMalformedRequestLineIsAnsweredAndClosed() throws {
+        let start = Date()
+        XCTAssertEqual(try client(["raw", port, "GET /users/ada HTTP/9.9\\r\\nHost: x\\r\\n\\r\\n"]), "HTTP/1.1 400 Bad Request|closed")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2, "closed at once, not by the request timeout")
+        XCTAssertEqual(try Curl.run(["\(mock.url)/users/ada"]).status, 200)
+    }
+
+    /// Issue 34 item 23: an absolute-form request target (RFC 9112 §3.2.2) is served as its path.
+    func testAnAbsoluteFormRequestTargetIsServed() throws {
+        for target in ["http://127.0.0.1:\(port)/users/ada", "HTTP://example.test/users/ada?x=1"] {
+            let answer = try client(["raw", port, "GET \(target) HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n"])
+            XCTAssertEqual(answer, "HTTP/1.1 200 OK|closed", target)
+        }
+        XCTAssertTrue(mock.waitForStderr("GET http://127.0.0.1:\(port)/users/ada  api.user"), mock.stderr)
+    }
 }

@@ -47,4 +47,32 @@ final class PathEscapeTests: FolderTestCase {
         let echo = try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any]
         XCTAssertEqual(echo?["path"] as? String, "/x/100%25/%24%7Ba%7D/%41")
     }
+
+    /// Issue 34 item 7: a value captured from a response (or given with -p) that would walk out of the
+    /// `download:` path's folder is refused, exit 2, and nothing is written.
+    func testADownloadPathKeepsAPlaceholdersValueInItsFolder() throws {
+        let server = try TestServer("echo-server.py")
+        defer { server.stop() }
+        let dir = try folder(["targets/s.yaml": """
+            baseURL: \(server.url)
+            targets:
+              name: { path: /name, task: { query: "../outside/victim.txt" }, capture: { name: { json: "$.query" } } }
+              save: { path: /file, needs: [name], task: { download: "downloads/{name}" } }
+              plain: { path: /file, task: { download: "downloads/{name}" } }
+            """, "work/outside/victim.txt": "precious\n"])
+        let work = dir.appendingPathComponent("work")
+        let targets = dir.appendingPathComponent("targets").path
+        for args in [["call", "s.save", "--targets", targets], ["call", "s.plain", "--targets", targets, "-p", "name=../outside/victim.txt"],
+                     ["call", "s.plain", "--targets", targets, "-p", "name=.."]] {
+            let r = try CLI.run(args, env: ["NO_PROXY": "127.0.0.1"], cwd: work)
+            XCTAssertEqual(r.code, 2, args.joined(separator: " ") + ": " + r.stdout + r.stderr)
+            XCTAssertTrue(r.stderr.contains("is not a plain file name"), r.stderr)
+            XCTAssertEqual(try String(contentsOf: work.appendingPathComponent("outside/victim.txt"), encoding: .utf8), "precious\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("downloads").path))
+        }
+        // a plain name is saved in the folder
+        let ok = try CLI.run(["call", "s.plain", "--targets", targets, "-p", "name=a.json"], env: ["NO_PROXY": "127.0.0.1"], cwd: work)
+        XCTAssertEqual(ok.code, 0, ok.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("downloads/a.json").path))
+    }
 }

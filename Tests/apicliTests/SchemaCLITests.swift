@@ -85,6 +85,55 @@ final class SchemaCLITests: XCTestCase {
         XCTAssertTrue(v.stderr.contains("does not resolve"), v.stderr)
     }
 
+    /// A folder with `schemas` (name → text) in targets/schemas/ and targets/users.yaml holding
+    /// `targets` (indented by two) under a base URL nothing listens on.
+    private func offline(_ schemas: [String: String], targets: String) throws -> URL {
+        var files = ["targets/users.yaml": "baseURL: http://127.0.0.1:9\ntargets:\n" + targets]
+        for (name, text) in schemas { files["targets/schemas/" + name] = text }
+        return try CLI.folder(files)
+    }
+
+    /// Issue 34 item 16: a 5,000-long `$ref` chain overflowed the stack of every command that
+    /// compiles schemas; now it is a bad schema file, exit 2, named.
+    func testALongRefChainIsABadSchemaNotACrash() throws {
+        let defs = (0..<5000).map { "\"d\($0)\":{\"$ref\":\"#/$defs/d\($0 + 1)\"}" }.joined(separator: ",")
+        let chain = "{\"$ref\":\"#/$defs/d0\",\"$defs\":{" + defs + ",\"d5000\":{\"type\":\"integer\"}}}"
+        let dir = try offline(["chain.json": chain], targets: """
+              user:
+                path: /users/1
+                expect: { schema: { file: schemas/chain.json } }
+                sample: { status: 200, headers: { Content-Type: application/json }, json: 1 }
+            """)
+        for args in [["validate"], ["list"], ["check", "--stub"], ["mock", "--validate", "--port", "0"]] {
+            let r = try CLI.run(args, cwd: dir, timeout: 20)
+            XCTAssertEqual(r.code, 2, args.joined(separator: " ") + ": " + r.stdout + r.stderr)
+            XCTAssertTrue(r.stderr.contains("schemas/chain.json"), args[0] + ": " + r.stderr)
+            XCTAssertTrue(r.stderr.contains("deeper than 256 levels"), args[0] + ": " + r.stderr)
+        }
+    }
+
+    /// Issue 34 item 17: a symbolic link inside the targets folder to a file outside it is outside:
+    /// neither a `$ref` nor `schema: { file: }` reads it (its start was printed in the error).
+    func testASymlinkOutOfTheFolderIsNotRead() throws {
+        let outside = try CLI.folder(["secret.json": #"{"type":"string","title":"OUTSIDE-SECRET-7f3a"}"#])
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let dir = try offline(["user.json": #"{"type":"object","properties":{"id":{"$ref":"link.json"}}}"#], targets: """
+              viaRef:
+                path: /users/1
+                expect: { schema: { file: schemas/user.json } }
+              direct:
+                path: /users/2
+                expect: { schema: { file: schemas/link.json } }
+            """)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("targets/schemas/link.json").path,
+                                                   withDestinationPath: outside.appendingPathComponent("secret.json").path)
+        let v = try CLI.run(["validate"], cwd: dir)
+        XCTAssertEqual(v.code, 2, v.stdout + v.stderr)
+        XCTAssertFalse((v.stdout + v.stderr).contains("OUTSIDE-SECRET"), v.stderr)
+        XCTAssertTrue(v.stderr.contains(#"$ref "link.json" does not resolve"#), v.stderr)
+        XCTAssertTrue(v.stderr.contains("schema file 'schemas/link.json' is outside the folder of the target file"), v.stderr)
+    }
+
     func testMockValidateAnswersABadRequestBodyWith400AndTheViolations() throws {
         let dir = try CLI.folder([
             "targets/contracts/openapi.yaml": """

@@ -57,7 +57,7 @@ package struct ConnectionOptions: Sendable, Hashable {
     /// `host:port:address` (an IPv6 address in brackets); nil when malformed.
     package static func parseResolve(_ text: String) -> Resolve? {
         let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, !parts[0].isEmpty, let port = Int(parts[1]), (1...65535).contains(port) else { return nil }
+        guard parts.count == 3, !parts[0].isEmpty, let port = Int(parts[1]), URLBuilder.ports.contains(port) else { return nil }
         var address = parts[2]
         if address.hasPrefix("[") && address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
         guard !address.isEmpty, address.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else { return nil }
@@ -93,7 +93,7 @@ package struct ConnectionOptions: Sendable, Hashable {
         }
         func port(_ s: String) throws(Invalid) -> Int? {
             if s.isEmpty { return nil }
-            guard s.count <= 5, s.allSatisfy(\.isASCII), let p = Int(s), (1...65535).contains(p) else {
+            guard s.count <= 5, s.allSatisfy(\.isASCII), let p = Int(s), URLBuilder.ports.contains(p) else {
                 throw Invalid(message: "--connect-to: port '\(s)' is not a number from 1 to 65535 (in '\(text)')")
             }
             return p

@@ -8,6 +8,10 @@ package struct RunSettings: Sendable {
     package var connection: ConnectionOptions
     package var proxies: ProxySettings
     package var cookies: CookieJar
+    /// Where a redirect may go (`apicli load`: its host guard); nil: anywhere. Every request the
+    /// workspace builds carries it (`PreparedRequest.redirectScope`), and `Redirect.next` follows
+    /// no hop out of it: the 3xx is the answer.
+    package var redirectScope: HostScope? = nil
 
     /// `cookies`: nil for a new, empty jar.
     package init(connection: ConnectionOptions = ConnectionOptions(), proxies: ProxySettings = ProxySettings(),

@@ -1,3 +1,4 @@
+import APISupport
 import APISecrets
 import APIEndpoint
 #if canImport(FoundationEssentials)
@@ -20,11 +21,13 @@ package enum Redirect {
     /// configured auth header (`auth: { header: X-API-Key }`) and every header holding a secret
     /// (`request.secrets`: what apicli masks in its output) are dropped, and a 307 or 308 whose
     /// body holds a secret is not followed (the 3xx is the answer): no secret goes to an origin
-    /// it was not meant for.
+    /// it was not meant for. Nor is a hop out of the request's `redirectScope` (`apicli load`'s guard).
     package static func next(status: Int, location: String?, after request: PreparedRequest) -> PreparedRequest? {
         guard request.followRedirects, statuses.contains(status), let location, !location.isEmpty,
               let url = URL(string: location, relativeTo: request.url)?.absoluteURL,
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.port.map({ URLBuilder.ports.contains($0) }) ?? true,
+              request.redirectScope?.allows(url, socket: request.socket) ?? true else { return nil }
         var next = request
         next.url = url
         if (status == 303 && request.method != "HEAD") || ((status == 301 || status == 302) && request.method == "POST") {

@@ -22,20 +22,11 @@ package enum DownloadName {
 
     /// A plain file name, or nil when nothing usable is left.
     static func sanitize(_ raw: String) -> String? {
-        var name = raw.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        name = String(String.UnicodeScalarView(name.unicodeScalars.filter { !isHidden($0) }))
+        var name = raw.split(whereSeparator: Path.isSeparator).last.map(String.init) ?? ""
+        name = String(String.UnicodeScalarView(name.unicodeScalars.filter { !Path.isHidden($0) }))
         name = name.trimmingSpaces()
         while name.hasPrefix(".") { name.removeFirst() }
         return name.isEmpty ? nil : name
-    }
-
-    /// Characters a name must not carry: C0 and C1 controls, DEL, and the bidirectional marks,
-    /// embeddings, overrides and isolates that make `evil\u{202E}txt.exe` show as `evilexe.txt`.
-    static func isHidden(_ s: Unicode.Scalar) -> Bool {
-        switch s.value {
-        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
     }
 
     /// `attachment; filename="a b.txt"; filename*=UTF-8''a%20b.txt` → lower-cased names → values
