@@ -56,7 +56,7 @@ struct APICLI: AsyncParsableCommand {
             if let quick = HandParser.parse(words, adHoc: adHoc) {
                 try await quick.runAndLeave()
             } else {
-                let command = try parseAsRoot(words)
+                var command = try parseAsRoot(words)
                 if let call = command as? Call {
                     // `call URL`: with the curl flags taken out before parsing.
                     var values = call.values

@@ -90,17 +90,17 @@ enum HandParser {
     /// One option the hand parser reads: its names (as the command declares them for
     /// argument-parser; `HandParserTests` compares them with the command's own declarations),
     /// whether it takes a value, whether it may be given more than once, and where it goes.
-    struct Word<Values> {
+    struct Word<Values>: Sendable {
         var names: [String]
         var takesValue: Bool
         var repeatable = false
-        var set: (inout Values, String) -> Void
+        var set: @Sendable (inout Values, String) -> Void
 
-        static func flag(_ names: String..., set: @escaping (inout Values) -> Void) -> Word {
+        static func flag(_ names: String..., set: @escaping @Sendable (inout Values) -> Void) -> Word {
             Word(names: names, takesValue: false) { values, _ in set(&values) }
         }
 
-        static func option(_ names: String..., repeatable: Bool = false, set: @escaping (inout Values, String) -> Void) -> Word {
+        static func option(_ names: String..., repeatable: Bool = false, set: @escaping @Sendable (inout Values, String) -> Void) -> Word {
             Word(names: names, takesValue: true, repeatable: repeatable, set: set)
         }
     }
