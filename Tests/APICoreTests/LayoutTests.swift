@@ -72,7 +72,8 @@ final class LayoutTests: XCTestCase {
     /// Commands parse, call the core and render: none constructs a transport, an exchange, a
     /// resolver or a flow runner (the `Caller` and `Workspace` do).
     func testTheExecutableSendsOnlyThroughTheCaller() throws {
-        let forbidden = ["LiveTransport(", "NIOTransport(", "URLSessionTransport(", "StubTransport(", "OAuth2Transport(",
+        let forbidden = ["LiveTransport(", "NIOConnector(", "KeepAliveConnector(", "H2CConnector(", "URLSessionConnector(",
+                         "WebSocketTransport(", "StubTransport(", "OAuth2Transport(",
                          "Exchange.perform", "EndpointResolver(", "FlowRunner(", "RequestBuilder.build"]
         let folder = Self.root.appendingPathComponent("Sources/apicli")
         var found: [String] = []
