@@ -39,22 +39,34 @@ package struct Workspace: Sendable {
     }
 
     package let options: Options
+    /// How its requests reach the network: connection options, proxies, the cookie jar. A command
+    /// may change its copy before it makes a `Caller` (`check` and `load` raise the connections a
+    /// host gets); the jar is shared by every copy.
+    package var settings: RunSettings
     /// `.env`, the `--env-file`s, then the process environment (which wins).
     package let variables: [String: String]
     package let project: Project
     private var resolver: EndpointResolver
 
     /// Reads the project file and the env files; a problem in either is an error (exit 2).
-    package init(_ options: Options, process: [String: String]) throws(APIError) {
+    /// `process`: the environment (variables, and the proxies `http_proxy`, `https_proxy`, `no_proxy`
+    /// name, as curl reads them); `connection`: the command line's connection options; `cookies`:
+    /// the run's jar (nil: a new, empty one).
+    package init(_ options: Options, process: [String: String], connection: ConnectionOptions = ConnectionOptions(),
+                 cookies: CookieJar? = nil) throws(APIError) {
         let variables = try EnvFile.environment(directory: options.directory, files: options.envFiles, process: process)
         var options = options
         options.environmentName = options.environmentName ?? process["APICLI_ENV"].flatMap { $0.isEmpty ? nil : $0 }
-        self.init(options, variables: variables, project: try Project.load(directory: options.directory))
+        self.init(options, variables: variables, project: try Project.load(directory: options.directory),
+                  settings: RunSettings(connection: connection, proxies: ProxySettings(environment: process), cookies: cookies))
     }
 
-    /// A workspace from what is already in memory (the fuzzer, tests): no file is read.
-    package init(_ options: Options = Options(directory: "."), variables: [String: String], project: Project = Project()) {
+    /// A workspace from what is already in memory (the fuzzer, tests): no file is read, no proxy
+    /// is taken from the environment unless `settings` names one.
+    package init(_ options: Options = Options(directory: "."), variables: [String: String], project: Project = Project(),
+                 settings: RunSettings = RunSettings()) {
         self.options = options
+        self.settings = settings
         self.variables = variables
         self.project = project
         resolver = EndpointResolver(environment: variables, overrides: options.overrides, project: project,
@@ -77,6 +89,14 @@ package struct Workspace: Sendable {
     package func shownOnly() -> Workspace {
         var out = self
         out.resolver.runsSecretCommands = false
+        return out
+    }
+
+    /// This workspace with at least `count` connections kept per host (`check`'s jobs, `load`'s
+    /// users: each sends on its own connection, as `wrk -cN` does).
+    package func connections(atLeast count: Int) -> Workspace {
+        var out = self
+        out.settings.connection.connectionsPerHost = max(out.settings.connection.connectionsPerHost, count)
         return out
     }
 

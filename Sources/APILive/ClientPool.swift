@@ -1,6 +1,7 @@
 import APISupport
 import APIDiagnostics
 import APITargets
+import APIEndpoint
 import APITransport
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -14,7 +14,7 @@ import Foundation
 /// once: the deadline over the whole exchange (redirects included), the redirect loop (`Redirect`:
 /// `followRedirects`, at most `Redirect.limit` hops, no credential to another origin, 303/301/302
 /// method changes), the cookie jar (read before each hop, `Set-Cookie` kept from every response, a
-/// redirect's included), the proxy and route of each hop (`EngineSettings.hop`). A `Connector` only
+/// redirect's included), the proxy and route of each hop (`RunSettings.hop`). A `Connector` only
 /// sends one request and gives back its response; which one sends a hop is chosen per hop:
 /// - h2c (`H2CConnector`) for `http2: prior-knowledge` over `http://`;
 /// - URLSession (`URLSessionConnector`) on Apple platforms, and on Linux when built with the package
@@ -25,16 +25,11 @@ import Foundation
 ///   in memory or streamed to stdout;
 /// - async-http-client (`NIOConnector`) for everything else (TLS, proxies, unix sockets, files;
 ///   the open model's burst of requests in flight, whose connections its pool caps per host).
+///
+/// `settings`: the run's connection options, proxies and cookie jar (the workspace's); nothing of
+/// them is process-wide.
 package struct LiveTransport: Transport {
-    /// Which connector sends a hop.
-    package enum Choice: Sendable {
-        /// What a live call uses (above).
-        case live
-        /// This one wherever it can, async-http-client for the rest (the contract tests run each
-        /// connector through the same cases).
-        case only(Connection)
-    }
-
+    /// A connector.
     package enum Connection: Sendable, CaseIterable {
         case nio, keepAlive, h2c
         #if !os(Linux) || URLSessionTransport
@@ -42,8 +37,10 @@ package struct LiveTransport: Transport {
         #endif
     }
 
-    private let choice: Choice
-    private let settings: EngineSettings
+    /// nil: the choice above; set: this connector wherever it can, async-http-client for the rest
+    /// (the contract tests run each connector through the same cases).
+    private let only: Connection?
+    private let settings: RunSettings
     private let nio: NIOConnector
     private let keepAlive = KeepAliveConnector()
     private let h2c = H2CConnector()
@@ -52,8 +49,8 @@ package struct LiveTransport: Transport {
     #endif
 
     /// `tls`: the TLS options of every request (a request's own win when they ask for more).
-    package init(_ choice: Choice = .live, tls: TLSOptions = TLSOptions(), settings: EngineSettings = EngineSettings()) {
-        self.choice = choice
+    package init(_ settings: RunSettings = RunSettings(), only: Connection? = nil, tls: TLSOptions = TLSOptions()) {
+        self.only = only
         self.settings = settings
         nio = NIOConnector(tls: tls)
     }
@@ -64,19 +61,18 @@ package struct LiveTransport: Transport {
 
     package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         let start = DispatchTime.now()
-        let options = settings.connection
-        let hop = settings.hop(request, options)
+        let hop = settings.hop(request)
         let first = connection(for: request, transfer, hop)
         let holder = Canceller()
         do {
             var response: Response
             if first.cancelsPromptly {
                 response = try await Deadline.bound(request.timeout, onTimeout: { holder.cancel() }) { () async throws(APIError) -> Response in
-                    try await follow(request, hop, first, options, transfer: transfer, holder: holder)
+                    try await follow(request, hop, first, transfer: transfer, holder: holder)
                 }
             } else {
                 response = try await Deadline.race(request.timeout, onTimeout: { holder.cancel() }) { () async throws(APIError) -> Response in
-                    try await follow(request, hop, first, options, transfer: transfer, holder: holder)
+                    try await follow(request, hop, first, transfer: transfer, holder: holder)
                 }
             }
             response.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -89,13 +85,13 @@ package struct LiveTransport: Transport {
     }
 
     /// One hop after another until a response that is not a redirect to follow.
-    private func follow(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection, _ options: ConnectionOptions,
+    private func follow(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection,
                         transfer: Transfer, holder: Canceller) async throws(APIError) -> Response {
         var (current, hop, connection) = (request, hop, connection)
         for _ in 0...Redirect.limit {
             let exchanged: Exchanged
             if let jar = settings.cookieHeader(for: current) {
-                exchanged = try await exchange(EngineSettings.joining(jar, to: current), hop, connection, transfer: transfer, holder: holder)
+                exchanged = try await exchange(RunSettings.joining(jar, to: current), hop, connection, transfer: transfer, holder: holder)
             } else {
                 exchanged = try await exchange(current, hop, connection, transfer: transfer, holder: holder)
             }
@@ -104,7 +100,7 @@ package struct LiveTransport: Transport {
                   let next = Redirect.next(status: exchanged.response.status, location: exchanged.response.headers.value(of: "Location"),
                                            after: current) else { return exchanged.response }
             current = next
-            hop = settings.hop(next, options)
+            hop = settings.hop(next)
             connection = self.connection(for: next, transfer, hop)
         }
         throw .network(.tooManyRedirects(host: request.hostAndPort))
@@ -124,19 +120,19 @@ package struct LiveTransport: Transport {
 
     /// The connector that sends `request`, leaving as `hop` says.
     func connection(for request: PreparedRequest, _ transfer: Transfer, _ hop: Hop) -> Connection {
-        switch choice {
-        case .live:
+        switch only {
+        case nil:
             if request.http2PriorKnowledge, h2c.covers(request, hop) { return .h2c }
             #if !os(Linux) || URLSessionTransport
             if session.covers(request, transfer, hop) { return .urlSession }
             #endif
             if EventLoopExecutor.current != nil, keepAlive.covers(request, transfer, hop) { return .keepAlive }
             return .nio
-        case .only(.nio): return .nio
-        case .only(.keepAlive): return keepAlive.covers(request, transfer, hop) ? .keepAlive : .nio
-        case .only(.h2c): return h2c.covers(request, hop) ? .h2c : .nio
+        case .nio?: return .nio
+        case .keepAlive?: return keepAlive.covers(request, transfer, hop) ? .keepAlive : .nio
+        case .h2c?: return h2c.covers(request, hop) ? .h2c : .nio
         #if !os(Linux) || URLSessionTransport
-        case .only(.urlSession): return session.covers(request, transfer, hop) ? .urlSession : .nio
+        case .urlSession?: return session.covers(request, transfer, hop) ? .urlSession : .nio
         #endif
         }
     }
@@ -144,7 +140,7 @@ package struct LiveTransport: Transport {
     /// Whether URLSession sends this exchange (in a build that has it).
     package func usesURLSession(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
         #if !os(Linux) || URLSessionTransport
-        connection(for: request, transfer, settings.hop(request, settings.connection)) == .urlSession
+        connection(for: request, transfer, settings.hop(request)) == .urlSession
         #else
         false
         #endif

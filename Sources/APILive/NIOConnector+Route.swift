@@ -1,4 +1,5 @@
 import APIDiagnostics
+import APIEndpoint
 import APITransport
 import AsyncHTTPClient
 #if canImport(FoundationEssentials)

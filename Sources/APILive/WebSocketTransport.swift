@@ -21,13 +21,14 @@ import WSCompression
 /// receives until the conversation's `close:` says (a count, a quiet `wait`) or the server closes.
 /// Every other request goes to `inner`. The answer is a `101` response whose `messages` hold what
 /// came; each message also goes to `Transfer.message` (or `Transfer.stream`) as it comes. The
-/// handshake takes its proxy and the jar's cookies from the run's `EngineSettings`, as the HTTP
-/// engine's hops do; it follows no redirect (the client library does not hand one back).
+/// handshake takes its proxy and the jar's cookies from the run's settings (the workspace's) as the
+/// HTTP engine's hops do (`RunSettings.hop`); it follows no redirect (the client library does not
+/// hand one back).
 package struct WebSocketTransport: Transport {
     let inner: any Transport
-    let settings: EngineSettings
+    let settings: RunSettings
 
-    package init(_ inner: any Transport, settings: EngineSettings = EngineSettings()) {
+    package init(_ inner: any Transport, settings: RunSettings = RunSettings()) {
         self.inner = inner
         self.settings = settings
     }
@@ -43,8 +44,8 @@ package struct WebSocketTransport: Transport {
         // The hop as the engine works it out for the handshake's http(s) URL: its proxy, the jar's cookies.
         var handshake = request
         handshake.url = WebSocketRequest.httpURL(request.url)
-        if let jar = settings.cookieHeader(for: handshake) { handshake = EngineSettings.joining(jar, to: handshake) }
-        let hop = settings.hop(handshake, settings.connection)
+        if let jar = settings.cookieHeader(for: handshake) { handshake = RunSettings.joining(jar, to: handshake) }
+        let hop = settings.hop(handshake)
         var config = WebSocketClientConfiguration(maxFrameSize: 1 << 20,
                                                   additionalHeaders: Self.handshakeHeaders(handshake, ws),
                                                   extensions: ws.deflate ? [.perMessageDeflate(maxDecompressedFrameSize: 1 << 24)] : [],

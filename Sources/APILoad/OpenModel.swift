@@ -33,7 +33,7 @@ extension LoadRunner {
         for item in plan.items { calls.append(try await caller.prepare(item.target, in: item.service)) }
         let placement = OpenPlacement.current
         let home = placement == .pool ? nil : EventLoopExecutor.next()
-        let gates = placement == .loops ? calls.map { _ in nil } : SendGate.gates(for: calls)
+        let gates = placement == .loops ? calls.map { _ in nil } : SendGate.gates(for: calls, caller.workspace.settings.connection)
         await withTaskExecutorPreference(home) {
             await self.startOnSchedule(schedule, calls: calls, gates: gates, caller: caller, maxInFlight: maxInFlight,
                                        timer: home?.loop, placement: placement)

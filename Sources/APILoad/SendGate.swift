@@ -71,8 +71,8 @@ final class SendGate: Sendable {
     var waiting: Int { state.withLock { $0.waiting.count } }
 
     /// A gate per call (nil: not gated), one per origin shared by the calls that go to it.
-    static func gates(for calls: [PreparedCall]) -> [SendGate?] {
-        let options = ConnectionOptions.run.current
+    /// `options`: the run's (`RunSettings.connection`), whose connections per host the gate admits twice over.
+    static func gates(for calls: [PreparedCall], _ options: ConnectionOptions) -> [SendGate?] {
         let limit = 2 * max(options.connectionsPerHost, 1)
         var byOrigin: [String: SendGate] = [:]
         return calls.map { call in

@@ -51,15 +51,20 @@ struct APICLI: AsyncParsableCommand {
                 fflush(nil)
                 _exit(0)
             }
-            try AdHocOptions.extract(from: &words)
+            let adHoc = try AdHocOptions.extract(from: &words)
             // The common lines are read by hand (no argument-parser at all); the rest by the
             // command's own parser, else the whole tree's.
-            if let quick = HandParser.parse(words) {
+            if let quick = HandParser.parse(words, adHoc: adHoc) {
                 try await quick.runAndLeave()
             } else {
                 var command: ParsableCommand
                 if let fast = FastPath.parse(words) { command = fast } else { command = try parseAsRoot(words) }
-                if var asyncCommand = command as? AsyncParsableCommand {
+                if let call = command as? Call {
+                    // `call URL`: with the curl flags taken out before parsing.
+                    var values = call.values
+                    values.adHoc = adHoc
+                    try await values.run()
+                } else if var asyncCommand = command as? AsyncParsableCommand {
                     try await asyncCommand.run()
                 } else {
                     try command.run()

@@ -22,15 +22,13 @@ struct AdHocOptions {
     var json: String?
     var save: String?
 
-    /// What `extract` took from this process's command line.
-    nonisolated(unsafe) static var current = AdHocOptions()
-
     /// `apicli call URL -X … -d … --json … --save …`: these four flags are curl's and mean something
     /// only with a URL, so they are taken out here, before argument-parser, and only then: every
     /// option argument-parser knows costs each run of `call TARGET` its reflection at start-up.
-    /// With a target name they stay in, and argument-parser refuses them (exit 64).
-    static func extract(from words: inout [String]) throws {
-        guard words.first == "call", words.dropFirst().contains(where: CallValues.isURL) else { return }
+    /// With a target name they stay in, and argument-parser refuses them (exit 64). What is taken
+    /// out is returned, for the call's values (`CallValues.adHoc`); none for other lines.
+    static func extract(from words: inout [String]) throws -> AdHocOptions {
+        guard words.first == "call", words.dropFirst().contains(where: CallValues.isURL) else { return AdHocOptions() }
         var kept: [String] = []
         var options = AdHocOptions()
         var i = 0
@@ -61,7 +59,7 @@ struct AdHocOptions {
             i += inline == nil ? 2 : 1
         }
         words = kept
-        current = options
+        return options
     }
 
     /// The curl words for `url` and these flags (and `extra`: -H and -F when saving).
@@ -75,9 +73,6 @@ struct AdHocOptions {
 }
 
 extension CallValues {
-    /// The one-off request's curl flags (taken out of the command line before parsing).
-    var adHoc: AdHocOptions { AdHocOptions.current }
-
     /// Whether the argument is a URL rather than `service.target`.
     static func isURL(_ text: String) -> Bool {
         text.hasPrefix("http://") || text.hasPrefix("https://")

@@ -37,6 +37,8 @@ struct CallValues {
     var download = false
     var format: EventFormat?
     var quiet = false
+    /// A one-off request's curl flags (taken out of the command line before parsing: `AdHocOptions.extract`).
+    var adHoc = AdHocOptions()
 
     /// `call`'s own checks (the groups' are `request.validate()` and `form.validate()`).
     func validate() throws {
@@ -64,7 +66,7 @@ struct CallValues {
             }
             if dryRun {
                 let captured = FlowRunner.unsent(target, in: service, find: workspace.find)
-                return show(try workspace.shownOnly().build(target, in: service, captured: captured), console)
+                return show(try workspace.shownOnly().build(target, in: service, captured: captured), console, workspace.settings.connection)
             }
             // Live, the call runs as a task on one of NIO's loops, as check's workers do: one exchange after
             // another there, over the keep-alive transport (LiveTransport's rule), with no hop to Swift's pool.
@@ -78,14 +80,14 @@ struct CallValues {
 
     /// `--dry-run`: the request (or with `--curl` the curl command) on stdout; nothing is sent,
     /// the needs neither (their captures show as {name}).
-    private func show(_ call: PreparedCall, _ console: Console) {
-        console.out(curl ? Curl.command(call.prepared, redactor: console.redactor)
+    private func show(_ call: PreparedCall, _ console: Console, _ connection: ConnectionOptions) {
+        console.out(curl ? Curl.command(call.prepared, redactor: console.redactor, connection: connection)
                          : LogFormat.request(call.prepared, redactor: console.redactor, prefix: ""))
     }
 
     private func send(_ call: PreparedCall, _ caller: Caller, _ console: Console) async throws {
         let (target, endpoint) = (call.target, call.endpoint)
-        if curl { console.err(Curl.command(call.prepared, redactor: console.redactor)) }
+        if curl { console.err(Curl.command(call.prepared, redactor: console.redactor, connection: caller.workspace.settings.connection)) }
         if !stub && !endpoint.tls.verify {
             console.err("apicli: warning: TLS certificate verification is off for \(target.qualifiedName)\n")
         }

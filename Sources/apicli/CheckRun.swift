@@ -56,8 +56,7 @@ struct CheckValues {
         let workspace: Workspace
         let runner: CheckRunner
         do throws(APIError) {
-            workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody)
-            ConnectionOptions.run.withLock { $0.connectionsPerHost = max($0.connectionsPerHost, jobs) }  // a connection per job
+            workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody).connections(atLeast: jobs)  // a connection per job
             runner = CheckRunner(options: .init(jobs: jobs, failFast: failFast),
                                  caller: Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries)))
             (items, scope, selected) = try plan(workspace, runner.caller)

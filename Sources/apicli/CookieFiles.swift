@@ -1,23 +1,28 @@
 import APISupport
 import APIDiagnostics
+import APIEndpoint
 import APITransport
 
-/// `--cookie FILE` and `--cookie-jar FILE`: the run's jar filled from the file when the workspace
-/// is made, and with `--cookie-jar` written back when the command ends (whatever its outcome).
+/// `--cookie FILE` and `--cookie-jar FILE`: a workspace's jar filled from the file when the
+/// workspace is made, and with `--cookie-jar` written back when the command ends (whatever its
+/// outcome). The jar is the workspace's (`RunSettings.cookies`); what is kept here is only the
+/// executable's list of files to write on its way out (`APICLI.leave`).
 enum CookieFiles {
-    private static let jar = Locked<String?>(nil)
+    private static let toWrite = Locked<[(jar: CookieJar, path: String)]>([])
 
-    static func open(cookie: String?, jar path: String?) throws(APIError) {
-        if let cookie { try CookieJarFile.read(cookie, into: .run, missingIsEmpty: false) }
+    static func open(cookie: String?, jar path: String?, into jar: CookieJar) throws(APIError) {
+        if let cookie { try CookieJarFile.read(cookie, into: jar, missingIsEmpty: false) }
         guard let path else { return }
-        try CookieJarFile.read(path, into: .run, missingIsEmpty: true)
-        jar.withLock { $0 = path }
+        try CookieJarFile.read(path, into: jar, missingIsEmpty: true)
+        toWrite.withLock { $0.append((jar, path)) }
     }
 
-    /// Writes the jar if one was asked for; the error, if writing failed.
+    /// Writes the jars asked for; the first error, if writing failed.
     static func save() -> APIError? {
-        guard let path = jar.withLock({ $0 }) else { return nil }
-        do throws(APIError) { try CookieJarFile.write(.run, to: path) } catch { return error }
-        return nil
+        var problem: APIError?
+        for (jar, path) in toWrite.withLock({ $0 }) {
+            do throws(APIError) { try CookieJarFile.write(jar, to: path) } catch { problem = problem ?? error }
+        }
+        return problem
     }
 }

@@ -58,13 +58,18 @@ enum HandParser {
     }
 
     /// The command `words` (the command line without the program) name, or nil: parse it the long way.
-    static func parse(_ words: [String]) -> Command? {
+    /// `adHoc`: the curl flags of `call URL`, taken out of the line before (`AdHocOptions.extract`).
+    static func parse(_ words: [String], adHoc: AdHocOptions = AdHocOptions()) -> Command? {
         guard let first = words.first else { return nil }
         if words == ["--version"] { return .version }
         let rest = words.dropFirst()
         guard !rest.contains(where: { $0.isEmpty || FastPath.needsFullParser($0) }) else { return nil }
         switch first {
-        case "call": return call(rest).map(Command.call)
+        case "call": return call(rest).map { values in
+            var values = values
+            values.adHoc = adHoc
+            return Command.call(values)
+        }
         case "check": return check(rest).map(Command.check)
         case "list": return list(rest).map(Command.list)
         case "validate": return validate(rest).map(Command.validate)

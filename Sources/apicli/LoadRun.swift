@@ -120,12 +120,12 @@ extension APICLI.Load {
             }
         }
         template.startedAt = flags.startAt ?? now
-        let workspace = setup.workspace
+        var workspace = setup.workspace
         let policy = SendPolicy(retries: retries)
         if case .closed(let users, _) = plan.model {  // a connection per user, as wrk -cN
-            ConnectionOptions.run.withLock { $0.connectionsPerHost = max($0.connectionsPerHost, users) }
+            workspace = workspace.connections(atLeast: users)
         }
-        let runner = LoadRunner(plan: plan, start: monotonicSeconds(), template: template) {
+        let runner = LoadRunner(plan: plan, start: monotonicSeconds(), template: template) { [workspace] in
             Caller(workspace: workspace, policy: policy)
         }
         let task = Task { () async throws(APIError) -> LoadResult in try await runner.run() }

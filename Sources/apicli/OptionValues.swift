@@ -94,6 +94,13 @@ struct RequestValues {
         }
     }
 
+    /// `--resolve`, `--connect-to`, `--unix-socket` and `--http1.1` (checked by `validate`).
+    var connection: ConnectionOptions {
+        ConnectionOptions(resolve: resolve.compactMap(ConnectionOptions.parseResolve),
+                          connectTo: connectTo.compactMap { try? ConnectionOptions.parseConnectTo($0) },
+                          unixSocket: unixSocket, http1Only: http1)
+    }
+
     var overrides: EndpointResolver.Overrides {
         var values: [String: String] = [:]
         for p in params {

@@ -40,33 +40,31 @@ extension APICLI {
     /// The workspace of a command parsed by argument-parser, from the option groups it has.
     static func workspace(_ targets: TargetsOptions, _ environment: EnvironmentOptions? = nil,
                           _ request: RequestOptions? = nil, parts: [FormPart] = [],
-                          maxBody: Int64? = nil, projectJar: Bool = false) throws(APIError) -> Workspace {
-        try workspace(targets.values, environment?.values, request?.values, parts: parts, maxBody: maxBody, projectJar: projectJar)
+                          maxBody: Int64? = nil, projectJar: Bool = false, cookies: CookieJar? = nil) throws(APIError) -> Workspace {
+        try workspace(targets.values, environment?.values, request?.values, parts: parts, maxBody: maxBody, projectJar: projectJar,
+                      cookies: cookies)
     }
 
     /// The workspace a command works in: the one factory of APICore, built from the option values
-    /// the command has. The groups a command does not have are nil.
+    /// the command has. The groups a command does not have are nil. `cookies`: the jar of an
+    /// earlier workspace of the same run (`record`'s, one per target), else a new one filled from
+    /// `--cookie`/`--cookie-jar`.
     static func workspace(_ targets: TargetsValues, _ environment: EnvironmentValues? = nil,
                           _ request: RequestValues? = nil, parts: [FormPart] = [],
-                          maxBody: Int64? = nil, projectJar: Bool = false) throws(APIError) -> Workspace {
+                          maxBody: Int64? = nil, projectJar: Bool = false, cookies shared: CookieJar? = nil) throws(APIError) -> Workspace {
         var overrides = request?.overrides ?? EndpointResolver.Overrides()
         overrides.parts = parts
-        try CookieFiles.open(cookie: request?.cookie, jar: request?.cookieJar)
-        if let request, request.http1 || !request.resolve.isEmpty || !request.connectTo.isEmpty || request.unixSocket != nil {
-            ConnectionOptions.run.withLock {
-                $0 = ConnectionOptions(resolve: request.resolve.compactMap(ConnectionOptions.parseResolve),
-                                       connectTo: request.connectTo.compactMap { try? ConnectionOptions.parseConnectTo($0) },
-                                       unixSocket: request.unixSocket, http1Only: request.http1)
-            }
-        }
+        let cookies = shared ?? CookieJar()
+        if shared == nil { try CookieFiles.open(cookie: request?.cookie, jar: request?.cookieJar, into: cookies) }
         overrides.maxBody = maxBody
         let options = Workspace.Options(directory: targets.directory, environmentName: environment?.environmentName,
                                         envFiles: environment?.envFiles ?? [], overrides: overrides,
                                         showSecrets: request?.showSecrets ?? false)
-        let workspace = try Workspace(options, process: ProcessInfo.processInfo.environment)
+        let workspace = try Workspace(options, process: ProcessInfo.processInfo.environment,
+                                      connection: request?.connection ?? ConnectionOptions(), cookies: cookies)
         // apicli.yaml's cookies: { jar: } when --cookie-jar is not given (call and record only).
-        if projectJar, let request, request.cookieJar == nil, let jar = workspace.project.cookieJar {
-            try CookieFiles.open(cookie: nil, jar: jar)
+        if projectJar, shared == nil, let request, request.cookieJar == nil, let jar = workspace.project.cookieJar {
+            try CookieFiles.open(cookie: nil, jar: jar, into: cookies)
         }
         return workspace
     }

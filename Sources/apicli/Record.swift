@@ -80,10 +80,12 @@ extension APICLI {
             Terminal.setUp()
             var console = Console.plain
             var failures = Set<FailureKind>()
+            var cookies: CookieJar?  // one jar for the run, whatever the workspaces
             for name in names {
                 do throws(APIError) {
                     // Anew for each target: the one before may have rewritten its file.
-                    let workspace = try APICLI.workspace(targets, environment, request, projectJar: true)
+                    let workspace = try APICLI.workspace(targets, environment, request, projectJar: true, cookies: cookies)
+                    cookies = workspace.settings.cookies
                     console = Console(workspace)
                     let caller = Caller(workspace: workspace, policy: SendPolicy(retries: retries))
                     let call = try await caller.prepare(named: name)

@@ -141,13 +141,13 @@ final class AuthAndSecretsTests: XCTestCase {
                                       headers: [HeaderField("Content-Type", "text/plain"), HeaderField("X-Key", "k3y9")],
                                       body: .data(Data("it's k3y9".utf8)), timeout: 30)
         // THEN every argument is single-quoted, quotes escaped, secrets hidden unless the redactor is off
-        XCTAssertEqual(Curl.command(request, redactor: Redactor(secrets: ["k3y9"])),
+        XCTAssertEqual(Curl.command(request, redactor: Redactor(secrets: ["k3y9"]), connection: ConnectionOptions()),
                        #"curl -L -X POST 'https://api.test/it'\''s' -H 'Content-Type: text/plain' -H 'X-Key: ••••' --data-binary 'it'\''s ••••' --max-time 30"# + "\n")
-        XCTAssertEqual(Curl.command(request, redactor: .off),
+        XCTAssertEqual(Curl.command(request, redactor: .off, connection: ConnectionOptions()),
                        #"curl -L -X POST 'https://api.test/it'\''s' -H 'Content-Type: text/plain' -H 'X-Key: k3y9' --data-binary 'it'\''s k3y9' --max-time 30"# + "\n")
         var head = request
         (head.method, head.body, head.headers, head.timeout) = ("HEAD", nil, [], 1.5)
-        XCTAssertEqual(Curl.command(head, redactor: .off), "curl -L --head 'https://api.test/it'\\''s' --max-time 1.5\n")
+        XCTAssertEqual(Curl.command(head, redactor: .off, connection: ConnectionOptions()), "curl -L --head 'https://api.test/it'\\''s' --max-time 1.5\n")
     }
 }
 

@@ -29,7 +29,7 @@ final class KeepAliveTransportTests: XCTestCase {
     func testAKeptConnectionTheServerDroppedIsReplacedOnce() async throws {
         let faults = try TestServer("faultserver.py", ["--lifetime", "120"])
         defer { faults.stop() }
-        let transport = LiveTransport(.only(.keepAlive))
+        let transport = LiveTransport(only: .keepAlive)
         for n in 1...4 {
             let r = try await get(faults.url + "/keep-then-drop", on: transport)
             XCTAssertEqual(r.status, 200, "request \(n)")
@@ -43,7 +43,7 @@ final class KeepAliveTransportTests: XCTestCase {
         defer { faults.stop() }
         let url = faults.url + "/ok"
         var errors: [APIError] = []
-        for transport in [LiveTransport(.only(.keepAlive)) as any Transport, LiveTransport(.only(.nio))] {
+        for transport in [LiveTransport(only: .keepAlive) as any Transport, LiveTransport(only: .nio)] {
             do {
                 let r = try await get(url, on: transport)
                 XCTFail("expected a reset, got \(r.status)")
@@ -61,7 +61,7 @@ final class KeepAliveTransportTests: XCTestCase {
     /// decoded, and one that names an encoding the decompressor leaves alone comes as it was sent.
     func testEncodedAndPlainAnswersInTurnOnTheKeptConnection() async throws {
         let base = try localHTTPBin()
-        let transport = LiveTransport(.only(.keepAlive))
+        let transport = LiveTransport(only: .keepAlive)
         for path in ["/gzip", "/get", "/deflate", "/get", "/response-headers?Content-Encoding=identity", "/gzip", "/get"] {
             let r = try await get(base + path, on: transport)
             XCTAssertEqual(r.status, 200, path)
@@ -79,7 +79,7 @@ final class KeepAliveTransportTests: XCTestCase {
     /// those bytes, nor read them as the next response.
     func testHeadThenGetOnTheKeptConnection() async throws {
         let base = try localHTTPBin()
-        let transport = LiveTransport(.only(.keepAlive))
+        let transport = LiveTransport(only: .keepAlive)
         let head = try await get(base + "/bytes/64", method: "HEAD", on: transport)
         XCTAssertEqual(head.status, 200)
         XCTAssertTrue(head.body.isEmpty)
@@ -94,7 +94,7 @@ final class KeepAliveTransportTests: XCTestCase {
     /// thread pool), and the connection is kept for the next exchange.
     func testAStreamedBodyIsWrittenOnTheLoopAsItComes() async throws {
         let base = try localHTTPBin()
-        let transport = LiveTransport(.only(.keepAlive))
+        let transport = LiveTransport(only: .keepAlive)
         let sink = LoopSink(loop)
         let heads = Locked(0)
         let transfer = Transfer(stream: sink, head: { response in
@@ -155,7 +155,7 @@ final class KeepAliveRequestTests: XCTestCase {
             let request = PreparedRequest(url: URL(string: base + "/anything/p%20q?x=1&y=%C3%BC")!, method: method, headers: headers,
                                           body: body.map { .data($0) }, timeout: 20)
             var echoes: [NSDictionary] = []
-            for transport in [LiveTransport(.only(.keepAlive)) as any Transport, LiveTransport(.only(.nio))] {
+            for transport in [LiveTransport(only: .keepAlive) as any Transport, LiveTransport(only: .nio)] {
                 let r = try await send(request, on: transport)
                 XCTAssertEqual(r.status, 200, method)
                 var json = try XCTUnwrap(JSONSerialization.jsonObject(with: r.body) as? [String: Any], method)
@@ -181,7 +181,7 @@ final class KeepAliveRequestTests: XCTestCase {
         for (method, path, headers) in bad {
             let request = PreparedRequest(url: URL(string: base + path)!, method: method, headers: headers, body: nil, timeout: 20)
             do {
-                let r = try await send(request, on: LiveTransport(.only(.keepAlive)))
+                let r = try await send(request, on: LiveTransport(only: .keepAlive))
                 XCTFail("\(method) \(headers): sent, status \(r.status)")
             } catch let error as APIError {
                 XCTAssertEqual(error, NIOConnector.describe(HTTPParserError.invalidHeaderToken, request, socket: nil, received: (0, nil)), "\(headers)")

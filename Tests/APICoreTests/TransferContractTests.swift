@@ -35,7 +35,7 @@ final class TransferContractTests: XCTestCase {
     /// (for a server that speaks HTTP/1.1 only).
     private func transports(http1Only: Bool = false) throws -> [(String, any Transport, String)] {
         var all: [(String, any Transport, String)] = LiveTransport.Connection.allCases.filter { !http1Only || $0 != .h2c }.map { c in
-            ("\(c)", LiveTransport(.only(c)), base)
+            ("\(c)", LiveTransport(only: c), base)
         }
         if let at = all.firstIndex(where: { $0.0 == "h2c" }) { all[at].2 = try H2CHTTPBin.url() }
         all.append(("live", LiveTransport(), base))
@@ -84,7 +84,7 @@ final class TransferContractTests: XCTestCase {
 
     func testStreamedUploadsReportProgressUpToTheLength() async throws {
         let events = Events()
-        let transport = LiveTransport(.only(.nio), tls: TLSOptions())
+        let transport = LiveTransport(only: .nio, tls: TLSOptions())
         _ = try await transport.send(request("PUT", "/put", .file(dir.appendingPathComponent("data.bin").path)),
                                      transfer: Transfer(progress: events.add))
         let uploads = events.all.filter { $0.direction == .upload }

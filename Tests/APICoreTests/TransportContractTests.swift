@@ -12,8 +12,8 @@ import XCTest
 /// h2c: the same httpbin through hypercorn, scripts/h2c-httpbin.py): async-http-client, our
 /// keep-alive connections, h2c, and URLSession where it is built (Apple platforms, or the
 /// URLSessionTransport trait on Linux: `make test` runs these tests with it too). Each check runs
-/// once per connector (`LiveTransport(.only(_))`), each with a jar of its own, so a rule that one
-/// connector breaks fails here (XCTest on Linux does not run inherited test methods: no subclasses).
+/// once per connector (`LiveTransport(only:)`), each with a jar of its own (`RunSettings()`), so a
+/// rule that one connector breaks fails here (XCTest on Linux does not run inherited test methods: no subclasses).
 final class TransportContractTests: XCTestCase {
     var base = ""
     /// The HTTP/1.1 httpbin (the h2c one answers the h2c connector).
@@ -24,7 +24,7 @@ final class TransportContractTests: XCTestCase {
     }
 
     /// The engine under test in the current loop, and its connector.
-    var transport: any Transport = LiveTransport(.only(.nio))
+    var transport: any Transport = LiveTransport(only: .nio)
     var connection = LiveTransport.Connection.nio
 
     /// Runs `check` once per connector, with `base` its httpbin and a fresh cookie jar, naming the
@@ -32,7 +32,7 @@ final class TransportContractTests: XCTestCase {
     func forEachTransport(_ check: (String) async throws -> Void) async throws {
         for connection in LiveTransport.Connection.allCases {
             self.connection = connection
-            transport = LiveTransport(.only(connection), settings: EngineSettings(cookies: CookieJar(), proxies: ProxySettings()))
+            transport = LiveTransport(only: connection)
             base = connection == .h2c ? try H2CHTTPBin.url() : http1
             try await check("\(connection)")
         }
@@ -177,7 +177,7 @@ final class TransportContractTests: XCTestCase {
         let proxy = try TestServer("faultserver.py", ["--lifetime", "120"])
         defer { proxy.stop() }
         func log() async throws -> [[String: String]] {
-            let direct = LiveTransport(.only(.nio), settings: EngineSettings(cookies: CookieJar(), proxies: ProxySettings()))
+            let direct = LiveTransport(only: .nio)
             let r = try await direct.send(PreparedRequest(url: URL(string: proxy.url + "/proxy-log")!, method: "GET",
                                                           headers: [], body: nil, timeout: 10))
             return try XCTUnwrap(try JSONSerialization.jsonObject(with: r.body) as? [[String: String]])
@@ -187,7 +187,7 @@ final class TransportContractTests: XCTestCase {
             // A login of its own: async-http-client keeps a client (and its tunnels) per proxy and login.
             let server = ProxySettings.Server(host: "127.0.0.1", port: proxy.port, credentials: "\(name):p@ss")
             let origin = try XCTUnwrap(URL(string: base))
-            let proxied = LiveTransport(.only(connection), settings: EngineSettings(cookies: CookieJar(), proxies: ProxySettings(http: server)))
+            let proxied = LiveTransport(RunSettings(proxies: ProxySettings(http: server)), only: connection)
             let r = try await proxied.send(PreparedRequest(url: URL(string: base + "/get")!, method: "GET", headers: [], body: nil, timeout: 10))
             XCTAssertEqual(r.status, 200, name)
             XCTAssertEqual(r.httpVersion, name == "h2c" ? "HTTP/2" : "HTTP/1.1", name)
@@ -196,8 +196,7 @@ final class TransportContractTests: XCTestCase {
             XCTAssertEqual(tunnels.last, ["target": "127.0.0.1:\(origin.port!)",
                                           "authorization": "Basic " + Data("\(name):p@ss".utf8).base64EncodedString()], name)
             seen = tunnels.count
-            let direct = LiveTransport(.only(connection),
-                                       settings: EngineSettings(cookies: CookieJar(), proxies: ProxySettings(http: server, noProxy: ["127.0.0.1"])))
+            let direct = LiveTransport(RunSettings(proxies: ProxySettings(http: server, noProxy: ["127.0.0.1"])), only: connection)
             let d = try await direct.send(PreparedRequest(url: URL(string: base + "/get")!, method: "GET", headers: [], body: nil, timeout: 10))
             XCTAssertEqual(d.status, 200, name)
             let unchanged = try await log()
@@ -243,14 +242,11 @@ final class TransportContractTests: XCTestCase {
     func testLiveTransportHonoursConnectTo() async throws {
         let url = try XCTUnwrap(URL(string: http1))
         let port = try XCTUnwrap(url.port)
-        let saved = ConnectionOptions.run.withLock { $0 }
-        defer { ConnectionOptions.run.withLock { $0 = saved } }
-        ConnectionOptions.run.withLock {
-            $0.connectTo = [ConnectionOptions.ConnectTo(host: "apicli-route.invalid", port: 80, toHost: "127.0.0.1", toPort: port)]
-        }
+        let connection = ConnectionOptions(connectTo: [ConnectionOptions.ConnectTo(host: "apicli-route.invalid", port: 80,
+                                                                                   toHost: "127.0.0.1", toPort: port)])
         let request = PreparedRequest(url: URL(string: "http://apicli-route.invalid/headers")!, method: "GET",
                                       headers: [], body: nil, timeout: 10)
-        let r = try await LiveTransport().send(request)
+        let r = try await LiveTransport(RunSettings(connection: connection)).send(request)
         XCTAssertEqual(r.status, 200)
         XCTAssertEqual((try json(r)["headers"] as? [String: String])?["Host"], "apicli-route.invalid")
     }

@@ -154,7 +154,7 @@ final class WebSocketLiveTests: XCTestCase {
     }
 
     /// The handshake carries the run's cookies for its host, as every HTTP hop of the engine does
-    /// (`EngineSettings`): here from `--cookie FILE`, a Netscape file as curl writes it.
+    /// (`RunSettings.hop`): here from `--cookie FILE`, a Netscape file as curl writes it.
     func testTheHandshakeSendsTheJarsCookies() throws {
         let jar = dir.appendingPathComponent("jar.txt")
         try Data("127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tws-7\n".utf8).write(to: jar)

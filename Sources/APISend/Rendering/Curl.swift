@@ -11,9 +11,10 @@ import Foundation
 
 /// A runnable curl command for a prepared request, every argument quoted for a POSIX shell.
 /// `-L` because apicli follows redirects too. Secrets are hidden unless the redactor is off.
+/// `connection`: the run's connection options (`RunSettings.connection`), as curl's own flags.
 package enum Curl {
-    package static func command(_ r: PreparedRequest, redactor: Redactor) -> String {
-        if r.websocket != nil { return webSocketHandshake(r, redactor: redactor) }
+    package static func command(_ r: PreparedRequest, redactor: Redactor, connection: ConnectionOptions) -> String {
+        if r.websocket != nil { return webSocketHandshake(r, redactor: redactor, connection: connection) }
         var args = ["curl", "-L"]
         if r.method == "HEAD" {
             args.append("--head")
@@ -28,7 +29,6 @@ package enum Curl {
             let shown = redactor.header(header)
             args += ["-H", quote("\(shown.name): \(shown.value)")]
         }
-        let connection = ConnectionOptions.run.withLock { $0 }
         let route = connection.route(for: r.url, socket: r.socket)
         if let socket = route.socket { args += ["--unix-socket", quote(socket)] }
         if let entry = route.connectTo { args += ["--connect-to", quote(entry.text)] }

@@ -29,7 +29,7 @@ package protocol Connector: Sendable {
 }
 
 /// How one request leaves: through which proxy, to which address, under which connection limits.
-/// Worked out by the engine for every hop from the run's settings (`EngineSettings.hop`).
+/// Worked out by the engine for every hop from the run's settings (`RunSettings.hop`).
 package struct Hop: Sendable {
     /// nil: a direct connection. Never set with a unix socket.
     package var proxy: ProxySettings.Server?
@@ -53,23 +53,11 @@ package struct Exchanged: Sendable {
     }
 }
 
-/// What an HTTP exchange takes from the run: its cookie jar, its proxies and its connection options
-/// (`--resolve`, `--connect-to`, `--unix-socket`, `--http1.1`). The engine and the WebSocket
-/// handshake read them here and nowhere else.
-package struct EngineSettings: Sendable {
-    package var cookies: CookieJar
-    package var proxies: ProxySettings
-
-    package init(cookies: CookieJar = .run, proxies: ProxySettings = .environment) {
-        self.cookies = cookies
-        self.proxies = proxies
-    }
-
-    /// The run's connection options, read once an exchange.
-    package var connection: ConnectionOptions { ConnectionOptions.run.current }
-
-    /// How `request` leaves under `connection`: its route, and its proxy unless the route is a unix socket.
-    package func hop(_ request: PreparedRequest, _ connection: ConnectionOptions) -> Hop {
+/// The run's settings as the engine and the WebSocket handshake use them, and nowhere else: each
+/// hop's proxy and route, the jar's cookies going out and coming back.
+extension RunSettings {
+    /// How `request` leaves: its route, and its proxy unless the route is a unix socket.
+    package func hop(_ request: PreparedRequest) -> Hop {
         let route = connection.route(for: request.url, socket: request.socket)
         return Hop(proxy: route.socket == nil ? proxies.server(for: request.url) : nil, route: route,
                    http1Only: connection.http1Only, connectionsPerHost: connection.connectionsPerHost)

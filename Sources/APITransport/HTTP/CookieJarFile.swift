@@ -1,5 +1,6 @@
 import APIYAML
 import APIDiagnostics
+import APIEndpoint
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -88,22 +89,3 @@ private extension Bool {
     }
 }
 
-extension CookieJar {
-    /// Every unexpired cookie, in the order stored.
-    func all(now: Double) -> [Cookie] {
-        cookies.withLock { all in
-            all.removeAll { ($0.expires ?? .infinity) <= now }
-            return all
-        }
-    }
-
-    /// Stores cookies read from a file (one of the same name, domain and path replaced).
-    func add(_ new: [Cookie]) {
-        cookies.withLock { all in
-            for cookie in new {
-                all.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
-                all.append(cookie)
-            }
-        }
-    }
-}

@@ -8,7 +8,8 @@ import Foundation
 /// The proxy a request goes through, from the environment as curl reads it: `http_proxy` for http
 /// URLs, `https_proxy` for https ones (upper-case names too; lower-case wins), none for a host that
 /// `no_proxy` names (`*`, a host, a domain and its subdomains, `.domain`). `user:password@` in the
-/// proxy URL becomes Basic proxy authorization.
+/// proxy URL becomes Basic proxy authorization. Read from the environment the workspace was made
+/// with (`RunSettings.proxies`).
 package struct ProxySettings: Sendable, Equatable {
     package struct Server: Sendable, Hashable {
         package var host: String
@@ -26,9 +27,6 @@ package struct ProxySettings: Sendable, Equatable {
         self.https = https
         self.noProxy = noProxy
     }
-
-    /// Read once per run from the process environment.
-    package static let environment = ProxySettings(environment: ProcessInfo.processInfo.environment)
 
     package init(environment env: [String: String]) {
         func value(_ name: String) -> String? {

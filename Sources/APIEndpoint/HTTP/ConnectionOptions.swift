@@ -6,8 +6,8 @@ import Foundation
 #endif
 
 /// `--resolve`, `--connect-to`, `--unix-socket` and `--http1.1`: where and how the run connects,
-/// as curl's flags mean them. Set once from the command line for the whole process (like the run's
-/// cookie jar); the live transport reads it when it picks a client. The request itself does not
+/// as curl's flags mean them. Set from the command line into the workspace's `RunSettings`; the
+/// live transport made from them reads it when it picks a client. The request itself does not
 /// change: `Host:` stays the URL's, and TLS (SNI and the certificate's name) is still checked
 /// against the URL's host (async-http-client's `dnsOverride`).
 package struct ConnectionOptions: Sendable, Hashable {
@@ -53,9 +53,6 @@ package struct ConnectionOptions: Sendable, Hashable {
         self.unixSocket = unixSocket
         self.http1Only = http1Only
     }
-
-    /// The run's, from the command line.
-    package static let run = Locked(ConnectionOptions())
 
     /// `host:port:address` (an IPv6 address in brackets); nil when malformed.
     package static func parseResolve(_ text: String) -> Resolve? {

@@ -9,20 +9,24 @@ import Foundation
 /// redirect's included) is sent back to the host it came from (or its `Domain=`), on matching
 /// paths, `Secure` ones over https only, until `Max-Age`/`Expires`. Nothing is written to disk
 /// unless `--cookie-jar` asks (`CookieJarFile`).
-/// A request with `cookies: false` (a rule) neither sends nor stores any.
+/// A request with `cookies: false` (a rule) neither sends nor stores any. A workspace makes one
+/// (`RunSettings`); its copies and every caller made from it share it.
 package final class CookieJar: Sendable {
-    package static let run = CookieJar()
-
     package struct Cookie: Equatable {
-        var name: String
-        var value: String
+        package var name: String
+        package var value: String
         /// Lower-cased; with `hostOnly`, the exact host.
-        var domain: String
-        var hostOnly: Bool
-        var path: String
-        var secure: Bool
+        package var domain: String
+        package var hostOnly: Bool
+        package var path: String
+        package var secure: Bool
         /// Seconds since 1970; nil for a session cookie.
-        var expires: Double?
+        package var expires: Double?
+
+        package init(name: String, value: String, domain: String, hostOnly: Bool, path: String, secure: Bool, expires: Double?) {
+            (self.name, self.value, self.domain, self.hostOnly) = (name, value, domain, hostOnly)
+            (self.path, self.secure, self.expires) = (path, secure, expires)
+        }
     }
 
     let cookies = Locked<[Cookie]>([])
@@ -99,5 +103,25 @@ package final class CookieJar: Sendable {
         }
         if let maxAge { cookie.expires = now + maxAge }
         return cookie
+    }
+}
+
+extension CookieJar {
+    /// Every unexpired cookie, in the order stored.
+    package func all(now: Double) -> [Cookie] {
+        cookies.withLock { all in
+            all.removeAll { ($0.expires ?? .infinity) <= now }
+            return all
+        }
+    }
+
+    /// Stores cookies read from a file (one of the same name, domain and path replaced).
+    package func add(_ new: [Cookie]) {
+        cookies.withLock { all in
+            for cookie in new {
+                all.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
+                all.append(cookie)
+            }
+        }
     }
 }
