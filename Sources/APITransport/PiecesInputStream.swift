@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// A multipart body as an `InputStream` for `httpBodyStream`, read from disk as libcurl asks.
 /// A read failure ends the stream; `failure` says why.
-final class PiecesInputStream: InputStream {
+package final class PiecesInputStream: InputStream {
     private let reader: BodyReader
     private let lock = NSLock()
     private var pending = Data()
@@ -19,35 +19,35 @@ final class PiecesInputStream: InputStream {
         super.init(data: Data())
     }
 
-    var failure: APIError? {
+    package var failure: APIError? {
         lock.lock()
         defer { lock.unlock() }
         return _failure
     }
 
     /// The whole body in memory (platforms where a stream subclass cannot be used).
-    static func collect(_ body: SizedBody) throws(APIError) -> Data {
+    package static func collect(_ body: SizedBody) throws(APIError) -> Data {
         let reader = BodyReader(body)
         var data = Data()
         while let chunk = try reader.next() { data += chunk }
         return data
     }
 
-    override func open() {}
-    override func close() {}
-    override var hasBytesAvailable: Bool {
+    package override func open() {}
+    package override func close() {}
+    package override var hasBytesAvailable: Bool {
         lock.lock()
         defer { lock.unlock() }
         return !ended
     }
-    override var streamStatus: Stream.Status {
+    package override var streamStatus: Stream.Status {
         lock.lock()
         defer { lock.unlock() }
         return _failure != nil ? .error : ended ? .atEnd : .open
     }
-    override var streamError: Error? { failure }
+    package override var streamError: Error? { failure }
 
-    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+    package override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
         lock.lock()
         defer { lock.unlock() }
         if pending.isEmpty, !ended {
@@ -66,7 +66,7 @@ final class PiecesInputStream: InputStream {
         return n
     }
 
-    override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+    package override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
                             length len: UnsafeMutablePointer<Int>) -> Bool { false }
 }
 #endif

@@ -112,6 +112,9 @@ package struct ConnectionOptions: Sendable, Hashable {
         package var connectTo: ConnectTo? = nil
         /// The `--resolve` entry that applied (for `--curl`).
         package var resolve: Resolve? = nil
+
+        /// A direct connection to the URL's host and port.
+        package init() {}
     }
 
     package func route(for url: URL, socket: String? = nil) -> Route {

@@ -80,7 +80,7 @@ package enum CookieJarFile {
 }
 
 private extension Bool {
-    package init?(netscape text: String) {
+    init?(netscape text: String) {
         switch text.uppercased() {
         case "TRUE": self = true
         case "FALSE": self = false
