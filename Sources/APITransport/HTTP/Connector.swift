@@ -81,8 +81,14 @@ extension RunSettings {
     /// Keeps the `Set-Cookie` fields of a response to `request` (a redirect's too), unless the
     /// request says `cookies: false`.
     package func store(_ response: Response, of request: PreparedRequest) {
-        guard request.cookies, response.headers.contains(where: { $0.name.equalsIgnoringCase("Set-Cookie") }) else { return }
-        cookies.store(response.headers.compactMap { $0.name.equalsIgnoringCase("Set-Cookie") ? $0.value : nil }, from: request.url)
+        guard request.cookies, response.headers.contains(where: { Self.isSetCookie($0.name) }) else { return }
+        cookies.store(response.headers.compactMap { Self.isSetCookie($0.name) ? $0.value : nil }, from: request.url)
+    }
+
+    /// `Set-Cookie`, ASCII case-insensitively: asked of every field of every response, so compared
+    /// here on concrete bytes (the generic `equalsIgnoringCase` looked up metadata for `Connection`).
+    private static func isSetCookie(_ name: String) -> Bool {
+        name.utf8.count == 10 && name.utf8.lazy.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }.elementsEqual("set-cookie".utf8)
     }
 }
 
