@@ -124,7 +124,10 @@ package struct LiveTransport: Transport {
         case nil:
             if request.http2PriorKnowledge, h2c.covers(request, hop) { return .h2c }
             #if !os(Linux) || URLSessionTransport
-            if session.covers(request, transfer, hop) { return .urlSession }
+            // Bodies in memory both ways: async-http-client's reads wait for each write (back-pressure
+            // URLSession's delegate does not give) and it sees a compressed body's size on the wire.
+            if transfer.destination == nil, transfer.stream == nil, request.body?.isStreamed != true,
+               session.covers(request, hop) { return .urlSession }
             #endif
             if EventLoopExecutor.current != nil, keepAlive.covers(request, transfer, hop) { return .keepAlive }
             return .nio
@@ -132,7 +135,7 @@ package struct LiveTransport: Transport {
         case .keepAlive?: return keepAlive.covers(request, transfer, hop) ? .keepAlive : .nio
         case .h2c?: return h2c.covers(request, hop) ? .h2c : .nio
         #if !os(Linux) || URLSessionTransport
-        case .urlSession?: return session.covers(request, transfer, hop) ? .urlSession : .nio
+        case .urlSession?: return session.covers(request, hop) ? .urlSession : .nio
         #endif
         }
     }

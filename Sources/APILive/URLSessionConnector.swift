@@ -35,11 +35,11 @@ struct URLSessionConnector: Connector {
     /// The deadline does not wait for a cancelled task: FoundationNetworking may take its time.
     static var cancelsPromptly: Bool { false }
 
-    /// Whether URLSession sends this exchange (else async-http-client): no TLS options, the bodies
-    /// in memory, no route (`--resolve`, `--connect-to`, a unix socket), no proxy, HTTP/2 allowed.
-    func covers(_ request: PreparedRequest, _ transfer: Transfer, _ hop: Hop) -> Bool {
-        request.tls.isDefault && transfer.destination == nil && transfer.stream == nil && request.body?.isStreamed != true
-            && request.socket == nil && !hop.http1Only && hop.proxy == nil && hop.route == ConnectionOptions.Route()
+    /// Whether URLSession can send this exchange (else async-http-client): no TLS options, no route
+    /// (`--resolve`, `--connect-to`, a unix socket), no proxy, HTTP/2 allowed. The live choice
+    /// asks more (`LiveTransport.connection(for:)`): bodies in memory both ways.
+    func covers(_ request: PreparedRequest, _ hop: Hop) -> Bool {
+        request.tls.isDefault && request.socket == nil && !hop.http1Only && hop.proxy == nil && hop.route == ConnectionOptions.Route()
     }
 
     /// One hop: the request as it is, its response as it came (a redirect included).

@@ -178,7 +178,7 @@ final class TransferContractTests: XCTestCase {
                     bomb.maxBody = 8 << 20
                     // URLSession cannot see a chunked body's size on the wire (libcurl decodes first):
                     // there a compressed body without a length is bounded by maxBody, streamed or held.
-                    let unsized = path.hasSuffix("chunked") && urlSessionServes(name, bomb, transfer)
+                    let unsized = path.hasSuffix("chunked") && urlSessionServes(transport, bomb, transfer)
                     let expected: APIError = unsized ? .network(.bodyTooLarge(host: bomb.hostAndPort, limit: 8 << 20))
                         : .network(.inflatesTooMuch(host: bomb.hostAndPort, ratio: ClientPool.inflationRatio))
                     do {
@@ -192,12 +192,8 @@ final class TransferContractTests: XCTestCase {
         }
     }
 
-    /// Whether URLSession answers this exchange on transport `name` (never in the default Linux build).
-    private func urlSessionServes(_ name: String, _ request: PreparedRequest, _ transfer: Transfer) -> Bool {
-        #if !os(Linux) || URLSessionTransport
-        return name == "urlSession" || (name == "live" && LiveTransport().usesURLSession(request, transfer))
-        #else
-        return false
-        #endif
+    /// Whether URLSession answers this exchange on `transport` (never in the default Linux build).
+    private func urlSessionServes(_ transport: any Transport, _ request: PreparedRequest, _ transfer: Transfer) -> Bool {
+        (transport as? LiveTransport)?.usesURLSession(request, transfer) ?? false
     }
 }
