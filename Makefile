@@ -34,13 +34,13 @@ SCHEMA_PIP  := 'jsonschema>=4.18,<5'
 SCHEMATHESIS_PIP := 'schemathesis>=4.1,<5'
 # websockets: the WebSocket client that reads apicli mock's WebSocket endpoint (WebSocketMockTests).
 WEBSOCKETS_PIP := 'websockets>=15,<16'
-# hypercorn serves httpbin over h2c (HTTP/2 prior knowledge) for the engine contract tests (scripts/h2c-httpbin.py).
+# hypercorn serves httpbin over h2c (HTTP/2 prior knowledge) for the engine contract tests (Tests/Servers/h2c-httpbin.py).
 H2C_PIP     := 'hypercorn>=0.17,<0.19'
-# botocore signs the requests apicli signed with AWS SigV4 again (scripts/sigv4-server.py, SigV4BotocoreTests).
+# botocore signs the requests apicli signed with AWS SigV4 again (Tests/Servers/sigv4-server.py, SigV4BotocoreTests).
 AWS_PIP     := 'botocore>=1.34,<2'
 VENV_CHECK  := 'import gunicorn, jsonschema, schemathesis, botocore, websockets, hypercorn, importlib.util as u; assert u.find_spec("httpbin")'
 # playwright drives the system chromium to record a real HAR of a loopback page (ImportHarCLITests,
-# scripts/record-har.py); no browser download: it launches executable_path=chromium. It has a venv
+# Tests/Servers/record-har.py); no browser download: it launches executable_path=chromium. It has a venv
 # of its own inside .venv (its greenlet and httpbin's cannot share one).
 HAR_PIP        := 'playwright>=1.65,<1.66'
 HAR_VENV       := $(VENV)/har
@@ -102,7 +102,7 @@ deps:
 	  echo "deps: installing$$missing"; \
 	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
-	@# The test servers run on the system python3 (scripts/graphql-server.py needs graphql-core).
+	@# The test servers run on the system python3 (Tests/Servers/graphql-server.py needs graphql-core).
 	@$(PYTHON) -c 'import graphql' >/dev/null 2>&1 || $(PYTHON) -m pip install -q --disable-pip-version-check 'graphql-core>=3.2,<3.3'
 
 venv: $(VENV_STAMP) $(HAR_VENV_STAMP)
@@ -153,8 +153,8 @@ bench-deps: deps bench/out/delay-server
 bench: bench-deps
 	PATH="$$PATH:/usr/sbin" bash bench/run.sh
 
-# The latency row's server (scripts/delay-server.c): sleeps exactly the asked time, with the system cc.
-bench/out/delay-server: scripts/delay-server.c
+# The latency row's server (Tests/Servers/delay-server.c): sleeps exactly the asked time, with the system cc.
+bench/out/delay-server: Tests/Servers/delay-server.c
 	@mkdir -p bench/out
 	$(CC) -O2 -pthread -o $@ $<
 
@@ -186,7 +186,7 @@ fuzz: fuzz-build
 # the changed ones on an incremental one.
 warnings: deps
 	@set -o pipefail; log="$$(mktemp)"; trap 'rm -f "$$log"' EXIT; \
-	$(SWIFT) build --build-tests 2>&1 | tee "$$log" || exit $$?; \
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error 2>&1 | tee "$$log" || exit $$?; \
 	ours="$$(grep -E "^($(CURDIR)/)?(Sources|Tests)/[^ ]+:[0-9]+:[0-9]+: warning:" "$$log" | sort -u)"; \
 	unhandled="$$(grep -E "^ +$(CURDIR)/(Sources|Tests)/" "$$log" | sort -u)"; \
 	if [ -n "$$ours$$unhandled" ]; then \
@@ -206,6 +206,8 @@ test: deps venv warnings dist-test
 	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP; \
 	echo "test: httpbin at $$url"; \
 	export APICLI_TEST_HTTPBIN="$$url" APICLI_REQUIRE_LIVE=1; \
+	mkdir -p "$(TEST_RUN_DIR)"; $(SWIFT) package describe --type json > $(TEST_RUN_DIR)/package.json || exit 1; \
+	export APICLI_PACKAGE_DESCRIPTION="$(CURDIR)/$(TEST_RUN_DIR)/package.json"; \
 	export NO_PROXY="127.0.0.1,localhost$${NO_PROXY:+,$$NO_PROXY}" no_proxy="127.0.0.1,localhost$${no_proxy:+,$$no_proxy}"; \
 	log="$(TEST_RUN_DIR)/swift-test.log"; mkdir -p "$(TEST_RUN_DIR)"; : >"$$log"; \
 	$(SWIFT) test --disable-swift-testing $(SWIFT_TEST_FLAGS) 2>&1 | tee -a "$$log"; rc=$${PIPESTATUS[0]}; \

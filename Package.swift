@@ -116,7 +116,7 @@ let package = Package(
         // libFuzzer harness over the YAML layer, the decoders and endpoint mapping (`make fuzz`);
         // a normal build makes it a replayer of saved inputs.
         .executableTarget(name: "apicli-fuzz", dependencies: ["APIVerdict"]),
-        // The project's Python test servers (scripts/*.py) started on a free loopback port: for both test targets.
+        // The project's Python test servers (Tests/Servers/*.py) started on a free loopback port: for both test targets.
         .target(name: "TestServers", path: "Tests/TestServers"),
         .testTarget(
             name: "APICoreTests",

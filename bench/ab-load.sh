@@ -6,7 +6,7 @@
 #
 # Each round: the open model at 5000/s (RATE=N/s to change) for SECONDS (default 10) against nginx `return 200`
 # (achieved rate, schedule lag p50/p99/max, latency p99, CPU user+sys), old then new; then the
-# closed model with 8 users against scripts/delay-server.c sleeping 20 ms, beside wrk -t2 -c8
+# closed model with 8 users against Tests/Servers/delay-server.c sleeping 20 ms, beside wrk -t2 -c8
 # (p50s). APICLI_* variables are passed on, so one binary can be run twice with a switch, e.g.
 # `A_ENV=APICLI_OPEN_SCHEDULER=pool bench/ab-load.sh bin bin`. Needs nginx, wrk and cc
 # (`make bench-deps`); everything on loopback, output in bench/out/ab/.
@@ -38,7 +38,7 @@ http {
 EOF
 nginx -c "$out/ng/nginx.conf" -p "$out/ng" & pids+=($!)
 delay_bin=bench/out/delay-server
-[[ -x $delay_bin && $delay_bin -nt scripts/delay-server.c ]] || cc -O2 -pthread -o "$delay_bin" scripts/delay-server.c
+[[ -x $delay_bin && $delay_bin -nt Tests/Servers/delay-server.c ]] || cc -O2 -pthread -o "$delay_bin" Tests/Servers/delay-server.c
 rm -f "$out/delay.url"
 "$delay_bin" --delay-ms 20 --lifetime 86400 >"$out/delay.url" & pids+=($!)
 for _ in $(seq 50); do [[ -s $out/delay.url ]] && curl -s -o /dev/null "http://127.0.0.1:$port/hello" && break; sleep 0.1; done

@@ -4,7 +4,7 @@
 #
 #   bench/check.sh [TARGETS] [JOBS]     # defaults: 1000 targets, --jobs 16; release build
 #
-# The server is scripts/flaky-server.py (127.0.0.1, free port, 120 s lifetime), whose /ok/N paths
+# The server is Tests/Servers/flaky-server.py (127.0.0.1, free port, 120 s lifetime), whose /ok/N paths
 # answer 200 at once. Output goes to bench/out/.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -17,7 +17,7 @@ mkdir -p "$out/targets"
 swift build -c release --product apicli >&2
 bin=.build/release/apicli
 
-python3 scripts/flaky-server.py --lifetime 120 >"$out/server.url" &
+python3 Tests/Servers/flaky-server.py --lifetime 120 >"$out/server.url" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [[ -s $out/server.url ]] && break; sleep 0.1; done

@@ -47,11 +47,11 @@ if [[ -n $nginx_url ]]; then
 else
   row "apicli load against nginx" "n/a" "" "nginx missing"
 fi
-# 6c. latency accuracy against a server that sleeps 20 ms per request: scripts/delay-server.c
+# 6c. latency accuracy against a server that sleeps 20 ms per request: Tests/Servers/delay-server.c
 # (compiled by `make bench-deps`; clock_nanosleep to the microsecond, one write a response), so
 # the true value is 20 ms plus loopback's round trip. The Python load-server.py added ~0.75 ms.
 delay_bin=bench/out/delay-server
-[[ -x $delay_bin && $delay_bin -nt scripts/delay-server.c ]] || cc -O2 -pthread -o "$delay_bin" scripts/delay-server.c
+[[ -x $delay_bin && $delay_bin -nt Tests/Servers/delay-server.c ]] || cc -O2 -pthread -o "$delay_bin" Tests/Servers/delay-server.c
 rm -f "$out/delay.url"
 "$delay_bin" --delay-ms 20 --lifetime 600 >"$out/delay.url" &
 pids+=($!)

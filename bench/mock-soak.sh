@@ -1,6 +1,6 @@
 # Sourced by bench/run.sh (section 8): `apicli mock` soaked by hostile clients on loopback.
 # For SOAK_SECONDS (30): wrk at full load, ~2,000 idle connections held open
-# (scripts/hostile-client.py idle), a 60 KB path every second; meanwhile a normal request every
+# (Tests/Servers/hostile-client.py idle), a 60 KB path every second; meanwhile a normal request every
 # second must be answered within 3 s, the mock must never reload to 0 routes, and its RSS must stay
 # flat. Standalone: bin=PATH/TO/apicli bash -c 'source bench/mock-soak.sh' (needs row(), free_port()).
 echo "== 8. mock soak"
@@ -21,7 +21,7 @@ pids+=("$soak_pid")
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$soak_port/hello" && break; sleep 0.1; done
 rss() { awk '/VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 rss_start=$(rss "$soak_pid")
-python3 scripts/hostile-client.py idle "$soak_port" 2000 "$soak" >"$soak_dir/idle.out" 2>&1 &
+python3 Tests/Servers/hostile-client.py idle "$soak_port" 2000 "$soak" >"$soak_dir/idle.out" 2>&1 &
 idle_pid=$!
 if have wrk; then wrk -t2 -c32 -d"${soak}s" "http://127.0.0.1:$soak_port/hello" >"$soak_dir/wrk.out" 2>&1 & fi
 slowest=0; failed=0; long414=0
@@ -29,7 +29,7 @@ for _ in $(seq "$soak"); do
   t=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' --max-time 3 "http://127.0.0.1:$soak_port/users/ada")
   [[ ${t%% *} == 200 ]] || failed=$((failed + 1))
   slowest=$(python3 -c "print(max($slowest, ${t##* }))")
-  code=$(python3 scripts/hostile-client.py raw "$soak_port" "GET /$(head -c 60000 /dev/zero | tr '\0' x) HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+  code=$(python3 Tests/Servers/hostile-client.py raw "$soak_port" "GET /$(head -c 60000 /dev/zero | tr '\0' x) HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
   [[ $code == "HTTP/1.1 414"* ]] && long414=$((long414 + 1))
   sleep 1
 done

@@ -87,8 +87,8 @@ else
   echo "nginx missing: network rows are n/a (make bench-deps)"
 fi
 sink_url=""
-if [[ -f scripts/transfer-server.py ]]; then
-  python3 scripts/transfer-server.py --root "$www" --lifetime 3600 >"$out/sink.url" &
+if [[ -f Tests/Servers/transfer-server.py ]]; then
+  python3 Tests/Servers/transfer-server.py --root "$www" --lifetime 3600 >"$out/sink.url" &
   pids+=($!)
   for _ in $(seq 50); do [[ -s $out/sink.url ]] && break; sleep 0.1; done
   sink_url=$(cat "$out/sink.url")
@@ -291,7 +291,7 @@ if [[ -n $sink_url ]]; then
   row "curl -T, upload" "$cup_s s" "$((cup_kib / 1024)) MiB" ""
   row "apicli call (task: upload)" "$aup_s s" "$((aup_kib / 1024)) MiB" "exit $aup_rc; $(ratio "$aup_s" "$cup_s")x curl (goal <= 1.3x, < 64 MiB)"
 else
-  row "upload" "n/a" "" "scripts/transfer-server.py missing"
+  row "upload" "n/a" "" "Tests/Servers/transfer-server.py missing"
 fi
 
 # ---------------------------------------------------------------- 5. the binary

@@ -84,6 +84,33 @@ package struct CheckPlanner: Sendable {
         return nil
     }
 
+    /// The targets a live run sends with certificate verification off (`--insecure`, a service's
+    /// `tls: { verify: false }`): of `items` (the items of `selected`, in order) those that are
+    /// sent, then the targets they need (sent once as needs even when they are not checked
+    /// themselves); none with `--stub`.
+    package func unverified(_ items: [CheckItem], _ selected: [(Service, Target)]) -> [String] {
+        guard !stub else { return [] }
+        var verifies: [String: Bool] = [:]  // by service: its trust is the same for each of its targets
+        func unverified(_ service: Service) -> Bool {
+            if let verify = verifies[service.name] { return !verify }
+            let verify = workspace.tls(for: service).verify
+            verifies[service.name] = verify
+            return !verify
+        }
+        var sent = Set<String>()
+        sent.reserveCapacity(items.count)
+        var names: [String] = []
+        for i in items.indices {  // by index: a (Service, Target) copied out per target costs
+            switch items[i].work { case .skip, .fail: continue; default: break }
+            sent.insert(items[i].name)
+            if unverified(selected[i].0) { names.append(items[i].name) }
+        }
+        for name in caller.needed(by: selected).sorted() where !sent.contains(name) {
+            if let (service, _) = try? workspace.find(name), unverified(service) { names.append(name) }
+        }
+        return names
+    }
+
     private func liveItem(_ target: Target, _ service: Service, needed: Bool) -> CheckItem {
         var item = CheckItem(name: target.qualifiedName, service: service.name, target: target.name, sample: nil, work: .skip(""))
         if let reason = skipReason(target) {

@@ -1,6 +1,7 @@
 import APISupport
 import APIYAML
 import APITransport
+import APISecrets
 /// The parts of a request both the Postman and the Insomnia importers fill the same way: query,
 /// headers (credentials out of the file), and bodies (JSON, text, form, multipart, GraphQL).
 /// Each returns the warnings it has; the caller knows where in the input they stand.
@@ -39,11 +40,11 @@ extension CollectionRequest {
                 return nil
             }
         }
-        if variables.hasVariable(value) || !(lower == "authorization" || lower == "cookie" || CollectionVariables.isSecret(name: name, value: value)) {
+        if variables.hasVariable(value) || !(Credentials.isHeader(name) || CollectionVariables.isSecret(name: name, value: value)) {
             headers.append(.pair(name, .string(variables.text(value))))
             return nil
         }
-        let variable = "\(prefix)_\(CollectionVariables.name(name))"
+        let variable = ImportSecrets(prefix: prefix).variable(name)
         notes.append("The input's \(name) header value is not written: set ${\(variable)}.")
         headers.append(.pair(name, .string("${\(variable)}")))
         return nil

@@ -32,10 +32,10 @@ struct CollectionRequest {
     }
 
     /// The target: `folder-request` in lowerCamelCase parts, unique within `taken`.
-    func target(taken: inout Set<String>) -> TargetDraft {
+    func target(taken: inout UniqueNames) -> TargetDraft {
         let parts = (folders + [name]).compactMap(ImportNames.lowerCamel)
         let base = parts.isEmpty ? ImportNames.fromRoute(method, path) : parts.joined(separator: "-")
-        var t = TargetDraft(name: ImportNames.unique(base, &taken))
+        var t = TargetDraft(name: taken.claim(base))
         t.doc = ImportText.oneLine((folders + [name]).joined(separator: " / "))
         if t.doc?.isEmpty == true { t.doc = nil }
         t.notes = notes
@@ -49,7 +49,7 @@ struct CollectionRequest {
         t.auth = auth
         if !["GET", "HEAD", "OPTIONS"].contains(method) { t.check = false }
         if let expectStatus { t.expect = [.pair("status", .number(String(expectStatus)))] }
-        var names: Set<String> = []
+        var names = UniqueNames()
         for (i, s) in samples.enumerated() {
             var value = s.value
             if let expectStatus, s.status != expectStatus, case .map(var e) = value {
@@ -58,9 +58,9 @@ struct CollectionRequest {
             }
             if i == 0 {
                 t.sample = value
-                names.insert("sample")
+                _ = names.claim("sample")
             } else {
-                t.samples.append(.pair(ImportNames.unique(ImportNames.lowerCamel(s.name) ?? String(s.status), &names), value))
+                t.samples.append(.pair(names.claim(ImportNames.lowerCamel(s.name) ?? String(s.status)), value))
             }
         }
         return t
@@ -72,22 +72,20 @@ struct CollectionRequest {
 enum CollectionDrafts {
     static func services(_ requests: [CollectionRequest], service: String, header: [String],
                          auth: YAMLOut?, notes: [String], environments: [String: [YAMLOut.Entry]] = [:]) -> [ServiceDraft] {
-        var origins: [String] = []
-        for r in requests where !origins.contains(r.origin) { origins.append(r.origin) }
         // The origin most requests use gets the plain name (the first of equals).
-        let counts = Dictionary(requests.map { ($0.origin, 1) }, uniquingKeysWith: +)
-        origins = origins.enumerated().sorted { (counts[$0.element]!, -$0.offset) > (counts[$1.element]!, -$1.offset) }.map(\.element)
+        let groups = ImportOrigins.group(requests, by: \.origin).enumerated()
+            .sorted { ($0.element.items.count, -$0.offset) > ($1.element.items.count, -$1.offset) }.map(\.element)
         var drafts: [ServiceDraft] = []
-        var names: Set<String> = []
-        for (i, origin) in origins.enumerated() {
+        var names = UniqueNames()
+        for (i, (origin, members)) in groups.enumerated() {
             let suffix = i == 0 ? nil : ImportNames.service(hostWords(origin)) ?? String(i + 1)
-            let name = ImportNames.unique(suffix.map { "\(service)-\($0)" } ?? service, &names)
+            let name = names.claim(suffix.map { "\(service)-\($0)" } ?? service)
             var draft = ServiceDraft(service: name, baseURL: origin)
             draft.header = header + notes
             draft.auth = auth
             draft.environments = environments[origin] ?? []
-            var taken: Set<String> = []
-            draft.targets = requests.filter { $0.origin == origin }.map { $0.target(taken: &taken) }
+            var taken = UniqueNames()
+            draft.targets = members.map { $0.target(taken: &taken) }
             drafts.append(draft)
         }
         return drafts

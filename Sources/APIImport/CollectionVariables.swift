@@ -1,6 +1,7 @@
 import APISupport
 import APITargets
 import APITransport
+import APISecrets
 /// The variables of a Postman collection (`{{name}}`) or an Insomnia export (`{{ _.name }}`) →
 /// apicli's `${NAME}`. Everything around a variable is literal text (`Template.escaping`), so a
 /// `{id}` or `${HOME}` in the input stays text. A variable whose value the input gives becomes
@@ -113,14 +114,21 @@ struct CollectionVariables {
         return name
     }
 
-    /// `${NAME}` or `${NAME:-default}` for the input's variable `source`.
+    /// `${NAME}` or `${NAME:-default}` for the input's variable `source`. A variable the input does
+    /// not define, a secret-named one and one the shell or the system uses get the service's
+    /// prefix (`${SHOP_GITHUB_TOKEN}`), so a collection never reads the user's own secret or
+    /// setting to send it to the collection's host.
     private mutating func reference(_ source: String) -> String {
         var name = Self.name(source)
-        if Self.reserved.contains(name) || name.hasPrefix("APICLI_") { name = (prefix.isEmpty ? "IMPORTED" : prefix) + "_" + name }
+        let value = values[source]
+        let prefix = self.prefix.isEmpty ? "IMPORTED" : self.prefix
+        if value == nil || Self.isSecret(name: source, value: value ?? "") || Self.reserved.contains(name) || name.hasPrefix("APICLI_"),
+           !name.hasPrefix(prefix + "_") {
+            name = prefix + "_" + name
+        }
         if source.hasPrefix("$") {
             warn("{{\(source)}} is a Postman dynamic variable; apicli has none: set ${\(name)}")
         }
-        let value = values[source]
         let safe = value.flatMap { Self.isSecret(name: source, value: $0) || !Self.isDefaultable($0) ? nil : $0 }
         if !used.contains(where: { $0.name == name }) {
             used.append((name, source, safe != nil))
@@ -146,12 +154,9 @@ struct CollectionVariables {
         return out.first!.isNumber ? "_" + out : out
     }
 
-    /// A name or value that should never be written into a file as a default.
+    /// A name (by `Credentials`, the one list) or a value that should never be written into a file as a default.
     static func isSecret(name: String, value: String) -> Bool {
-        let n = name.lowercased().filter { $0.isLetter || $0.isNumber }
-        let words = ["token", "secret", "password", "passwd", "pwd", "apikey", "key", "auth", "credential",
-                     "session", "cookie", "jwt", "bearer", "private", "signature", "sig"]
-        if words.contains(where: { n.contains($0) }) { return true }
+        if Credentials.isSecretName(name) { return true }
         let v = value.trimmingSpaces()
         return v.hasPrefix("eyJ") || v.lowercased().hasPrefix("bearer ") || v.lowercased().hasPrefix("basic ")
     }

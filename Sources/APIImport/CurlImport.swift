@@ -4,7 +4,7 @@ import APITargets
 /// one). The inverse of `apicli call --curl`: method, URL (base URL, path, `task: query`), headers,
 /// bodies (`json:` when the data is JSON, `form:` for form data, `body:` otherwise), `-F` parts,
 /// `-u`, `--cacert`/`-k` and `--max-time`.
-package enum CurlImport {
+package struct CurlImport: Importer {
     package struct Options: Sendable {
         package var service: String?
         package var name: String?
@@ -19,26 +19,44 @@ package enum CurlImport {
     }
 
 
-    package static func run(_ command: String, options: Options) throws(APIError) -> ImportResult {
+    package var options: Options
+
+    package init(options: Options) {
+        self.options = options
+    }
+
+    /// The command's text (`input.name` is `curl`).
+    package func read(_ input: ImportInput) throws(APIError) -> ImportResult {
         let words: [String]
         do {
-            words = try ShellWords.split(command)
+            words = try ShellWords.split(input.text)
         } catch {
             throw .invalid(Diagnostic(file: nil, mark: nil, message: "the curl command has an unterminated \(error.quote) quote"))
         }
-        return try run(words: words, options: options)
+        return try read(words: words)
     }
 
     /// A curl command already split into words (`curl` first): what `apicli call URL -X … -H … -d …`
-    /// builds from its own flags, so an ad-hoc call means what the same curl command means.
-    package static func run(words: [String], options: Options) throws(APIError) -> ImportResult {
+    /// builds from its own flags, so an ad-hoc call means what the same curl command means. The
+    /// request as given: an ad-hoc call sends it so; `run(words:)` is what writes a file.
+    package func read(words: [String]) throws(APIError) -> ImportResult {
         var parser = CurlParser(cwd: options.cwd)
         try parser.parse(words)
         var mapper = CurlMapper(request: parser.request)
         let draft = try mapper.draft(service: options.service, name: options.name)
-        let warnings = (parser.warnings + mapper.warnings).map { ImportWarning(file: "curl", mark: nil, message: $0) }
+        let warnings = (parser.warnings + mapper.warnings).map { ImportWarning(file: Self.inputName, mark: nil, message: $0) }
         return ImportResult(draft: draft, warnings: warnings)
     }
+
+    /// `read(words:)` and the shared rules (`call --save`).
+    package func run(words: [String]) throws(APIError) -> ImportResult {
+        var result = try read(words: words)
+        result.finish(file: Self.inputName, source: Self.source)
+        return result
+    }
+
+    /// A command's name in warnings.
+    package static let inputName = "curl"
 }
 
 extension CurlImport {

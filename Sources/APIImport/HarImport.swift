@@ -7,7 +7,7 @@ import APITransport
 /// `/users/2` are one target); static assets (style sheets, scripts, images, fonts, media, HTML
 /// pages) are left out unless `all`; credentials (Authorization, Cookie, secret-looking headers,
 /// query and form fields) become `${VAR}`s, never the recorded values.
-package enum HarImport {
+package struct HarImport: Importer {
     package struct Options: Sendable {
         /// The service name for a recording of one origin; with several, a prefix (`NAME-host`).
         package var service: String?
@@ -21,11 +21,18 @@ package enum HarImport {
     }
 
 
-    /// `file` names the recording in warnings.
-    package static func run(_ bytes: [UInt8], file: String, options: Options) throws(APIError) -> ImportResult {
+    package var options: Options
+    package static var source: String { "recorded" }
+
+    package init(options: Options) {
+        self.options = options
+    }
+
+    package func read(_ input: ImportInput) throws(APIError) -> ImportResult {
+        let file = input.name
         var notes: [String] = []
-        let entries = try HarEntry.entries(bytes, warnings: &notes)
-        var origins: [(url: CurlURL, entries: [(HarEntry, CurlURL)])] = []
+        let entries = try HarEntry.entries(input.bytes, warnings: &notes)
+        var kept: [(entry: HarEntry, url: CurlURL)] = []
         var skipped: [String: Int] = [:]
         for e in entries {
             guard let url = try? CurlURL(e.url), e.url.lowercased().hasPrefix("http") else {
@@ -34,13 +41,10 @@ package enum HarImport {
             }
             if e.status == 0 { skipped["no response recorded (status 0)", default: 0] += 1; continue }
             if e.status == 101 { skipped["WebSocket", default: 0] += 1; continue }
-            if !options.all, let kind = staticKind(e) { skipped["\(kind) (static; --all imports them)", default: 0] += 1; continue }
-            if let i = origins.firstIndex(where: { $0.url.base == url.base }) {
-                origins[i].entries.append((e, url))
-            } else {
-                origins.append((url, [(e, url)]))
-            }
+            if !options.all, let kind = Self.staticKind(e) { skipped["\(kind) (static; --all imports them)", default: 0] += 1; continue }
+            kept.append((e, url))
         }
+        let origins = ImportOrigins.group(kept) { $0.url.base }
         for (why, n) in skipped.sorted(by: { $0.key < $1.key }) {
             notes.append("\(n) entr\(n == 1 ? "y" : "ies") skipped: \(why)")
         }
@@ -48,13 +52,13 @@ package enum HarImport {
             throw .invalid(Diagnostic(file: file, mark: nil, message: "nothing to import: the recording has \(entries.count) entries and none is an API request",
                                       hint: options.all ? nil : "pass --all to import static assets and pages too"))
         }
-        var taken: Set<String> = []
+        var taken = UniqueNames()
         var drafts: [ServiceDraft] = []
         for origin in origins {
-            var name = origin.url.serviceName
+            var name = origin.items[0].url.serviceName
             if let given = options.service { name = origins.count == 1 ? given : given + "-" + name }
-            var mapper = HarService(service: ImportNames.unique(name, &taken), baseURL: origin.url.base)
-            for (e, url) in origin.entries { mapper.add(e, url: url) }
+            var mapper = HarService(service: taken.claim(name), baseURL: origin.origin)
+            for (e, url) in origin.items { mapper.add(e, url: url) }
             notes += mapper.finish()
             drafts.append(mapper.draft)
         }

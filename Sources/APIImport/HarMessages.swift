@@ -1,5 +1,6 @@
 import APIYAML
 import APITransport
+import APISecrets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -22,7 +23,7 @@ extension HarService {
                 value = secret(h.name, "the Authorization header")
             } else if lower == "cookie" {
                 value = secret("cookie", "the Cookie header")
-            } else if HarSecrets.isSecret(h.name) {
+            } else if Credentials.isSecretName(h.name) {
                 value = secret(h.name, "the header \(h.name)")
             } else if let problem = ImportText.headerProblem(name: h.name, value: h.value) {
                 appendWarning("\(e.method) \(e.url): \(problem); it is not imported")
@@ -53,9 +54,7 @@ extension HarService {
 
     /// `${SERVICE_NAME}` for a credential, noted for the warnings.
     private mutating func secret(_ name: String, _ what: String, secretName: Bool = true) -> String {
-        let v = secretName ? HarSecrets.variable(service: service, name) : ImportNames.variable(service) + "_" + ImportNames.variable(name)
-        noteVariable(v, what)
-        return "${\(v)}"
+        secrets.reference(name, what, secretName: secretName)
     }
 
     /// `postData`: JSON → `json:` (secret-looking fields as `${VAR}`), form data → `body:` as
@@ -73,13 +72,13 @@ extension HarService {
         }
         if type.hasPrefix("application/x-www-form-urlencoded") {
             var w: [String] = []
-            if case .pair(_, .string(let form)) = CurlURL.queryEntry(text, variable: { [service] in
-                HarSecrets.isSecret($0) ? HarSecrets.variable(service: service, $0) : nil
+            if case .pair(_, .string(let form)) = CurlURL.queryEntry(text, variable: { [secrets] in
+                Credentials.isSecretName($0) ? secrets.variable($0) : nil
             }, asText: true, warnings: &w) {
                 t.task.append(.pair("body", .string(form)))
                 for item in text.split(separator: "&") {
                     let name = String(item.prefix { $0 != "=" })
-                    if HarSecrets.isSecret(name) { noteVariable(HarSecrets.variable(service: service, name), "the form field \(name)") }
+                    if Credentials.isSecretName(name) { _ = secrets.reference(name, "the form field \(name)") }
                 }
             }
         } else {
@@ -99,7 +98,7 @@ extension HarService {
         case .map(let entries), .blockMap(let entries):
             return .map(entries.map { entry in
                 guard case .pair(let k, let x) = entry else { return entry }
-                guard HarSecrets.isSecret(k), x.scalarText != nil, x != .null else { return .pair(k, redacted(x, sample: sample)) }
+                guard Credentials.isSecretName(k), x.scalarText != nil, x != .null else { return .pair(k, redacted(x, sample: sample)) }
                 guard sample else { return .pair(k, .string(secret(k, "the JSON field \(k)"))) }
                 appendWarning("the response field \(k) in a sample of \(service) is written as \"redacted\", not as recorded")
                 return .pair(k, .string("redacted"))

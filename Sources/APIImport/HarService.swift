@@ -2,6 +2,7 @@ import APISupport
 import APIYAML
 import APITargets
 import APITransport
+import APISecrets
 /// The HAR entries of one origin → a service draft: one target per method and path (ids as
 /// `{id}`), the first request's query, headers and body, its response as `sample:` and the
 /// responses of later requests to the same target with another status as `samples:`.
@@ -9,9 +10,9 @@ struct HarService {
     var draft: ServiceDraft
     let service: String
     private var byRoute: [String: Int] = [:]
-    private var names: Set<String> = []
-    /// Variables written, and for what (one warning each).
-    private(set) var variables: [(name: String, what: String)] = []
+    private var names = UniqueNames()
+    /// Credentials written as variables (one warning each).
+    var secrets: ImportSecrets
     private(set) var warnings: [String] = []
     private var repeated = 0
     private var setCookies = 0
@@ -22,6 +23,7 @@ struct HarService {
     init(service: String, baseURL: String) {
         self.service = service
         draft = ServiceDraft(service: service, baseURL: baseURL)
+        secrets = ImportSecrets(service: service, source: HarImport.source)
         draft.header = ["Imported by apicli import har."]
     }
 
@@ -33,17 +35,17 @@ struct HarService {
             addSample(e, to: i)
             return
         }
-        var t = TargetDraft(name: ImportNames.unique(ImportNames.fromRoute(e.method, route), &names))
+        var t = TargetDraft(name: names.claim(ImportNames.fromRoute(e.method, route)))
         t.method = e.method
         t.path = path
         t.params = params
         if let q = url.query {
-            t.task.append(CurlURL.queryEntry(q, variable: { [service] in
-                HarSecrets.isSecret($0) ? HarSecrets.variable(service: service, $0) : nil
+            t.task.append(CurlURL.queryEntry(q, variable: { [secrets] in
+                Credentials.isSecretName($0) ? secrets.variable($0) : nil
             }, warnings: &warnings))
             for item in q.split(separator: "&") {
                 let name = String(item.prefix { $0 != "=" })
-                if HarSecrets.isSecret(name) { noteVariable(HarSecrets.variable(service: service, name), "the query parameter \(name)") }
+                if Credentials.isSecretName(name) { _ = secrets.reference(name, "the query parameter \(name)") }
             }
         }
         headers(e, &t)
@@ -59,19 +61,12 @@ struct HarService {
 
     /// Warnings about the whole service, once each.
     mutating func finish() -> [String] {
-        var out = warnings
-        for v in variables {
-            out.append("\(v.what) is written as ${\(v.name)} in \(service).yaml, not as recorded: set \(v.name) to call it")
-        }
+        var out = warnings + secrets.warnings
         if setCookies > 0 { out.append("Set-Cookie headers of \(setCookies) response(s) are not written into the samples of \(service)") }
         if repeated > 0 {
             out.append("\(repeated) request(s) to \(service) repeat a method and path already imported; responses with another status became samples")
         }
         return out
-    }
-
-    mutating func noteVariable(_ name: String, _ what: String) {
-        if !variables.contains(where: { $0.name == name }) { variables.append((name, what)) }
     }
 
     mutating func appendWarning(_ text: String) {

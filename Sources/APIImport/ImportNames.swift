@@ -61,15 +61,35 @@ enum ImportNames {
         return s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
-    /// `name` made unique among `taken` with a number: `getPets`, `getPets2`, …
-    static func unique(_ name: String, _ taken: inout Set<String>) -> String {
-        var candidate = name
-        var n = 2
-        while taken.contains(candidate) {
-            candidate = "\(name)\(n)"
+}
+
+/// Names made unique with a number (`getPets`, `getPets2`, …), the smallest free number each
+/// time, in linear time: each name remembers the number after the last it gave out, so 20,000
+/// requests called "New Request" take 20,000 steps, not 200 million.
+struct UniqueNames {
+    private var taken: Set<String> = []
+    /// The number to try next after each name (2 until one was given out).
+    private var next: [String: Int] = [:]
+    /// Candidates looked up so far: the work done, for tests.
+    private(set) var probes = 0
+
+    init(_ names: Set<String> = []) {
+        taken = names
+    }
+
+    /// `name`, or `name` with the smallest number from 2 up that is not taken; now taken.
+    mutating func claim(_ name: String) -> String {
+        probes += 1
+        if taken.insert(name).inserted { return name }
+        var n = next[name] ?? 2
+        while true {
+            probes += 1
+            let candidate = "\(name)\(n)"
             n += 1
+            if taken.insert(candidate).inserted {
+                next[name] = n
+                return candidate
+            }
         }
-        taken.insert(candidate)
-        return candidate
     }
 }

@@ -8,9 +8,16 @@ import APITransport
 /// environment's values are the variables' defaults (`{{ _.base_url }}` → `${BASE_URL:-…}`), a
 /// value made of other variables is written in their place, and each sub-environment that gives
 /// a whole base URL becomes an entry of `environments:`.
-package enum InsomniaImport {
-    package static func run(file: String, bytes: [UInt8], options: PostmanImport.Options) throws(APIError) -> ImportResult {
-        let root = try CollectionInput.root(file: file, bytes: bytes)
+package struct InsomniaImport: Importer {
+    /// The service name; default from the workspace's name, else the file's name.
+    package var options: CollectionOptions
+
+    package init(options: CollectionOptions) {
+        self.options = options
+    }
+
+    package func read(_ input: ImportInput) throws(APIError) -> ImportResult {
+        let root = try CollectionInput.root(input)
         guard root.isMapping, let resources = root["resources"], resources.node.items != nil else {
             throw CollectionInput.bad(root, "$", "not an Insomnia export: there is no 'resources' list",
                                       hint: "export from Insomnia with Export Data → Insomnia v4 (JSON or YAML)")
@@ -19,6 +26,7 @@ package enum InsomniaImport {
             throw CollectionInput.bad(root["__export_format"]!, "$.__export_format", "Insomnia export format \(format) is not read; only format 4",
                                       hint: "export again from a current Insomnia (Export Data → Insomnia v4)")
         }
+        let file = input.name
         var mapper = InsomniaMapper(resources: resources)
         let title = mapper.workspaceName
         let service = try CollectionInput.serviceName(options.service, title: title, file: file)
@@ -134,11 +142,11 @@ struct InsomniaMapper {
         var out: [String: [YAMLOut.Entry]] = [:]
         for r in requests where out[r.origin] == nil {
             var entries: [YAMLOut.Entry] = []
-            var names: Set<String> = []
+            var names = UniqueNames()
             for env in subEnvironments {
                 let v = CollectionVariables(syntax: .insomnia, values: env.values)
                 guard let raw = r.rawOrigin, let url = v.resolved(raw), url.hasPrefix("http") else { continue }
-                let name = ImportNames.unique(ImportNames.service(env.name) ?? "env", &names)
+                let name = names.claim(ImportNames.service(env.name) ?? "env")
                 entries.append(.pair(name, .map([.pair("baseURL", .string(Template.escaping(url)))])))
             }
             out[r.origin] = entries

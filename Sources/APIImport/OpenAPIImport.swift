@@ -4,7 +4,7 @@ import APITargets
 /// (and a second for its `webhooks`).
 /// Reads only what the mapping needs, straight from the YAML layer's nodes, so every warning
 /// carries the spec's file:line:col. Never prints; the executable renders the warnings.
-package enum OpenAPIImport {
+package struct OpenAPIImport: Importer {
     package struct Options: Sendable {
         /// The service name; default from `info.title`, else the spec's file name.
         package var service: String?
@@ -21,23 +21,35 @@ package enum OpenAPIImport {
     }
 
 
-    /// Imports the description at `spec`; `read` gives the bytes of it and of files its `$ref`s name.
-    package static func run(spec: String, options: Options,
-                           read: @escaping (String) throws(APIError) -> [UInt8]) throws(APIError) -> ImportResult {
-        let loader = SpecLoader(read: read, roots: options.refRoots)
+    package var options: Options
+    /// The bytes of a file a `$ref` names (the executable passes a file reader).
+    let readFile: (String) throws(APIError) -> [UInt8]
+
+    package init(options: Options, readFile: @escaping (String) throws(APIError) -> [UInt8]) {
+        self.options = options
+        self.readFile = readFile
+    }
+
+    /// The description `input` (named as the user named its file), and what its `$ref`s name.
+    package func read(_ input: ImportInput) throws(APIError) -> ImportResult {
+        let spec = input.name
+        let loader = SpecLoader(read: { [readFile] (path: String) throws(APIError) -> [UInt8] in
+            if path == spec { return input.bytes }
+            return try readFile(path)
+        }, roots: options.refRoots)
         let root = try loader.root(spec)
-        let version = try version(of: root)
-        let service = try serviceName(options.service, root: root, spec: spec)
+        let version = try Self.version(of: root)
+        let service = try Self.serviceName(options.service, root: root, spec: spec)
         let mapper = OpenAPIMapper(loader: loader, root: root, service: service)
         var draft = mapper.service(baseURL: "")
         draft.header = [
-            "Imported from \(displayName(spec)) (OpenAPI \(version)) by apicli import openapi.",
+            "Imported from \(Self.displayName(spec)) (OpenAPI \(version)) by apicli import openapi.",
             "Every operation is a target; samples come from the description's examples or schemas.",
         ]
         draft.targets = mapper.targets(tags: options.tags)
         var webhooks = mapper.webhooks(tags: options.tags)
         webhooks?.header = [
-            "Imported from \(displayName(spec)) (OpenAPI \(version)) by apicli import openapi: its webhooks.",
+            "Imported from \(Self.displayName(spec)) (OpenAPI \(version)) by apicli import openapi: its webhooks.",
             "Each target is a request the API sends to your receiver: set \(mapper.variablePrefix)_WEBHOOK_URL to its URL",
             "(each webhook goes to that URL + /NAME; change path: to your receiver's route).",
         ]

@@ -53,7 +53,7 @@ final class OpenAPIMapper {
 
     /// Every operation of `paths` in the spec's order, as targets (only those with one of `tags`).
     func targets(tags: [String]) -> [TargetDraft] {
-        var taken: Set<String> = []
+        var taken = UniqueNames()
         var out: [TargetDraft] = []
         guard let paths = root["paths"] else {
             if root["webhooks"] == nil { warn(root, "the description has no paths:") }

@@ -5,9 +5,9 @@ import APITransport
 /// `check: false`, so `apicli check` never creates data by accident.
 extension OpenAPIMapper {
     func target(method: String, path: String, naming: String, op: SpecNode, item: SpecNode,
-                taken: inout Set<String>, fallbackName: String? = nil) -> TargetDraft {
+                taken: inout UniqueNames, fallbackName: String? = nil) -> TargetDraft {
         let base = op["operationId"]?.text.flatMap(ImportNames.lowerCamel) ?? fallbackName ?? ImportNames.fromRoute(method, naming)
-        var t = TargetDraft(name: ImportNames.unique(base, &taken))
+        var t = TargetDraft(name: taken.claim(base))
         t.method = method
         if let summary = (op["summary"] ?? op["description"])?.text.map(ImportText.oneLine), !summary.isEmpty {
             t.doc = summary

@@ -30,7 +30,7 @@ extension OpenAPIMapper {
         let all = responses(op)
         let success = all.filter { (200...299).contains($0.status) && $0.code != "default" }
         var accepted: Set<Int> = []
-        var names: Set<String> = []
+        var names = UniqueNames()
         if let first = success.first {
             accepted = Set(success.map(\.status))
             t.expect = [.pair("status", Self.statusValue(success))]
@@ -39,7 +39,7 @@ extension OpenAPIMapper {
         for r in all where r.code != success.first?.code {
             guard let (type, media) = r.node["content"].flatMap(preferred) else { continue }
             for e in mediaExamples(media) {
-                let name = ImportNames.unique(e.name.flatMap(ImportNames.lowerCamel) ?? r.code, &names)
+                let name = names.claim(e.name.flatMap(ImportNames.lowerCamel) ?? r.code)
                 let fails = !accepted.isEmpty && !accepted.contains(r.status)
                 t.samples.append(.pair(name, sample(r.status, type, e.value, method: method, expectFailure: fails)))
             }
@@ -52,7 +52,7 @@ extension OpenAPIMapper {
         return values.count == 1 ? values[0] : .list(values)
     }
 
-    private func applySuccess(_ r: Response, method: String, to t: inout TargetDraft, names: inout Set<String>) {
+    private func applySuccess(_ r: Response, method: String, to t: inout TargetDraft, names: inout UniqueNames) {
         guard let (type, media) = r.node["content"].flatMap(preferred) else {
             t.sample = sample(r.status, nil, nil, method: method, expectFailure: false)
             return
@@ -75,7 +75,7 @@ extension OpenAPIMapper {
             if i == 0 {
                 t.sample = s
             } else {
-                t.samples.append(.pair(ImportNames.unique(e.name.flatMap(ImportNames.lowerCamel) ?? r.code, &names), s))
+                t.samples.append(.pair(names.claim(e.name.flatMap(ImportNames.lowerCamel) ?? r.code), s))
             }
         }
         if examples.isEmpty { t.sample = sample(r.status, nil, nil, method: method, expectFailure: false) }

@@ -13,7 +13,7 @@ extension OpenAPIMapper {
     }
 
     func servers() -> [Server] {
-        var taken: Set<String> = []
+        var taken = UniqueNames()
         var out: [Server] = []
         for (i, s) in (root["servers"]?.items ?? []).enumerated() {
             guard var url = s["url"]?.text.map(ImportText.literalVariables) else {
@@ -57,12 +57,12 @@ extension OpenAPIMapper {
             }
             if url.hasSuffix("/") && url.count > "https://x/".count { url.removeLast() }
             let described = s["description"]?.text.flatMap(ImportNames.lowerCamel)
-            let name = ImportNames.unique(described ?? (i == 0 ? "default" : "server\(i + 1)"), &taken)
+            let name = taken.claim(described ?? (i == 0 ? "default" : "server\(i + 1)"))
             var server = Server(name: name, url: url)
             if let choice {
-                var names: Set<String> = []
+                var names = UniqueNames()
                 server.variants = choice.values.map { value in
-                    (ImportNames.unique(ImportNames.lowerCamel(value) ?? "server", &names),
+                    (names.claim(ImportNames.lowerCamel(value) ?? "server"),
                      url.replacing(choice.token, with: ImportText.literalVariables(value)))
                 }
             }

@@ -17,7 +17,7 @@ extension OpenAPIMapper {
         var draft = ServiceDraft(service: service + "-webhooks",
                                  baseURL: "${\(variablePrefix)_WEBHOOK_URL:-http://localhost:8080}")
         if let title = root["info"]?["title"]?.text { draft.doc = ImportText.oneLine(title + " webhooks") }
-        var taken: Set<String> = []
+        var taken = UniqueNames()
         for (key, keyMark, rawItem) in hooks.entries where !key.hasPrefix("x-") {
             guard let item = loader.resolve(rawItem) else { continue }
             guard item.isMapping else {

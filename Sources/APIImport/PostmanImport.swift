@@ -6,19 +6,16 @@ import APITargets
 /// so every warning has a line and column) → service files, one per origin. Folders prefix the
 /// target names (`folder-request`); `{{variables}}` become `${VARIABLES}`; auth, bodies, path
 /// variables and saved responses map onto the target file; scripts are warnings.
-package enum PostmanImport {
-    package struct Options: Sendable {
-        /// The service name; default from `info.name`, else the file's name.
-        package var service: String?
+package struct PostmanImport: Importer {
+    /// The service name; default from `info.name`, else the file's name.
+    package var options: CollectionOptions
 
-        package init(service: String? = nil) {
-            self.service = service
-        }
+    package init(options: CollectionOptions) {
+        self.options = options
     }
 
-
-    package static func run(file: String, bytes: [UInt8], options: Options) throws(APIError) -> ImportResult {
-        let root = try CollectionInput.root(file: file, bytes: bytes)
+    package func read(_ input: ImportInput) throws(APIError) -> ImportResult {
+        let root = try CollectionInput.root(input)
         guard root.isMapping else {
             throw CollectionInput.bad(root, "$", "a Postman collection is a JSON object, not \(root.node.kindName)",
                                       hint: "export the collection from Postman as Collection v2.1")
@@ -33,6 +30,7 @@ package enum PostmanImport {
             throw CollectionInput.bad(root["info"]!["schema"]!, "$.info.schema", "collection schema \(schema) is not v2.0 or v2.1",
                                       hint: "export the collection from Postman as Collection v2.1")
         }
+        let file = input.name
         let title = root["info"]?["name"]?.text
         let service = try CollectionInput.serviceName(options.service, title: title, file: file)
         var mapper = PostmanMapper(root: root, service: service)
@@ -49,13 +47,23 @@ package enum PostmanImport {
     }
 }
 
+/// The options of `import postman` and `import insomnia`.
+package struct CollectionOptions: Sendable {
+    /// The service name (of the file of the origin most requests use); default from the input's name.
+    package var service: String?
+
+    package init(service: String? = nil) {
+        self.service = service
+    }
+}
+
 /// What the Postman and Insomnia importers share about reading their input.
 enum CollectionInput {
-    static func root(file: String, bytes: [UInt8]) throws(APIError) -> SpecNode {
+    static func root(_ input: ImportInput) throws(APIError) -> SpecNode {
         let node: Node?
-        do { node = try YAMLParser.parse(bytes) } catch { throw .invalid(Diagnostic(file: file, error)) }
-        guard let node else { throw .invalid(Diagnostic(file: file, mark: nil, message: "the file is empty")) }
-        return SpecNode(node: node, file: file)
+        do { node = try YAMLParser.parse(input.bytes) } catch { throw .invalid(Diagnostic(file: input.name, error)) }
+        guard let node else { throw .invalid(Diagnostic(file: input.name, mark: nil, message: "the file is empty")) }
+        return SpecNode(node: node, file: input.name)
     }
 
     /// Exit 2 at `node`, naming its JSON path.

@@ -1,8 +1,8 @@
+#if !os(Linux) || URLSessionTransport
 import APISupport
 import APIDiagnostics
 import APIEndpoint
 import APITransport
-#if !os(Linux) || URLSessionTransport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,9 +1,9 @@
+#if !os(Linux) || URLSessionTransport
 import APISupport
 import APIDiagnostics
 import APITargets
 import APIEndpoint
 import APITransport
-#if !os(Linux) || URLSessionTransport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

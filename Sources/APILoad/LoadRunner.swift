@@ -1,5 +1,6 @@
 import APISupport
 import APIDiagnostics
+import APITargets
 import APIEndpoint
 import APILive
 import APISend
@@ -36,6 +37,16 @@ package final class LoadRunner: Sendable {
     package func stop(_ reason: String) { stopped.withLock { if $0 == nil { $0 = reason } } }
 
     package var stopReason: String? { stopped.current }
+
+    /// `--abort-on-fail`: once a request came back, judges `thresholds` on what was measured so far
+    /// and stops the run at the first that fails.
+    package func stopIfFailing(_ thresholds: [LoadThreshold], requests: UInt64) {
+        guard !thresholds.isEmpty, requests > 0 else { return }
+        let judged = LoadVerdict.judge(thresholds, recorder.snapshot())
+        if let failed = judged.first(where: { !$0.passed }) {
+            stop("threshold failed (--abort-on-fail): \(failed.threshold.text), measured \(failed.measuredText)")
+        }
+    }
 
     /// The run; throws when the open model cannot build a target's request (its needs failed).
     package func run() async throws(APIError) -> LoadResult {

@@ -1,0 +1,107 @@
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APISend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What `apicli load` will run, decided from the target files and what the command asked: the
+/// plan (the selected targets with their weights, the model, when to stop), the thresholds, and
+/// what must stop the run before anything is sent.
+package struct LoadSetup: Sendable {
+    /// What the command asked for (its flags, read and range-checked).
+    package struct Request: Sendable {
+        /// Services or `service.target` globs; none: every target.
+        package var patterns: [String]
+        package var model: LoadPlan.Model
+        /// Seconds; with neither this nor `requests`, `LoadPlan.defaultDuration`.
+        package var duration: Double?
+        package var requests: Int?
+        /// `service.target` → weight, over each target's `load: { weight: }`.
+        package var weights: [String: Int]
+        /// Added to the project's and the selected targets' `load: { thresholds: }`.
+        package var thresholds: [LoadThreshold]
+
+        package init(patterns: [String] = [], model: LoadPlan.Model = .closed(users: 1, think: 0), duration: Double? = nil,
+                     requests: Int? = nil, weights: [String: Int] = [:], thresholds: [LoadThreshold] = []) {
+            (self.patterns, self.model, self.duration, self.requests) = (patterns, model, duration, requests)
+            (self.weights, self.thresholds) = (weights, thresholds)
+        }
+    }
+
+    /// A weight or threshold of the request that names a target the patterns did not select.
+    package enum Problem: Sendable, Equatable {
+        case weight(String)
+        case threshold(String)
+    }
+
+    package var plan: LoadPlan
+    /// The project's, then the selected targets' (in order), then the request's.
+    package var thresholds: [LoadThreshold]
+    /// Hosts the run would send to that are neither loopback nor in the target files' baseURLs
+    /// (the selected targets and what they need): the run needs the user's consent for them.
+    package var foreignHosts: [String]
+    /// The run must not start (a threshold's problem wins over a weight's).
+    package var problem: Problem?
+
+    package init(_ workspace: Workspace, _ request: Request) throws(APIError) {
+        let selected = try Selection.select(try workspace.catalog(), patterns: request.patterns)
+        let names = Set(selected.map(\.1.qualifiedName))
+        let items = selected.map { service, target in
+            LoadPlan.Item(service: service, target: target,
+                          weight: request.weights[target.qualifiedName] ?? target.load?.weight ?? 1)
+        }
+        let duration = request.duration ?? (request.requests == nil ? LoadPlan.defaultDuration(request.model) : nil)
+        plan = LoadPlan(items: items, model: request.model, duration: duration, requests: request.requests)
+        thresholds = (workspace.project.load?.thresholds ?? []) + selected.flatMap { $0.1.load?.thresholds ?? [] } + request.thresholds
+        if let unknown = request.weights.keys.sorted().first(where: { !names.contains($0) }) {
+            problem = .weight(unknown)
+        }
+        if let unknown = request.thresholds.lazy.compactMap(\.target).first(where: { !names.contains($0) }) {
+            problem = .threshold(unknown)
+        }
+        foreignHosts = Self.foreignHosts(workspace, selected)
+    }
+
+    /// localhost (and `*.localhost`), 127.0.0.0/8 and ::1, bracketed or not.
+    package static func isLoopback(_ host: String) -> Bool {
+        let h = host.filter { $0 != "[" && $0 != "]" }
+        return h == "localhost" || h.hasSuffix(".localhost") || h == "::1" || h.hasPrefix("127.")
+    }
+
+    private static func host(_ text: String) -> String? { URL(string: text)?.host?.lowercased() }
+
+    /// The hosts of the requests of `selected` and what they need, in order, that are neither
+    /// loopback nor the host of a baseURL of the files (a service's, its environments', the project's).
+    private static func foreignHosts(_ workspace: Workspace, _ selected: [(Service, Target)]) -> [String] {
+        var own = Set<String>()
+        var services: [Service] = []
+        if let catalog = try? workspace.catalog() { services = catalog.services }
+        for s in services {
+            if let h = host(s.baseURL.text) { own.insert(h) }
+            for e in s.environments { if let b = e.baseURL, let h = host(b.text) { own.insert(h) } }
+        }
+        for e in workspace.project.environments { if let b = e.baseURL, let h = host(b.text) { own.insert(h) } }
+        var needed = selected
+        let caller = Caller(workspace: workspace)
+        for name in caller.needed(by: selected).sorted() { if let found = try? workspace.find(name) { needed.append(found) } }
+        var foreign: [String] = []
+        for (service, target) in needed {
+            guard let call = try? workspace.build(target, in: service), let h = call.request.url.host?.lowercased() else { continue }
+            if !isLoopback(h), !own.contains(h), !foreign.contains(h) { foreign.append(h) }
+        }
+        return foreign
+    }
+}
+
+extension LoadPlan {
+    /// How long a run asked for neither a duration nor a number of requests lasts: a ramp's
+    /// length, else 10 s.
+    package static func defaultDuration(_ model: Model) -> Double {
+        if case .open(let schedule, _) = model, !schedule.stages.isEmpty { return schedule.rampSeconds }
+        return 10
+    }
+}

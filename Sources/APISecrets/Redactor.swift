@@ -12,7 +12,7 @@ import Foundation
 package struct Redactor: Sendable, Equatable {
     package static let mask = "••••"
     /// Header names (lower-cased) whose values are credentials, whatever their origin.
-    package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    package static let credentialHeaders = Credentials.headers
 
     /// The shortest secret hidden wherever it stands in a text: shorter ones (`API_TOKEN=e`) would
     /// garble every message, masking each `e`, and so give the secret away. They are hidden only

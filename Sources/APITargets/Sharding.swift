@@ -1,3 +1,4 @@
+import APIDiagnostics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -22,5 +23,33 @@ package struct Shard: Sendable, Equatable {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else { return nil }
         return Shard(index: i, count: n, source: source)
+    }
+}
+
+extension Shard {
+    /// What `--shard` asks for: a slice named on the command line (`i/n`), or the one the CI
+    /// engine that started the job hands out (`auto`, `ShardEngine`).
+    package enum Request: Sendable, Equatable {
+        case fixed(Shard)
+        case auto
+
+        /// `i/n` (with 1 ≤ i ≤ n) or `auto`; nil for anything else.
+        package init?(_ text: String) {
+            if text == "auto" {
+                self = .auto
+            } else if let shard = Shard.parse(text, source: "--shard") {
+                self = .fixed(shard)
+            } else {
+                return nil
+            }
+        }
+
+        /// The shard to run: the one named, or the CI engine's read from `environment`.
+        package func resolve(_ environment: [String: String]) throws(APIError) -> Shard {
+            switch self {
+            case .fixed(let shard): return shard
+            case .auto: return try ShardEngine.detect(environment)
+            }
+        }
     }
 }

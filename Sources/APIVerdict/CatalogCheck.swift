@@ -1,0 +1,30 @@
+import APIYAML
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+
+/// `apicli validate`: every problem of a set of target files, found without sending anything:
+/// loading (each file read once), `needs:` that name nothing or go round, files that are not
+/// there, and every sample judged as `check --stub` judges it (`SampleCheck`); one per place.
+package enum CatalogCheck {
+    /// The services of `files` and their problems. `trees`: the files' YAML trees, kept when not nil.
+    package static func run(files: [String], workspace: Workspace, keeping trees: inout [Node]?)
+        -> (services: [Service], problems: [Diagnostic]) {
+        var (services, problems) = Catalog.loadAll(files: files, keeping: &trees)
+        problems += FlowGraph.problems(Catalog(services: services))
+        for service in services {
+            problems += FileCheck.missing(in: service)
+            problems += SampleCheck.diagnostics(service, workspace: workspace)
+        }
+        return (services, unique(problems))
+    }
+
+    /// One diagnostic per place: a missing sample file is found by the file check and by the stub.
+    static func unique(_ problems: [Diagnostic]) -> [Diagnostic] {
+        var seen = Set<String>()
+        return problems.filter { d in
+            guard let file = d.file, let mark = d.mark else { return true }
+            return seen.insert("\(file):\(mark.line):\(mark.column)").inserted
+        }
+    }
+}

@@ -20,7 +20,7 @@ package enum Judge {
             if !patterns.contains(where: { $0.matches(response.status) }) {
                 out.append("status \(response.status), expected " + list(patterns.map(\.description)))
             }
-        } else if response.messages == nil, !validation.accepts(response.status) {
+        } else if !accepts(validation, response) {
             out.append("status \(response.status) is not accepted by validate: \(validation)")
         }
         guard let expect else { return out }
@@ -35,6 +35,39 @@ package enum Judge {
             out.append("took \(Text.milliseconds(response.duration)), maxTime is \(Text.milliseconds(maxTime))")
         }
         return out
+    }
+
+    /// Whether `validation` accepts the response's status. A WebSocket conversation (its
+    /// messages) has no status of its own to judge: it is accepted.
+    package static func accepts(_ validation: Validation, _ response: Response) -> Bool {
+        response.messages != nil || validation.accepts(response.status)
+    }
+
+    /// Why `call` and `record` turn a response down (they judge no `expect:` but this): a status
+    /// that `validate:` does not accept, then, with `graphqlErrors` (the target's `expect: {
+    /// graphqlErrors: true }`), the errors of a GraphQL body that was held (not saved to a file).
+    package enum Refusal: Sendable, Equatable {
+        /// The status and its reason phrase (`404 Not Found`), and the rule that refused it.
+        case status(String, Validation)
+        /// `graphqlErrors`' line.
+        case graphql(String)
+
+        package var message: String {
+            switch self {
+            case let .status(status, validation): return "status \(status) is not accepted by validate: \(validation)"
+            case let .graphql(errors): return errors
+            }
+        }
+    }
+
+    /// `call`'s and `record`'s verdict on a response: nil when it is accepted.
+    package static func refusal(_ response: Response, validation: Validation, graphqlErrors: Bool = false) -> Refusal? {
+        if !accepts(validation, response) {
+            let reason = HTTPStatus.reason(response.status)
+            return .status("\(response.status)" + (reason.isEmpty ? "" : " \(reason)"), validation)
+        }
+        if graphqlErrors, response.saved == nil, let errors = self.graphqlErrors(response.body) { return .graphql(errors) }
+        return nil
     }
 
     /// A GraphQL response's `errors` (a non-empty list), as one line: each message with its

@@ -1,6 +1,6 @@
 import APISupport
-import APIYAML
 import APIDiagnostics
+import APISecrets
 import APITargets
 import APIEndpoint
 import APITransport
@@ -82,8 +82,8 @@ extension CallValues {
     /// line's -H and -F reach it as they reach any target (overrides), so no secret of theirs is
     /// ever written into the target text.
     func adHocTarget(_ url: String, _ workspace: Workspace) throws(APIError) -> (Service, Target) {
-        let result = try CurlImport.run(words: adHoc.curlWords(url, extra: []),
-                                        options: .init(cwd: FileManager.default.currentDirectoryPath))
+        let result = try CurlImport(options: .init(cwd: FileManager.default.currentDirectoryPath))
+            .read(words: adHoc.curlWords(url, extra: []))
         let draft = result.draft
         let service = try TargetFile.decode(Array(draft.text.utf8), file: "(command line)", defaultName: draft.service)
         guard let target = service.targets.first else {
@@ -93,19 +93,18 @@ extension CallValues {
     }
 
     /// `--save service.target`: the request with its -H and -F, written through `import curl`'s
-    /// mapping (an Authorization header becomes `auth:` with a `${VAR}`, never the secret) into
+    /// mapping and the importers' one secret policy (every credential a `${SERVICE_…}`, never the secret) into
     /// targets/SERVICE.yaml: below its targets when its baseURL holds the URL, else as a new file.
     func saveAdHoc(_ url: String, as name: String, _ workspace: Workspace, _ console: Console) throws(APIError) {
         let parts = name.split(separator: ".").map(String.init)  // checked by `extract` (exit 64)
         var extra: [String] = []
         for h in request.headers { extra += ["-H", h] }
         for f in form.forms { extra += ["-F", f] }
-        let result = try CurlImport.run(words: adHoc.curlWords(url, extra: extra),
-                                        options: .init(service: parts[0], name: parts[1], cwd: FileManager.default.currentDirectoryPath))
+        let result = try CurlImport(options: .init(service: parts[0], name: parts[1], cwd: FileManager.default.currentDirectoryPath))
+            .run(words: adHoc.curlWords(url, extra: extra))
         ImportIO.warn(result.warnings)
         var draft = result.draft
         draft.header = ["Saved by apicli call --save."]
-        draft.targets[0].auth = Self.credentialsAsVariables(draft.targets[0].auth, service: parts[0], console)
         let file = Path.join(workspace.options.directory, parts[0] + ".yaml")
         let text: String
         if Path.exists(file) {
@@ -117,25 +116,5 @@ extension CallValues {
         }
         try ImportIO.write(text, to: file, force: true)
         if !quiet { console.err("apicli: saved \(name) in \(file)\n") }
-    }
-
-    /// The credentials of `-H 'Authorization: …'` as `${SERVICE_TOKEN}` / `${SERVICE_PASSWORD}` in
-    /// the saved target, never their values; a note says which variable to set.
-    static func credentialsAsVariables(_ auth: YAMLOut?, service: String, _ console: Console) -> YAMLOut? {
-        guard let pairs = auth?.pairs, let (kind, value) = pairs.first else { return auth }
-        let prefix = service.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
-        switch kind {
-        case "bearer":
-            let name = String(prefix) + "_TOKEN"
-            console.err("apicli: --save: the bearer token is saved as ${\(name)}; set \(name) to call it\n")
-            return .map([.pair("bearer", .string("${\(name)}"))])
-        case "basic":
-            let name = String(prefix) + "_PASSWORD"
-            let user = value.pairs?.first { $0.0 == "user" }?.1 ?? .string("")
-            console.err("apicli: --save: the password is saved as ${\(name)}; set \(name) to call it\n")
-            return .map([.pair("basic", .map([.pair("user", user), .pair("password", .string("${\(name)}"))]))])
-        default:
-            return auth
-        }
     }
 }

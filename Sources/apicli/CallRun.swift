@@ -124,14 +124,13 @@ struct CallValues {
         let sent = await caller.send(call, answer: answer, transfer: transfer)
         let response = try sent.response()
         try emit(response, held: stream?.heldBody, console)
-        if response.messages == nil, !endpoint.validation.accepts(response.status) {
-            let unwritten = destination.map { $0.destination == "." ? "nothing was saved" : "\($0.destination) was not written" }
-            console.err("apicli: \(target.qualifiedName): rejected: status \(response.statusLine.dropFirst(9)) is not accepted by "
-                        + "validate: \(endpoint.validation)\(unwritten.map { "; \($0)" } ?? "")\n")
-            throw ExitStatus.failed.code
-        }
-        if graphql, response.saved == nil, let errors = Judge.graphqlErrors(response.body) {
-            console.err("apicli: \(target.qualifiedName): \(errors)\n")
+        if let refusal = Judge.refusal(response, validation: endpoint.validation, graphqlErrors: graphql) {
+            var line = refusal.message
+            if case .status = refusal {
+                let unwritten = destination.map { $0.destination == "." ? "nothing was saved" : "\($0.destination) was not written" }
+                line = "rejected: " + line + (unwritten.map { "; \($0)" } ?? "")
+            }
+            console.err("apicli: \(target.qualifiedName): \(line)\n")
             throw ExitStatus.failed.code
         }
         if let destination { try save(destination, response, sent.request, console) }

@@ -40,60 +40,12 @@ struct CIValues {
     var reportHTML: String?
 }
 
-/// What `check` knows about a run besides its items: the suite and shard for the reports.
-struct CheckScope {
-    /// The selection the suite is named by (before the shard), and the run's kind and shard.
-    var selection: [(Service, Target)]
-    var stub: Bool
-    var all: Bool
-    var shard: Shard?
-    /// Lines for stderr: where the shard came from, what a rerun reruns.
-    var notes: [String] = []
-
-    /// The suite and shard for the reports, made when a report asks (none in most runs: it is a
-    /// pass over every selected target, before the first request when it was made up front).
-    var run: RunInfo {
-        RunInfo(selected: selection.map { $0.1.qualifiedName }, stub: stub, all: all, shard: shard)
-    }
-}
-
 extension CheckValues {
-    /// The selection narrowed to what this run checks: the failures of `--rerun-failed`, then the
-    /// shard (`--shard i/n` or `auto`, balanced by `--shard-timings`).
-    func scoped(_ selected: [(Service, Target)]) throws(APIError) -> ([(Service, Target)], CheckScope) {
-        var selected = selected
-        var notes: [String] = []
-        if let file = ci.rerunFailed {
-            let report = try JSONReportReader.read(file: file)
-            let failed = Set(report.failedTargets)
-            selected = selected.filter { failed.contains($0.1.qualifiedName) }
-            notes.append(failed.isEmpty ? "rerun: nothing failed in \(file)"
-                         : "rerun: \(selected.count) target\(selected.count == 1 ? "" : "s") that failed in \(file)")
-        }
-        var chosen: Shard?
-        if let shard {
-            chosen = shard == "auto" ? try ShardEngine.detect(ProcessInfo.processInfo.environment)
-                                     : Shard.parse(shard, source: "--shard")
-        }
-        var scope = CheckScope(selection: selected, stub: stub, all: all, shard: chosen, notes: notes)
-        if let chosen {
-            let names = selected.map { $0.1.qualifiedName }
-            var timings: [String: Double]?
-            if !ci.shardTimings.isEmpty {
-                var reports: [LoadedReport] = []
-                for file in ci.shardTimings { reports.append(try JSONReportReader.read(file: file)) }
-                timings = LoadedReport.timings(reports)
-            }
-            // A target and what it needs: stay in one shard (a need runs once per shard that needs it).
-            let together = selected.filter { !$0.1.needs.isEmpty }.map { service, target in
-                [target.qualifiedName] + target.needs.map { $0.qualified(in: service.name) }.filter(names.contains)
-            }
-            let shardOf = ShardAssignment.assign(names, count: chosen.count, timings: timings, together: together)
-            selected = selected.filter { shardOf[$0.1.qualifiedName] == chosen.index }
-            scope.notes.append("shard \(chosen.index)/\(chosen.count) from \(chosen.source): \(selected.count) of \(names.count) targets"
-                               + (timings == nil ? "" : ", balanced by time"))
-        }
-        return (selected, scope)
+    /// What `--rerun-failed`, `--shard` and `--shard-timings` ask of the selection (`CheckScope.narrow`).
+    var scopeRequest: CheckScope.Request {
+        // `validate()` refused a --shard that is neither i/n nor auto.
+        CheckScope.Request(rerunFailed: ci.rerunFailed, shard: shard.flatMap(Shard.Request.init), shardTimings: ci.shardTimings,
+                           stub: stub, all: all)
     }
 
     /// GitHub Actions' annotations (on stdout) when the run is there, at the lines where the

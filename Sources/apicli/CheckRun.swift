@@ -39,9 +39,7 @@ struct CheckValues {
         if jobs < 1 { throw ValidationError("--jobs takes a number of at least 1, got \(jobs)") }
         if let maxBody, maxBody < 1 { throw ValidationError("--max-body takes a number of bytes of at least 1, got \(maxBody)") }
         if stub && (drift || driftMode != nil) { throw ValidationError("--drift compares live responses with samples; it does not go with --stub") }
-        if let shard, shard != "auto", Shard.parse(shard, source: "--shard") == nil {
-            throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, or auto, got '\(shard)'")
-        }
+        _ = try ShardOption.parse(shard)
         if !ci.shardTimings.isEmpty, shard == nil {
             throw ValidationError("--shard-timings needs --shard")
         }
@@ -55,11 +53,12 @@ struct CheckValues {
         let selected: [(Service, Target)]
         let workspace: Workspace
         let runner: CheckRunner
+        let planner: CheckPlanner
         do throws(APIError) {
             workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody).connections(atLeast: jobs)  // a connection per job
             runner = CheckRunner(options: .init(jobs: jobs, failFast: failFast),
                                  caller: Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries)))
-            (items, scope, selected) = try plan(workspace, runner.caller)
+            (items, scope, selected, planner) = try plan(workspace, runner.caller)
             console = Console(workspace)
         } catch {
             throw console.fail(error, target: nil)
@@ -80,7 +79,7 @@ struct CheckValues {
         let sent = await runner.run(items, planned: {
             let all = items.all()
             reportUnbuildable(all, console)
-            warnUnverified(unverified(all, selected, workspace, runner.caller), console)
+            warnUnverified(planner.unverified(all, selected), console)
         }, emit: { i, result in
             lines += TextReport.line(result, nameWidth: width) + TextReport.driftLines(result)
             let redactor = console.redactor
@@ -106,38 +105,12 @@ struct CheckValues {
     /// that needs others or is needed runs once, in one `FlowRunner` sending as the runner sends
     /// (retries, `until:`), whether it is reached as an item or a need.
     private func plan(_ workspace: Workspace, _ caller: Caller) throws(APIError)
-        -> (CheckItems, CheckScope, [(Service, Target)]) {
-        let (selected, scope) = try scoped(try Selection.select(try workspace.catalog(), patterns: patterns))  // CheckCI.swift
+        -> (CheckItems, CheckScope, [(Service, Target)], CheckPlanner) {
+        let (selected, scope) = try CheckScope.narrow(try Selection.select(try workspace.catalog(), patterns: patterns), scopeRequest,
+                                                      environment: ProcessInfo.processInfo.environment)
         var planner = CheckPlanner(caller: caller, includeAll: all)
         planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil
-        return (planner.lazyItems(for: selected), scope, selected)
-    }
-
-    /// The targets the run sends live with certificate verification off (`warnUnverified`): of the
-    /// items that are sent and the targets they need (sent once as needs even when they are not
-    /// checked themselves); none with `--stub`. Items are the selected targets', in order.
-    private func unverified(_ items: [CheckItem], _ selected: [(Service, Target)], _ workspace: Workspace, _ caller: Caller)
-        -> [String] {
-        guard !stub else { return [] }
-        var verifies: [String: Bool] = [:]  // by service: its trust is the same for each of its targets
-        func unverified(_ service: Service) -> Bool {
-            if let verify = verifies[service.name] { return !verify }
-            let verify = workspace.tls(for: service).verify
-            verifies[service.name] = verify
-            return !verify
-        }
-        var sent = Set<String>()
-        sent.reserveCapacity(items.count)
-        var names: [String] = []
-        for i in items.indices {  // by index: a (Service, Target) copied out per target costs
-            switch items[i].work { case .skip, .fail: continue; default: break }
-            sent.insert(items[i].name)
-            if unverified(selected[i].0) { names.append(items[i].name) }
-        }
-        for name in caller.needed(by: selected).sorted() where !sent.contains(name) {
-            if let (service, _) = try? workspace.find(name), unverified(service) { names.append(name) }
-        }
-        return names
+        return (planner.lazyItems(for: selected), scope, selected, planner)
     }
 
     /// Targets that cannot be built (unresolved `${VAR}`, …) fail in the report; their full

@@ -76,6 +76,16 @@ enum ImportIO {
     static func warn(_ warnings: [ImportWarning]) {
         for w in warnings { Console.plain.err("\(w)\n") }
     }
+
+    /// Prints the plan's warnings, then writes its files, each reported on stderr by `report`
+    /// (given the write and the number of warnings) unless it went to standard output.
+    static func write(_ plan: ImportPlan, report: (ImportPlan.Write, Int) -> String) throws(APIError) {
+        warn(plan.warnings)
+        for w in plan.writes {
+            try write(w.draft.text, to: w.path, force: true)
+            if w.path != "-" { Console.plain.err("apicli: \(report(w, plan.warnings.count))\n") }
+        }
+    }
 }
 
 extension APICLI.Import {
@@ -122,73 +132,16 @@ extension APICLI.Import {
             Terminal.setUp()
             let tagList = tags?.split(separator: ",").map { $0.trimmingSpaces() } ?? []
             do throws(APIError) {
-                let result = try OpenAPIImport.run(spec: spec, options: .init(service: service, tags: tagList, refRoots: allowRefRoot),
-                                                   read: ImportIO.read)
-                var warnings = result.warnings
-                // The paths' file, and the webhooks' beside it (SERVICE-webhooks.yaml); a description
-                // of webhooks only writes those to the paths' place when -o names it.
-                let main = output ?? Path.join(targets.directory, "\(result.drafts.first?.service ?? result.webhooks?.service ?? "api").yaml")
-                var writes: [(ServiceDraft, String)] = []
-                if var draft = result.drafts.first {
-                    if !force, main != "-", Path.exists(main) { throw .output("\(main) already exists; pass --force to replace it") }
-                    if let hooks = result.webhooks {
-                        let path = Self.webhooksPath(beside: main)
-                        if path == "-" {
-                            warnings.append(ImportWarning(file: spec, mark: nil, message: "the description's webhooks (\(hooks.targets.count)) are not written to standard output; import to a file to have them in \(hooks.service).yaml"))
-                        } else {
-                            if !force, Path.exists(path) { throw .output("\(path) already exists; pass --force to replace it") }
-                            writes.append((hooks, path))
-                        }
-                    }
-                    warnings += try contracts(&draft, files: result.files, path: main)
-                    writes.insert((draft, main), at: 0)
-                } else if let hooks = result.webhooks {
-                    let path = output ?? main
-                    if !force, path != "-", Path.exists(path) { throw .output("\(path) already exists; pass --force to replace it") }
-                    writes.append((hooks, path))
-                }
-                ImportIO.warn(warnings)
-                for (draft, path) in writes {
-                    try ImportIO.write(draft.text, to: path, force: force)
-                    if path != "-" {
-                        let n = draft.targets.count
-                        Console.plain.err("apicli: wrote \(path) (\(n) target\(n == 1 ? "" : "s"), \(warnings.count) warning\(warnings.count == 1 ? "" : "s"))\n")
-                    }
-                }
+                let importer = OpenAPIImport(options: .init(service: service, tags: tagList, refRoots: allowRefRoot), readFile: ImportIO.read)
+                let result = try importer.run(ImportInput(name: spec, bytes: ImportIO.read(spec)))
+                let plan = try importer.plan(result, spec: spec, output: output, directory: targets.directory, force: force)
+                try ImportIO.write(plan, report: { write, warnings in
+                    let n = write.draft.targets.count
+                    return "wrote \(write.path) (\(n) target\(n == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"))"
+                })
             } catch {
                 throw Console.plain.fail(error, target: nil)
             }
-        }
-
-        /// `expect: { schema: }` references for the paths' targets (none on standard output), the
-        /// description placed (or copied) where the target file can name it.
-        private func contracts(_ draft: inout ServiceDraft, files: [String], path: String) throws(APIError) -> [ImportWarning] {
-            if path == "-" {
-                draft.header.append("No expect: schema: references (written to standard output; import to a file to have them).")
-                return []
-            }
-            if let tooLarge = ImportContracts.tooLarge(&draft, spec: spec) { return [tooLarge] }
-            let placed = try ImportDescription.place(spec: spec, files: files, service: draft.service,
-                                                     targetFile: path, force: force, draft: &draft)
-            var warnings = placed.warnings
-            if let reference = placed.reference {
-                warnings += ImportContracts.fill(&draft, description: reference, file: path)
-                if let copy = placed.copy, !draft.targets.contains(where: ImportContracts.hasSchema) {
-                    // nothing refers to it: no copy, and no header line about one
-                    try? FileManager.default.removeItem(atPath: copy)
-                    draft.header.removeAll { $0.hasPrefix("expect: schema: refers to a copy") }
-                }
-            }
-            return warnings
-        }
-
-        /// `targets/shop.yaml` → `targets/shop-webhooks.yaml`; `-` stays `-`.
-        static func webhooksPath(beside path: String) -> String {
-            guard path != "-" else { return "-" }
-            for ext in [".yaml", ".yml", ".json"] where path.hasSuffix(ext) {
-                return String(path.dropLast(ext.count)) + "-webhooks" + ext
-            }
-            return path + "-webhooks.yaml"
         }
     }
 }
@@ -223,8 +176,8 @@ extension APICLI.Import {
                 if let name, !CurlImport.isName(name) {
                     throw .invalid(Diagnostic(file: nil, mark: nil, message: "target name '\(name)' may only hold letters, digits, '_' and '-'"))
                 }
-                let result = try CurlImport.run(text, options: .init(service: service, name: name,
-                                                                     cwd: FileManager.default.currentDirectoryPath))
+                let importer = CurlImport(options: .init(service: service, name: name, cwd: FileManager.default.currentDirectoryPath))
+                let result = try importer.run(ImportInput(name: CurlImport.inputName, text: text))
                 ImportIO.warn(result.warnings)
                 guard let to else {
                     Console.plain.out(result.draft.text)

@@ -25,31 +25,26 @@ struct ImportAppOptions: ParsableArguments {
     }
 
     /// Reads `file`, imports it with `importer`, writes what it gives; errors rendered, exit codes chosen.
-    func run(_ file: String, _ importer: (String, [UInt8], PostmanImport.Options) throws(APIError) -> ImportResult) throws {
+    func run(_ file: String, _ importer: some Importer) throws {
         Terminal.setUp()
         do throws(APIError) {
-            let result = try importer(file, ImportIO.read(file), .init(service: service))
-            try write(result.drafts, warnings: result.warnings)
+            let result = try importer.run(ImportInput(name: file, bytes: ImportIO.read(file)))
+            try write(result)
         } catch {
             throw Console.plain.fail(error, target: nil)
         }
     }
 
     /// Writes the drafts, each as `DIR/SERVICE.yaml`, after checking that none exists (without --force).
-    func write(_ drafts: [ServiceDraft], warnings: [ImportWarning]) throws(APIError) {
-        ImportIO.warn(warnings)
-        let dir = to ?? targets.directory
-        let paths = drafts.map { Path.join(dir, "\($0.service).yaml") }
-        if !force, let existing = paths.first(where: Path.exists) {
-            throw .output("\(existing) already exists; pass --force to replace it")
+    func write(_ result: ImportResult) throws(APIError) {
+        ImportIO.warn(result.warnings)
+        let plan = try ImportPlan.files(result.drafts, in: to ?? targets.directory, force: force)
+        try ImportIO.write(plan) { write, _ in
+            let n = write.draft.targets.count
+            return "wrote \(write.path) (\(n) target\(n == 1 ? "" : "s"))"
         }
-        for (draft, path) in zip(drafts, paths) {
-            try ImportIO.write(draft.text, to: path, force: true)
-            let n = draft.targets.count
-            Console.plain.err("apicli: wrote \(path) (\(n) target\(n == 1 ? "" : "s"))\n")
-        }
-        if !warnings.isEmpty {
-            Console.plain.err("apicli: \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\n")
+        if !result.warnings.isEmpty {
+            Console.plain.err("apicli: \(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s")\n")
         }
     }
 }
@@ -73,7 +68,7 @@ extension APICLI.Import {
         @OptionGroup var options: ImportAppOptions
 
         func run() throws {
-            try options.run(collection, PostmanImport.run)
+            try options.run(collection, PostmanImport(options: .init(service: options.service)))
         }
     }
 }
@@ -97,7 +92,7 @@ extension APICLI.Import {
         @OptionGroup var options: ImportAppOptions
 
         func run() throws {
-            try options.run(export, InsomniaImport.run)
+            try options.run(export, InsomniaImport(options: .init(service: options.service)))
         }
     }
 }

@@ -32,8 +32,8 @@ extension APICLI.Import {
         func run() throws {
             Terminal.setUp()
             do throws(APIError) {
-                let result = try HarImport.run(try ImportIO.read(file), file: file, options: .init(service: options.service, all: all))
-                try options.write(result.drafts, warnings: result.warnings)
+                let importer = HarImport(options: .init(service: options.service, all: all))
+                try options.write(importer.run(ImportInput(name: file, bytes: ImportIO.read(file))))
             } catch {
                 throw Console.plain.fail(error, target: nil)
             }

@@ -1,4 +1,6 @@
 import APIDiagnostics
+import APIEndpoint
+import APILoad
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -98,20 +100,25 @@ extension APICLI {
             Terminal.setUp()
             let flags = try LoadFlags(self)
             var console = Console.plain
-            let setup: LoadSetup
+            let (setup, workspace): (LoadSetup, Workspace)
             do throws(APIError) {
-                let workspace = try APICLI.workspace(targets, environment, request, maxBody: nil)
+                workspace = try APICLI.workspace(targets, environment, request, maxBody: nil)
                 console = Console(workspace)
-                setup = try LoadSetup(workspace, patterns: patterns, flags: flags)
+                setup = try LoadSetup(workspace, flags.request(patterns))
             } catch {
                 throw console.fail(error, target: nil)
             }
-            if let problem = setup.usageProblem {
-                console.err("apicli: \(problem)\n")
+            switch setup.problem {
+            case .weight(let name)?:
+                console.err("apicli: --weight names \(name), which is not among the selected targets\n")
                 throw ExitStatus.usage.code
+            case .threshold(let name)?:
+                console.err("apicli: --threshold names \(name), which is not among the selected targets\n")
+                throw ExitStatus.usage.code
+            case nil: break
             }
             try confirmHosts(setup, console)
-            try await execute(setup, flags, console)
+            try await execute(setup, workspace, flags, console)
         }
     }
 }

@@ -12,15 +12,22 @@ import Foundation
 /// `apicli load`'s flags read and range-checked (a problem is exit 64 before anything is sent).
 struct LoadFlags {
     var model: LoadPlan.Model
+    /// Seconds; nil with neither --duration nor --requests too (`LoadPlan.defaultDuration`).
     var duration: Double?
     var requests: Int?
     var weights: [String: Int] = [:]
     var thresholds: [LoadThreshold] = []
-    var shard: String?
+    var shard: Shard.Request?
     /// Unix seconds.
     var startAt: Double?
 
     static let maxSeconds = Durations.maxSeconds
+
+    /// What the run asks of the files (`LoadSetup`).
+    func request(_ patterns: [String]) -> LoadSetup.Request {
+        LoadSetup.Request(patterns: patterns, model: model, duration: duration, requests: requests, weights: weights,
+                          thresholds: thresholds)
+    }
 
     init(_ c: APICLI.Load) throws {
         func seconds(_ text: String?, _ flag: String, zero: Bool, max: Double) throws -> Double? {
@@ -53,7 +60,6 @@ struct LoadFlags {
             case .failure(let p): throw ValidationError("--ramp: " + p.message)
             }
             if c.think != nil { throw ValidationError("--think is for the closed model (--users)") }
-            if duration == nil, c.requests == nil, case .open(let s, _) = model { duration = s.rampSeconds }
         } else {
             let users = c.users ?? 1
             guard (1...LoadPlan.maxUsers).contains(users) else {
@@ -61,7 +67,6 @@ struct LoadFlags {
             }
             model = .closed(users: users, think: think)
         }
-        if duration == nil, requests == nil { duration = 10 }
         for w in c.weight {
             let parts = w.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let n = Int(parts[1]), LoadSettings.weights.contains(n), parts[0].contains(".") else {
@@ -75,10 +80,7 @@ struct LoadFlags {
             case .failure(let p): throw ValidationError("--threshold: " + p.message)
             }
         }
-        if let shard = c.shard, shard != "auto", Shard.parse(shard, source: "--shard") == nil {
-            throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, or auto, got '\(shard)'")
-        }
-        shard = c.shard
+        shard = try ShardOption.parse(c.shard)
         if let text = c.startAt {
             let now = Date().timeIntervalSince1970
             let value = Double(text) ?? (try? Date(text, strategy: .iso8601))?.timeIntervalSince1970

@@ -19,63 +19,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What `apicli load` will run, read from the files and the flags.
-struct LoadSetup {
-    var workspace: Workspace
-    var plan: LoadPlan
-    var thresholds: [LoadThreshold]
-    /// Hosts the run would send to that are neither loopback nor in the target files' baseURLs.
-    var foreignHosts: [String]
-    /// A flag that names something the files do not have (exit 64).
-    var usageProblem: String?
-
-    init(_ workspace: Workspace, patterns: [String], flags: LoadFlags) throws(APIError) {
-        self.workspace = workspace
-        let selected = try Selection.select(try workspace.catalog(), patterns: patterns)
-        let names = Set(selected.map(\.1.qualifiedName))
-        let items = selected.map { service, target in
-            LoadPlan.Item(service: service, target: target,
-                          weight: flags.weights[target.qualifiedName] ?? target.load?.weight ?? 1)
-        }
-        plan = LoadPlan(items: items, model: flags.model, duration: flags.duration, requests: flags.requests)
-        thresholds = (workspace.project.load?.thresholds ?? []) + selected.flatMap { $0.1.load?.thresholds ?? [] } + flags.thresholds
-        if let unknown = flags.weights.keys.sorted().first(where: { !names.contains($0) }) {
-            usageProblem = "--weight names \(unknown), which is not among the selected targets"
-        }
-        if let unknown = flags.thresholds.first(where: { $0.target.map { !names.contains($0) } ?? false }) {
-            usageProblem = "--threshold names \(unknown.target!), which is not among the selected targets"
-        }
-        foreignHosts = Self.foreignHosts(workspace, selected)
-    }
-
-    private static func host(_ text: String) -> String? { URL(string: text)?.host?.lowercased() }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let h = host.filter { $0 != "[" && $0 != "]" }
-        return h == "localhost" || h.hasSuffix(".localhost") || h == "::1" || h.hasPrefix("127.")
-    }
-
-    private static func foreignHosts(_ workspace: Workspace, _ selected: [(Service, Target)]) -> [String] {
-        var own = Set<String>()
-        var services: [Service] = []
-        if let catalog = try? workspace.catalog() { services = catalog.services }
-        for s in services {
-            if let h = host(s.baseURL.text) { own.insert(h) }
-            for e in s.environments { if let b = e.baseURL, let h = host(b.text) { own.insert(h) } }
-        }
-        for e in workspace.project.environments { if let b = e.baseURL, let h = host(b.text) { own.insert(h) } }
-        var needed = selected
-        let caller = Caller(workspace: workspace)
-        for name in caller.needed(by: selected).sorted() { if let found = try? workspace.find(name) { needed.append(found) } }
-        var foreign: [String] = []
-        for (service, target) in needed {
-            guard let call = try? workspace.build(target, in: service), let h = call.request.url.host?.lowercased() else { continue }
-            if !isLoopback(h), !own.contains(h), !foreign.contains(h) { foreign.append(h) }
-        }
-        return foreign
-    }
-}
-
 extension APICLI.Load {
     /// A host outside loopback and the files' own baseURLs needs `--yes`: asked for on a terminal,
     /// refused without one.
@@ -94,15 +37,13 @@ extension APICLI.Load {
         throw ExitStatus.usage.code
     }
 
-    func execute(_ setup: LoadSetup, _ flags: LoadFlags, _ console: Console) async throws {
+    func execute(_ setup: LoadSetup, _ workspace: Workspace, _ flags: LoadFlags, _ console: Console) async throws {
         var plan = setup.plan
         var template = LoadResult()
         (template.model, template.load) = Self.describe(plan)  // the whole run's load, whichever shard this is
         template.thresholds = setup.thresholds
         do throws(APIError) {
-            if let text = flags.shard {
-                let shard = text == "auto" ? try ShardEngine.detect(ProcessInfo.processInfo.environment)
-                    : Shard.parse(text, source: "--shard")!
+            if let shard = try flags.shard?.resolve(ProcessInfo.processInfo.environment) {
                 plan = plan.share(shard)
                 template.shard = shard
                 console.err("apicli: shard \(shard.index)/\(shard.count) (\(shard.source)): \(Self.describe(plan).1)\n")
@@ -120,7 +61,7 @@ extension APICLI.Load {
             }
         }
         template.startedAt = flags.startAt ?? now
-        var workspace = setup.workspace
+        var workspace = workspace
         let policy = SendPolicy(retries: retries)
         if case .closed(let users, _) = plan.model {  // a connection per user, as wrk -cN
             workspace = workspace.connections(atLeast: users)
@@ -186,12 +127,7 @@ extension APICLI.Load {
             try? await Task.sleep(nanoseconds: UInt64(tick * 1e9))
             if Task.isCancelled { break }
             let p = runner.recorder.progress()
-            if abortOnFail, !thresholds.isEmpty, p.requests > 0 {
-                let judged = LoadVerdict.judge(thresholds, runner.recorder.snapshot())
-                if let failed = judged.first(where: { !$0.passed }) {
-                    runner.stop("threshold failed (--abort-on-fail): \(failed.threshold.text), measured \(failed.measuredText)")
-                }
-            }
+            if abortOnFail { runner.stopIfFailing(thresholds, requests: p.requests) }
             guard !quiet else { continue }
             var line = "\(Text.fixed(p.elapsed, 1)) s  \(p.requests) requests  \(Text.fixed(p.elapsed > 0 ? Double(p.requests) / p.elapsed : 0, 1))/s"
             if case .open(let schedule, _) = plan.model { line += " (asked \(Text.fixed(schedule.rate(at: p.elapsed), 1))/s)" }

@@ -186,3 +186,15 @@ enum SendOptions {
         }
     }
 }
+
+/// `--shard`, which `check` and `load` take alike: `i/n` or `auto` (`Shard.Request`).
+enum ShardOption {
+    /// In each command's validation: anything else is exit 64.
+    static func parse(_ text: String?) throws -> Shard.Request? {
+        guard let text else { return nil }
+        guard let request = Shard.Request(text) else {
+            throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, like 2/4, or auto, got '\(text)'")
+        }
+        return request
+    }
+}

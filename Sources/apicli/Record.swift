@@ -1,5 +1,4 @@
 import APIDiagnostics
-import APISecrets
 import APITargets
 import APIEndpoint
 import APITransport
@@ -102,28 +101,18 @@ extension APICLI {
         /// Sends, then writes the sample; false when the response was rejected and not written.
         private func record(_ call: PreparedCall, _ caller: Caller, _ console: Console) async throws(APIError) -> Bool {
             let name = call.target.qualifiedName
-            let workspace = caller.workspace
             // The body is kept by the recorder, which also times a stream's events.
             let recorder = EventRecorder(limit: call.request.maxBody, host: call.request.hostAndPort, maxEvents: maxEvents)
             let sent = await caller.send(call, transfer: Transfer(stream: recorder, head: { recorder.head($0) }))
             // --max-events ended the stream on purpose: what came is the answer.
             let (response, delays) = try recorder.finish(recorder.isFull ? nil : try sent.response())
-            let validation = call.endpoint.validation
-            if let binary = response.messages?.first(where: \.binary) {
-                throw .stopped("\(name): not recorded: a binary message came (\(binary.data.count) bytes); a messages: sample holds text messages only")
-            }
-            if response.messages == nil, !validation.accepts(response.status) && !acceptAny {
-                console.err("apicli: \(name): not recorded: status \(response.statusLine.dropFirst(9)) is not accepted by "
-                            + "validate: \(validation) (--accept-any records it)\n")
+            if let why = RecordedSample.unrecordable(response) { throw .stopped("\(name): not recorded: \(why)") }
+            if !acceptAny, let refusal = Judge.refusal(response, validation: call.endpoint.validation) {
+                console.err("apicli: \(name): not recorded: \(refusal.message) (--accept-any records it)\n")
                 return false
             }
-            let secrets = workspace.variables.filter { Secrets.isSecretName($0.key) && !$0.value.isEmpty }
-                .map { (name: $0.key, value: $0.value) }
-            // What went out as a credential (an OAuth2 token, a captured secret included) is never written.
-            let credentials = sent.request.headers.filter { Redactor.credentialHeaders.contains($0.name.lowercased()) }.map(\.value)
-                + workspace.secretValues
-            let recorded = RecordedSample(response, options: .init(masks: masks, keepHeaders: keepHeaders, secrets: secrets,
-                                                                   credentials: credentials), delays: delays)
+            let recorded = RecordedSample(response, options: .init(masks: masks, keepHeaders: keepHeaders, workspace: caller.workspace,
+                                                                   sent: sent.request), delays: delays)
             let side = try Recorder.write(recorded, service: call.service, target: call.target, name: sample)
             if !quiet {
                 let what = sample.map { "samples: \($0)" } ?? "sample:"

@@ -56,13 +56,8 @@ struct ValidateValues {
             throw console.fail(error, target: nil)
         }
         var trees: [Node]? = []
-        var (services, problems) = Catalog.loadAll(files: paths, keeping: &trees)  // each file read once
+        let (services, problems) = CatalogCheck.run(files: paths, workspace: workspace, keeping: &trees)
         defer { LeftToExit.keep((services, trees)) }
-        problems += FlowGraph.problems(Catalog(services: services))
-        for service in services {
-            problems += FileCheck.missing(in: service)
-            problems += SampleCheck.diagnostics(service, workspace: workspace)
-        }
         var warnings: [Diagnostic] = []
         var targetCount = 0, sampleCount = 0
         for service in services {
@@ -73,17 +68,8 @@ struct ValidateValues {
             }
         }
         console.warn(warnings)
-        if !problems.isEmpty { throw console.fail(.invalidInput(Self.unique(problems)), target: nil) }
+        if !problems.isEmpty { throw console.fail(.invalidInput(problems), target: nil) }
         console.out("ok: \(plural(paths.count, "file")), \(plural(targetCount, "target")), \(plural(sampleCount, "sample"))\n")
-    }
-
-    /// One diagnostic per place: a missing sample file is found by the file check and by the stub.
-    static func unique(_ problems: [Diagnostic]) -> [Diagnostic] {
-        var seen = Set<String>()
-        return problems.filter { d in
-            guard let file = d.file, let mark = d.mark else { return true }
-            return seen.insert("\(file):\(mark.line):\(mark.column)").inserted
-        }
     }
 
     private func plural(_ n: Int, _ word: String) -> String {

@@ -19,14 +19,14 @@ final class ImportCollectionTests: XCTestCase {
         var v = CollectionVariables(syntax: .postman, values: ["server": "api.example.com", "token": "abc", "odd": "a}b", "home": "x"])
         v.prefix = "SVC"
         XCTAssertEqual(v.text("https://{{server}}/x"), "https://${SERVER:-api.example.com}/x")
-        XCTAssertEqual(v.text("Bearer {{token}}"), "Bearer ${TOKEN}")                 // a secret's value is no default
+        XCTAssertEqual(v.text("Bearer {{token}}"), "Bearer ${SVC_TOKEN}")             // a secret: prefixed, its value no default
         XCTAssertEqual(v.text("{{odd}}"), "${ODD}")                                     // `}` cannot be in a default
         XCTAssertEqual(v.text("{id} ${HOME} {{home}}"), "${{}id} $${HOME} ${SVC_HOME:-x}")
         XCTAssertEqual(v.text("{{ }} {{unclosed"), "{{ }} {{unclosed")
         XCTAssertEqual(v.text("$ {{server}}"), "$ ${SERVER:-api.example.com}")
         XCTAssertEqual(v.text("a${{server}}"), "a${SERVER:-api.example.com}")               // the `$` cannot stay: warned
         XCTAssertEqual(v.warnings, ["a '$' right before {{server}} cannot be written before a variable; it is left out"])
-        XCTAssertEqual(v.notes, ["Set before calling (export, or in targets/.env): ${TOKEN}, ${ODD}.",
+        XCTAssertEqual(v.notes, ["Set before calling (export, or in targets/.env): ${SVC_TOKEN}, ${ODD}.",
                                  "With defaults from the input's values: ${SERVER}, ${SVC_HOME}."])
     }
 
@@ -39,6 +39,22 @@ final class ImportCollectionTests: XCTestCase {
         XCTAssertNil(v.resolved("{{ loop }}"))                                          // a cycle ends
         XCTAssertEqual(v.text("{{ _.h }} {% uuid %} {{ x | upper }}"), "${H:-x.io} {% uuid %} {{ x | upper }}")
         XCTAssertEqual(v.warnings, ["Insomnia template tags ({% … %}) have no apicli equivalent; they are sent as written"])
+    }
+
+    /// Issue 34 item 6: `{{GITHUB_TOKEN}}` was `${GITHUB_TOKEN}`, so `call` sent the user's own
+    /// token to the collection's host. A variable the input does not define, and a secret-named
+    /// one, get the service's prefix; a defined, harmless one stays as the input names it.
+    func testUndeclaredAndSecretVariablesArePrefixed() {
+        var postman = CollectionVariables(syntax: .postman, values: ["baseUrl": "https://api.example.com", "AWS_SECRET_ACCESS_KEY": "abc"])
+        postman.prefix = "SHOP"
+        XCTAssertEqual(postman.text("token {{GITHUB_TOKEN}}"), "token ${SHOP_GITHUB_TOKEN}")
+        XCTAssertEqual(postman.text("{{AWS_SECRET_ACCESS_KEY}}"), "${SHOP_AWS_SECRET_ACCESS_KEY}")
+        XCTAssertEqual(postman.text("{{userId}}"), "${SHOP_USER_ID}")                        // not defined by the input
+        XCTAssertEqual(postman.text("{{baseUrl}}/x"), "${BASE_URL:-https://api.example.com}/x")
+        XCTAssertEqual(postman.text("{{SHOP_ID}}"), "${SHOP_ID}")                               // prefixed already
+        var insomnia = CollectionVariables(syntax: .insomnia, values: [:])
+        insomnia.prefix = "DEMO"
+        XCTAssertEqual(insomnia.text("{{ _.NPM_TOKEN }}"), "${DEMO_NPM_TOKEN}")
     }
 
     func testSecretsAndDefaults() {
@@ -72,11 +88,12 @@ final class ImportCollectionTests: XCTestCase {
 
     func testAuthNeverWritesALiteralSecret() {
         var v = CollectionVariables(syntax: .postman, values: [:])
+        v.prefix = "SVC"
         let bearer = CollectionAuth.map(.bearer(token: "s3cr3t"), prefix: "SVC", variables: &v)
         XCTAssertEqual(bearer.auth, .map([.pair("bearer", .string("${SVC_TOKEN}"))]))
         XCTAssertEqual(bearer.notes, ["The input's token is not written: set ${SVC_TOKEN}."])
         let fromVariable = CollectionAuth.map(.bearer(token: "{{myToken}}"), prefix: "SVC", variables: &v)
-        XCTAssertEqual(fromVariable.auth, .map([.pair("bearer", .string("${MY_TOKEN}"))]))
+        XCTAssertEqual(fromVariable.auth, .map([.pair("bearer", .string("${SVC_MY_TOKEN}"))]))
         let key = CollectionAuth.map(.apiKey(name: "Bad Name", value: "k", inQuery: false), prefix: "SVC", variables: &v)
         XCTAssertNil(key.auth)
         XCTAssertEqual(key.warnings.count, 1)

@@ -4,6 +4,10 @@ import XCTest
 
 /// Splitting curl command lines as a shell does, and reading their options.
 final class ImportCurlTests: XCTestCase {
+    private func curl(_ command: String) throws -> ImportResult {
+        try CurlImport(options: .init(cwd: "/")).run(ImportInput(name: "curl", text: command))
+    }
+
     func testShellWords() throws {
         XCTAssertEqual(try ShellWords.split(#"curl 'a b' "c \"d\" \$e" f\ g"#), ["curl", "a b", #"c "d" $e"#, "f g"])
         XCTAssertEqual(try ShellWords.split("curl \\\n  -H 'X: 1' \\\n  url"), ["curl", "-H", "X: 1", "url"])
@@ -49,11 +53,11 @@ final class ImportCurlTests: XCTestCase {
     }
 
     func testQueryListsAndDataURLEncode() throws {
-        let r = try CurlImport.run("curl -G 'http://h/s?t%5B%5D=a&t%5B%5D=b&id=1&id=2' --data-urlencode 'q=a b&c'", options: .init(cwd: "/"))
+        let r = try curl("curl -G 'http://h/s?t%5B%5D=a&t%5B%5D=b&id=1&id=2' --data-urlencode 'q=a b&c'")
         // THEN the query as curl sends it: order, repeats and brackets kept (curl writes a space as +)
         XCTAssertEqual(r.draft.targets[0].task, [.pair("query", .string("t%5B%5D=a&t%5B%5D=b&id=1&id=2&q=a+b%26c"))])
         // a query apicli's own encoding writes the same way stays a mapping
-        let sorted = try CurlImport.run("curl 'http://h/s?a=1&b=x%20y&c=/'", options: .init(cwd: "/"))
+        let sorted = try curl("curl 'http://h/s?a=1&b=x%20y&c=/'")
         XCTAssertEqual(sorted.draft.targets[0].task, [.pair("query", .map([.pair("a", .string("1")), .pair("b", .string("x y")),
                                                                           .pair("c", .string("/"))]))])
         XCTAssertEqual(r.draft.targets[0].method, "GET")

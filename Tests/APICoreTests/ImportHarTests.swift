@@ -1,4 +1,5 @@
 import XCTest
+@testable import APISecrets
 @testable import APIImport
 
 /// The HAR import's judgements: which path segments are ids, which names hold credentials.
@@ -21,13 +22,14 @@ final class ImportHarTests: XCTestCase {
     func testCredentialNames() {
         for name in ["Authorization", "access_token", "X-Api-Key", "apikey", "PHPSESSID", "sessionid", "sig", "client_secret",
                      "X-CSRF-Token", "password", "x-auth"] {
-            XCTAssertTrue(HarSecrets.isSecret(name), name)
+            XCTAssertTrue(Credentials.isSecretName(name), name)
         }
-        for name in ["page", "sort", "signal", "q", "Accept", "X-Trace", "user"] {
-            XCTAssertFalse(HarSecrets.isSecret(name), name)
+        for name in ["page", "sort", "signal", "q", "Accept", "X-Trace", "user", "author", "design", "config.setDiscoveredCookie"] {
+            XCTAssertFalse(Credentials.isSecretName(name), name)
         }
-        XCTAssertEqual(HarSecrets.variable(service: "shop-eu", "access_token"), "SHOP_EU_ACCESS_TOKEN")
-        XCTAssertEqual(HarSecrets.variable(service: "local", "sid"), "LOCAL_SID_SECRET")
+        XCTAssertTrue(Credentials.isSecretName("request-signature") && Credentials.isSecretName("GITHUB_TOKEN"))
+        XCTAssertEqual(ImportSecrets(service: "shop-eu").variable("access_token"), "SHOP_EU_ACCESS_TOKEN")
+        XCTAssertEqual(ImportSecrets(service: "local").variable("sid"), "LOCAL_SID_SECRET")
         XCTAssertTrue(HarSecrets.isNoise(":authority") && HarSecrets.isNoise("Sec-Fetch-Mode") && !HarSecrets.isNoise("Accept"))
     }
 }

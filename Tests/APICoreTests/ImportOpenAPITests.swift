@@ -8,10 +8,11 @@ import XCTest
 /// The OpenAPI model's edges: `$ref` cycles and dead ends, recursion in schemas, names.
 final class ImportOpenAPITests: XCTestCase {
     private func run(_ files: [String: String], main: String = "spec.yaml") throws(APIError) -> ImportResult {
-        try OpenAPIImport.run(spec: main, options: .init()) { (path: String) throws(APIError) -> [UInt8] in
+        let read = { (path: String) throws(APIError) -> [UInt8] in
             guard let text = files[path] else { throw .invalid(Diagnostic(file: nil, mark: nil, message: "no such file")) }
             return Array(text.utf8)
         }
+        return try OpenAPIImport(options: .init(), readFile: read).run(ImportInput(name: main, bytes: read(main)))
     }
 
     func testRefCyclesAndDeadEndsAreWarningsWithTheirPlace() throws {
@@ -90,8 +91,8 @@ final class ImportOpenAPITests: XCTestCase {
         XCTAssertEqual(ImportNames.fromRoute("GET", "/pets/{petId}/toys"), "getPetsByPetIdToys")
         XCTAssertEqual(ImportNames.service("Swagger Petstore (v2)"), "swagger-petstore-v2")
         XCTAssertEqual(ImportNames.placeholder("1st id"), "_1st_id")
-        var taken: Set<String> = ["a"]
-        XCTAssertEqual(ImportNames.unique("a", &taken), "a2")
+        var taken = UniqueNames(["a"])
+        XCTAssertEqual(taken.claim("a"), "a2")
     }
 }
 

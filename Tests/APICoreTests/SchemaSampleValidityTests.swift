@@ -10,7 +10,7 @@ import XCTest
 @testable import APIImport
 
 /// Every sample `import openapi` builds from a schema validates against that schema, judged by
-/// Python's `jsonschema` (scripts/check-samples.py, installed by `make venv`): hand-written schemas
+/// Python's `jsonschema` (Tests/Servers/check-samples.py, installed by `make venv`): hand-written schemas
 /// using every validation keyword (3.0 and 3.1), and every schema of the real specs in
 /// Fixtures/specs (components, bodies, responses, parameters, across files).
 final class SchemaSampleValidityTests: XCTestCase {
@@ -124,7 +124,7 @@ final class SchemaSampleValidityTests: XCTestCase {
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = [Self.root.appendingPathComponent("scripts/check-samples.py").path]
+        p.arguments = [Self.root.appendingPathComponent("Tests/Servers/check-samples.py").path]
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         p.standardInput = stdin
         p.standardOutput = stdout

@@ -3,10 +3,10 @@ import XCTest
 @testable import APIVerdict
 
 /// The validator judged by the official JSON-Schema-Test-Suite: every required test of
-/// draft2020-12 and draft4 (figures in README), and the optional format tests of the formats
+/// draft2020-12 and draft4 (figures in docs/contracts.md), and the optional format tests of the formats
 /// apicli asserts.
 final class SchemaTestSuiteTests: XCTestCase {
-    /// Files left out of the required run, with why (README lists them).
+    /// Files left out of the required run, with why (docs/contracts.md lists them).
     static let skipped: [String: String] = [
         "draft2020-12/vocabulary.json": "custom meta-schemas with $vocabulary need the draft meta-schemas, not shipped (no network)",
     ]

@@ -5,6 +5,17 @@ import XCTest
 @testable import APICheck
 
 final class ShardingTests: XCTestCase {
+    // MARK: --shard (check and load)
+
+    func testAShardRequestIsIOfNOrAuto() throws {
+        XCTAssertEqual(Shard.Request("2/4"), .fixed(Shard(index: 2, count: 4, source: "--shard")))
+        XCTAssertEqual(Shard.Request("auto"), .auto)
+        for bad in ["", "0/4", "5/4", "2/0", "2", "2/4/6", "a/b", "Auto", " 2/4"] { XCTAssertNil(Shard.Request(bad), bad) }
+        XCTAssertEqual(try Shard.Request("2/4")!.resolve(["APICLI_SHARD": "1/2"]), Shard(index: 2, count: 4, source: "--shard"))
+        XCTAssertEqual(try Shard.Request("auto")!.resolve(["APICLI_SHARD": "1/2"]), Shard(index: 1, count: 2, source: "APICLI_SHARD"))
+        XCTAssertNotNil(expectAPIError { () throws(APIError) in try Shard.Request.auto.resolve([:]) })
+    }
+
     // MARK: --shard auto
 
     func testEachEngineNamesItsShardOneBased() throws {

@@ -139,7 +139,31 @@ func localHTTPBin(file: StaticString = #filePath, line: UInt = #line) throws -> 
     throw XCTSkip("no local httpbin (APICLI_TEST_HTTPBIN)")
 }
 
-/// httpbin over h2c (scripts/h2c-httpbin.py: the venv's hypercorn, which answers HTTP/2 prior
+/// A test case with a fresh temporary folder (`dir`) for each test, removed after it.
+class TemporaryFolderTestCase: XCTestCase {
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-\(type(of: self))-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let dir { try? FileManager.default.removeItem(at: dir) }
+        try super.tearDownWithError()
+    }
+
+    /// Writes `text` into `name` in the folder; its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let url = dir.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+}
+
+/// httpbin over h2c (Tests/Servers/h2c-httpbin.py: the venv's hypercorn, which answers HTTP/2 prior
 /// knowledge and HTTP/1.1 on one port), one for the test process, stopped when it exits: the
 /// engine's h2c connector runs the same contract cases as the others against it.
 enum H2CHTTPBin {

@@ -10,8 +10,8 @@ import XCTest
 @testable import APIImport
 
 /// The transfer contract every connector of the engine keeps (async-http-client, the keep-alive
-/// connections, h2c against scripts/h2c-httpbin.py, URLSession in the trait build, and the live
-/// choice among them), against the local httpbin and scripts/faultserver.py: a file PUT,
+/// connections, h2c against Tests/Servers/h2c-httpbin.py, URLSession in the trait build, and the
+/// live choice among them), against the local httpbin and Tests/Servers/faultserver.py: a file PUT,
 /// a multipart POST, a download into a `PartialFile` with progress, a body streamed to a sink as it
 /// comes (not after the end), `maxBody` on a held body (not on a streamed one), and the inflation
 /// bound on a decompression bomb with and without a Content-Length.

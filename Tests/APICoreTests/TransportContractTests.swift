@@ -9,7 +9,7 @@ import XCTest
 @testable import APIImport
 
 /// The same behaviour from every connector of the one HTTP engine, against the local httpbin (over
-/// h2c: the same httpbin through hypercorn, scripts/h2c-httpbin.py): async-http-client, our
+/// h2c: the same httpbin through hypercorn, Tests/Servers/h2c-httpbin.py): async-http-client, our
 /// keep-alive connections, h2c, and URLSession where it is built (Apple platforms, or the
 /// URLSessionTransport trait on Linux: `make test` runs these tests with it too). Each check runs
 /// once per connector (`LiveTransport(only:)`), each with a jar of its own (`RunSettings()`), so a
@@ -171,7 +171,7 @@ final class TransportContractTests: XCTestCase {
     }
 
     /// The proxy the settings name carries every connector's exchange: a CONNECT tunnel through
-    /// scripts/faultserver.py's proxy (h2c speaks HTTP/2 inside it, as curl does), with the proxy's
+    /// Tests/Servers/faultserver.py's proxy (h2c speaks HTTP/2 inside it, as curl does), with the proxy's
     /// login; a host `no_proxy` names goes direct.
     func testEveryEngineGoesThroughTheProxy() async throws {
         let proxy = try TestServer("faultserver.py", ["--lifetime", "120"])

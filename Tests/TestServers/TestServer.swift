@@ -1,6 +1,6 @@
 import Foundation
 
-/// One of the project's Python test servers (scripts/NAME: faults, flaky, transfers, …) on a free
+/// One of the project's Python test servers (Tests/Servers/NAME: faults, flaky, transfers, …) on a free
 /// 127.0.0.1 port. The server prints its port or its URL as its first line; `stop` ends it.
 /// Every test (both test targets) that needs one starts it through here.
 public final class TestServer: @unchecked Sendable {
@@ -9,12 +9,12 @@ public final class TestServer: @unchecked Sendable {
     public let url: String
     private let process: Process
 
-    /// Starts `scripts/<script>` with `arguments` (on `python`: the venv's for servers that need
+    /// Starts `Tests/Servers/<script>` with `arguments` (on `python`: the venv's for servers that need
     /// its packages); throws when it does not print a port or URL.
     public init(_ script: String, _ arguments: [String] = [], python: String = "python3") throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, Self.root.appendingPathComponent("scripts/\(script)").path] + arguments
+        process.arguments = [python, Self.root.appendingPathComponent("Tests/Servers/\(script)").path] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -34,7 +34,7 @@ public final class TestServer: @unchecked Sendable {
         }
     }
 
-    /// The repository's root (scripts/ is there), from this file's place in the tree.
+    /// The repository's root (Tests/Servers/ is under it), from this file's place in the tree.
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
@@ -52,7 +52,7 @@ public final class TestServer: @unchecked Sendable {
         case didNotStart(String, said: String)
         public var description: String {
             switch self {
-            case .didNotStart(let script, let said): return "scripts/\(script) did not start (it printed '\(said)')"
+            case .didNotStart(let script, let said): return "Tests/Servers/\(script) did not start (it printed '\(said)')"
             }
         }
     }

@@ -54,7 +54,7 @@ final class AdHocCallTests: XCTestCase {
         let first = try CLI.run(["call", "\(base)/anything/items", "-X", "POST", "--json", #"{"n":1}"#,
                                  "-H", "Authorization: Bearer s3cret-value-2", "--save", "hb.create"], cwd: dir)
         XCTAssertEqual(first.code, 0, first.stderr)
-        XCTAssertTrue(first.stderr.contains("saved as ${HB_TOKEN}"), first.stderr)
+        XCTAssertTrue(first.stderr.contains("written as ${HB_TOKEN} in hb.yaml"), first.stderr)
         let second = try CLI.run(["call", "\(base)/get", "--save", "hb.read", "-q"], cwd: dir)
         XCTAssertEqual(second.code, 0, second.stderr)
         // THEN one service file holds both, without the token, and validates

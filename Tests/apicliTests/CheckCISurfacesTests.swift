@@ -233,14 +233,14 @@ struct Chromium {
         String(decoding: try run(["--dump-dom", file.absoluteString + "#" + fragment]), as: UTF8.self)
     }
 
-    /// Screenshot of the page, then the bands of each colour in it (scripts/png-bands.py).
+    /// Screenshot of the page, then the bands of each colour in it (Tests/Servers/png-bands.py).
     func bands(_ file: URL, fragment: String, colours: [String], size: String = "900,700") throws -> [String: Int] {
         let png = profile.deletingLastPathComponent().appendingPathComponent("apicli-shot-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: png) }
         _ = try run(["--window-size=\(size)", "--screenshot=\(png.path)", file.absoluteString + "#" + fragment])
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", CLI.root.appendingPathComponent("scripts/png-bands.py").path, png.path] + colours
+        p.arguments = ["python3", CLI.root.appendingPathComponent("Tests/Servers/png-bands.py").path, png.path] + colours
         let out = Pipe()
         p.standardOutput = out
         try p.run()

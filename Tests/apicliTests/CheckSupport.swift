@@ -42,7 +42,7 @@ enum CheckSupport {
     }
 }
 
-/// scripts/flaky-server.py on a free 127.0.0.1 port, for the life of one test.
+/// Tests/Servers/flaky-server.py on a free 127.0.0.1 port, for the life of one test.
 final class FlakyServer {
     private let server: TestServer
     var url: String { server.url }

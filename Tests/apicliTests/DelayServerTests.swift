@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// scripts/delay-server.c, the bench's latency-row server (compiled here with the system's C
+/// Tests/Servers/delay-server.c, the bench's latency-row server (compiled here with the system's C
 /// compiler): it answers `/delay?ms=N` no sooner than N ms after the request, on kept-alive
 /// connections, one thread per connection, and refuses a bad `ms`. `apicli load` measures it.
 final class DelayServerTests: XCTestCase {
@@ -12,13 +12,13 @@ final class DelayServerTests: XCTestCase {
     override func setUpWithError() throws {
         dir = try CLI.folder([:])
         let binary = dir.appendingPathComponent("delay-server")
-        let source = CLI.root.appendingPathComponent("scripts/delay-server.c").path
+        let source = CLI.root.appendingPathComponent("Tests/Servers/delay-server.c").path
         guard let cc = ["cc", "clang", "gcc"].first(where: { Self.onPath($0) }) else {
             if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" { XCTFail("no C compiler (cc, clang or gcc) on PATH") }
             throw XCTSkip("no C compiler on PATH")
         }
         let build = try CLI.run(["-O2", "-pthread", "-o", binary.path, source], timeout: 120, executable: Self.onPathURL(cc))
-        XCTAssertEqual(build.code, 0, "\(cc) scripts/delay-server.c: \(build.stderr)")
+        XCTAssertEqual(build.code, 0, "\(cc) Tests/Servers/delay-server.c: \(build.stderr)")
         let p = Process()
         p.executableURL = binary
         p.arguments = ["--delay-ms", "50", "--lifetime", "300"]

@@ -1,10 +1,10 @@
 import Foundation
 import XCTest
 
-/// Every `apicli …` command shown in README.md and in the shipped target files' comments that runs
-/// offline (`--stub`, `--dry-run`, `validate`, `list`, `show`, `help`) runs from the package root and
-/// exits as documented: 0, or the N of an `# exit N` comment on its line. Commands that write files
-/// or pipe are left out.
+/// Every `apicli …` command shown in README.md, in the manual's pages (docs/**/*.md) and in the
+/// shipped target files' comments that runs offline (`--stub`, `--dry-run`, `validate`, `list`,
+/// `show`, `help`) runs from the package root and exits as documented: 0, or the N of an `# exit N`
+/// comment on its line. Commands that write files or pipe are left out.
 final class DocumentedCommandsTests: XCTestCase {
 
     struct Command {
@@ -13,7 +13,7 @@ final class DocumentedCommandsTests: XCTestCase {
         var exit: Int32
     }
 
-    /// `apicli` lines: indented README examples (and list items), and `#   apicli` comment lines.
+    /// `apicli` lines: indented examples of a Markdown page (and list items), and `#   apicli` comment lines.
     static func commands(in text: String, source: String) -> [Command] {
         var found: [Command] = []
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -61,18 +61,23 @@ final class DocumentedCommandsTests: XCTestCase {
         return words
     }
 
-    func testOfflineCommandsInTheReadmeAndTargetFilesExitAsDocumented() throws {
+    func testOfflineCommandsInTheReadmeTheDocsAndTargetFilesExitAsDocumented() throws {
         var all: [Command] = []
-        let readme = try String(contentsOf: CLI.root.appendingPathComponent("README.md"), encoding: .utf8)
-        all += Self.commands(in: readme, source: "README.md")
+        // README.md, then every page of docs/ (DocsPages.pages())
+        for page in try DocsPages.pages() {
+            let text = try DocsPages.text(page)
+            all += Self.commands(in: text, source: page)
+        }
         let targets = CLI.root.appendingPathComponent("targets")
         for name in try FileManager.default.contentsOfDirectory(atPath: targets.path).sorted() where name.hasSuffix(".yaml") {
             let text = try String(contentsOf: targets.appendingPathComponent(name), encoding: .utf8)
             let comments = text.split(separator: "\n").filter { $0.hasPrefix("#") }.joined(separator: "\n")
             all += Self.commands(in: comments, source: "targets/\(name)")
         }
-        // GIVEN at least the opening examples
+        // GIVEN at least the opening examples, from README.md and from the docs/ pages
         XCTAssertGreaterThanOrEqual(all.count, 8, "\(all.map(\.source))")
+        XCTAssertTrue(all.contains { $0.source.hasPrefix("README.md:") }, "\(all.map(\.source))")
+        XCTAssertTrue(all.contains { $0.source.hasPrefix("docs/") }, "\(all.map(\.source))")
         for c in all {
             // WHEN each runs from the package root with no APICLI_ variables
             let r = try CLI.run(c.words)

@@ -2,7 +2,7 @@ import Foundation
 import TestServers
 import XCTest
 
-/// `apicli check --drift` against scripts/shape-server.py, whose /item changes shape on POST /switch.
+/// `apicli check --drift` against Tests/Servers/shape-server.py, whose /item changes shape on POST /switch.
 final class DriftTests: XCTestCase {
     static let shop = """
         service: shop

@@ -3,7 +3,7 @@ import TestServers
 import XCTest
 
 /// `apicli call` and `apicli check` against a server that misbehaves on purpose
-/// (scripts/faultserver.py, loopback only): each fault ends in the documented exit code, one clear
+/// (Tests/Servers/faultserver.py, loopback only): each fault ends in the documented exit code, one clear
 /// line, within the timeout, and no output file — through the live transport (async-http-client on
 /// Linux), plain and with `--insecure` (which adds its warning line). The URLSession transport's
 /// words are the same `NetworkFailure` descriptions (TransportErrorTests, under its trait).

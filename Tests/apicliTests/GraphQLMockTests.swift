@@ -4,7 +4,7 @@ import XCTest
 
 /// GraphQL offline and recorded: `apicli mock` tells GraphQL targets on one endpoint apart by the
 /// request's `operationName`, else its query's first operation; `check --stub` judges GraphQL
-/// samples (an `errors` sample fails); `record` against scripts/graphql-server.py writes a sample
+/// samples (an `errors` sample fails); `record` against Tests/Servers/graphql-server.py writes a sample
 /// the stub then answers with.
 final class GraphQLMockTests: XCTestCase {
     var dir: URL!

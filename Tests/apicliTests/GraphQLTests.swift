@@ -2,7 +2,7 @@ import Foundation
 import TestServers
 import XCTest
 
-/// `task: { graphql: … }` against a real GraphQL executor (scripts/graphql-server.py, graphql-core):
+/// `task: { graphql: … }` against a real GraphQL executor (Tests/Servers/graphql-server.py, graphql-core):
 /// POST as JSON or GET in the URL as GraphQL over HTTP says, variables expanded from params and
 /// captures, `Accept` as the specification asks, `errors` failing call and check by default, and
 /// samples answering offline.

@@ -12,6 +12,7 @@ extension ConnectionRouteTests {
                 location = /redir { return 302 /after; }
                 location = /cookie { add_header Set-Cookie "sid=h2c-7; Path=/"; return 200 "set"; }
                 location = /echo-cookie { default_type text/plain; return 200 "$http_cookie"; }
+                location = /missing { return 404; }
               }
         """
 
@@ -27,6 +28,7 @@ extension ConnectionRouteTests {
               post: { path: /p, method: POST, task: { json: { a: 1 } } }
               cookie: { path: /cookie }
               echoCookie: { path: /echo-cookie }
+              missing: { path: /missing, validate: success }
             """.utf8).write(to: folder.appendingPathComponent("h2c.yaml"))
         try Data("""
             baseURL: http://127.0.0.1:\(port)
@@ -45,6 +47,11 @@ extension ConnectionRouteTests {
         XCTAssertEqual(try run(["call", "h2c.redir"]).stdout, "HTTP/2.0 \(host) GET /after ")
         XCTAssertEqual(try run(["call", "h2c.upload"]).stdout, "HTTP/2.0 \(host) PUT /up 50000")
         XCTAssertEqual(try run(["call", "h2c.post"]).stdout, "HTTP/2.0 \(host) POST /p 7")
+        // AND a status validate: rejects is named as over HTTP/1.1 (the status line is "HTTP/2 404 Not Found";
+        // cutting "HTTP/1.1 " off it read "4 Not Found")
+        let missing = try run(["call", "h2c.missing"])
+        XCTAssertEqual(missing.code, 1)
+        XCTAssertEqual(missing.stderr, "apicli: h2c.missing: rejected: status 404 Not Found is not accepted by validate: success (200-299)\n")
         // AND -o saves the body
         let out = dir.appendingPathComponent("out.txt")
         XCTAssertEqual(try run(["call", "h2c.get", "-o", out.path]).code, 0)

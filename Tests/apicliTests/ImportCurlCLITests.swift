@@ -7,14 +7,16 @@ final class ImportCurlCLITests: FolderTestCase {
 
     /// `call T --curl --dry-run --show-secrets | import curl`, written as `rt.yaml` in a fresh folder;
     /// then the imported target's curl command must equal the original's.
-    private func assertRoundTrip(_ target: String, targets: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// `env`: the values of the variables the import writes in place of credentials.
+    private func assertRoundTrip(_ target: String, targets: URL, env: [String: String] = [:],
+                                 file: StaticString = #filePath, line: UInt = #line) throws {
         let out = try folder()
         let name = String(target.split(separator: ".")[1])
         let r = try shell("\"$APICLI\" call \(target) --curl --dry-run --show-secrets --targets '\(targets.path)' "
                           + "| \"$APICLI\" import curl --service rt --name \(name) > rt.yaml", cwd: out)
         XCTAssertEqual(r.code, 0, "\(target): \(r.stderr)", file: file, line: line)
         let original = try CLI.run(["call", target, "--curl", "--dry-run", "--show-secrets", "--targets", targets.path])
-        let imported = try CLI.run(["call", "rt.\(name)", "--curl", "--dry-run", "--show-secrets", "--targets", out.path])
+        let imported = try CLI.run(["call", "rt.\(name)", "--curl", "--dry-run", "--show-secrets", "--targets", out.path], env: env)
         XCTAssertEqual(original.code, 0, original.stderr, file: file, line: line)
         let written = (try? String(contentsOf: out.appendingPathComponent("rt.yaml"), encoding: .utf8)) ?? ""
         XCTAssertEqual(imported.stdout, original.stdout, "\(target) imported as:\n\(written)\(imported.stderr)",
@@ -79,7 +81,7 @@ final class ImportCurlCLITests: FolderTestCase {
                 """,
         ])
         for t in ["multipart", "upload", "bodyFile", "text", "json", "form", "noBrackets"] {
-            try assertRoundTrip("svc.\(t)", targets: dir)
+            try assertRoundTrip("svc.\(t)", targets: dir, env: ["RT_PASSWORD": "p@ss:word"])
         }
     }
 
@@ -96,9 +98,14 @@ final class ImportCurlCLITests: FolderTestCase {
             """
         let dir = try folder()
         let r = try CLI.run(["import", "curl", command], cwd: dir)
-        // THEN a service file with one target, and no warnings
+        // THEN a service file with one target, its credentials as variables (issue 33: one secret
+        // policy; they were written as given), and a warning for each
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stderr, """
+            curl: warning: the Cookie header of postV1Orders is written as ${EXAMPLE_COOKIE_SECRET} in example.yaml, not as given: set EXAMPLE_COOKIE_SECRET to call it
+            curl: warning: the bearer token of postV1Orders is written as ${EXAMPLE_TOKEN} in example.yaml, not as given: set EXAMPLE_TOKEN to call it
+
+            """)
         XCTAssertEqual(r.stdout, """
             # Imported by apicli import curl.
             service: example
@@ -106,11 +113,12 @@ final class ImportCurlCLITests: FolderTestCase {
             tls: { verify: false }
             targets:
               postV1Orders:
+                # The input's credentials are not written: set ${EXAMPLE_COOKIE_SECRET}, ${EXAMPLE_TOKEN}.
                 method: POST
                 path: /v1/orders
-                headers: { accept: application/json, Cookie: session=xyz }
+                headers: { accept: application/json, Cookie: "${EXAMPLE_COOKIE_SECRET}" }
                 task: { query: "status=open&page=2", json: { note: "it's", items: [{ sku: A-1, qty: 2 }] } }
-                auth: { bearer: abc.def }
+                auth: { bearer: "${EXAMPLE_TOKEN}" }
                 timeout: 15
 
             """)
@@ -126,10 +134,11 @@ final class ImportCurlCLITests: FolderTestCase {
             curl: warning: curl option --retry 3 is not imported
             curl: warning: curl option -o out.txt is not imported
             curl: warning: curl option --digest is not imported
+            curl: warning: the password of the basic auth of getX is written as ${LOCAL_PASSWORD} in local.yaml, not as given: set LOCAL_PASSWORD to call it
 
             """)
         XCTAssertTrue(r.stdout.contains("service: local\nbaseURL: http://localhost:8080\n"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("    auth: { basic: { user: me, password: pw } }\n"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("    auth: { basic: { user: me, password: \"${LOCAL_PASSWORD}\" } }\n"), r.stdout)
     }
 
     func testAppendsToAServiceFile() throws {
@@ -183,6 +192,47 @@ final class ImportCurlCLITests: FolderTestCase {
         XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("api.yaml"), encoding: .utf8),
                        "baseURL: http://127.0.0.1:9/v1\r\ntargets:\r\n  one:   # first\r\n    path: /one\r\n  two:\r\n    path: /two\r\n\r\nrules: []\r\n")
         XCTAssertEqual(try CLI.run(["validate", "api.yaml"], cwd: dir).code, 0)
+    }
+
+    /// Issue 34 item 22: a header value with a control character was written to stdout (validate
+    /// passed, show and call exit 2), one with a line break too (validate refused it) while
+    /// `--to` refused it. One rule for every destination: the header is left out, with a warning.
+    func testHeadersATargetCannotSendAreLeftOutWhereverTheImportGoes() throws {
+        let dir = try folder(["api.yaml": "baseURL: http://127.0.0.1:9\ntargets:\n  one:\n    path: /one\n"])
+        for (header, shown) in [("X-Ctl: a\u{1}b", "X-Ctl"), ("X-Break: a\nInjected: yes", "X-Break")] {
+            let words = ["curl", "http://127.0.0.1:9/x", "-H", header, "-H", "X-Ok: fine"]
+            let command = words.map { "'" + $0 + "'" }.joined(separator: " ")
+            let printed = try CLI.run(["import", "curl", "--service", "p", command], cwd: dir)
+            XCTAssertEqual(printed.code, 0, printed.stderr)
+            XCTAssertTrue(printed.stderr.contains("the value of header '\(shown)' holds a line break or a control character; it is not imported"),
+                          printed.stderr)
+            XCTAssertFalse(printed.stdout.contains(shown), printed.stdout)
+            XCTAssertTrue(printed.stdout.contains("X-Ok: fine"), printed.stdout)
+            try Data(printed.stdoutData).write(to: dir.appendingPathComponent("p.yaml"))
+            XCTAssertEqual(try CLI.run(["validate", "p.yaml"], cwd: dir).code, 0)
+            XCTAssertEqual(try CLI.run(["show", "p.getX", "--targets", "."], cwd: dir).code, 0)
+            let added = try CLI.run(["import", "curl", "--to", "api.yaml", "--name", "t\(shown.count)", command], cwd: dir)
+            XCTAssertEqual(added.code, 0, added.stderr)
+            XCTAssertTrue(added.stderr.contains("it is not imported"), added.stderr)
+            XCTAssertEqual(try CLI.run(["validate", "api.yaml"], cwd: dir).code, 0)
+        }
+    }
+
+    /// Issue 34 item 24: `call URL --save` wrote `Cookie:` and `X-Api-Key:` as given while
+    /// `Authorization` became a variable. The one credential list, for every writer.
+    func testSaveWritesEveryCredentialAsAVariable() throws {
+        let dir = try folder()
+        let r = try CLI.run(["call", "http://127.0.0.1:9/things?api_key=QUERYKEY1", "-H", "Cookie: sid=COOKIE123", "-H", "X-Api-Key: APIKEY123",
+                             "-H", "Authorization: Bearer TOKEN123", "-H", "Accept: text/plain", "--save", "svc.things", "--dry-run"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let text = try String(contentsOf: dir.appendingPathComponent("targets/svc.yaml"), encoding: .utf8)
+        for secret in ["COOKIE123", "APIKEY123", "TOKEN123", "QUERYKEY1"] { XCTAssertFalse(text.contains(secret), text) }
+        for variable in ["Cookie: \"${SVC_COOKIE_SECRET}\"", "X-Api-Key: \"${SVC_X_API_KEY}\"", "bearer: \"${SVC_TOKEN}\"",
+                         "api_key: \"${SVC_API_KEY}\"", "Accept: text/plain"] {
+            XCTAssertTrue(text.contains(variable), "no \(variable) in\n\(text)")
+        }
+        XCTAssertTrue(r.stderr.contains("set SVC_COOKIE_SECRET to call it"), r.stderr)
+        XCTAssertEqual(try CLI.run(["validate"], cwd: dir).code, 0)
     }
 
     func testBadCommandsAreExit2() throws {

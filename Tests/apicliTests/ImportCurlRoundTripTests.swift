@@ -3,7 +3,7 @@ import TestServers
 import XCTest
 
 /// `import curl` sends what curl sends: each command is run by bash with the real `curl`, and
-/// imported and sent with `apicli call`, both to scripts/echo-server.py, which answers with the
+/// imported and sent with `apicli call`, both to Tests/Servers/echo-server.py, which answers with the
 /// request as it arrived. Method, path, raw query, body bytes and the headers (but those each
 /// client sets for itself) must be equal.
 final class ImportCurlRoundTripTests: FolderTestCase {

@@ -5,7 +5,7 @@ import XCTest
 /// GraphQL from the importers (issue 23: "`import postman`/`curl` map GraphQL bodies to it"):
 /// Postman's `graphql` body mode and a curl POST of `{"query", "variables", "operationName"}` JSON
 /// to a `/graphql` path become `task: { graphql: … }`; the imported targets validate, are sent
-/// as GraphQL over HTTP to a real executor (scripts/graphql-server.py), and the mock answers them.
+/// as GraphQL over HTTP to a real executor (Tests/Servers/graphql-server.py), and the mock answers them.
 final class ImportGraphQLTests: FolderTestCase {
     var server: TestServer?
 
@@ -26,7 +26,8 @@ final class ImportGraphQLTests: FolderTestCase {
         let r = try CLI.run(["import", "postman", ImportFixtures.path("postman/insomnia-complex-v2_1.json")], cwd: dir)
         XCTAssertEqual(r.code, 0, r.stderr)
         let text = try String(contentsOf: dir.appendingPathComponent("targets/complex-test-collection.yaml"), encoding: .utf8)
-        // THEN it is a graphql: task, the query as written, {{variables}} → ${VARS}
+        // THEN it is a graphql: task, the query as written, {{variables}} (not defined by the
+        // collection) → ${SERVICE_VARS}
         XCTAssertTrue(text.contains("""
               testRequestGraphQLBody:
                 doc: Test Request GraphQL Body
@@ -35,9 +36,12 @@ final class ImportGraphQLTests: FolderTestCase {
                 task:
                   graphql:
                     query: "mutation loginUser($username: String!, $password: String!) {\\n  login(username: $username, password: $password) {\\n    token\\n    status {\\n      success\\n    }\\n  }\\n}\\n"
-                    variables: { password: "${PASSWORD}", username: "${USERNAME}" }
+                    variables:
+                      password: "${COMPLEX_TEST_COLLECTION_PASSWORD}"
+                      username: "${COMPLEX_TEST_COLLECTION_USERNAME}"
             """), text)
-        let v = try CLI.run(["validate"], env: ["PASSWORD": "p", "USERNAME": "u", "BASE_URL": "http://127.0.0.1:9"], cwd: dir)
+        let v = try CLI.run(["validate"], env: ["COMPLEX_TEST_COLLECTION_PASSWORD": "p", "COMPLEX_TEST_COLLECTION_USERNAME": "u",
+                                                "COMPLEX_TEST_COLLECTION_BASE_URL": "http://127.0.0.1:9"], cwd: dir)
         XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
     }
 
@@ -64,11 +68,11 @@ final class ImportGraphQLTests: FolderTestCase {
         let r = try CLI.run(["import", "postman", "c.json", "--service", "gql"], cwd: dir)
         XCTAssertEqual(r.code, 0, r.stderr)
         let text = try String(contentsOf: dir.appendingPathComponent("targets/gql.yaml"), encoding: .utf8)
-        XCTAssertTrue(text.contains(#"variables: { id: "${USER_ID}" }"#), text)
+        XCTAssertTrue(text.contains(#"variables: { id: "${GQL_USER_ID}" }"#), text)
         XCTAssertTrue(text.contains("operationName: User"), text)
         XCTAssertTrue(text.contains("method: GET"), text)
         // THEN validate accepts it, and each target is sent as GraphQL over HTTP and answered by the executor
-        let env = ["USER_ID": "1"]
+        let env = ["GQL_USER_ID": "1"]
         let v = try CLI.run(["validate"], env: env, cwd: dir)
         XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
         let user = try CLI.run(["call", "gql.user"], env: env, cwd: dir)

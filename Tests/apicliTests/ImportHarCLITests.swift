@@ -150,7 +150,7 @@ final class ImportHarCLITests: FolderTestCase {
         let har = dir.appendingPathComponent("shop.har")
         let p = Process()
         p.executableURL = python
-        p.arguments = [CLI.root.appendingPathComponent("scripts/record-har.py").path, har.path]
+        p.arguments = [CLI.root.appendingPathComponent("Tests/Servers/record-har.py").path, har.path]
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

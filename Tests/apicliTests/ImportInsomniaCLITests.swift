@@ -26,18 +26,34 @@ final class ImportInsomniaCLITests: FolderTestCase {
         XCTAssertEqual(files.keys.sorted(), ["swagger-petstore-1-0-0", "swagger-petstore-1-0-0-jsonplaceholder-typicode-com"])
         let main = try XCTUnwrap(files["swagger-petstore-1-0-0"])
         XCTAssertTrue(main.contains("""
-            baseURL: "${SCHEME}://${SWAGGER_PETSTORE_1_0_0_HOST}${BASE_PATH}"
+            baseURL: "${SWAGGER_PETSTORE_1_0_0_SCHEME}://${SWAGGER_PETSTORE_1_0_0_HOST}${SWAGGER_PETSTORE_1_0_0_BASE_PATH}"
             environments: { openapi-env: { baseURL: "http://petstore.swagger.io/v2" } }
             """), main)
-        XCTAssertTrue(main.contains("    path: /store/order/${ORDER_ID}\n"), main)
-        XCTAssertTrue(main.contains("    headers: { api_key: \"${API_KEY}\" }\n"), main)
+        // variables the export does not define (the base environment leaves them to a sub-environment) get the prefix
+        XCTAssertTrue(main.contains("    path: /store/order/${SWAGGER_PETSTORE_1_0_0_ORDER_ID}\n"), main)
+        XCTAssertTrue(main.contains("    headers: { api_key: \"${SWAGGER_PETSTORE_1_0_0_API_KEY}\" }\n"), main)
         let other = try XCTUnwrap(files["swagger-petstore-1-0-0-jsonplaceholder-typicode-com"])
         XCTAssertTrue(other.contains("  exampleFolder-example2:\n    doc: Example Folder / Example 2\n    path: /posts/1xx\n"), other)
         // the environment gives the whole base URL: show needs no variable for it
         let s = try CLI.run(["show", "swagger-petstore-1-0-0.returnsPetInventoriesByStatus", "--env", "openapi-env",
-                             "--targets", dir.path], env: ["API_KEY": "k"], cwd: dir)
+                             "--targets", dir.path], env: ["SWAGGER_PETSTORE_1_0_0_API_KEY": "k"], cwd: dir)
         XCTAssertEqual(s.code, 0, s.stderr)
         XCTAssertTrue(s.stdout.contains("GET http://petstore.swagger.io/v2/store/inventory"), s.stdout)
+    }
+
+    /// Issue 34 item 6: an undefined `{{ _.NPM_TOKEN }}` was written as `${NPM_TOKEN}`, the user's own.
+    func testUndeclaredVariablesArePrefixed() throws {
+        let input = try folder(["e.json": """
+            {"__export_format": 4, "resources": [{"_id": "wrk", "_type": "workspace", "name": "pkg"},
+              {"_id": "r1", "_type": "request", "parentId": "wrk", "name": "publish", "method": "PUT", "url": "http://127.0.0.1:9/p",
+               "headers": [{"name": "X-Npm", "value": "{{ _.NPM_TOKEN }}"}]}]}
+            """])
+        let dir = try folder()
+        try importApp("insomnia", input.appendingPathComponent("e.json").path, into: dir)
+        let text = try XCTUnwrap(try writtenFiles(dir)["pkg"])
+        assertWritten(text, holds: ["X-Npm: \"${PKG_NPM_TOKEN}\""], never: ["${NPM_TOKEN}"], stderr: "", warnings: [])
+        let c = try CLI.run(["call", "pkg.publish", "--dry-run", "--show-secrets", "--targets", dir.path], env: ["NPM_TOKEN": "npm_USERS_OWN"], cwd: dir)
+        XCTAssertFalse(c.stdout.contains("USERS_OWN") || c.stderr.contains("USERS_OWN"), c.stdout + c.stderr)
     }
 
     /// Auth (basic with the password out of the file, bearer, API key in the query), bodies
@@ -56,7 +72,7 @@ final class ImportInsomniaCLITests: FolderTestCase {
             "    task: { form: { a: \"1\" } }\n",
             "    task: { multipart: [{ name: doc, value: \"\" }, { name: \"n\", value: \"2\" }] }\n",
             "    task: { graphql: { query: \"{ me { id } }\" } }\n",
-            "    auth: { bearer: \"${TOKEN}\" }\n",
+            "    auth: { bearer: \"${DEMO_TOKEN}\" }\n",                  // {{ _.token }}: a secret, prefixed
             "    # The pre-request script was not imported (apicli runs no JavaScript).\n",
         ], never: ["pa55", "abc123"], stderr: r.stderr, warnings: [
             "e.yaml:", "grpc_request 'stream' is not HTTP", "the pre-request script of request 'search' is not run",

@@ -19,7 +19,7 @@ final class ImportMockConformanceTests: FolderTestCase {
         ("api-with-examples.yaml", "examples"), ("link-example.yaml", "links"), ("callback-example.yaml", "callbacks"),
         ("redocly-starter/openapi.yaml", "starter"), ("museum.yaml", "museum"),
     ]
-    /// Left out, and why (README, Import).
+    /// Left out, and why (docs/dev/testing.md, Import: OpenAPI and the mock).
     static let excluded = [
         "non-oauth-scopes.yaml": "its one operation documents no responses (legal in 3.1): every status is undocumented, and there is no sample to serve",
         "oai-tests/mega.yaml": "the same: its one operation (GET /) documents no responses",

@@ -7,7 +7,8 @@ import XCTest
 final class ImportOpenAPIHostileTests: FolderTestCase {
     private static let secret = "topsecretvalue123"
     private static let plain = "plainleakvalue"
-    private static let env = ["AWS_SECRET_ACCESS_KEY": secret, "PLAIN_LEAK": plain]
+    /// `HOSTILE_X_TOKEN`: the `X-Token` header parameter, a credential by its name, is imported as a variable.
+    private static let env = ["AWS_SECRET_ACCESS_KEY": secret, "PLAIN_LEAK": plain, "HOSTILE_X_TOKEN": "token-set-by-the-user"]
 
     private func imported(_ fixture: String, _ extra: [String] = []) throws -> (dir: URL, result: CLI.Result) {
         let dir = try folder()
@@ -51,7 +52,10 @@ final class ImportOpenAPIHostileTests: FolderTestCase {
         // AND the spec's text arrives as written: the body, the header, the stubbed samples
         let show = try CLI.run(["show", "hostile.createItem", "--show-secrets"], env: Self.env, cwd: dir)
         XCTAssertTrue(show.stdout.contains(#"{"a":"${AWS_SECRET_ACCESS_KEY}","b":"{{id}}","c":"{code}"}"#), show.stdout)
-        XCTAssertTrue(show.stdout.contains("X-Token: ${AWS_SECRET_ACCESS_KEY} {id}"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("X-Note: ${AWS_SECRET_ACCESS_KEY} {id}"), show.stdout)
+        // AND a credential header's example is not written: the header reads its variable
+        XCTAssertTrue(try written(dir, "hostile").contains(#"X-Token: "${HOSTILE_X_TOKEN}""#))
+        XCTAssertTrue(show.stdout.contains("X-Token: token-set-by-the-user"), show.stdout)
         let stub = try CLI.run(["call", "hostile.createItem", "--stub"], env: Self.env, cwd: dir)
         XCTAssertEqual(stub.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
                        #"{"leak":"${AWS_SECRET_ACCESS_KEY}","tpl":"{{name}}","code":"{code}"}"#)
@@ -84,8 +88,8 @@ final class ImportOpenAPIHostileTests: FolderTestCase {
         // GIVEN header parameters whose value holds CR/LF and whose name is not a token
         let (dir, r) = try imported("hostile/literal.yaml")
         // THEN each is a warning at the parameter, and the file holds only the good header
-        assertWarned(r, ["literal.yaml:61:11: warning: the value of header 'X-Bad' holds a line break or a control character; the header is left out",
-                         "literal.yaml:62:11: warning: header name 'Bad Name' is not a valid header name; the header is left out"])
+        assertWarned(r, ["literal.yaml:62:11: warning: the value of header 'X-Bad' holds a line break or a control character; the header is left out",
+                         "literal.yaml:63:11: warning: header name 'Bad Name' is not a valid header name; the header is left out"])
         let file = try written(dir, "hostile")
         XCTAssertTrue(file.contains("headers: { X-Ok: fine }"), file)
         XCTAssertFalse(file.contains("Injected"), file)

@@ -24,7 +24,7 @@ final class ImportOpenAPIMultiFileTests: FolderTestCase {
             XCTAssertFalse(r.stderr.contains(bad), "\(spec): \(r.stderr)", file: file, line: line)
         }
         // A description that names files outside its folder is not copied beside the targets, so it
-        // gets no expect: schema: (README: Import); one inside does.
+        // gets no expect: schema: (docs/import.md, OpenAPI); one inside does.
         XCTAssertEqual(r.stderr.contains("names files outside its folder"), !extra.isEmpty, "\(spec): \(r.stderr)", file: file, line: line)
         let text = try String(contentsOf: dir.appendingPathComponent("targets/\(service).yaml"), encoding: .utf8)
         let names = text.matches(of: /\n  ([A-Za-z0-9_]+):\n/).map { String($0.output.1) }

@@ -50,6 +50,29 @@ final class ImportPostmanCLITests: FolderTestCase {
             """)
     }
 
+    /// Issue 34 item 6: `{{GITHUB_TOKEN}}` (not defined by the collection) and
+    /// `{{AWS_SECRET_ACCESS_KEY}}` (secret-named) were written as `${GITHUB_TOKEN}` and
+    /// `${AWS_SECRET_ACCESS_KEY}`: `call` then sent the user's own secrets to the collection's host.
+    func testUndeclaredAndSecretVariablesNeverReadTheUsersOwn() throws {
+        let dir = try folder(["c.json": """
+            {"info": {"name": "leak", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "variable": [{"key": "AWS_SECRET_ACCESS_KEY", "value": "from-collection"}, {"key": "host", "value": "127.0.0.1:9"}],
+             "item": [{"name": "x", "request": {"method": "GET", "url": "http://{{host}}/x",
+               "header": [{"key": "X-Token", "value": "{{GITHUB_TOKEN}}"}, {"key": "X-Aws", "value": "{{AWS_SECRET_ACCESS_KEY}}"}]}}]}
+            """])
+        try importApp("postman", "c.json", into: dir)
+        let text = try XCTUnwrap(try writtenFiles(dir)["leak"])
+        assertWritten(text, holds: ["X-Token: \"${LEAK_GITHUB_TOKEN}\"", "X-Aws: \"${LEAK_AWS_SECRET_ACCESS_KEY}\""],
+                      never: ["${GITHUB_TOKEN}", "${AWS_SECRET_ACCESS_KEY}", "from-collection"], stderr: "", warnings: [])
+        let env = ["GITHUB_TOKEN": "ghp_USERS_OWN", "AWS_SECRET_ACCESS_KEY": "AWS_USERS_OWN"]
+        let c = try CLI.run(["call", "leak.x", "--dry-run", "--show-secrets", "--targets", dir.path], env: env, cwd: dir)
+        XCTAssertFalse(c.stdout.contains("USERS_OWN") || c.stderr.contains("USERS_OWN"), c.stdout + c.stderr)
+        let set = try CLI.run(["call", "leak.x", "--dry-run", "--show-secrets", "--targets", dir.path],
+                              env: env.merging(["LEAK_GITHUB_TOKEN": "gt", "LEAK_AWS_SECRET_ACCESS_KEY": "ak"]) { a, _ in a }, cwd: dir)
+        XCTAssertEqual(set.code, 0, set.stderr)
+        XCTAssertTrue(set.stdout.contains("X-Token: gt\nX-Aws: ak\n"), set.stdout)
+    }
+
     /// Folders, variables with and without defaults, path variables, disabled headers and query
     /// pairs, every body mode, auth at each level, saved responses, a status test.
     func testEachMapping() throws {
@@ -60,14 +83,14 @@ final class ImportPostmanCLITests: FolderTestCase {
             "baseURL: \"${BASE_URL:-https://api.example.com/v1}\"",
             "auth: { bearer: \"${SHOP_TOKEN}\" }",                              // collection auth: literal token not written
             "  orders-getOrder:\n",                                               // folder-request
-            "    path: /orders/{orderId}/items/${ITEM}\n",
+            "    path: /orders/{orderId}/items/${SHOP_ITEM}\n",                  // not defined by the collection: prefixed
             "    params: { orderId: \"42\" }\n",
             "    headers: { Accept: application/json }\n",                       // the disabled header is left out
             "    task: { query: { page: \"2\", tag: [a, b] }, arrays: noBrackets }\n",
             "    expect: { status: 200 }\n",
             "    sample:\n      headers: { Content-Type: application/json }\n      json: { id: 42, note: \"${{}id} $${HOME}\" }\n",
             "    samples: { notFound: { status: 404, body: missing, expectFailure: true } }\n",
-            "    task: { json: { name: \"${USER_NAME}\", count: 2 } }\n",
+            "    task: { json: { name: \"${SHOP_USER_NAME}\", count: 2 } }\n",
             "    task: { form: { a: \"1\", b: two words } }\n",
             "    task: { multipart: [{ name: note, value: hi }, { name: photo, value: \"\" }] }\n",
             "    # Part 'photo' is a file (/tmp/p.png): send it with -F photo=@PATH.\n",

@@ -2,7 +2,7 @@ import Foundation
 import TestServers
 import XCTest
 
-/// `apicli load` against scripts/load-server.py on loopback: both models, thresholds and their exit
+/// `apicli load` against Tests/Servers/load-server.py on loopback: both models, thresholds and their exit
 /// codes, a login per virtual user, a ramp, no coordinated omission, shards merged, Ctrl-C, bad
 /// input, the host guard, and the HTML report drawn by Chromium. Each run lasts a second or two.
 final class LoadTests: XCTestCase {
@@ -113,7 +113,7 @@ final class LoadTests: XCTestCase {
         XCTAssertTrue((45...55).contains(seconds[0]) && (95...101).contains(seconds[1]), "\(seconds)")
     }
 
-    /// README's Kubernetes Indexed Job: each pod runs `--shard auto` with JOB_COMPLETION_INDEX and
+    /// The Kubernetes Indexed Job of docs/load.md: each pod runs `--shard auto` with JOB_COMPLETION_INDEX and
     /// APICLI_SHARD_COUNT and a common --start-at; the merged report equals one unsharded run.
     func testShardsMergedEqualOneRun() throws {
         let args = ["svc.fast", "svc.bad", "--weight", "svc.bad=1", "--users", "4", "--requests", "40", "--threshold", "errors<50%"]

@@ -28,11 +28,11 @@ final class MockHardeningTests: XCTestCase {
 
     var port: String { String(mock.url.split(separator: ":").last!) }
 
-    /// Runs scripts/hostile-client.py with `args`; its one line of output.
+    /// Runs Tests/Servers/hostile-client.py with `args`; its one line of output.
     func client(_ args: [String], timeout: Double = 30) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", CLI.root.appendingPathComponent("scripts/hostile-client.py").path] + args
+        p.arguments = ["python3", CLI.root.appendingPathComponent("Tests/Servers/hostile-client.py").path] + args
         let out = Pipe()
         p.standardOutput = out
         try p.run()
@@ -45,7 +45,7 @@ final class MockHardeningTests: XCTestCase {
         // GIVEN 100 idle connections (the cap is 40) held in the background
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["python3", CLI.root.appendingPathComponent("scripts/hostile-client.py").path, "idle", port, "100", "6"]
+        holder.arguments = ["python3", CLI.root.appendingPathComponent("Tests/Servers/hostile-client.py").path, "idle", port, "100", "6"]
         let out = Pipe()
         holder.standardOutput = out
         try holder.run()

@@ -2,7 +2,7 @@ import Foundation
 import TestServers
 import XCTest
 
-/// `auth: { oauth2: }` against the project's OAuth2 server (scripts/oauth2-server.py, loopback):
+/// `auth: { oauth2: }` against the project's OAuth2 server (Tests/Servers/oauth2-server.py, loopback):
 /// the token is fetched once and cached on disk (0600, no secret in the name), reused by the next
 /// process, refreshed when it expires, fetched anew once on a 401, and never printed.
 final class OAuth2Tests: XCTestCase {

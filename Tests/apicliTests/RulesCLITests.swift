@@ -1,13 +1,13 @@
 import Foundation
 import XCTest
 
-/// Moya's endpoint and request mapping examples as `rules:` (README), against a local httpbin:
+/// Moya's endpoint and request mapping examples as `rules:` (docs/project-file.md, Rules), against a local httpbin:
 /// an APP_NAME header on every target, a token on all but `authenticate`, a timeout, cookies off.
 final class RulesCLITests: XCTestCase {
     var base = ""
     var dir: URL!
 
-    /// The YAML README shows, with the base URL pointed at the local httpbin through an environment.
+    /// The YAML docs/project-file.md shows, with the base URL pointed at the local httpbin through an environment.
     override func setUpWithError() throws {
         base = try CLI.httpbin()
         dir = try CLI.folder([

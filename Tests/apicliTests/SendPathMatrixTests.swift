@@ -4,7 +4,7 @@ import XCTest
 
 /// One send path: `call`, `call --stub`, `record`, `check` and `check --stub` send a target through
 /// the one `Caller`. One folder holds a flow (a login whose token `me` captures), an OAuth2 target,
-/// an `until:` job and a target that answers 503 twice; scripts/flow-server.py logs every request in
+/// an `until:` job and a target that answers 503 twice; Tests/Servers/flow-server.py logs every request in
 /// order. Each command must send the same requests in the same order and reach the same verdict: a
 /// command wired on its own (record without needs:, call without --retries) would differ.
 final class SendPathMatrixTests: XCTestCase {

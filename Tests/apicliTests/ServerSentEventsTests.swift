@@ -2,7 +2,7 @@ import Foundation
 import TestServers
 import XCTest
 
-/// `call` on a text/event-stream response against scripts/sse-server.py, which misbehaves on
+/// `call` on a text/event-stream response against Tests/Servers/sse-server.py, which misbehaves on
 /// purpose (BOM, lines split across writes, CR and CRLF ends, comments, retry, id, a pause):
 /// each event printed as it arrives, in the three formats.
 final class ServerSentEventsTests: XCTestCase {

@@ -2,7 +2,7 @@ import Foundation
 import TestServers
 import XCTest
 
-/// `auth: { aws: }` judged by botocore: scripts/sigv4-server.py (the venv's python) rebuilds each
+/// `auth: { aws: }` judged by botocore: Tests/Servers/sigv4-server.py (the venv's python) rebuilds each
 /// request apicli sent from what arrived and signs it with botocore's SigV4Auth (S3SigV4Auth for
 /// s3) at the request's X-Amz-Date; the two `Authorization` values must be byte-equal.
 final class SigV4BotocoreTests: FolderTestCase {

@@ -2,7 +2,7 @@ import Foundation
 import TestServers
 import XCTest
 
-/// Event streams live, against scripts/sse-server.py and `apicli mock`: the idle timeout, a
+/// Event streams live, against Tests/Servers/sse-server.py and `apicli mock`: the idle timeout, a
 /// dropped stream resumed with `Last-Event-ID`, `record` writing an events sample, and the mock's
 /// stream read by a real browser's `EventSource` (headless Chromium).
 final class StreamLiveTests: XCTestCase {

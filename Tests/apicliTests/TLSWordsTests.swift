@@ -4,7 +4,7 @@ import XCTest
 
 /// TLS failures and timeouts in plain words, golden: what went wrong and what to do, never the
 /// TLS library's type names, which `-v` shows on a line of their own. Loopback servers only:
-/// scripts/faultserver.py over TLS with a certificate for another name, and with `--raw` (a port
+/// Tests/Servers/faultserver.py over TLS with a certificate for another name, and with `--raw` (a port
 /// that closes at once, a port that speaks plain HTTP).
 final class TLSWordsTests: XCTestCase {
     nonisolated(unsafe) static var servers: [String: TestServer] = [:]

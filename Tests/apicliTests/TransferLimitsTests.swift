@@ -2,7 +2,7 @@ import Foundation
 import TestServers
 import XCTest
 
-/// Large, slow and broken transfers against scripts/transfer-server.py on 127.0.0.1: peak memory
+/// Large, slow and broken transfers against Tests/Servers/transfer-server.py on 127.0.0.1: peak memory
 /// of 256 MiB downloads and uploads, Ctrl-C, a cut connection and a timeout mid-download (no
 /// partial file, no clobbered file), and the progress bar (terminal only, not with --quiet).
 final class TransferLimitsTests: XCTestCase {
@@ -41,7 +41,7 @@ final class TransferLimitsTests: XCTestCase {
     }
 
     override func setUpWithError() throws {
-        XCTAssertTrue(Self.url.hasPrefix("http://127.0.0.1:"), "scripts/transfer-server.py did not start")
+        XCTAssertTrue(Self.url.hasPrefix("http://127.0.0.1:"), "Tests/Servers/transfer-server.py did not start")
         let big = Self.files.appendingPathComponent("big.bin").path
         dir = try CLI.folder(["targets/big.yaml": """
             baseURL: \(Self.url)
@@ -64,12 +64,12 @@ final class TransferLimitsTests: XCTestCase {
         if let dir { try? FileManager.default.removeItem(at: dir) }
     }
 
-    /// Runs apicli under scripts/peak-rss.py; returns the result and the peak RSS in KiB.
+    /// Runs apicli under Tests/Servers/peak-rss.py; returns the result and the peak RSS in KiB.
     private func measured(_ args: [String], stdout: FileHandle? = nil) throws -> (CLI.Result, Int) {
         let rss = dir.appendingPathComponent("rss.txt")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", CLI.root.appendingPathComponent("scripts/peak-rss.py").path, rss.path,
+        process.arguments = ["python3", CLI.root.appendingPathComponent("Tests/Servers/peak-rss.py").path, rss.path,
                              CLI.binary.path] + args + ["--targets", targets]
         process.currentDirectoryURL = dir
         let out = Pipe(), err = Pipe()

@@ -2,7 +2,7 @@ import Foundation
 import TestServers
 import XCTest
 
-/// `task: { websocket: }` against a real WebSocket server (scripts/ws-echo-server.py on PyPI's
+/// `task: { websocket: }` against a real WebSocket server (Tests/Servers/ws-echo-server.py on PyPI's
 /// `websockets`, from `make venv`): call prints each message as it comes, check judges the
 /// conversation, the handshake carries headers, auth and subprotocols, record writes a
 /// `messages:` sample that `apicli mock` serves back.

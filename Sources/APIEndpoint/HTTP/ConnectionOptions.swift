@@ -34,7 +34,7 @@ package struct ConnectionOptions: Sendable, Hashable {
     }
 
     /// Why a flag's value was refused.
-    package struct Invalid: Error, Sendable { public var message: String }
+    package struct Invalid: Error, Sendable { package var message: String }
 
     package var resolve: [Resolve] = []
     package var connectTo: [ConnectTo] = []

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records a real HAR with Chromium, for apicli's HAR import tests (ImportHarCLITests).
 
-    .venv/har/bin/python scripts/record-har.py OUT.har [--chromium PATH]   # make venv makes .venv/har
+    .venv/har/bin/python Tests/Servers/record-har.py OUT.har [--chromium PATH]   # make venv makes .venv/har
 
 Serves a small web app on 127.0.0.1 (standard library), opens its page in the system Chromium
 driven by Playwright (`executable_path`, no browser download) with `record_har_path`, lets the
@@ -16,7 +16,8 @@ import json
 import shutil
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import QuietHandler, listen
 
 TOKEN = "tok-9f2c4e71aa0b"
 API_KEY = "key-5d1e77b3c2"
@@ -52,57 +53,42 @@ PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
 
 
-class App(BaseHTTPRequestHandler):
+class App(QuietHandler):
     protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def send(self, status, ctype, body, extra=()):
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        for k, v in extra:
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(body)
-
-    def json(self, status, value, extra=()):
-        self.send(status, "application/json", json.dumps(value).encode(), extra)
 
     def do_GET(self):
         path = self.path.split("?")[0]
         if path == "/":
-            self.send(200, "text/html; charset=utf-8", PAGE.encode(), [("Set-Cookie", f"session={SESSION}; Path=/; HttpOnly")])
+            self.send_body(200, "text/html; charset=utf-8", PAGE.encode(), [("Set-Cookie", f"session={SESSION}; Path=/; HttpOnly")])
         elif path == "/static/app.css":
-            self.send(200, "text/css", b"body { font-family: sans-serif }")
+            self.send_body(200, "text/css", b"body { font-family: sans-serif }")
         elif path == "/static/app.js":
-            self.send(200, "application/javascript", b"window.app = {};")
+            self.send_body(200, "application/javascript", b"window.app = {};")
         elif path == "/static/logo.png":
-            self.send(200, "image/png", PNG)
+            self.send_body(200, "image/png", PNG)
         elif path == "/favicon.ico":
-            self.send(404, "text/plain", b"none")
+            self.send_body(404, "text/plain", b"none")
         elif path == "/api/users/999":
-            self.json(404, {"error": "no such user", "id": 999})
+            self.send_json(404, {"error": "no such user", "id": 999})
         elif path.startswith("/api/users/"):
             uid = int(path.rsplit("/", 1)[1])
-            self.json(200, {"id": uid, "name": ["", "Ann", "Bob"][uid], "template": "{name}", "tags": ["a", "b"]})
+            self.send_json(200, {"id": uid, "name": ["", "Ann", "Bob"][uid], "template": "{name}", "tags": ["a", "b"]})
         elif path.startswith("/api/orders/"):
-            self.json(200, {"items": [{"sku": "A-1", "qty": 2, "price": 9.50}], "page": 2})
+            self.send_json(200, {"items": [{"sku": "A-1", "qty": 2, "price": 9.50}], "page": 2})
         elif path == "/api/me":
-            self.json(200, {"user": "ann", "session_id": SESSION})
+            self.send_json(200, {"user": "ann", "session_id": SESSION})
         else:
-            self.send(404, "text/plain", b"no such path")
+            self.send_body(404, "text/plain", b"no such path")
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length)
         if self.path == "/api/login":
-            self.json(201, {"access_token": TOKEN, "expires_in": 3600}, [("Set-Cookie", f"session={SESSION}; Path=/")])
+            self.send_json(201, {"access_token": TOKEN, "expires_in": 3600}, [("Set-Cookie", f"session={SESSION}; Path=/")])
         elif self.path == "/api/search":
-            self.json(200, {"query": body.decode(), "hits": 0})
+            self.send_json(200, {"query": body.decode(), "hits": 0})
         else:
-            self.send(404, "text/plain", b"no such path")
+            self.send_body(404, "text/plain", b"no such path")
 
 
 def main():
@@ -116,7 +102,7 @@ def main():
         sys.exit("record-har.py: playwright is missing: run `make venv` (it installs playwright into .venv/har)")
     if not shutil.which(args.chromium):
         sys.exit(f"record-har.py: no chromium at {args.chromium}: run `make deps` (Debian package chromium)")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), App)
+    server = listen(App)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     with sync_playwright() as p:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts the horizontal bands of given colours in a PNG screenshot (the HTML report test's eyes).
 
-    scripts/png-bands.py FILE.png RRGGBB [RRGGBB…]   # prints {"RRGGBB": bands, …} as JSON
+    Tests/Servers/png-bands.py FILE.png RRGGBB [RRGGBB…]   # prints {"RRGGBB": bands, …} as JSON
 
 A band is a run of consecutive pixel rows in which at least 4 pixels have that colour (each channel
 within 6 of it). The report's result cells are solid blocks separated by a border, so each visible

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A misbehaving HTTP server for apicli's tests: loopback only, bounded lifetime.
 
-    python3 scripts/faultserver.py [--lifetime SECONDS] [--certfile CERT --keyfile KEY] [--raw close|http]
+    python3 Tests/Servers/faultserver.py [--lifetime SECONDS] [--certfile CERT --keyfile KEY] [--raw close|http]
 
 Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each path with one fault
 (over TLS with --certfile/--keyfile, for the certificate trust tests):
@@ -29,13 +29,13 @@ Binds 127.0.0.1 on a free port, prints the port on stdout, then answers each pat
 With --raw, every connection is answered as soon as it sends something, whatever it is: `close`
 closes it, `http` writes an HTTP 400 (what a TLS client meets at a plain or closing port: NetworkWordsTests).
 """
-import argparse
 import gzip
 import socket
 import ssl
 import struct
 import threading
-import time
+
+from serve import announce, arguments, end_after, tls_context
 
 flaky_counts = {}
 flaky_lock = threading.Lock()
@@ -246,29 +246,20 @@ def serve(conn, context, raw=None):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=600, help="exit after this many seconds")
-    parser.add_argument("--certfile", help="serve TLS with this certificate (PEM)")
-    parser.add_argument("--keyfile", help="and this private key (PEM)")
-    parser.add_argument("--raw", choices=["close", "http"],
-                        help="answer every connection at once: close it, or send an HTTP 400 (TLS failure tests)")
-    args = parser.parse_args()
-    context = None
-    if args.certfile:
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(args.certfile, args.keyfile)
+    # Raw sockets, not an HTTP server (the faults are malformed HTTP): the shared options, first
+    # line and lifetime from serve.py, the accept loop here.
+    args = arguments(600, lambda p: p.add_argument(
+        "--raw", choices=["close", "http"],
+        help="answer every connection at once: close it, or send an HTTP 400 (TLS failure tests)"), tls=True)
+    context = tls_context(args)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", 0))
+    listener.bind(("127.0.0.1", args.port))
     listener.listen(64)
-    print(listener.getsockname()[1], flush=True)
-    deadline = time.monotonic() + args.lifetime
-    listener.settimeout(1)
-    while time.monotonic() < deadline:
-        try:
-            conn, _ = listener.accept()
-        except socket.timeout:
-            continue
+    announce(listener.getsockname()[1], bare_port=True)
+    end_after(args.lifetime)
+    while True:
+        conn, _ = listener.accept()
         threading.Thread(target=serve, args=(conn, context, args.raw), daemon=True).start()
 
 

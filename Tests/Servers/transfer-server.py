@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A loopback HTTP server for apicli's transfer tests (large bodies, uploads, interrupted downloads).
 
-    scripts/transfer-server.py [--root DIR] [--lifetime SECONDS]   # prints http://127.0.0.1:PORT, then serves
+    Tests/Servers/transfer-server.py [--root DIR] [--lifetime SECONDS]   # prints http://127.0.0.1:PORT, then serves
 
 GET  /files/NAME             the file DIR/NAME, streamed (Content-Length, application/octet-stream)
 GET  /slow/N?seconds=S       N bytes of 'x' spread evenly over S seconds (default 3), with Content-Length
@@ -12,25 +12,18 @@ POST or PUT /sink            reads the whole body (Content-Length or chunked) an
                              ?seconds=S spreads the reading of a Content-Length body over about S seconds
 The server exits after --lifetime seconds (default 120). Nothing is kept in memory beyond one chunk.
 """
-import argparse
 import hashlib
-import json
 import os
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
-ROOT = "."
+from serve import QuietHandler, serve
+
 CHUNK = 1 << 16
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
 
     def discard(self, length, digest, pause=0):
         """Reads `length` body bytes a chunk at a time into `digest`; returns how many came."""
@@ -45,12 +38,11 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(pause)
         return length - left
 
-    def head(self, status, length, content_type="application/octet-stream", extra=()):
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
+    def head(self, length):
+        """The head of a streamed application/octet-stream body of `length` bytes."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
         self.send_header("Content-Length", str(length))
-        for name, value in extra:
-            self.send_header(name, value)
         self.end_headers()
 
     def do_GET(self):
@@ -59,11 +51,11 @@ class Handler(BaseHTTPRequestHandler):
         parts = url.path.strip("/").split("/", 1)
         kind, arg = parts[0], unquote(parts[1]) if len(parts) > 1 else ""
         if kind == "files":
-            path = os.path.join(ROOT, os.path.basename(arg))
+            path = os.path.join(self.server.args.root, os.path.basename(arg))
             if not os.path.isfile(path):
                 return self.text(404, "no such file\n")
             size = os.path.getsize(path)
-            self.head(200, size)
+            self.head(size)
             with open(path, "rb") as f:
                 while True:
                     block = f.read(CHUNK)
@@ -73,7 +65,7 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "slow" and arg.isdigit():
             n = int(arg)
             seconds = float(query.get("seconds", ["3"])[0])
-            self.head(200, n)
+            self.head(n)
             steps = 50
             sent = 0
             for i in range(steps):
@@ -84,7 +76,7 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(seconds / steps)
         elif kind == "cut" and arg.isdigit():
             n = int(arg)
-            self.head(200, n)
+            self.head(n)
             self.wfile.write(b"y" * (n // 2))
             self.wfile.flush()
             self.close_connection = True
@@ -92,15 +84,12 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "named":
             name = query.get("as", [arg])[0]
             body = b"named body\n"
-            self.head(200, len(body), "text/plain", [("Content-Disposition", f'attachment; filename="{name}"')])
-            self.wfile.write(body)
+            self.send_body(200, "text/plain", body, [("Content-Disposition", f'attachment; filename="{name}"')])
         else:
             self.text(404, "unknown path\n")
 
     def text(self, status, body):
-        data = body.encode()
-        self.head(status, len(data), "text/plain")
-        self.wfile.write(data)
+        self.send_body(status, "text/plain", body.encode())
 
     def sink(self):
         digest = hashlib.sha256()
@@ -125,10 +114,8 @@ class Handler(BaseHTTPRequestHandler):
             count = self.discard(length, digest, pause)
             if count < length:
                 return
-        body = json.dumps({"bytes": count, "sha256": digest.hexdigest(), "chunked": chunked,
-                           "contentType": self.headers.get("Content-Type")}).encode()
-        self.head(200, len(body), "application/json")
-        self.wfile.write(body)
+        self.send_json(200, {"bytes": count, "sha256": digest.hexdigest(), "chunked": chunked,
+                             "contentType": self.headers.get("Content-Type")})
 
     def do_POST(self):
         if urlsplit(self.path).path == "/sink":
@@ -138,20 +125,5 @@ class Handler(BaseHTTPRequestHandler):
     do_PUT = do_POST
 
 
-def main():
-    global ROOT
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--root", default=".")
-    parser.add_argument("--lifetime", type=float, default=120)
-    args = parser.parse_args()
-    ROOT = args.root
-    ThreadingHTTPServer.request_queue_size = 64
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lambda p: p.add_argument("--root", default="."), lifetime=120)

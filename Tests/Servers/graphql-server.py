@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A GraphQL server for apicli's tests (graphql-core, a real executor): loopback only, bounded lifetime.
 
-    python3 scripts/graphql-server.py [--lifetime SECONDS]      # prints its URL, then serves
+    python3 Tests/Servers/graphql-server.py [--lifetime SECONDS]      # prints its URL, then serves
 
 POST /graphql with {"query", "variables", "operationName"} (GraphQL over HTTP), or GET /graphql?query=…
 &variables=…&operationName=… (queries only). Schema:
@@ -12,13 +12,12 @@ POST /graphql with {"query", "variables", "operationName"} (GraphQL over HTTP), 
 
 `broken` raises, so its response has `errors`. GET /log lists the requests (method, body or query).
 """
-import argparse
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qs
 
 from graphql import build_schema, graphql_sync
+from serve import QuietHandler, serve
 
 SCHEMA = build_schema("""
 type Query { user(id: ID!): User, broken: String }
@@ -41,20 +40,11 @@ ROOT = {
 }
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
 
     def reply(self, status, body, media="application/graphql-response+json"):
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", media)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        self.send_json(status, body, content_type=media)
 
     def execute(self, query, variables, operation, method):
         with lock:
@@ -88,16 +78,5 @@ class Handler(BaseHTTPRequestHandler):
         self.execute(body.get("query", ""), body.get("variables"), body.get("operationName"), "POST")
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=120)
-    args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lifetime=120)

@@ -2,7 +2,6 @@ import APISupport
 import APIDiagnostics
 import APITransport
 import APIVerdict
-import APIImport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

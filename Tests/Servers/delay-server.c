@@ -2,7 +2,7 @@
  * request after exactly the asked time, adding as little of its own as it can, so a load tool's
  * reported latency can be compared with a known true value. Loopback only, bounded lifetime.
  *
- *   cc -O2 -pthread -o bench/out/delay-server scripts/delay-server.c    (make bench-deps does this)
+ *   cc -O2 -pthread -o bench/out/delay-server Tests/Servers/delay-server.c    (make bench-deps does this)
  *   bench/out/delay-server [--delay-ms MS] [--lifetime SECONDS] [--port N]   # prints its URL
  *
  *   GET /delay         200 {"slept_ms": MS} after --delay-ms (default 20) milliseconds
@@ -13,7 +13,7 @@
  * HTTP/1.1 keep-alive (Connection: close honoured), a thread per connection, TCP_NODELAY. The
  * sleep is clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) until the moment the request's head
  * was read plus the delay, with the thread's timer slack at 1 ns (Linux's default is 50 µs).
- * Each response (status line, headers, body) goes out in one write. scripts/load-server.py
+ * Each response (status line, headers, body) goes out in one write. Tests/Servers/load-server.py
  * (Python: ThreadingHTTPServer, time.sleep, two writes a response) adds ~0.75 ms to a 20 ms
  * delay as wrk sees it; this one adds tens of microseconds.
  */

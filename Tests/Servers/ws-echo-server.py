@@ -14,20 +14,19 @@
   /log       (HTTP GET) the close codes clients sent, one a line
 
 Subprotocols offered: chat and superchat (the first the client lists that is one of them).
---cert/--key: wss (TLS) instead of ws.
+--certfile/--keyfile (or --cert/--key): wss (TLS) instead of ws.
 """
-import argparse
 import asyncio
 import hashlib
 import json
 import secrets
-import ssl
 import sys
 
 from websockets.asyncio.server import serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
+from serve import announce, arguments, end_after, tls_context
 
 SUBPROTOCOLS = ["chat", "superchat"]
 CLOSES = []
@@ -115,23 +114,17 @@ def process_request(connection, request):
 
 
 async def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=60)
-    parser.add_argument("--gap", type=int, default=300)
-    parser.add_argument("--cert")
-    parser.add_argument("--key")
-    args = parser.parse_args()
-    context = None
-    if args.cert:
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(args.cert, args.key)
+    # asyncio and `websockets`, not an HTTP server: the shared options, first line and lifetime
+    # from serve.py.
+    args = arguments(60, lambda p: p.add_argument("--gap", type=int, default=300, help="ms between /push messages"),
+                     tls=True)
     gap = args.gap / 1000
-    async with serve(lambda ws: handler(ws, gap), "127.0.0.1", 0, ssl=context,
+    async with serve(lambda ws: handler(ws, gap), "127.0.0.1", args.port, ssl=tls_context(args),
                      subprotocols=SUBPROTOCOLS, select_subprotocol=select_subprotocol,
                      process_request=process_request) as server:
-        port = server.sockets[0].getsockname()[1]
-        print(port, flush=True)
-        await asyncio.sleep(args.lifetime)
+        announce(server.sockets[0].getsockname()[1], bare_port=True)
+        end_after(args.lifetime)
+        await server.serve_forever()
 
 
 if __name__ == "__main__":

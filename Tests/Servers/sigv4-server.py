@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """AWS SigV4 verifier for SigV4BotocoreTests: botocore recomputes the signature of every request.
 
-Usage: sigv4-server.py SECRET_KEY   (run with the venv's python: it needs botocore, `make venv`)
+Usage: sigv4-server.py SECRET_KEY [--lifetime SECONDS]   (the venv's python: it needs botocore, `make venv`)
 
-Prints its port, then serves 127.0.0.1 until killed (at most 10 minutes). For each request it reads the
+Prints its port, then serves 127.0.0.1 until killed (at most --lifetime, default 10 minutes). For each request it reads the
 `Authorization: AWS4-HMAC-SHA256 Credential=AK/DAY/REGION/SERVICE/aws4_request,
 SignedHeaders=…, Signature=…` header, rebuilds the request from what arrived (the signed headers,
 the path and query as sent, the body) and has botocore's own signer (SigV4Auth, S3SigV4Auth for
@@ -14,34 +14,25 @@ import datetime
 import hashlib
 import json
 import re
-import sys
 import threading
-import os
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import botocore.auth
 from botocore.auth import S3SigV4Auth, SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
+from serve import QuietHandler, serve
 
-SECRET = sys.argv[1]
+# botocore's clock is patched to the request's X-Amz-Date while it signs: one request at a time.
+SIGNING = threading.Lock()
 PATTERN = re.compile(r"AWS4-HMAC-SHA256 Credential=([^/]+)/(\d{8})/([^/]+)/([^/]+)/aws4_request, "
                      r"SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$")
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, *args):
-        pass
-
     def answer(self, status, obj):
-        data = json.dumps(obj, indent=2, sort_keys=True).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        self.send_body(status, "application/json", json.dumps(obj, indent=2, sort_keys=True).encode())
 
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
@@ -57,10 +48,12 @@ class Handler(BaseHTTPRequestHandler):
             for value in self.headers.get_all(name) or []:
                 request.headers[name] = value
         token = self.headers.get("X-Amz-Security-Token")
-        signer = (S3SigV4Auth if service == "s3" else SigV4Auth)(Credentials(access, SECRET, token), service, region)
+        secret = self.server.args.secret
+        signer = (S3SigV4Auth if service == "s3" else SigV4Auth)(Credentials(access, secret, token), service, region)
         at = datetime.datetime.strptime(amz_date, "%Y%m%dT%H%M%SZ")
-        botocore.auth.get_current_datetime = lambda *a, **k: at
-        signer.add_auth(request)
+        with SIGNING:
+            botocore.auth.get_current_datetime = lambda *a, **k: at
+            signer.add_auth(request)
         expected = request.headers["Authorization"]
         verified = expected == got
         self.answer(200 if verified else 403, {
@@ -72,12 +65,6 @@ class Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = handle_any
 
 
-def main():
-    threading.Timer(600, os._exit, [0]).start()  # never outlives a test run
-    server = HTTPServer(("127.0.0.1", 0), Handler)
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lambda p: p.add_argument("secret", help="the AWS secret access key the tests sign with"),
+          lifetime=600, bare_port=True)

@@ -2,7 +2,7 @@
 """A tiny HTTP server whose responses change shape, for apicli's drift tests. Loopback only,
 bounded lifetime.
 
-    scripts/shape-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
+    Tests/Servers/shape-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
 
 GET /item       JSON in shape 1: {"id": 1, "price": 9.5, "owner": {"login": "a"}, "items": [{"sku": "x", "qty": 1}]}
 POST /switch    from now on /item answers shape 2 (id a string, owner gone, items[*].qty a string, extra field)
@@ -11,10 +11,9 @@ GET /big        JSON whose numbers a Double would change and whose keys are not 
                 {"zeta": 1, "id": 9007199254740993, "price": 1.50, "big": -12345678901234567890123, "e": 1E+2}
 The server exits after --lifetime seconds (default 60).
 """
-import argparse
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import QuietHandler, serve
 
 state = {"shape": 1}
 
@@ -26,49 +25,28 @@ SHAPES = {
 BIG = b'{"zeta": 1, "id": 9007199254740993, "price": 1.50, "big": -12345678901234567890123, "e": 1E+2}'
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
-
-    def send(self, status, ctype, body):
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def do_GET(self):
         if self.path == "/item":
-            self.send(200, "application/json; charset=utf-8", json.dumps(SHAPES[state["shape"]]).encode())
+            self.send_body(200, "application/json; charset=utf-8", json.dumps(SHAPES[state["shape"]]).encode())
         elif self.path == "/big":
-            self.send(200, "application/json", BIG)
+            self.send_body(200, "application/json", BIG)
         elif self.path == "/page":
-            self.send(502, "text/html", b"<html>bad gateway</html>")
+            self.send_body(502, "text/html", b"<html>bad gateway</html>")
         else:
-            self.send(404, "text/plain", b"no such path")
+            self.send_body(404, "text/plain", b"no such path")
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         self.rfile.read(length)
         if self.path == "/switch":
             state["shape"] = 2
-            self.send(200, "text/plain", b"shape 2")
+            self.send_body(200, "text/plain", b"shape 2")
         else:
-            self.send(404, "text/plain", b"no such path")
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=60)
-    args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
+            self.send_body(404, "text/plain", b"no such path")
 
 
 if __name__ == "__main__":
-    main()
+    serve(Handler, lifetime=60)

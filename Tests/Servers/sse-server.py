@@ -2,7 +2,7 @@
 """A Server-Sent Events server that misbehaves on purpose, for apicli's stream tests. Loopback
 only, bounded lifetime.
 
-    scripts/sse-server.py [--lifetime SECONDS] [--gap MS]   # prints its URL, then serves
+    Tests/Servers/sse-server.py [--lifetime SECONDS] [--gap MS]   # prints its URL, then serves
 
 GET /events   text/event-stream, no Content-Length (the connection close ends it). The body starts
               with a UTF-8 BOM and splits lines across writes; it has a comment, `retry: 1500`, `id:`,
@@ -26,10 +26,9 @@ GET /log      the Last-Event-ID of each /resume request so far, one a line.
 GET /endless  text/event-stream that never ends: `id: N`, `data: tick N` every 50 ms, until the
               client goes (or the server's lifetime ends).
 """
-import argparse
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import QuietHandler, serve
 
 PARTS = [
     b"\xef\xbb\xbf: a comment, then retry\n",
@@ -50,13 +49,12 @@ PARTS = [
 ]
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.0"
-    disable_nagle_algorithm = True
-    gap = 1.5
 
-    def log_message(self, *args):
-        pass
+    @property
+    def gap(self):
+        return self.server.args.gap / 1000
 
     def do_GET(self):
         if self.path == "/resume":
@@ -114,11 +112,7 @@ class Handler(BaseHTTPRequestHandler):
             pass
 
     def plain(self, body):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        self.send_body(200, "text/plain", body)
 
     def resume(self):
         last = self.headers.get("Last-Event-ID")
@@ -156,18 +150,5 @@ class Handler(BaseHTTPRequestHandler):
 RESUMES = []
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=60)
-    parser.add_argument("--gap", type=int, default=1500)
-    args = parser.parse_args()
-    Handler.gap = args.gap / 1000
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lambda p: p.add_argument("--gap", type=int, default=1500, help="the pause, in ms"), lifetime=60)

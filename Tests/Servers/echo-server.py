@@ -3,7 +3,7 @@
 apicli's curl round-trip tests (ImportCurlRoundTripTests): what curl sends and what the imported
 target sends are compared byte for byte. Standard library only; loopback only; bounded lifetime.
 
-    scripts/echo-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
+    Tests/Servers/echo-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
 
 Every method, every path: 200, application/json, the object
     {"method": "POST", "target": "/p?a=1", "path": "/p", "query": "a=1" (null without '?'),
@@ -11,21 +11,16 @@ Every method, every path: 200, application/json, the object
      "body": "<base64 of the body bytes>"}
 A chunked request body is de-chunked. The server exits after --lifetime seconds (default 120).
 """
-import argparse
 import base64
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import QuietHandler, serve
 
 MAX_BODY = 16 * 1024 * 1024
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
 
     def body(self):
         if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
@@ -75,15 +70,5 @@ class Handler(BaseHTTPRequestHandler):
         raise AttributeError(name)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=120)
-    args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lifetime=120)

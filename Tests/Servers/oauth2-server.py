@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small OAuth2 authorization and resource server for apicli's tests: loopback only, bounded lifetime.
 
-    python3 scripts/oauth2-server.py [--lifetime SECONDS] [--expires SECONDS]
+    python3 Tests/Servers/oauth2-server.py [--lifetime SECONDS] [--expires SECONDS]
 
 Binds 127.0.0.1 on a free port and prints its URL. Paths:
 
@@ -12,46 +12,33 @@ Binds 127.0.0.1 on a free port and prints its URL. Paths:
     POST /revoke     every token issued so far stops working (the next /resource is a 401)
     GET  /stats      {"client_credentials": n, "password": n, "refresh_token": n, "resource": n}: counts
 """
-import argparse
 import base64
-import json
 import threading
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import QuietHandler, serve
 
 lock = threading.Lock()
 tokens = {}        # access token -> expiry
 refresh = set()
 stats = {"client_credentials": 0, "password": 0, "refresh_token": 0, "resource": 0}
 counter = [0]
-EXPIRES = [60]
 
 
-class Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def reply(self, status, body):
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
+class Handler(QuietHandler):
     def do_GET(self):
         if self.path == "/stats":
             with lock:
-                return self.reply(200, dict(stats))
+                return self.send_json(200, dict(stats))
         if self.path == "/resource":
             auth = self.headers.get("Authorization", "")
             token = auth[len("Bearer "):] if auth.startswith("Bearer ") else ""
             with lock:
                 stats["resource"] += 1
                 ok = token in tokens and tokens[token] > time.time()
-            return self.reply(200, {"ok": True}) if ok else self.reply(401, {"error": "invalid_token"})
-        self.reply(404, {"error": "not found"})
+            return self.send_json(200, {"ok": True}) if ok else self.send_json(401, {"error": "invalid_token"})
+        self.send_json(404, {"error": "not found"})
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
@@ -59,41 +46,31 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/revoke":
             with lock:
                 tokens.clear()
-            return self.reply(200, {"revoked": True})
+            return self.send_json(200, {"revoked": True})
         if self.path != "/token":
-            return self.reply(404, {"error": "not found"})
+            return self.send_json(404, {"error": "not found"})
         grant = form.get("grant_type")
         basic = self.headers.get("Authorization", "")
         client_ok = basic == "Basic " + base64.b64encode(b"app:s3cret").decode()
         with lock:
             if grant == "client_credentials" and not client_ok:
-                return self.reply(401, {"error": "invalid_client"})
+                return self.send_json(401, {"error": "invalid_client"})
             if grant == "password" and (form.get("username"), form.get("password")) != ("ada", "lovelace"):
-                return self.reply(400, {"error": "invalid_grant"})
+                return self.send_json(400, {"error": "invalid_grant"})
             if grant == "refresh_token" and form.get("refresh_token") not in refresh:
-                return self.reply(400, {"error": "invalid_grant"})
+                return self.send_json(400, {"error": "invalid_grant"})
             if grant not in stats:
-                return self.reply(400, {"error": "unsupported_grant_type"})
+                return self.send_json(400, {"error": "unsupported_grant_type"})
             stats[grant] += 1
             counter[0] += 1
             n = counter[0]
-            tokens[f"at-{n}"] = time.time() + EXPIRES[0]
+            expires = self.server.args.expires
+            tokens[f"at-{n}"] = time.time() + expires
             refresh.add(f"rt-{n}")
-        self.reply(200, {"access_token": f"at-{n}", "token_type": "Bearer", "expires_in": EXPIRES[0],
+        self.send_json(200, {"access_token": f"at-{n}", "token_type": "Bearer", "expires_in": expires,
                          "refresh_token": f"rt-{n}", "scope": form.get("scope", "")})
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=300)
-    parser.add_argument("--expires", type=int, default=3600, help="expires_in of issued tokens, in seconds")
-    args = parser.parse_args()
-    EXPIRES[0] = args.expires
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lambda p: p.add_argument("--expires", type=int, default=3600, help="expires_in of issued tokens, in seconds"),
+          lifetime=300)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs a command and reports its peak resident memory (getrusage of that child, via wait4).
 
-    scripts/peak-rss.py OUT_FILE COMMAND [ARGS...]
+    Tests/Servers/peak-rss.py OUT_FILE COMMAND [ARGS...]
 
 Writes the peak RSS in KiB to OUT_FILE and exits with the command's exit code (128+N for a
 signal). stdin, stdout and stderr are the command's own.

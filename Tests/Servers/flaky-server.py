@@ -1,31 +1,25 @@
 #!/usr/bin/env python3
 """A tiny flaky HTTP server for apicli's retry tests. Loopback only, bounded lifetime.
 
-    scripts/flaky-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
+    Tests/Servers/flaky-server.py [--lifetime SECONDS]   # prints its URL (http://127.0.0.1:PORT), then serves
 
 GET /flaky/N/anything            the first N calls to this exact path answer 503, later ones 200
 GET /flaky/N/anything?after=S    the 503s carry Retry-After: S (seconds)
 GET /drop/N/anything             the first N calls close the connection without answering
 Every 200 is JSON: {"path": ..., "calls": k}. The server exits after --lifetime seconds (default 60).
 """
-import argparse
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qs
+
+from serve import QuietHandler, serve
 
 calls = {}
 lock = threading.Lock()
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    # Headers and body go out in separate writes: without TCP_NODELAY each response waits for
-    # the client's delayed ACK (~40 ms).
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
 
     def do_GET(self):
         url = urlsplit(self.path)
@@ -54,17 +48,5 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=60)
-    args = parser.parse_args()
-    ThreadingHTTPServer.request_queue_size = 256  # the default backlog of 5 refuses bursts of connections
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler, lifetime=60, backlog=256)

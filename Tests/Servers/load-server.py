@@ -2,7 +2,7 @@
 """A server for apicli load's tests and bench: fixed delays, statuses, a login per user, and counts.
 Loopback only, bounded lifetime.
 
-    python3 scripts/load-server.py [--lifetime SECONDS] [--delay-ms MS]   # prints its URL, then serves
+    python3 Tests/Servers/load-server.py [--lifetime SECONDS] [--delay-ms MS]   # prints its URL, then serves
 
     GET  /fast           200 {"ok": true}
     GET  /delay          200 after --delay-ms (default 20) milliseconds; /delay?ms=N after N ms
@@ -12,32 +12,18 @@ Loopback only, bounded lifetime.
     GET  /stats          {"requests": N, "logins": N, "me_by_token": {token: N}, "paths": {path: N}}
     POST /reset          forgets the counts
 """
-import argparse
-import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse, parse_qs
+
+from serve import QuietHandler, serve
 
 lock = threading.Lock()
 state = {"requests": 0, "logins": 0, "tokens": set(), "me_by_token": {}, "paths": {}}
-DELAY_MS = 20.0
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
-
-    def reply(self, status, body):
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
     def count(self, path):
         with lock:
@@ -49,25 +35,25 @@ class Handler(BaseHTTPRequestHandler):
         url = urlparse(self.path)
         self.count(url.path)
         if url.path == "/fast":
-            return self.reply(200, {"ok": True})
+            return self.send_json(200, {"ok": True})
         if url.path == "/delay":
-            ms = float(parse_qs(url.query).get("ms", [DELAY_MS])[0])
+            ms = float(parse_qs(url.query).get("ms", [self.server.args.delay_ms])[0])
             time.sleep(max(ms, 0) / 1000)
-            return self.reply(200, {"slept_ms": ms})
+            return self.send_json(200, {"slept_ms": ms})
         if url.path.startswith("/status/"):
-            return self.reply(int(url.path.rsplit("/", 1)[1]), {"status": url.path})
+            return self.send_json(int(url.path.rsplit("/", 1)[1]), {"status": url.path})
         if url.path == "/me":
             token = self.headers.get("X-Token")
             with lock:
                 ok = token in state["tokens"]
                 if ok:
                     state["me_by_token"][token] = state["me_by_token"].get(token, 0) + 1
-            return self.reply(200 if ok else 401, {"user": token} if ok else {"error": "unknown token"})
+            return self.send_json(200 if ok else 401, {"user": token} if ok else {"error": "unknown token"})
         if url.path == "/stats":
             with lock:
                 body = {k: v for k, v in state.items() if k != "tokens"}
-            return self.reply(200, body)
-        self.reply(404, {"error": "not found"})
+            return self.send_json(200, body)
+        self.send_json(404, {"error": "not found"})
 
     def do_POST(self):
         url = urlparse(self.path)
@@ -80,29 +66,13 @@ class Handler(BaseHTTPRequestHandler):
                 state["logins"] += 1
                 token = "tok-%d" % state["logins"]
                 state["tokens"].add(token)
-            return self.reply(200, {"token": token})
+            return self.send_json(200, {"token": token})
         if url.path == "/reset":
             with lock:
                 state.update({"requests": 0, "logins": 0, "me_by_token": {}, "paths": {}})
-            return self.reply(200, {"ok": True})
-        self.reply(404, {"error": "not found"})
-
-
-def main():
-    global DELAY_MS
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=120)
-    parser.add_argument("--delay-ms", type=float, default=20)
-    parser.add_argument("--port", type=int, default=0)
-    args = parser.parse_args()
-    DELAY_MS = args.delay_ms
-    ThreadingHTTPServer.daemon_threads = True
-    ThreadingHTTPServer.request_queue_size = 1024
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
+            return self.send_json(200, {"ok": True})
+        self.send_json(404, {"error": "not found"})
 
 
 if __name__ == "__main__":
-    main()
+    serve(Handler, lambda p: p.add_argument("--delay-ms", type=float, default=20), lifetime=120, backlog=1024)

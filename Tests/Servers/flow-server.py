@@ -2,7 +2,7 @@
 """A server for apicli's one-send-path matrix: a login flow, an OAuth2 resource, a job to poll and
 a flaky endpoint, with every request logged in order. Loopback only, bounded lifetime.
 
-    python3 scripts/flow-server.py [--lifetime SECONDS]      # prints its URL, then serves
+    python3 Tests/Servers/flow-server.py [--lifetime SECONDS]      # prints its URL, then serves
 
     POST /login      {"token": "tok-N"} (N counts logins)
     GET  /me         200 {"user": "ada", "token": T} when X-Token is the last token issued, else 401
@@ -16,11 +16,10 @@ a flaky endpoint, with every request logged in order. Loopback only, bounded lif
     GET  /log        the requests so far, in order: [{"method", "path", "x_token", "authorization", "x_api_key", "host", "body", "issued"}]
     POST /reset      forgets the log and the counts (not the tokens' validity)
 """
-import argparse
 import base64
-import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import QuietHandler, serve
 
 lock = threading.Lock()
 log = []
@@ -28,22 +27,8 @@ counts = {}
 state = {"login": 0, "token": None, "oauth": 0, "access": set()}
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args):
-        pass
-
-    def reply(self, status, body, headers=()):
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in headers:
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
 
     def record(self):
         length = int(self.headers.get("Content-Length", "0") or 0)
@@ -69,24 +54,24 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/hop":
             return self.moved("/landing")
         if self.path == "/landing":
-            return self.reply(200, {"ok": True})
+            return self.send_json(200, {"ok": True})
         with lock:
             n = counts.get(self.path, 0)
             token, access = state["token"], set(state["access"])
         if self.path == "/log":
             with lock:
-                return self.reply(200, list(log))
+                return self.send_json(200, list(log))
         if self.path == "/me":
             got = self.headers.get("X-Token")
-            return self.reply(200, {"user": "ada", "token": got}) if got and got == token else self.reply(401, {"error": "login first"})
+            return self.send_json(200, {"user": "ada", "token": got}) if got and got == token else self.send_json(401, {"error": "login first"})
         if self.path == "/resource":
             auth = self.headers.get("Authorization", "")
-            return self.reply(200, {"ok": True}) if auth.startswith("Bearer ") and auth[7:] in access else self.reply(401, {"error": "invalid_token"})
+            return self.send_json(200, {"ok": True}) if auth.startswith("Bearer ") and auth[7:] in access else self.send_json(401, {"error": "invalid_token"})
         if self.path == "/job":
-            return self.reply(200, {"state": "done" if n > 2 else "pending"})
+            return self.send_json(200, {"state": "done" if n > 2 else "pending"})
         if self.path == "/flaky":
-            return self.reply(200, {"ok": True}) if n > 2 else self.reply(503, {"error": "try again"}, [("Retry-After", "0")])
-        self.reply(404, {"error": "not found"})
+            return self.send_json(200, {"ok": True}) if n > 2 else self.send_json(503, {"error": "try again"}, [("Retry-After", "0")])
+        self.send_json(404, {"error": "not found"})
 
     def do_POST(self):
         self.record()
@@ -94,42 +79,31 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 log.clear()
                 counts.clear()
-            return self.reply(200, {"ok": True})
+            return self.send_json(200, {"ok": True})
         if self.path == "/token-moved":
             return self.moved("/token")
         if self.path == "/hop":
             return self.moved("/landing")
         if self.path == "/landing":
-            return self.reply(200, {"ok": True})
+            return self.send_json(200, {"ok": True})
         if self.path == "/login":
             with lock:
                 state["login"] += 1
                 state["token"] = "tok-%d" % state["login"]
                 token = state["token"]
                 log[-1]["issued"] = token
-            return self.reply(201, {"token": token})
+            return self.send_json(201, {"token": token})
         if self.path == "/token":
             expected = "Basic " + base64.b64encode(b"app:s3cret").decode()
             if self.headers.get("Authorization") != expected:
-                return self.reply(401, {"error": "invalid_client"})
+                return self.send_json(401, {"error": "invalid_client"})
             with lock:
                 state["oauth"] += 1
                 access = "at-%d" % state["oauth"]
                 state["access"].add(access)
-            return self.reply(200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600})
-        self.reply(404, {"error": "not found"})
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lifetime", type=float, default=120)
-    args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
+            return self.send_json(200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600})
+        self.send_json(404, {"error": "not found"})
 
 
 if __name__ == "__main__":
-    main()
+    serve(Handler, lifetime=120)

@@ -1,5 +1,5 @@
-import APIDiagnostics
 #if !os(Linux) || URLSessionTransport
+import APIDiagnostics
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
