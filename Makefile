@@ -34,9 +34,11 @@ SCHEMA_PIP  := 'jsonschema>=4.18,<5'
 SCHEMATHESIS_PIP := 'schemathesis>=4.1,<5'
 # websockets: the WebSocket client that reads apicli mock's WebSocket endpoint (WebSocketMockTests).
 WEBSOCKETS_PIP := 'websockets>=15,<16'
+# hypercorn serves httpbin over h2c (HTTP/2 prior knowledge) for the engine contract tests (Tests/Servers/h2c-httpbin.py).
+H2C_PIP     := 'hypercorn>=0.17,<0.19'
 # botocore signs the requests apicli signed with AWS SigV4 again (Tests/Servers/sigv4-server.py, SigV4BotocoreTests).
 AWS_PIP     := 'botocore>=1.34,<2'
-VENV_CHECK  := 'import gunicorn, jsonschema, schemathesis, botocore, websockets, importlib.util as u; assert u.find_spec("httpbin")'
+VENV_CHECK  := 'import gunicorn, jsonschema, schemathesis, botocore, websockets, hypercorn, importlib.util as u; assert u.find_spec("httpbin")'
 # playwright drives the system chromium to record a real HAR of a loopback page (ImportHarCLITests,
 # Tests/Servers/record-har.py); no browser download: it launches executable_path=chromium. It has a venv
 # of its own inside .venv (its greenlet and httpbin's cannot share one).
@@ -55,7 +57,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 help:
 	@echo "apicli make targets:"
 	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium, nginx-light (apt) if missing"
-	@echo "  venv           create .venv with httpbin + gunicorn + jsonschema + schemathesis, and .venv/har with playwright (for live tests)"
+	@echo "  venv           create .venv with httpbin + gunicorn + hypercorn + jsonschema + schemathesis, and .venv/har with playwright (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
@@ -116,9 +118,9 @@ $(HAR_VENV_STAMP): Makefile
 
 $(VENV_STAMP): Makefile
 	@if ! $(VENV)/bin/python -c $(VENV_CHECK) >/dev/null 2>&1; then \
-	  echo "venv: creating $(VENV) with httpbin + gunicorn + jsonschema + schemathesis + botocore + websockets"; \
+	  echo "venv: creating $(VENV) with httpbin + gunicorn + hypercorn + jsonschema + schemathesis + botocore + websockets"; \
 	  { [ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV); } && \
-	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(SCHEMA_PIP) $(SCHEMATHESIS_PIP) $(AWS_PIP) $(WEBSOCKETS_PIP); \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(H2C_PIP) $(SCHEMA_PIP) $(SCHEMATHESIS_PIP) $(AWS_PIP) $(WEBSOCKETS_PIP); \
 	fi
 	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 

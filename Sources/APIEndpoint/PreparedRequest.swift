@@ -82,7 +82,7 @@ package struct PreparedRequest: Sendable {
         _read { yield storage.value.socket }
         _modify { yield &storage.value.socket }
     }
-    /// `http2: prior-knowledge`: an `http://` request goes as HTTP/2 from the first byte (`H2CTransport`).
+    /// `http2: prior-knowledge`: an `http://` request goes as HTTP/2 from the first byte (`H2CConnector`).
     package var http2PriorKnowledge: Bool {
         _read { yield storage.value.http2PriorKnowledge }
         _modify { yield &storage.value.http2PriorKnowledge }

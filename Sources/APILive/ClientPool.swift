@@ -38,11 +38,9 @@ enum ClientPool {
     /// (a decompression bomb would otherwise fill memory or the disk).
     static let inflationRatio = 100
 
-    /// `connection`: the run's `--http1.1` and connections per host (part of the key: runs with
-    /// different settings get different clients).
-    static func client(tls: TLSOptions, proxy: ProxySettings.Server?, dns: [String: String] = [:],
-                       connection: ConnectionOptions) throws(APIError) -> HTTPClient {
-        let key = Key(tls: tls, proxy: proxy, dns: dns, http1Only: connection.http1Only, connectionsPerHost: connection.connectionsPerHost)
+    /// The client for requests with `tls` that leave as `hop` says (its proxy, its `--resolve`/`--connect-to` names, its limits).
+    static func client(tls: TLSOptions, hop: Hop) throws(APIError) -> HTTPClient {
+        let key = Key(tls: tls, proxy: hop.proxy, dns: hop.route.dns, http1Only: hop.http1Only, connectionsPerHost: hop.connectionsPerHost)
         let result = clients.withLock { clients -> Result<HTTPClient, APIError> in
             if let client = clients[key] { return .success(client) }
             return Result { () throws(APIError) in

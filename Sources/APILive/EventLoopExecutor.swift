@@ -15,7 +15,7 @@ import Darwin
 /// One of NIO's event loops (the singleton group every `HTTPClient` of `ClientPool` runs on) as a
 /// Swift task executor, for `load`'s virtual users in the closed model, `check`'s workers and a live
 /// `call` (not for the open model's requests). A task started with it as its executor preference
-/// (`run`) runs on that loop, and its requests prefer connections of the same loop (`NIOTransport`
+/// (`run`) runs on that loop, and its requests prefer connections of the same loop (`NIOConnector`
 /// asks async-http-client for `.delegate(on:)`): the request is written, its response read and the
 /// waiting task resumed on one thread, mostly with no hop to Swift's cooperative pool and back. Work
 /// on such a task must not block for long: the send path's file reads and writes run on NIO's thread pool

@@ -17,7 +17,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `KeepAliveTransport`'s connections: idle ones kept per (address, event loop), so a task that
+/// `KeepAliveConnector`'s connections: idle ones kept per (address, event loop), so a task that
 /// runs on a loop (`EventLoopExecutor`: a load run's users) takes a connection of that loop and
 /// its whole exchange stays on one thread. A connection carries one exchange at a time; it goes
 /// back when its response ended and both sides keep it alive, else it is closed.

@@ -6,12 +6,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What `KeepAliveTransport` last worked out from a request's URL and last encoded, with what it
+/// What `KeepAliveConnector` last worked out from a request's URL and last encoded, with what it
 /// came from: a load run's virtual user sends the same request again and again, and when nothing
-/// it is built from changed (URL, method, headers, body, the jar's cookies for it) the same bytes
+/// it is built from changed (URL, method, headers with the jar's cookies, body) the same bytes
 /// go out again, checked and encoded once. Taking a URL apart (`host`, `port`, `path`, `query`:
 /// Foundation parses it again each time) and encoding the head were a tenth of a load run's CPU.
-/// One entry per transport (a `Caller`'s; a closed-model user has its own): a transport that
+/// One entry per engine (a `Caller`'s; a closed-model user has its own): an engine that
 /// alternates requests encodes each as before and only compares in vain.
 final class KeepAliveRequestMemo: @unchecked Sendable {  // its state is only used under `mutex`
     /// A request as encoded, and the parts of its URL the exchange needs.
@@ -26,27 +26,26 @@ final class KeepAliveRequestMemo: @unchecked Sendable {  // its state is only us
         var method: String
         var headers: [HeaderField]
         var body: PreparedRequest.Body?
-        var cookies: String?
         var encoded: Encoded
     }
 
     private let mutex = Mutex()
     private var last: Entry?
-    /// The URL `covers` last judged, and its verdict on the URL's part (plain http, a host, no proxy).
+    /// The URL `covers` last judged, and its verdict on it (plain http, a host).
     private var judged: (url: URL, plain: Bool)?
 
-    /// The encoding of `request` (with `cookies` from the jar) when it is the one encoded last.
-    func encoded(_ request: PreparedRequest, cookies: String?) -> Encoded? {
+    /// The encoding of `request` when it is the one encoded last.
+    func encoded(_ request: PreparedRequest) -> Encoded? {
         mutex.withLock {
             guard let last, last.url == request.url, last.method == request.method, last.headers == request.headers,
-                  last.body == request.body, last.cookies == cookies else { return nil }
+                  last.body == request.body else { return nil }
             return last.encoded
         }
     }
 
-    func keep(_ encoded: Encoded, of request: PreparedRequest, cookies: String?) {
+    func keep(_ encoded: Encoded, of request: PreparedRequest) {
         let entry = Entry(url: request.url, method: request.method, headers: request.headers, body: request.body,
-                          cookies: cookies, encoded: encoded)
+                          encoded: encoded)
         mutex.withLock { last = entry }
     }
 

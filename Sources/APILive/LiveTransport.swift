@@ -3,30 +3,56 @@ import APIDiagnostics
 import APITargets
 import APIEndpoint
 import APITransport
-/// The transport for live calls. On Linux it is async-http-client for everything (`NIOTransport`:
-/// no libcurl is linked). On Apple platforms — and on Linux when built with the package trait
-/// `URLSessionTransport` (`swift build --traits URLSessionTransport`), which keeps that transport
-/// compiling and tested — URLSession serves plain calls whose body is held in memory, and
-/// async-http-client the rest: TLS options, streamed request bodies, and bodies streamed to a file
-/// or stdout (its reads wait for each write: back-pressure that URLSession's delegate does not give,
-/// and a compressed body's size on the wire that libcurl hides).
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The one HTTP engine of live calls. What every exchange does whatever carries it is written here,
+/// once: the deadline over the whole exchange (redirects included), the redirect loop (`Redirect`:
+/// `followRedirects`, at most `Redirect.limit` hops, no credential to another origin, 303/301/302
+/// method changes), the cookie jar (read before each hop, `Set-Cookie` kept from every response, a
+/// redirect's included), the proxy and route of each hop (`RunSettings.hop`). A `Connector` only
+/// sends one request and gives back its response; which one sends a hop is chosen per hop:
+/// - h2c (`H2CConnector`) for `http2: prior-knowledge` over `http://`;
+/// - URLSession (`URLSessionConnector`) on Apple platforms, and on Linux when built with the package
+///   trait `URLSessionTransport` (`swift build --traits URLSessionTransport`), for plain exchanges
+///   whose bodies are held in memory (no TLS options, route or proxy);
+/// - our keep-alive connections (`KeepAliveConnector`) where a task on an event loop sends one
+///   request after another (a load run's users, check's workers, a live `call`): plain http, bodies
+///   in memory or streamed to stdout;
+/// - async-http-client (`NIOConnector`) for everything else (TLS, proxies, unix sockets, files;
+///   the open model's burst of requests in flight, whose connections its pool caps per host).
 ///
-/// `settings`: the run's connection options, proxies and cookie jar (the workspace's), read from
-/// here by every engine below; nothing of them is process-wide.
+/// `settings`: the run's connection options, proxies and cookie jar (the workspace's); nothing of
+/// them is process-wide.
 package struct LiveTransport: Transport {
-    private let connection: ConnectionOptions
-    private let nio: NIOTransport
-    private let keepAlive: KeepAliveTransport
-    private let h2c: H2CTransport
+    /// A connector.
+    package enum Connection: Sendable, CaseIterable {
+        case nio, keepAlive, h2c
+        #if !os(Linux) || URLSessionTransport
+        case urlSession
+        #endif
+    }
+
+    /// nil: the choice above; set: this connector wherever it can, async-http-client for the rest
+    /// (the contract tests run each connector through the same cases).
+    private let only: Connection?
+    private let settings: RunSettings
+    private let nio: NIOConnector
+    private let keepAlive = KeepAliveConnector()
+    private let h2c = H2CConnector()
     #if !os(Linux) || URLSessionTransport
-    private let session = URLSessionTransport()
+    private let session = URLSessionConnector()
     #endif
 
-    package init(_ settings: RunSettings = RunSettings()) {
-        connection = settings.connection
-        nio = NIOTransport(settings: settings)
-        keepAlive = KeepAliveTransport(settings: settings)
-        h2c = H2CTransport(settings: settings)
+    /// `tls`: the TLS options of every request (a request's own win when they ask for more).
+    package init(_ settings: RunSettings = RunSettings(), only: Connection? = nil, tls: TLSOptions = TLSOptions()) {
+        self.only = only
+        self.settings = settings
+        nio = NIOConnector(tls: tls)
     }
 
     package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
@@ -39,30 +65,105 @@ package struct LiveTransport: Transport {
         if let port = request.url.port, let problem = URLBuilder.problem(withPort: port) {
             throw .invalid(Diagnostic(file: nil, mark: nil, message: "\(request.url.absoluteString) \(problem)"))
         }
-        if request.http2PriorKnowledge, request.socket == nil, request.url.scheme?.lowercased() == "http",
-           connection.unixSocket == nil, !connection.http1Only {
-            return try await h2c.send(request, transfer: transfer)
+        let start = DispatchTime.now()
+        let hop = settings.hop(request)
+        let first = connection(for: request, transfer, hop)
+        let holder = Canceller()
+        do {
+            var response: Response
+            if first.cancelsPromptly {
+                response = try await Deadline.bound(request.timeout, onTimeout: { holder.cancel() }) { () async throws(APIError) -> Response in
+                    try await follow(request, hop, first, transfer: transfer, holder: holder)
+                }
+            } else {
+                response = try await Deadline.race(request.timeout, onTimeout: { holder.cancel() }) { () async throws(APIError) -> Response in
+                    try await follow(request, hop, first, transfer: transfer, holder: holder)
+                }
+            }
+            response.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            return response
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw .network(.other("\(error)"))  // connectors and deadlines throw APIErrors only
         }
-        #if !os(Linux) || URLSessionTransport
-        if Self.usesURLSession(request, transfer, connection) { return try await session.send(request, transfer: transfer) }
-        #endif
-        // Our keep-alive connections where a task on an event loop sends one request after another (a
-        // load run's users, check's workers, a live `call`): connections bounded by those tasks. Elsewhere
-        // (the open model's burst of requests in flight) async-http-client's pool caps them per host.
-        if EventLoopExecutor.current != nil, keepAlive.covers(request, transfer) {
-            return try await keepAlive.sendCovered(request, transfer: transfer)
-        }
-        return try await nio.send(request, transfer: transfer)
     }
 
-    #if !os(Linux) || URLSessionTransport
-    /// Whether URLSession serves this exchange (else async-http-client). URLSession cannot route a
-    /// connection (`--resolve`, `--connect-to`, a unix socket) nor refuse HTTP/2 (`--http1.1`): such
-    /// exchanges go to async-http-client, which can, rather than being sent somewhere else.
-    package static func usesURLSession(_ request: PreparedRequest, _ transfer: Transfer, _ connection: ConnectionOptions) -> Bool {
-        guard request.tls.isDefault, transfer.destination == nil, transfer.stream == nil,
-              request.body?.isStreamed != true, request.socket == nil else { return false }
-        return !connection.http1Only && connection.route(for: request.url) == ConnectionOptions.Route()
+    /// One hop after another until a response that is not a redirect to follow.
+    private func follow(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection,
+                        transfer: Transfer, holder: Canceller) async throws(APIError) -> Response {
+        var (current, hop, connection) = (request, hop, connection)
+        for _ in 0...Redirect.limit {
+            let exchanged: Exchanged
+            if let jar = settings.cookieHeader(for: current) {
+                exchanged = try await exchange(RunSettings.joining(jar, to: current), hop, connection, transfer: transfer, holder: holder)
+            } else {
+                exchanged = try await exchange(current, hop, connection, transfer: transfer, holder: holder)
+            }
+            settings.store(exchanged.response, of: current)
+            guard exchanged.follows,
+                  let next = Redirect.next(status: exchanged.response.status, location: exchanged.response.headers.value(of: "Location"),
+                                           after: current) else { return exchanged.response }
+            current = next
+            hop = settings.hop(next)
+            connection = self.connection(for: next, transfer, hop)
+        }
+        throw .network(.tooManyRedirects(host: request.hostAndPort))
     }
-    #endif
+
+    private func exchange(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection, transfer: Transfer,
+                          holder: Canceller) async throws(APIError) -> Exchanged {
+        switch connection {
+        case .nio: try await nio.exchange(request, hop, transfer: transfer, holder: holder)
+        case .keepAlive: try await keepAlive.exchange(request, hop, transfer: transfer, holder: holder)
+        case .h2c: try await h2c.exchange(request, hop, transfer: transfer, holder: holder)
+        #if !os(Linux) || URLSessionTransport
+        case .urlSession: try await session.exchange(request, hop, transfer: transfer, holder: holder)
+        #endif
+        }
+    }
+
+    /// The connector that sends `request`, leaving as `hop` says.
+    func connection(for request: PreparedRequest, _ transfer: Transfer, _ hop: Hop) -> Connection {
+        switch only {
+        case nil:
+            if request.http2PriorKnowledge, h2c.covers(request, hop) { return .h2c }
+            #if !os(Linux) || URLSessionTransport
+            // Bodies in memory both ways: async-http-client's reads wait for each write (back-pressure
+            // URLSession's delegate does not give) and it sees a compressed body's size on the wire.
+            if transfer.destination == nil, transfer.stream == nil, request.body?.isStreamed != true,
+               session.covers(request, hop) { return .urlSession }
+            #endif
+            if EventLoopExecutor.current != nil, keepAlive.covers(request, transfer, hop) { return .keepAlive }
+            return .nio
+        case .nio?: return .nio
+        case .keepAlive?: return keepAlive.covers(request, transfer, hop) ? .keepAlive : .nio
+        case .h2c?: return h2c.covers(request, hop) ? .h2c : .nio
+        #if !os(Linux) || URLSessionTransport
+        case .urlSession?: return session.covers(request, hop) ? .urlSession : .nio
+        #endif
+        }
+    }
+
+    /// Whether URLSession sends this exchange (in a build that has it).
+    package func usesURLSession(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
+        #if !os(Linux) || URLSessionTransport
+        connection(for: request, transfer, settings.hop(request)) == .urlSession
+        #else
+        false
+        #endif
+    }
+}
+
+extension LiveTransport.Connection {
+    var cancelsPromptly: Bool {
+        switch self {
+        case .nio: NIOConnector.cancelsPromptly
+        case .keepAlive: KeepAliveConnector.cancelsPromptly
+        case .h2c: H2CConnector.cancelsPromptly
+        #if !os(Linux) || URLSessionTransport
+        case .urlSession: URLSessionConnector.cancelsPromptly
+        #endif
+        }
+    }
 }

@@ -9,10 +9,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The session's delegate: hands every redirect back as the response (`Redirect` decides what
+/// The session's delegate: hands every redirect back as the response (the engine decides what
 /// follows), and passes each task's head, body parts, upload progress and end to the task's
-/// `URLSessionReceiver`. Its callbacks come on the session's serial delegate queue. One serves both
-/// sessions of a transport (tasks are told apart by identity, not by their per-session number).
+/// `URLSessionReceiver`. Its callbacks come on the session's serial delegate queue (tasks are told
+/// apart by identity, not by their per-session number).
 final class URLSessionEvents: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let receivers = Locked<[ObjectIdentifier: URLSessionReceiver]>([:])
 
@@ -61,7 +61,7 @@ final class URLSessionReceiver: @unchecked Sendable {
     private let request: PreparedRequest
     private let transfer: Transfer
     private let lock = NSLock()
-    private var continuation: CheckedContinuation<Response, Error>?
+    private var continuation: CheckedContinuation<Exchanged, Error>?
     private var response: HTTPURLResponse?
     private var follows = false
     private var held = Data()
@@ -75,7 +75,7 @@ final class URLSessionReceiver: @unchecked Sendable {
     private var total: Int64?
     private var failure: APIError?
 
-    package init(request: PreparedRequest, transfer: Transfer, continuation: CheckedContinuation<Response, Error>) {
+    package init(request: PreparedRequest, transfer: Transfer, continuation: CheckedContinuation<Exchanged, Error>) {
         self.request = request
         self.transfer = transfer
         self.continuation = continuation
@@ -89,7 +89,7 @@ final class URLSessionReceiver: @unchecked Sendable {
         guard let http = response as? HTTPURLResponse else { return }
         self.response = http
         let headers = Self.fields(http)
-        follows = Redirect.next(status: http.statusCode, location: headers.value(of: "Location"), after: request) != nil
+        follows = Redirect.follows(status: http.statusCode, location: headers.value(of: "Location"), after: request)
         guard !follows else { return }
         let length = headers.value(of: "Content-Length").flatMap { Int64($0) }
         let encoding = headers.value(of: "Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
@@ -144,7 +144,7 @@ final class URLSessionReceiver: @unchecked Sendable {
         lock.lock()
         let continuation = self.continuation
         self.continuation = nil
-        let outcome: Result<Response, Error>
+        let outcome: Result<Exchanged, Error>
         if let failure {
             outcome = .failure(failure)
         } else if let error {
@@ -155,7 +155,7 @@ final class URLSessionReceiver: @unchecked Sendable {
                 response.saved = transfer.destination
                 response.streamed = transfer.stream != nil
             }
-            outcome = .success(response)
+            outcome = .success(Exchanged(response, follows: follows))
         } else {
             outcome = .failure(URLError(.badServerResponse))
         }
@@ -164,11 +164,14 @@ final class URLSessionReceiver: @unchecked Sendable {
         continuation?.resume(with: outcome)
     }
 
-    /// Response headers sorted by name, as every transport gives them.
+    /// Response headers sorted by name, as every connector gives them; `Set-Cookie` fields that
+    /// Foundation folded into one are one field each again (`CookieJar.unfold`).
     static func fields(_ http: HTTPURLResponse) -> [HeaderField] {
-        http.allHeaderFields.compactMap { key, value -> HeaderField? in
-            guard let name = key as? String else { return nil }
-            return HeaderField(name, "\(value)")
+        http.allHeaderFields.flatMap { key, value -> [HeaderField] in
+            guard let name = key as? String else { return [] }
+            let text = "\(value)"
+            if name.equalsIgnoringCase("Set-Cookie") { return CookieJar.unfold(text).map { HeaderField(name, $0) } }
+            return [HeaderField(name, text)]
         }.sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 }

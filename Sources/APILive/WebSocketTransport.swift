@@ -20,15 +20,17 @@ import WSCompression
 /// headers, auth and TLS options go with the opening handshake), sends its messages in order and
 /// receives until the conversation's `close:` says (a count, a quiet `wait`) or the server closes.
 /// Every other request goes to `inner`. The answer is a `101` response whose `messages` hold what
-/// came; each message also goes to `Transfer.message` (or `Transfer.stream`) as it comes.
+/// came; each message also goes to `Transfer.message` (or `Transfer.stream`) as it comes. The
+/// handshake takes its proxy and the jar's cookies from the run's settings (the workspace's) as the
+/// HTTP engine's hops do (`RunSettings.hop`); it follows no redirect (the client library does not
+/// hand one back).
 package struct WebSocketTransport: Transport {
     let inner: any Transport
-    let proxies: ProxySettings
+    let settings: RunSettings
 
-    /// `proxies`: the run's (the workspace's environment), for the opening handshake.
-    package init(_ inner: any Transport, proxies: ProxySettings = ProxySettings()) {
+    package init(_ inner: any Transport, settings: RunSettings = RunSettings()) {
         self.inner = inner
-        self.proxies = proxies
+        self.settings = settings
     }
 
     package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
@@ -39,13 +41,18 @@ package struct WebSocketTransport: Transport {
         guard let ws = request.websocket else { return try await inner.send(request, transfer: transfer) }
         let tls: TLSConfiguration? = request.url.scheme?.lowercased() == "wss" ? try ClientPool.tlsConfiguration(request.tls) : nil
         let conversation = Conversation(ws, transfer: transfer, maxBytes: request.maxBody, host: request.hostAndPort)
+        // The hop as the engine works it out for the handshake's http(s) URL: its proxy, the jar's cookies.
+        var handshake = request
+        handshake.url = WebSocketRequest.httpURL(request.url)
+        if let jar = settings.cookieHeader(for: handshake) { handshake = RunSettings.joining(jar, to: handshake) }
+        let hop = settings.hop(handshake)
         var config = WebSocketClientConfiguration(maxFrameSize: 1 << 20,
-                                                  additionalHeaders: Self.handshakeHeaders(request, ws),
+                                                  additionalHeaders: Self.handshakeHeaders(handshake, ws),
                                                   extensions: ws.deflate ? [.perMessageDeflate(maxDecompressedFrameSize: 1 << 24)] : [],
                                                   closeTimeout: .seconds(5))
         config.sniHostname = Self.serverName(request.url)
         let (url, configuration) = (request.url.absoluteString, config)
-        let proxy = Self.proxy(for: request.url, proxies)
+        let proxy = hop.proxy.map(Self.proxy)
         do {
             let closed = try await Deadline.race(request.timeout) { () async throws -> WebSocketCloseFrame? in
                 var logger = Logger(label: "apicli.websocket")
@@ -76,7 +83,7 @@ package struct WebSocketTransport: Transport {
                                         + "it sends the address as the TLS server name; call it by a host name the certificate gives",
                                     detail: "\(error)"))
             }
-            throw NIOTransport.describe(error, request)
+            throw NIOConnector.describe(error, request, socket: nil)
         }
     }
 
@@ -89,10 +96,9 @@ package struct WebSocketTransport: Transport {
         return CookieDomain.isIPAddress(host) ? host + "." : host
     }
 
-    /// The proxy `proxies` (the environment's) name for the handshake's URL (`http_proxy` for ws://,
-    /// `https_proxy` for wss://, `no_proxy`), reached with CONNECT (with Basic Proxy-Authorization when it has a login).
-    static func proxy(for url: URL, _ proxies: ProxySettings) -> WebSocketProxySettings? {
-        guard let server = proxies.server(for: WebSocketRequest.httpURL(url)) else { return nil }
+    /// The handshake's proxy (`http_proxy` for ws://, `https_proxy` for wss://, unless `no_proxy`
+    /// names the host), reached with CONNECT (with Basic Proxy-Authorization when it has a login).
+    static func proxy(_ server: ProxySettings.Server) -> WebSocketProxySettings {
         var connect = HTTPFields()
         if let credentials = server.credentials {
             connect[.proxyAuthorization] = "Basic " + Data(credentials.utf8).base64EncodedString()

@@ -56,7 +56,7 @@ package struct Caller: Sendable {
         // idle timeout wraps the rest; a `task: { websocket: }` request opens a WebSocket under the auth decorators.
         // The live transport sends with the workspace's settings (connection options, proxies, cookie jar).
         let source: Sender.Source = mode == .live
-            ? .live(Decorated(transport ?? LiveTransport(workspace.settings), proxies: workspace.settings.proxies)) : .stub
+            ? .live(Decorated(transport ?? LiveTransport(workspace.settings), settings: workspace.settings)) : .stub
         let sender = Sender(source: source, policy: policy, plugins: plugins)
         self.sender = sender
         flow = FlowRunner(workspace: workspace, find: find, send: { call in await sender.send(call, answer: nil, transfer: Transfer()) })
@@ -233,9 +233,9 @@ struct Decorated: Transport {
     let base: any Transport
     let chain: any Transport
 
-    package init(_ base: any Transport, proxies: ProxySettings) {
+    package init(_ base: any Transport, settings: RunSettings) {
         self.base = base
-        chain = IdleTransport(DigestTransport(OAuth2Transport(SigV4Transport(WebSocketTransport(base, proxies: proxies)))))
+        chain = IdleTransport(DigestTransport(OAuth2Transport(SigV4Transport(WebSocketTransport(base, settings: settings)))))
     }
 
     func send(_ request: PreparedRequest) async throws(APIError) -> Response {

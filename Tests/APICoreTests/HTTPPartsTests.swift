@@ -67,6 +67,13 @@ final class HTTPPartsTests: XCTestCase {
     }
 
     /// A cookie naming a public suffix or an IP suffix would go to every site under it: refused.
+    /// `Set-Cookie` fields Foundation folded into one (URLSession) are split again, not inside a date.
+    func testFoldedSetCookieFieldsAreSplitWhereACookieStarts() {
+        XCTAssertEqual(CookieJar.unfold("a=1; Path=/, b=2; Expires=Wed, 21 Oct 2037 07:28:00 GMT; HttpOnly, c=3"),
+                       ["a=1; Path=/", "b=2; Expires=Wed, 21 Oct 2037 07:28:00 GMT; HttpOnly", "c=3"])
+        XCTAssertEqual(CookieJar.unfold("solo=x"), ["solo=x"])
+    }
+
     func testCookieJarRefusesPublicSuffixAndIPDomains() {
         let jar = CookieJar()
         let now = 1_000_000.0

@@ -43,7 +43,7 @@ final class KeepAliveTransportTests: XCTestCase {
     func testAKeptConnectionTheServerDroppedIsReplacedOnce() async throws {
         let faults = try TestServer("faultserver.py", ["--lifetime", "120"])
         defer { faults.stop() }
-        let transport = KeepAliveTransport()
+        let transport = LiveTransport(only: .keepAlive)
         for n in 1...4 {
             let r = try await get(faults.url + "/keep-then-drop", on: transport)
             XCTAssertEqual(r.status, 200, "request \(n)")
@@ -57,7 +57,7 @@ final class KeepAliveTransportTests: XCTestCase {
         defer { faults.stop() }
         let url = faults.url + "/ok"
         var errors: [APIError] = []
-        for transport in [KeepAliveTransport() as any Transport, NIOTransport()] {
+        for transport in [LiveTransport(only: .keepAlive) as any Transport, LiveTransport(only: .nio)] {
             do {
                 let r = try await get(url, on: transport)
                 XCTFail("expected a reset, got \(r.status)")
@@ -75,7 +75,7 @@ final class KeepAliveTransportTests: XCTestCase {
     /// decoded, and one that names an encoding the decompressor leaves alone comes as it was sent.
     func testEncodedAndPlainAnswersInTurnOnTheKeptConnection() async throws {
         let base = try localHTTPBin()
-        let transport = KeepAliveTransport()
+        let transport = LiveTransport(only: .keepAlive)
         for path in ["/gzip", "/get", "/deflate", "/get", "/response-headers?Content-Encoding=identity", "/gzip", "/get"] {
             let r = try await get(base + path, on: transport)
             XCTAssertEqual(r.status, 200, path)
@@ -93,7 +93,7 @@ final class KeepAliveTransportTests: XCTestCase {
     /// those bytes, nor read them as the next response.
     func testHeadThenGetOnTheKeptConnection() async throws {
         let base = try localHTTPBin()
-        let transport = KeepAliveTransport()
+        let transport = LiveTransport(only: .keepAlive)
         let head = try await get(base + "/bytes/64", method: "HEAD", on: transport)
         XCTAssertEqual(head.status, 200)
         XCTAssertTrue(head.body.isEmpty)
@@ -108,7 +108,7 @@ final class KeepAliveTransportTests: XCTestCase {
     /// thread pool), and the connection is kept for the next exchange.
     func testAStreamedBodyIsWrittenOnTheLoopAsItComes() async throws {
         let base = try localHTTPBin()
-        let transport = KeepAliveTransport()
+        let transport = LiveTransport(only: .keepAlive)
         let sink = LoopSink(loop)
         let heads = Locked(0)
         let transfer = Transfer(stream: sink, head: { response in
@@ -169,7 +169,7 @@ final class KeepAliveRequestTests: XCTestCase {
             let request = PreparedRequest(url: URL(string: base + "/anything/p%20q?x=1&y=%C3%BC")!, method: method, headers: headers,
                                           body: body.map { .data($0) }, timeout: 20)
             var echoes: [NSDictionary] = []
-            for transport in [KeepAliveTransport() as any Transport, NIOTransport()] {
+            for transport in [LiveTransport(only: .keepAlive) as any Transport, LiveTransport(only: .nio)] {
                 let r = try await send(request, on: transport)
                 XCTAssertEqual(r.status, 200, method)
                 var json = try XCTUnwrap(JSONSerialization.jsonObject(with: r.body) as? [String: Any], method)
@@ -195,10 +195,10 @@ final class KeepAliveRequestTests: XCTestCase {
         for (method, path, headers) in bad {
             let request = PreparedRequest(url: URL(string: base + path)!, method: method, headers: headers, body: nil, timeout: 20)
             do {
-                let r = try await send(request, on: KeepAliveTransport())
+                let r = try await send(request, on: LiveTransport(only: .keepAlive))
                 XCTFail("\(method) \(headers): sent, status \(r.status)")
             } catch let error as APIError {
-                XCTAssertEqual(error, NIOTransport.describe(HTTPParserError.invalidHeaderToken, request, received: (0, nil)), "\(headers)")
+                XCTAssertEqual(error, NIOConnector.describe(HTTPParserError.invalidHeaderToken, request, socket: nil, received: (0, nil)), "\(headers)")
             }
         }
         XCTAssertThrowsError(try KeepAliveRequest(method: "GET", uri: "/a b", fields: [], body: nil))
@@ -211,14 +211,14 @@ final class KeepAliveRequestTests: XCTestCase {
         let pairs = [("Set-Cookie", "a"), ("date", "d"), ("X-B", "1"), ("set-cookie", "b"), ("Content-Type", "t"), ("x-a", "2"),
                      ("SET-COOKIE", "c"), ("x", "3"), ("X-", "4")]
         let names = pairs.map { HeaderField($0.0, $0.1) }
-        let fields = NIOTransport.fields(HTTPHeaders(pairs))
+        let fields = NIOConnector.fields(HTTPHeaders(pairs))
         XCTAssertEqual(fields.map(\.value), ["t", "d", "a", "b", "c", "3", "4", "2", "1"])
         XCTAssertEqual(Set(fields.map(\.name)), Set(names.map(\.name)))
         let long = (0..<40).flatMap { i in pairs.map { ($0.0, $0.1 + "\(i)") } }
         let sorted = long.enumerated().sorted { ($0.element.0.lowercased(), $0.offset) < ($1.element.0.lowercased(), $1.offset) }
-        XCTAssertEqual(NIOTransport.fields(HTTPHeaders(long)).map(\.value), sorted.map(\.element.1))
+        XCTAssertEqual(NIOConnector.fields(HTTPHeaders(long)).map(\.value), sorted.map(\.element.1))
         let short = Array(long.prefix(30))
         let sortedShort = short.enumerated().sorted { ($0.element.0.lowercased(), $0.offset) < ($1.element.0.lowercased(), $1.offset) }
-        XCTAssertEqual(NIOTransport.fields(HTTPHeaders(short)).map(\.value), sortedShort.map(\.element.1))
+        XCTAssertEqual(NIOConnector.fields(HTTPHeaders(short)).map(\.value), sortedShort.map(\.element.1))
     }
 }

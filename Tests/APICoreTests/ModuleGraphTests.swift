@@ -128,8 +128,8 @@ final class ModuleGraphTests: XCTestCase {
     /// Commands parse, call the core and render: none constructs a transport, an exchange, a
     /// resolver or a flow runner (the `Caller` and `Workspace` do).
     func testTheExecutableSendsOnlyThroughTheCaller() throws {
-        let forbidden = ["LiveTransport(", "NIOTransport(", "URLSessionTransport(", "StubTransport(", "OAuth2Transport(",
-                         "KeepAliveTransport(", "KeepAlivePool(", "H2CTransport(", "WebSocketTransport(", "DigestTransport(",
+        let forbidden = ["LiveTransport(", "NIOConnector(", "URLSessionConnector(", "StubTransport(", "OAuth2Transport(",
+                         "KeepAliveConnector(", "KeepAlivePool(", "H2CConnector(", "WebSocketTransport(", "DigestTransport(",
                          "SigV4Transport(", "ClientPool(", "Exchange.perform", "EndpointResolver(", "FlowRunner(",
                          "RequestBuilder.build"]
         let folder = Self.root.appendingPathComponent("Sources/apicli")

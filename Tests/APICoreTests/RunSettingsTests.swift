@@ -116,8 +116,8 @@ final class RunSettingsTests: XCTestCase {
         let (a, b, direct) = (via("a:1"), via("b:2"), caller(RunSettings()))
         let service = try service(httpbin.absoluteString)
         func log() async throws -> [[String: Any]] {
-            let r = try await NIOTransport().send(PreparedRequest(url: URL(string: proxy.url + "/proxy-log")!, method: "GET",
-                                                                  headers: [], body: nil, timeout: 10))
+            let r = try await LiveTransport(only: .nio).send(PreparedRequest(url: URL(string: proxy.url + "/proxy-log")!, method: "GET",
+                                                                             headers: [], body: nil, timeout: 10))
             return try XCTUnwrap(try JSONSerialization.jsonObject(with: r.body) as? [[String: Any]])
         }
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,5 +1,7 @@
 import Foundation
+import TestServers
 import XCTest
+@testable import APISupport
 @testable import APIYAML
 @testable import APIDiagnostics
 @testable import APITargets
@@ -158,5 +160,25 @@ class TemporaryFolderTestCase: XCTestCase {
         let url = dir.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
         return url.path
+    }
+}
+
+/// httpbin over h2c (Tests/Servers/h2c-httpbin.py: the venv's hypercorn, which answers HTTP/2 prior
+/// knowledge and HTTP/1.1 on one port), one for the test process, stopped when it exits: the
+/// engine's h2c connector runs the same contract cases as the others against it.
+enum H2CHTTPBin {
+    private static let server = Locked<Result<TestServer, Error>?>(nil)
+
+    static func url() throws -> String {
+        try server.withLock { server in
+            if server == nil {
+                server = Result {
+                    try TestServer("h2c-httpbin.py", ["--lifetime", "900"],
+                                   python: TestServer.root.appendingPathComponent(".venv/bin/python").path)
+                }
+                atexit { H2CHTTPBin.server.withLock { (try? $0?.get())?.stop() } }
+            }
+            return try server!.get().url
+        }
     }
 }

@@ -9,8 +9,9 @@ import XCTest
 @testable import APILive
 @testable import APIImport
 
-/// The transfer contract every live transport keeps (async-http-client, `LiveTransport`, and
-/// URLSession in the trait build), against the local httpbin and Tests/Servers/faultserver.py: a file PUT,
+/// The transfer contract every connector of the engine keeps (async-http-client, the keep-alive
+/// connections, h2c against Tests/Servers/h2c-httpbin.py, URLSession in the trait build, and the
+/// live choice among them), against the local httpbin and Tests/Servers/faultserver.py: a file PUT,
 /// a multipart POST, a download into a `PartialFile` with progress, a body streamed to a sink as it
 /// comes (not after the end), `maxBody` on a held body (not on a streamed one), and the inflation
 /// bound on a decompression bomb with and without a Content-Length.
@@ -30,16 +31,20 @@ final class TransferContractTests: XCTestCase {
         if let dir { try? FileManager.default.removeItem(at: dir) }
     }
 
-    private func transports() throws -> [(String, any Transport)] {
-        var all: [(String, any Transport)] = [("NIO", NIOTransport()), ("KeepAlive", KeepAliveTransport()), ("Live", LiveTransport())]
-        #if !os(Linux) || URLSessionTransport
-        all.append(("URLSession", URLSessionTransport()))
-        #endif
+    /// Each connector, with the httpbin it speaks to (h2c: the one over h2c); `http1Only`: not h2c
+    /// (for a server that speaks HTTP/1.1 only).
+    private func transports(http1Only: Bool = false) throws -> [(String, any Transport, String)] {
+        var all: [(String, any Transport, String)] = LiveTransport.Connection.allCases.filter { !http1Only || $0 != .h2c }.map { c in
+            ("\(c)", LiveTransport(only: c), base)
+        }
+        if let at = all.firstIndex(where: { $0.0 == "h2c" }) { all[at].2 = try H2CHTTPBin.url() }
+        all.append(("live", LiveTransport(), base))
         return all
     }
 
-    private func request(_ method: String, _ path: String, _ body: PreparedRequest.Body?, headers: [HeaderField] = []) -> PreparedRequest {
-        PreparedRequest(url: URL(string: base + path)!, method: method, headers: headers, body: body, timeout: 10)
+    private func request(_ method: String, _ path: String, _ body: PreparedRequest.Body?, headers: [HeaderField] = [],
+                         on base: String? = nil) -> PreparedRequest {
+        PreparedRequest(url: URL(string: (base ?? self.base) + path)!, method: method, headers: headers, body: body, timeout: 10)
     }
 
     private func json(_ r: Response) throws -> [String: Any] {
@@ -56,9 +61,9 @@ final class TransferContractTests: XCTestCase {
 
     func testAFileIsPutByteForByte() async throws {
         let path = dir.appendingPathComponent("data.bin").path
-        for (name, transport) in try transports() {
+        for (name, transport, base) in try transports() {
             let r = try await transport.send(request("PUT", "/put", .file(path),
-                                                     headers: [HeaderField("Content-Type", "application/octet-stream")]))
+                                                     headers: [HeaderField("Content-Type", "application/octet-stream")], on: base))
             XCTAssertEqual(r.status, 200, name)
             XCTAssertEqual(try json(r)["data"] as? String, "data:application/octet-stream;base64," + bytes.base64EncodedString(), name)
         }
@@ -67,9 +72,9 @@ final class TransferContractTests: XCTestCase {
     func testMultipartArrivesAsFilesAndForm() async throws {
         let body = MultipartBody(parts: [.init(name: "f", content: .file(dir.appendingPathComponent("data.bin").path)),
                                          .init(name: "v", content: .text("value"))])
-        for (name, transport) in try transports() {
+        for (name, transport, base) in try transports() {
             let r = try await transport.send(request("POST", "/post", .multipart(body),
-                                                     headers: [HeaderField("Content-Type", body.contentType)]))
+                                                     headers: [HeaderField("Content-Type", body.contentType)], on: base))
             let echo = try json(r)
             XCTAssertEqual(echo["files"] as? [String: String],
                            ["f": "data:application/octet-stream;base64," + bytes.base64EncodedString()], name)
@@ -79,7 +84,7 @@ final class TransferContractTests: XCTestCase {
 
     func testStreamedUploadsReportProgressUpToTheLength() async throws {
         let events = Events()
-        let transport = NIOTransport(tls: TLSOptions())
+        let transport = LiveTransport(only: .nio, tls: TLSOptions())
         _ = try await transport.send(request("PUT", "/put", .file(dir.appendingPathComponent("data.bin").path)),
                                      transfer: Transfer(progress: events.add))
         let uploads = events.all.filter { $0.direction == .upload }
@@ -89,10 +94,10 @@ final class TransferContractTests: XCTestCase {
     }
 
     func testDownloadsGoIntoTheDestinationWithProgress() async throws {
-        for (name, transport) in try transports() {
+        for (name, transport, base) in try transports() {
             let events = Events()
             let file = try PartialFile.create(for: dir.appendingPathComponent("range-\(name)").path)
-            let r = try await transport.send(request("GET", "/range/50000", nil),
+            let r = try await transport.send(request("GET", "/range/50000", nil, on: base),
                                              transfer: Transfer(destination: file, progress: events.add))
             XCTAssertEqual(r.status, 200, name)
             XCTAssertEqual(r.body, Data(), name)
@@ -106,9 +111,9 @@ final class TransferContractTests: XCTestCase {
     }
 
     func testAMissingUploadFileIsBadInputBeforeAnythingIsSent() async throws {
-        for (name, transport) in try transports() {
+        for (name, transport, base) in try transports() {
             do {
-                _ = try await transport.send(request("PUT", "/put", .file(dir.appendingPathComponent("gone").path)))
+                _ = try await transport.send(request("PUT", "/put", .file(dir.appendingPathComponent("gone").path), on: base))
                 XCTFail("expected an error from \(name)")
             } catch {
                 XCTAssertEqual(error, .invalid(Diagnostic(file: nil, mark: nil,
@@ -130,11 +135,11 @@ final class TransferContractTests: XCTestCase {
     }
 
     func testABodyReachesTheStreamAsItComesNotAtTheEnd() async throws {
-        for (name, transport) in try transports() {
+        for (name, transport, base) in try transports() {
             let sink = Sink()
             let started = DispatchTime.now()
             // httpbin sends 4 bytes over 2 s, one every half second
-            let r = try await transport.send(request("GET", "/drip?duration=2&numbytes=4&code=200&delay=0", nil),
+            let r = try await transport.send(request("GET", "/drip?duration=2&numbytes=4&code=200&delay=0", nil, on: base),
                                              transfer: Transfer(stream: sink))
             let took = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             XCTAssertEqual(r.status, 200, name)
@@ -147,8 +152,8 @@ final class TransferContractTests: XCTestCase {
     }
 
     func testAHeldBodyStopsAtMaxBodyAndAStreamedOneDoesNot() async throws {
-        for (name, transport) in try transports() {
-            var held = request("GET", "/bytes/20000", nil)
+        for (name, transport, base) in try transports() {
+            var held = request("GET", "/bytes/20000", nil, on: base)
             held.maxBody = 10_000
             do {
                 let r = try await transport.send(held)
@@ -167,13 +172,13 @@ final class TransferContractTests: XCTestCase {
         let faults = try TestServer("faultserver.py", ["--lifetime", "60"])
         defer { faults.stop() }
         for path in ["/gzip-bomb", "/gzip-bomb-chunked"] {
-            for (name, transport) in try transports() {
+            for (name, transport, _) in try transports(http1Only: true) {
                 for transfer in [Transfer(), Transfer(stream: Sink())] {
                     var bomb = PreparedRequest(url: URL(string: faults.url + path)!, method: "GET", headers: [], body: nil, timeout: 20)
                     bomb.maxBody = 8 << 20
                     // URLSession cannot see a chunked body's size on the wire (libcurl decodes first):
                     // there a compressed body without a length is bounded by maxBody, streamed or held.
-                    let unsized = path.hasSuffix("chunked") && urlSessionServes(name, bomb, transfer)
+                    let unsized = path.hasSuffix("chunked") && urlSessionServes(transport, bomb, transfer)
                     let expected: APIError = unsized ? .network(.bodyTooLarge(host: bomb.hostAndPort, limit: 8 << 20))
                         : .network(.inflatesTooMuch(host: bomb.hostAndPort, ratio: ClientPool.inflationRatio))
                     do {
@@ -187,12 +192,8 @@ final class TransferContractTests: XCTestCase {
         }
     }
 
-    /// Whether URLSession answers this exchange on transport `name` (never in the default Linux build).
-    private func urlSessionServes(_ name: String, _ request: PreparedRequest, _ transfer: Transfer) -> Bool {
-        #if !os(Linux) || URLSessionTransport
-        return name == "URLSession" || (name == "Live" && LiveTransport.usesURLSession(request, transfer, ConnectionOptions()))
-        #else
-        return false
-        #endif
+    /// Whether URLSession answers this exchange on `transport` (never in the default Linux build).
+    private func urlSessionServes(_ transport: any Transport, _ request: PreparedRequest, _ transfer: Transfer) -> Bool {
+        (transport as? LiveTransport)?.usesURLSession(request, transfer) ?? false
     }
 }

@@ -8,7 +8,7 @@ import XCTest
 @testable import APITransport
 @testable import APILive
 
-/// What transport failures and statuses read as, without a network: `URLSessionTransport.describe`
+/// What transport failures and statuses read as, without a network: `URLSessionConnector.describe`
 /// (URLError → APIError) and `Response.statusLine`.
 final class TransportErrorTests: XCTestCase {
     private let request = PreparedRequest(url: URL(string: "http://127.0.0.1:8080/get")!, method: "GET", headers: [],
@@ -17,7 +17,7 @@ final class TransportErrorTests: XCTestCase {
     #if !os(Linux) || URLSessionTransport
     func testURLErrorsBecomeNetworkErrorsNamingTheHost() {
         // GIVEN the common URLSession failures for a request to 127.0.0.1:8080
-        func describe(_ code: URLError.Code) -> APIError { URLSessionTransport.describe(URLError(code), request) }
+        func describe(_ code: URLError.Code) -> APIError { URLSessionConnector.describe(URLError(code), request) }
         // THEN each reads as a sentence about that host
         XCTAssertEqual(describe(.cannotConnectToHost), .network(.refused(host: "127.0.0.1:8080")))
         XCTAssertEqual(describe(.cannotFindHost), .network(.dns(host: "127.0.0.1:8080")))
@@ -32,14 +32,14 @@ final class TransportErrorTests: XCTestCase {
     func testURLTimeoutBecomesTimedOutWithTheRequestsTimeout() {
         // GIVEN URLSession's timeout error
         // THEN it is the timeout case carrying the request's own timeout
-        XCTAssertEqual(URLSessionTransport.describe(URLError(.timedOut), request), .timedOut(2.5))
+        XCTAssertEqual(URLSessionConnector.describe(URLError(.timedOut), request), .timedOut(2.5))
     }
 
     func testHostWithoutAPortIsNamedAlone() {
         // GIVEN a request to a host on its default port
         let plain = PreparedRequest(url: URL(string: "https://api.test/x")!, method: "GET", headers: [], body: nil, timeout: 1)
         // THEN only the host is named
-        XCTAssertEqual(URLSessionTransport.describe(URLError(.cannotConnectToHost), plain),
+        XCTAssertEqual(URLSessionConnector.describe(URLError(.cannotConnectToHost), plain),
                        .network(.refused(host: "api.test")))
     }
 

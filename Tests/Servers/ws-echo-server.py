@@ -3,8 +3,8 @@
 (the venv's: `make venv`). Prints its port, then serves on 127.0.0.1:
 
   /echo      every message back as it came (text as text, binary as binary)
-  /info      first a JSON message: the handshake's headers the tests look at, the subprotocol and
-             the extensions agreed; then echoes
+  /info      first a JSON message: the handshake's headers the tests look at (Authorization,
+             X-Test, Cookie), the subprotocol and the extensions agreed; then echoes
   /push      n1, n2, n3 (--gap ms apart), then stays open without a word
   /bye       "bye", then closes with 1000
   /refuse    answers the handshake with 403
@@ -57,6 +57,7 @@ async def handler(ws, gap):
         info = {
             "authorization": h.get("Authorization"),
             "x-test": h.get("X-Test"),
+            "cookie": h.get("Cookie"),
             "protocol": ws.subprotocol,
             "extensions": [e.name for e in ws.protocol.extensions],
         }

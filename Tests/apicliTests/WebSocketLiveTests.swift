@@ -153,6 +153,17 @@ final class WebSocketLiveTests: XCTestCase {
         XCTAssertTrue(none["protocol"] is NSNull, plain.stdout)
     }
 
+    /// The handshake carries the run's cookies for its host, as every HTTP hop of the engine does
+    /// (`RunSettings.hop`): here from `--cookie FILE`, a Netscape file as curl writes it.
+    func testTheHandshakeSendsTheJarsCookies() throws {
+        let jar = dir.appendingPathComponent("jar.txt")
+        try Data("127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tws-7\n".utf8).write(to: jar)
+        let r = try CLI.run(["call", "chat.plain", "--cookie", jar.path], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let info = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.stdout)
+        XCTAssertEqual(info["cookie"] as? String, "sid=ws-7")
+    }
+
     /// `auth: { digest: }` on a WebSocket: the server's 401 challenge to the handshake is answered
     /// once, as an ordinary request's is, and the conversation goes on; a wrong password is a
     /// clear error naming the credentials, never the password.

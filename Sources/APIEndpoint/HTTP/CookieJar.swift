@@ -59,6 +59,26 @@ package final class CookieJar: Sendable {
         add(parsed)
     }
 
+    /// The `Set-Cookie` values of one field that a library joined with commas (Foundation's
+    /// `HTTPURLResponse`): a comma starts the next cookie when what follows it, up to its first
+    /// `;`, is a `name=value` (a date's comma in `Expires=Wed, 21 Oct 2015 …` is followed by none).
+    package static func unfold(_ folded: String) -> [String] {
+        var cookies: [String] = []
+        for piece in folded.split(separator: ",", omittingEmptySubsequences: false) {
+            let first = piece.prefix { $0 != ";" }
+            let startsCookie = first.firstIndex(of: "=").map { eq in
+                let name = first[..<eq].trimmingSpaces()
+                return !name.isEmpty && !name.contains(" ")
+            } ?? false
+            if startsCookie || cookies.isEmpty {
+                cookies.append(piece.trimmingSpaces())
+            } else {
+                cookies[cookies.count - 1] += "," + piece
+            }
+        }
+        return cookies.filter { !$0.isEmpty }
+    }
+
     package static func parse(_ line: String, host: String, path: String, now: Double) -> Cookie? {
         let fields = line.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
         guard let first = fields.first, let eq = first.firstIndex(of: "="), eq != first.startIndex else { return nil }

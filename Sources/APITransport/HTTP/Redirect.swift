@@ -72,6 +72,12 @@ package enum Redirect {
         }
     }
 
+    /// Whether the engine follows a response with this head to `request` (then a connector drops
+    /// its body and does not report its head). Most answers are no redirect: no look for a Location then.
+    package static func follows(status: Int, location: @autoclosure () -> String?, after request: PreparedRequest) -> Bool {
+        statuses.contains(status) && next(status: status, location: location(), after: request) != nil
+    }
+
     /// Same scheme, host and port (the default port of the scheme when none is written).
     package static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()

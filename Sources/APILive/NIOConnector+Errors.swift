@@ -15,13 +15,12 @@ import NIOSSL
 
 /// async-http-client's, NIO's and BoringSSL's errors as `NetworkFailure`s in plain words; their own
 /// text (type names) kept as the failure's `detail`, which only `-v` prints.
-extension NIOTransport {
-    /// async-http-client's and NIO's errors as failures. `received`: the body bytes that came
-    /// before the fault, and the length the head announced, for a body cut short. `unixSocket`: the
-    /// run's `--unix-socket`, when the request went over it.
-    static func describe(_ error: Error, _ request: PreparedRequest, received: (bytes: Int64, expected: Int64?)? = nil,
-                         unixSocket: String? = nil) -> APIError {
-        let socket = request.socket ?? unixSocket
+extension NIOConnector {
+    /// async-http-client's and NIO's errors as failures. `socket`: the unix socket the request went
+    /// over; `received`: the body bytes that came before the fault, and the length the head
+    /// announced, for a body cut short.
+    static func describe(_ error: Error, _ request: PreparedRequest, socket: String?, received: (bytes: Int64, expected: Int64?)? = nil)
+        -> APIError {
         let host = socket.map { "\(request.hostAndPort) (unix socket \($0))" } ?? request.hostAndPort
         let text = String(describing: error)
         if socket != nil, let e = error as? IOError, e.errnoCode == ENOENT || e.errnoCode == ECONNREFUSED {

@@ -8,75 +8,46 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Live requests through Foundation's URLSession (libcurl underneath on Linux).
-/// No cache, no cookie jar shared between runs. Redirects are not left to URLSession: it hands
-/// each one back and `Redirect` decides, as for async-http-client (`--no-follow`, at most
-/// `Redirect.limit` hops, no credential to another origin); one deadline bounds all the hops.
-/// The response body goes where the `Transfer` says as it comes (a delegate per session, a
-/// `URLSessionReceiver` per task): into the destination or stream part by part, else held up to
-/// `maxBody`; a compressed body stops beyond `ClientPool.inflationRatio` times its announced
-/// length. A file body is sent with an upload task (read from disk as it goes); a multipart body
-/// with files is streamed, which FoundationNetworking can only send chunked (without a Content-Length).
-/// On Linux `LiveTransport` sends downloads and TLS options through async-http-client instead.
-package struct URLSessionTransport: Transport {
+/// One exchange through Foundation's URLSession (libcurl underneath on Linux). No cache, and no
+/// cookie store of its own: the engine's jar gives the request its `Cookie` and keeps the
+/// response's `Set-Cookie`. Redirects are not left to URLSession: it hands each one back and the
+/// engine decides (`Redirect`). The response body goes where the `Transfer` says as it comes (a
+/// delegate per session, a `URLSessionReceiver` per task): into the destination or stream part by
+/// part, else held up to `maxBody`; a compressed body stops beyond `ClientPool.inflationRatio` times
+/// its announced length. A file body is sent with an upload task (read from disk as it goes); a
+/// multipart body with files is streamed, which FoundationNetworking can only send chunked (without
+/// a Content-Length). URLSession can neither route a connection nor be told a proxy per request:
+/// `covers` leaves such exchanges, and TLS options, to `NIOConnector`.
+struct URLSessionConnector: Connector {
     private let session: URLSession
-    /// For `cookies: false`: no cookie store at all. FoundationNetworking drops a request's
-    /// `httpShouldHandleCookies = false` when it follows a redirect, so the flag alone is not enough.
-    private let cookieless: URLSession
     private let events = URLSessionEvents()
 
-    package init() {
-        session = URLSession(configuration: Self.configuration(cookies: true), delegate: events, delegateQueue: nil)
-        cookieless = URLSession(configuration: Self.configuration(cookies: false), delegate: events, delegateQueue: nil)
-    }
-
-    private static func configuration(cookies: Bool) -> URLSessionConfiguration {
+    init() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        if !cookies {
-            configuration.httpCookieStorage = nil
-            configuration.httpShouldSetCookies = false
-            configuration.httpCookieAcceptPolicy = .never
-        }
-        return configuration
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        session = URLSession(configuration: configuration, delegate: events, delegateQueue: nil)
     }
 
-    package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
-        try await send(request, transfer: Transfer())
-    }
+    /// The deadline does not wait for a cancelled task: FoundationNetworking may take its time.
+    static var cancelsPromptly: Bool { false }
 
-    package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
-        let start = DispatchTime.now()
-        let running = Locked<URLSessionTask?>(nil)
-        do {
-            return try await Deadline.race(request.timeout, onTimeout: { running.current?.cancel() }) { () async throws -> Response in
-                var hop = request
-                for _ in 0...Redirect.limit {
-                    var response = try await self.exchange(hop, transfer: transfer, running: running)
-                    if let next = Redirect.next(status: response.status, location: response.headers.value(of: "Location"), after: hop) {
-                        hop = next
-                        continue
-                    }
-                    response.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-                    return response
-                }
-                throw APIError.network(.tooManyRedirects(host: request.hostAndPort))
-            }
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw .network(.other(error.localizedDescription))
-        }
+    /// Whether URLSession can send this exchange (else async-http-client): no TLS options, no route
+    /// (`--resolve`, `--connect-to`, a unix socket), no proxy, HTTP/2 allowed. The live choice
+    /// asks more (`LiveTransport.connection(for:)`): bodies in memory both ways.
+    func covers(_ request: PreparedRequest, _ hop: Hop) -> Bool {
+        request.tls.isDefault && request.socket == nil && !hop.http1Only && hop.proxy == nil && hop.route == ConnectionOptions.Route()
     }
 
     /// One hop: the request as it is, its response as it came (a redirect included).
-    private func exchange(_ request: PreparedRequest, transfer: Transfer,
-                          running: Locked<URLSessionTask?>) async throws(APIError) -> Response {
+    func exchange(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller) async throws(APIError) -> Exchanged {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = request.timeout
-        urlRequest.httpShouldHandleCookies = request.cookies
+        urlRequest.httpShouldHandleCookies = false
         for header in request.headers {
             urlRequest.setValue(header.value, forHTTPHeaderField: header.name)
         }
@@ -102,8 +73,7 @@ package struct URLSessionTransport: Transport {
         case nil: break
         }
         do {
-            let response = try await task(urlRequest, upload: upload, request: request, transfer: transfer,
-                                          on: request.cookies ? session : cookieless, running: running)
+            let response = try await task(urlRequest, upload: upload, request: request, transfer: transfer, holder: holder)
             if let failure = stream?.failure { throw failure }
             return response
         } catch let error as APIError {
@@ -116,15 +86,15 @@ package struct URLSessionTransport: Transport {
         }
     }
 
-    /// A delegate-driven task (off the cooperative pool), kept in `running` so the deadline can
-    /// cancel it. With `upload`, an upload task sends that file as the body.
+    /// A delegate-driven task (off the cooperative pool), which `holder` cancels (the deadline).
+    /// With `upload`, an upload task sends that file as the body.
     private func task(_ urlRequest: URLRequest, upload: URL?, request: PreparedRequest, transfer: Transfer,
-                      on session: URLSession, running: Locked<URLSessionTask?>) async throws -> Response {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, Error>) in
+                      holder: Canceller) async throws -> Exchanged {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Exchanged, Error>) in
             let receiver = URLSessionReceiver(request: request, transfer: transfer, continuation: continuation)
             let task = upload.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
             events.watch(task, with: receiver)
-            running.set(task)
+            holder.set { task.cancel() }
             task.resume()
         }
     }

@@ -9,7 +9,7 @@ import Foundation
 #endif
 import NIOHTTP1
 
-extension NIOTransport {
+extension NIOConnector {
     /// The URL async-http-client is given for a request that `route` sends elsewhere: another port
     /// (`--connect-to`) or a unix socket (`http+unix://`). Either way `Host:` stays the request's
     /// (set here unless the request sets it), as curl sends it.

@@ -16,80 +16,43 @@ import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
-/// Live requests through async-http-client (SwiftNIO, BoringSSL): the one live transport on Linux
-/// (no libcurl). Redirects are followed here, not by the client, so that no credential crosses to
-/// another origin (`Redirect`); cookies live in the run's `CookieJar`; the proxy comes from the
-/// workspace's environment (`ProxySettings`); connections go where `ConnectionOptions` say; gzip/deflate is decoded as a stream with a ratio limit; HTTP/2 is
-/// used over TLS when the server offers it; one deadline bounds the whole exchange, redirects included.
-package struct NIOTransport: Transport {
+/// One exchange through async-http-client (SwiftNIO, BoringSSL): what the engine uses on Linux for
+/// everything its other connectors do not cover (TLS, proxies, unix sockets, bodies streamed from
+/// or into files). The client never follows a redirect itself (the engine does); gzip/deflate is
+/// decoded as a stream with a ratio limit; HTTP/2 is used over TLS when the server offers it.
+struct NIOConnector: Connector {
     private let tls: TLSOptions
-    private let proxies: ProxySettings
-    private let jar: CookieJar
-    private let connection: ConnectionOptions
 
-    /// `tls` and `settings` for every request this value sends; the request's own TLS options (from
-    /// its endpoint) win when they ask for more than the default.
-    package init(tls: TLSOptions = TLSOptions(), settings: RunSettings = RunSettings()) {
+    /// `tls` for every request this value sends; the request's own TLS options (from its endpoint)
+    /// win when they ask for more than the default.
+    init(tls: TLSOptions = TLSOptions()) {
         self.tls = tls
-        self.proxies = settings.proxies
-        self.jar = settings.cookies
-        self.connection = settings.connection
     }
 
-    package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
-        try await send(request, transfer: Transfer())
-    }
+    static var cancelsPromptly: Bool { true }  // async-http-client fails a cancelled request's future at once
 
     /// Request bodies from files are streamed from disk with a Content-Length; with a destination
     /// or a stream, the response body is streamed into it. async-http-client's delegate API gives
     /// back-pressure both ways (its next read waits for the previous chunk's write; the next chunk
     /// of a file is read only when the previous one is on its way), so memory stays flat whatever
     /// the size. File reads and writes run on NIO's thread pool, off the event loops.
-    package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
-        let start = DispatchTime.now()
-        let holder = Canceller()
-        let last = Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>((request, (0, nil)))
+    func exchange(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller) async throws(APIError) -> Exchanged {
+        let collector = ResponseCollector(request: request, transfer: transfer)
         do {
-            var response = try await Deadline.bound(request.timeout, onTimeout: { holder.cancel() }) {
-                try await follow(request, transfer: transfer, holder: holder, last: last)
-            }
-            response.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-            return response
+            return try await exchange(request, hop, transfer: transfer, holder: holder, collector: collector)
         } catch let error as APIError {
             throw error
         } catch {
-            let (hop, counts) = last.current
-            throw Self.describe(error, hop, received: counts, unixSocket: connection.unixSocket)
+            throw Self.describe(error, request, socket: hop.route.socket, received: collector.counts)
         }
     }
 
-    /// One hop after another until a response that is not a redirect to follow.
-    private func follow(_ request: PreparedRequest, transfer: Transfer, holder: Canceller,
-                        last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>) async throws -> Response {
-        var hop = request
-        for _ in 0...Redirect.limit {
-            last.set((hop, (0, nil)))
-            let (received, next) = try await exchange(hop, transfer: transfer, holder: holder, last: last)
-            guard let next else { return received }
-            hop = next
-        }
-        throw APIError.network(.tooManyRedirects(host: request.hostAndPort))
-    }
-
-    /// One request and its response; the next hop's request when the response is a redirect to follow.
-    private func exchange(_ request: PreparedRequest, transfer: Transfer, holder: Canceller,
-                          last: Locked<(request: PreparedRequest, counts: (bytes: Int64, expected: Int64?))>)
-        async throws -> (Response, PreparedRequest?) {
-        let route = connection.route(for: request.url, socket: request.socket)
-        let client = try ClientPool.client(tls: tls.isDefault ? request.tls : tls.overridden(by: request.tls),
-                                           proxy: route.socket == nil ? proxies.server(for: request.url) : nil, dns: route.dns,
-                                           connection: connection)
+    private func exchange(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller,
+                          collector: ResponseCollector) async throws -> Exchanged {
+        let client = try ClientPool.client(tls: tls.isDefault ? request.tls : tls.overridden(by: request.tls), hop: hop)
         var headers = HTTPHeaders()
         for header in request.headers { headers.add(name: header.name, value: header.value) }
-        let wire = try Self.wireURL(request.url, route: route, headers: &headers)
-        if request.cookies, let cookies = jar.header(for: request.url) {
-            headers.replaceOrAdd(name: "Cookie", value: headers.first(name: "Cookie").map { $0 + "; " + cookies } ?? cookies)
-        }
+        let wire = try Self.wireURL(request.url, route: hop.route, headers: &headers)
         var body: HTTPClient.Body?
         switch request.body {
         case .data(let data)?: body = .bytes(data)
@@ -98,7 +61,6 @@ package struct NIOTransport: Transport {
             body = .stream(contentLength: sized.length, Self.upload(sized, on: client.eventLoopGroup, progress: transfer.progress))
         case nil: break
         }
-        let collector = ResponseCollector(request: request, transfer: transfer)
         var outgoing = try Self.parsed(wire, method: request.method)
         (outgoing.headers, outgoing.body) = (headers, body)
         // A task running on an event loop (`EventLoopExecutor`) prefers a connection of that loop and
@@ -108,22 +70,14 @@ package struct NIOTransport: Transport {
                                   eventLoop: EventLoopExecutor.current.map { .delegate(on: $0) } ?? .indifferent,
                                   deadline: .now() + .seconds(Int64(request.timeout.rounded(.up)) + 1))
         holder.set { task.cancel() }
-        let received: ResponseCollector.Received
-        do {
-            received = try await task.futureResult.get()
-        } catch {
-            last.withLock { $0.counts = collector.counts }
-            throw error
-        }
-        if request.cookies { jar.store(received.headers[canonicalForm: "Set-Cookie"].map(String.init), from: request.url) }
+        let received = try await task.futureResult.get()
         var response = Response(status: received.status, headers: Self.fields(received.headers), body: received.body, duration: 0)
         response.httpVersion = received.version
-        if received.follows {
-            return (response, Redirect.next(status: received.status, location: received.headers.first(name: "Location"), after: request))
+        if !received.follows {
+            response.saved = transfer.destination
+            response.streamed = transfer.stream != nil
         }
-        response.saved = transfer.destination
-        response.streamed = transfer.stream != nil
-        return (response, nil)
+        return Exchanged(response, follows: received.follows)
     }
 
     /// async-http-client's request for a URL and method, taken apart once: `HTTPClient.Request(url:)`
@@ -236,11 +190,11 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     func didReceiveHead(task: HTTPClient.Task<Received>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         self.head = head
         let status = Int(head.status.code)
-        follows = Redirect.next(status: status, location: head.headers.first(name: "Location"), after: request) != nil
+        follows = Redirect.follows(status: status, location: head.headers.first(name: "Location"), after: request)
         guard !follows else { return task.eventLoop.makeSucceededVoidFuture() }
         total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
         if sink != nil { transfer.progress(TransferProgress(.download, bytes: 0, total: total)) }
-        transfer.head(APITransport.Response(status: status, headers: NIOTransport.fields(head.headers), body: Data(), duration: 0,
+        transfer.head(APITransport.Response(status: status, headers: NIOConnector.fields(head.headers), body: Data(), duration: 0,
                                httpVersion: Self.version(head.version)))
         return task.eventLoop.makeSucceededVoidFuture()
     }
@@ -295,30 +249,5 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     static func version(_ v: HTTPVersion) -> String {
         if v == .http1_1 { return "HTTP/1.1" }  // nearly every response: no interpolation
         return v.minor == 0 && v.major >= 2 ? "HTTP/\(v.major)" : "HTTP/\(v.major).\(v.minor)"
-    }
-}
-
-/// Cancels the running request from the deadline, also when the deadline fires before the
-/// request has started (then it is cancelled as soon as it starts).
-struct Canceller: Sendable {
-    private let state = Locked<(action: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
-
-    func set(_ cancel: @escaping @Sendable () -> Void) {
-        let now = state.withLock { s in
-            s.action = cancel
-            return s.cancelled
-        }
-        if now { cancel() }
-    }
-
-    /// Whether the deadline (or the task's cancellation) has cancelled the request.
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
-
-    func cancel() {
-        let action = state.withLock { s in
-            s.cancelled = true
-            return s.action
-        }
-        action?()
     }
 }

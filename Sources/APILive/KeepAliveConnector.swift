@@ -1,0 +1,124 @@
+import APISupport
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APITransport
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+import NIOHTTP1
+
+/// Plain `http://` HTTP/1.1 exchanges whose bodies are held in memory or streamed to stdout, over
+/// keep-alive connections of our own (`KeepAlivePool`: NIO's HTTP/1 codecs, one request at a time on a
+/// connection, connections kept per event loop): what a load run and a `check` send thousands of
+/// times. async-http-client's per-request machinery (request bag, connection-pool state machines,
+/// futures, its task and delegate) was a quarter of a load run's CPU (perf, load-4 notes); this
+/// does the same exchange with one promise. The connector contract is `NIOConnector`'s: the same
+/// `Host:` and framing headers, gzip/deflate inflated with the same ratio limit (NIO's response
+/// decompressor, which asks for them as async-http-client does), `maxBody`, the same errors.
+/// Everything else — TLS, proxies, unix sockets, request bodies streamed from files, a response
+/// body going into a file — `covers` leaves to `NIOConnector`.
+struct KeepAliveConnector: Connector {
+    private let memo = KeepAliveRequestMemo()
+
+    static var cancelsPromptly: Bool { true }  // the canceller closes the connection in use
+
+    /// Whether this connector sends `request` (else `NIOConnector` does): plain http, no proxy, no
+    /// unix socket, the body in memory (or none), the response body held in memory or streamed
+    /// (stdout; not into a file). The same answer for every request of a target (none of it
+    /// depends on what a request captured).
+    func covers(_ request: PreparedRequest, _ transfer: Transfer, _ hop: Hop) -> Bool {
+        guard transfer.destination == nil, hop.proxy == nil, hop.route.socket == nil, request.websocket == nil,
+              !request.http2PriorKnowledge else { return false }
+        if case .some(let body) = request.body, case .data = body {} else if request.body != nil { return false }
+        return memo.plain(request.url) { url in (url.scheme ?? "").equalsIgnoringCase("http") && url.host != nil }
+    }
+
+    private static let bodiless: Set<String> = ["GET", "HEAD", "DELETE", "CONNECT", "TRACE"]
+
+    func exchange(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller) async throws(APIError) -> Exchanged {
+        do {
+            return try await send(request, hop, transfer: transfer, holder: holder)
+        } catch let error as APIError {
+            throw error
+        } catch let failed as KeepAlivePool.Failed {
+            // The stream's own failure (stdout, what a terminal holds) as it said it.
+            if let error = failed.error as? APIError { throw error }
+            throw NIOConnector.describe(failed.error, request, socket: nil, received: failed.counts)
+        } catch {
+            if let e = error as? ChannelError, case .connectTimeout = e { throw APIError.timedOut(request.timeout) }
+            throw NIOConnector.describe(error, request, socket: nil, received: (0, nil))
+        }
+    }
+
+    private func send(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller) async throws -> Exchanged {
+        let encoded: KeepAliveRequestMemo.Encoded
+        if let known = memo.encoded(request) {
+            encoded = known
+        } else {
+            encoded = try encode(request)
+            memo.keep(encoded, of: request)
+        }
+        let wire = encoded.wire, host = encoded.host
+        let address = KeepAlivePool.Address(host: hop.route.dns[host] ?? host, port: hop.route.port ?? encoded.port ?? 80)
+        let stream = transfer.stream.map { sink in
+            // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.
+            KeepAliveHandler.Stream(sink: sink, head: { head in
+                let total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+                transfer.progress(TransferProgress(.download, bytes: 0, total: total))
+                transfer.head(Response(status: Int(head.status.code), headers: NIOConnector.fields(head.headers), body: Data(),
+                                       duration: 0, httpVersion: ResponseCollector.version(head.version)))
+            }, progress: { bytes, total in transfer.progress(TransferProgress(.download, bytes: bytes, total: total)) })
+        }
+        let received = try await KeepAlivePool.shared.exchange(
+            wire, to: address, timeout: request.timeout, limit: request.maxBody, stream: stream, holder: holder,
+            follows: { head in
+                Redirect.follows(status: Int(head.status.code), location: head.headers.first(name: "Location"), after: request)
+            })
+        var response = Response(status: Int(received.head.status.code), headers: NIOConnector.fields(received.head.headers),
+                                body: received.body.withUnsafeReadableBytes { Data($0) }, duration: 0)
+        response.httpVersion = ResponseCollector.version(received.head.version)
+        if !received.follows {
+            response.streamed = stream != nil
+            // A streamed body's head went out before the body (`Stream.head`); a held one's goes now.
+            if stream == nil { transfer.head(response) }
+        }
+        return Exchanged(response, follows: received.follows)
+    }
+
+    /// `request` on the wire: the header block as async-http-client's request would carry it (the
+    /// request's headers in order, `Host:` when it names none, framing: the body's length, or 0 for
+    /// methods that carry one; TE/CL from the request dropped).
+    private func encode(_ request: PreparedRequest) throws -> KeepAliveRequestMemo.Encoded {
+        guard let host = request.url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
+        let port = request.url.port
+        var fields = [HeaderField]()
+        fields.reserveCapacity(request.headers.count + 3)
+        var hasHost = false
+        for header in request.headers {
+            if header.name.equalsIgnoringCase("Content-Length")
+                || header.name.equalsIgnoringCase("Transfer-Encoding") { continue }
+            if header.name.equalsIgnoringCase("Host") { hasHost = true }
+            fields.append(header)
+        }
+        if !hasHost {
+            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            fields.append(HeaderField("Host", port.flatMap { $0 == 80 ? nil : "\(name):\($0)" } ?? name))
+        }
+        var body: Data?
+        if case .data(let data)? = request.body, !data.isEmpty {
+            body = data
+            fields.append(HeaderField("Content-Length", String(data.count)))
+        } else if !Self.bodiless.contains(request.method) {
+            fields.append(HeaderField("Content-Length", "0"))
+        }
+        var uri = request.url.path(percentEncoded: true)
+        if uri.isEmpty { uri = "/" }
+        if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
+        return .init(wire: try KeepAliveRequest(method: request.method, uri: uri, fields: fields, body: body), host: host, port: port)
+    }
+}
