@@ -27,7 +27,7 @@ final class KeepAliveTransportTests: XCTestCase {
     /// Issue 34 item 25: a port above 65535 that got past the files and the command line (a caller's
     /// URL) is a clean error from every engine's entry, never a trap in `SocketAddress`.
     func testAPortAbove65535IsAnErrorNotATrap() async throws {
-        for transport in [KeepAliveTransport() as any Transport, LiveTransport()] {
+        for transport in [LiveTransport(only: .keepAlive) as any Transport, LiveTransport(only: .nio), LiveTransport(only: .h2c), LiveTransport()] {
             do {
                 let r = try await get("http://127.0.0.1:99999/", on: transport)
                 XCTFail("expected a refusal, got \(r.status)")
