@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# A/B of two apicli binaries on `make bench`'s rows that do not need the peers: start-up, the stub,
+# a live call, loading 10,000 targets, one call in a 10,000-target file, `check` of GETs, the mock,
+# and the closed load model; A and B alternate on the same machine, each row one round at a time.
+#
+#   bench/ab.sh OLD_BINARY NEW_BINARY [ROUNDS]     # default 3 rounds
+#
+# Needs hyperfine, nginx and wrk (`make bench-deps`); everything on loopback, output in bench/out/ab2/.
+# Ratios are B/A per round (below 1: B is faster); compare rounds of one run only.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+[[ $# -ge 2 ]] || { sed -n 2,9p "$0"; exit 64; }
+a=$(realpath "$1") b=$(realpath "$2") rounds=${3:-3}
+out=$PWD/bench/out/ab2
+mkdir -p "$out/ng/tmp" "$out/targets" "$out/load" "$out/suite"
+export NO_PROXY="127.0.0.1,localhost" no_proxy="127.0.0.1,localhost" PATH="$PATH:/usr/sbin"
+unset APICLI_TARGETS APICLI_ENV
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null' EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+median() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.2f" % (x["median"]*1000) for x in r))' "$1"; }
+
+port=$(free_port)
+cat >"$out/ng/nginx.conf" <<EOF
+daemon off;
+worker_processes 1;
+pid $out/ng/nginx.pid;
+error_log $out/ng/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $out/ng/tmp; proxy_temp_path $out/ng/tmp; fastcgi_temp_path $out/ng/tmp;
+  uwsgi_temp_path $out/ng/tmp; scgi_temp_path $out/ng/tmp;
+  keepalive_requests 100000;
+  server { listen 127.0.0.1:$port; location = /hello { default_type application/json; return 200 '{"hello":"world"}'; } }
+}
+EOF
+nginx -c "$out/ng/nginx.conf" -p "$out/ng" & pids+=($!)
+url=http://127.0.0.1:$port
+for _ in $(seq 50); do curl -s -o /dev/null "$url/hello" && break; sleep 0.1; done
+printf 'baseURL: %s\nvalidate: success\ntargets:\n  hello: { path: /hello, sample: { json: { hello: world } } }\n' "$url" >"$out/targets/bench.yaml"
+python3 - 10000 >"$out/load/gen.yaml" <<'EOF'
+import sys
+n = int(sys.argv[1])
+print("baseURL: http://127.0.0.1:9\nvalidate: success\ntargets:")
+for i in range(n):
+    print(f"  t{i}:\n    path: /items/{{id}}/t{i}\n    method: {'GET' if i % 3 else 'POST'}\n"
+          f"    params: {{ id: {i} }}\n    task: {{ query: {{ page: {i % 7}, q: \"x{i}\" }} }}\n"
+          f"    expect: {{ status: 200, json: {{ \"$.id\": {i} }} }}\n"
+          f"    sample: {{ status: 200, json: {{ id: {i} }} }}")
+EOF
+{
+  echo "baseURL: $url"; echo "validate: success"; echo "targets:"
+  for ((i = 0; i < 10000; i++)); do echo "  t$i: { path: /hello, task: { query: { i: $i } }, expect: { status: 200 } }"; done
+} >"$out/suite/suite.yaml"
+
+hf() {  # label runs command-with-BIN
+  local label=$1 runs=$2 cmd=$3
+  for r in $(seq "$rounds"); do
+    hyperfine -N --warmup 2 --runs "$runs" --export-json "$out/hf.json" "${cmd//BIN/$a}" "${cmd//BIN/$b}" >/dev/null 2>&1 || { echo "$label: failed"; return; }
+    read -r ma mb <<<"$(median "$out/hf.json")"
+    printf '%-44s round %d  A %8s ms  B %8s ms  B/A %s\n' "$label" "$r" "$ma" "$mb" "$(python3 -c "print('%.3f' % ($mb/$ma))")"
+  done
+}
+hf "--version" 40 "BIN --version"
+hf "call --stub" 40 "BIN call bench.hello --stub --targets $out/targets"
+hf "call (live, nginx)" 40 "BIN call bench.hello --targets $out/targets"
+hf "validate, 10,000 targets" 10 "BIN validate $out/load/gen.yaml"
+hf "list, 10,000 targets" 10 "BIN list --targets $out/load"
+hf "call --stub of one of 10,000 targets" 10 "BIN call gen.t5000 --stub --targets $out/load"
+
+secs() { /usr/bin/time -f '%e' -o "$out/t" "$@" >/dev/null 2>&1; cat "$out/t"; }
+for r in $(seq "$rounds"); do
+  sa=$(secs "$a" check --targets "$out/suite" --jobs 16); sb=$(secs "$b" check --targets "$out/suite" --jobs 16)
+  printf '%-44s round %d  A %8s s   B %8s s   B/A %s\n' "check --jobs 16, 10,000 GETs" "$r" "$sa" "$sb" "$(python3 -c "print('%.3f' % ($sb/$sa))")"
+done
+for r in $(seq "$rounds"); do
+  line=()
+  for bin in "$a" "$b"; do
+    "$bin" load bench.hello --targets "$out/targets" --users 32 --duration 5s -q --json "$out/l.json" >/dev/null 2>&1
+    line+=("$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["overall"]; print("%.0f" % (o["requests"]/5))' "$out/l.json")")
+  done
+  printf '%-44s round %d  A %8s/s  B %8s/s  B/A %s\n' "load --users 32 5s (req/s)" "$r" "${line[0]}" "${line[1]}" "$(python3 -c "print('%.3f' % (${line[1]}/${line[0]}))")"
+done
+for r in $(seq "$rounds"); do
+  line=()
+  for bin in "$a" "$b"; do
+    mp=$(free_port)
+    "$bin" mock --targets "$out/targets" --port "$mp" >/dev/null 2>&1 & mpid=$!
+    for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$mp/hello" && break; sleep 0.1; done
+    line+=("$(wrk -t2 -c32 -d5s "http://127.0.0.1:$mp/hello" 2>/dev/null | awk '/Requests\/sec/ {print $2}')")
+    kill $mpid; wait $mpid 2>/dev/null
+  done
+  printf '%-44s round %d  A %8s/s  B %8s/s  B/A %s\n' "mock, wrk -c32 5s (req/s)" "$r" "${line[0]}" "${line[1]}" "$(python3 -c "print('%.3f' % (${line[1]}/${line[0]}))")"
+done
