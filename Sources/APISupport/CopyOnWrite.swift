@@ -3,11 +3,13 @@
 /// `PreparedCall`), where copying every field (a retain each) several times a request showed in
 /// load runs' profiles. The value lives behind a pointer: a class's `var` would be checked
 /// for exclusive access at run time on every read.
+/// Its members are inlinable: the request values of the send path read their fields through it
+/// from other modules on every request.
 package struct CopyOnWrite<Value> {
-    private final class Storage {
-        let pointer: UnsafeMutablePointer<Value>
+    @usableFromInline final class Storage {
+        @usableFromInline let pointer: UnsafeMutablePointer<Value>
 
-        package init(_ value: Value) {
+        @usableFromInline init(_ value: Value) {
             pointer = .allocate(capacity: 1)
             pointer.initialize(to: value)
         }
@@ -18,13 +20,13 @@ package struct CopyOnWrite<Value> {
         }
     }
 
-    private var storage: Storage
+    @usableFromInline var storage: Storage
 
-    package init(_ value: Value) {
+    @inlinable package init(_ value: Value) {
         storage = Storage(value)
     }
 
-    package var value: Value {
+    @inlinable package var value: Value {
         _read { yield storage.pointer.pointee }
         _modify {
             if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.pointer.pointee) }

@@ -25,7 +25,7 @@ struct APICLI: AsyncParsableCommand {
             service. Name a target as service.target, e.g. github.zen. targets/apicli.yaml, when \
             present, holds defaults, rules and environments for every service (--env, APICLI_ENV).
 
-            Exit codes: `apicli help exit-codes` (or `apicli exit-codes`; `--markdown` for README's table).
+            Exit codes: `apicli help exit-codes` (or `apicli exit-codes`; `--markdown` for the manual's table).
             """,
         version: "0.1.0",
         subcommands: [Call.self, List.self, Show.self, Check.self, Load.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self]

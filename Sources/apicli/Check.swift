@@ -67,7 +67,7 @@ extension APICLI {
         @Option(help: ArgumentHelp("Write a JUnit XML report.", valueName: "file"))
         var junit: String?
 
-        @Option(help: ArgumentHelp("Write a JSON report (schema in README).", valueName: "file"))
+        @Option(help: ArgumentHelp("Write a JSON report (schema in docs/checks-and-ci.md).", valueName: "file"))
         var json: String?
 
         /// The plain values the run works from (CheckRun.swift); the hand parser fills them too.

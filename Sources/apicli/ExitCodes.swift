@@ -4,7 +4,7 @@ import ArgumentParser
 
 /// The one table of exit codes: the only place a number appears. Errors reach it by their kind
 /// (`APIError.kind`), runs of many targets by the kinds of their failures; `apicli help
-/// exit-codes` and README's table are rendered from `ExitStatus.table` (a test compares them).
+/// exit-codes` and docs/exit-codes.md's table are rendered from `ExitStatus.table` (a test compares them).
 enum ExitStatus: Int32, CaseIterable {
     case ok = 0
     case failed = 1
@@ -41,7 +41,7 @@ enum ExitStatus: Int32, CaseIterable {
         return kinds.isEmpty ? .ok : .failed
     }
 
-    /// What each status means, in every command (README's table, `apicli help exit-codes`).
+    /// What each status means, in every command (docs/exit-codes.md's table, `apicli help exit-codes`).
     static let table: [(ExitStatus, String)] = [
         (.ok, "success; check: every check passed (skipped ones do not count); mock: stopped by SIGINT or SIGTERM"),
         (.failed, "rejected by validate: or expect:; a check failed; a needed target failed or captured nothing; "
@@ -71,7 +71,7 @@ enum ExitStatus: Int32, CaseIterable {
         }
     }
 
-    /// The table as README has it.
+    /// The table as docs/exit-codes.md has it.
     static var markdown: String {
         "| code | meaning |\n| --- | --- |\n" + table.map { "| \($0.rawValue) | \($1) |\n" }.joined()
     }

@@ -12,7 +12,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `--json FILE`: the machine-readable report. The schema (README, "JSON report") is stable:
+/// `--json FILE`: the machine-readable report. The schema (docs/checks-and-ci.md, "JSON report") is stable:
 /// fields may be added, never renamed or removed. Times are seconds.
 package enum JSONReport {
     package static let schemaVersion = 1
