@@ -9,36 +9,36 @@ package struct PreparedCall: Sendable {
         storage = CopyOnWrite(Parts(service: service, target: target, endpoint: endpoint, request: request, bindings: bindings))
     }
 
-    @inlinable package var service: Service {
+    package var service: Service {
         _read { yield storage.value.service }
         _modify { yield &storage.value.service }
     }
-    @inlinable package var target: Target {
+    package var target: Target {
         _read { yield storage.value.target }
         _modify { yield &storage.value.target }
     }
-    @inlinable package var endpoint: Endpoint {
+    package var endpoint: Endpoint {
         _read { yield storage.value.endpoint }
         _modify { yield &storage.value.endpoint }
     }
     /// Before the plugins' `prepare` (the `Caller` applies them to each attempt).
-    @inlinable package var request: PreparedRequest {
+    package var request: PreparedRequest {
         _read { yield storage.value.request }
         _modify { yield &storage.value.request }
     }
     /// What the target's samples expand with.
-    @inlinable package var bindings: Bindings {
+    package var bindings: Bindings {
         _read { yield storage.value.bindings }
         _modify { yield &storage.value.bindings }
     }
 
-    @usableFromInline struct Parts: Sendable {
-        @usableFromInline var service: Service
-        @usableFromInline var target: Target
-        @usableFromInline var endpoint: Endpoint
-        @usableFromInline var request: PreparedRequest
-        @usableFromInline var bindings: Bindings
+    private struct Parts: Sendable {
+        var service: Service
+        var target: Target
+        var endpoint: Endpoint
+        var request: PreparedRequest
+        var bindings: Bindings
     }
 
-    @usableFromInline var storage: CopyOnWrite<Parts>
+    private var storage: CopyOnWrite<Parts>
 }

@@ -1,4 +1,4 @@
 import Dispatch
 
 /// Seconds on the monotonic clock: deadlines, load schedules and child-process timeouts.
-@inlinable package func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+package func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }

@@ -3,13 +3,11 @@
 /// `PreparedCall`), where copying every field (a retain each) several times a request showed in
 /// load runs' profiles. The value lives behind a pointer: a class's `var` would be checked
 /// for exclusive access at run time on every read.
-/// Its members are inlinable: the request values of the send path read their fields through it
-/// from other modules on every request.
 package struct CopyOnWrite<Value> {
-    @usableFromInline final class Storage {
-        @usableFromInline let pointer: UnsafeMutablePointer<Value>
+    private final class Storage {
+        let pointer: UnsafeMutablePointer<Value>
 
-        @usableFromInline init(_ value: Value) {
+        package init(_ value: Value) {
             pointer = .allocate(capacity: 1)
             pointer.initialize(to: value)
         }
@@ -20,13 +18,13 @@ package struct CopyOnWrite<Value> {
         }
     }
 
-    @usableFromInline var storage: Storage
+    private var storage: Storage
 
-    @inlinable package init(_ value: Value) {
+    package init(_ value: Value) {
         storage = Storage(value)
     }
 
-    @inlinable package var value: Value {
+    package var value: Value {
         _read { yield storage.pointer.pointee }
         _modify {
             if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.pointer.pointee) }
