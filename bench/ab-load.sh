@@ -19,24 +19,10 @@ mkdir -p "$out/ng/tmp" "$out/targets"
 export NO_PROXY="127.0.0.1,localhost" no_proxy="127.0.0.1,localhost" PATH="$PATH:/usr/sbin"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$(dirname "${BASH_SOURCE[0]}")/nginx-hello.sh"
 
-port=$(free_port)
-cat >"$out/ng/nginx.conf" <<EOF
-daemon off;
-worker_processes 2;
-pid $out/ng/nginx.pid;
-error_log $out/ng/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $out/ng/tmp; proxy_temp_path $out/ng/tmp; fastcgi_temp_path $out/ng/tmp;
-  uwsgi_temp_path $out/ng/tmp; scgi_temp_path $out/ng/tmp;
-  keepalive_requests 100000;
-  server { listen 127.0.0.1:$port; location = /hello { default_type application/json; return 200 '{"hello":"world"}'; } }
-}
-EOF
-nginx -c "$out/ng/nginx.conf" -p "$out/ng" & pids+=($!)
+nginx_hello "$out/ng" 2
+port=$nginx_port
 delay_bin=bench/out/delay-server
 [[ -x $delay_bin && $delay_bin -nt Tests/Servers/delay-server.c ]] || cc -O2 -pthread -o "$delay_bin" Tests/Servers/delay-server.c
 rm -f "$out/delay.url"

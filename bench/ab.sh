@@ -17,25 +17,11 @@ export NO_PROXY="127.0.0.1,localhost" no_proxy="127.0.0.1,localhost" PATH="$PATH
 unset APICLI_TARGETS APICLI_ENV
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$(dirname "${BASH_SOURCE[0]}")/nginx-hello.sh"
 median() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.2f" % (x["median"]*1000) for x in r))' "$1"; }
 
-port=$(free_port)
-cat >"$out/ng/nginx.conf" <<EOF
-daemon off;
-worker_processes 1;
-pid $out/ng/nginx.pid;
-error_log $out/ng/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $out/ng/tmp; proxy_temp_path $out/ng/tmp; fastcgi_temp_path $out/ng/tmp;
-  uwsgi_temp_path $out/ng/tmp; scgi_temp_path $out/ng/tmp;
-  keepalive_requests 100000;
-  server { listen 127.0.0.1:$port; location = /hello { default_type application/json; return 200 '{"hello":"world"}'; } }
-}
-EOF
-nginx -c "$out/ng/nginx.conf" -p "$out/ng" & pids+=($!)
+nginx_hello "$out/ng" 1
+port=$nginx_port
 url=http://127.0.0.1:$port
 for _ in $(seq 50); do curl -s -o /dev/null "$url/hello" && break; sleep 0.1; done
 printf 'baseURL: %s\nvalidate: success\ntargets:\n  hello: { path: /hello, sample: { json: { hello: world } } }\n' "$url" >"$out/targets/bench.yaml"
