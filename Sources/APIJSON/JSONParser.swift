@@ -52,7 +52,7 @@ package enum JSONParser {
             return true
         }
 
-        package mutating func value(depth: Int) -> Tree? {
+        mutating func value(depth: Int) -> Tree? {
             guard depth < JSONParser.maxDepth, let b = peek else { return nil }
             switch b {
             case UInt8(ascii: "{"): return object(depth: depth)

@@ -75,7 +75,7 @@ package struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     private struct Scanner {
         let bytes: [UInt8]
         var index = 0
-        package init(_ text: String) { bytes = Array(text.utf8) }
+        init(_ text: String) { bytes = Array(text.utf8) }
 
         var atEnd: Bool { index >= bytes.count }
         /// The 0-based character position of `index` (past the end: counted on, one a byte).

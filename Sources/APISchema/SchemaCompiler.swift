@@ -102,7 +102,7 @@ struct SchemaCompiler {
         let place: SchemaRegistry.Place
         let dialect: SchemaDialect
 
-        package init(compiler: SchemaCompiler, node: SchemaNode, place: SchemaRegistry.Place, dialect: SchemaDialect) {
+        init(compiler: SchemaCompiler, node: SchemaNode, place: SchemaRegistry.Place, dialect: SchemaDialect) {
             self.compiler = compiler
             self.node = node
             self.place = place

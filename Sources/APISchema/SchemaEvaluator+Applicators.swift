@@ -200,7 +200,7 @@ private struct KeySet {
     let members: [(key: String, value: JSONValue)]
     let set: Set<String>?
 
-    package init(_ members: [(key: String, value: JSONValue)]) {
+    init(_ members: [(key: String, value: JSONValue)]) {
         self.members = members
         set = members.count > 16 ? Set(members.map(\.key)) : nil
     }

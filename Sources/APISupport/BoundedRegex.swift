@@ -36,7 +36,7 @@ package enum BoundedRegex {
 package enum Detached {
     private final class Work {
         let body: @Sendable () -> Void
-        package init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
     package static func run(_ body: @escaping @Sendable () -> Void) {

@@ -7,7 +7,7 @@ package struct CopyOnWrite<Value> {
     private final class Storage {
         let pointer: UnsafeMutablePointer<Value>
 
-        package init(_ value: Value) {
+        init(_ value: Value) {
             pointer = .allocate(capacity: 1)
             pointer.initialize(to: value)
         }

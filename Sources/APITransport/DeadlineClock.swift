@@ -85,9 +85,9 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
 private struct MinHeap {
     private var items: [(due: UInt64, id: UInt64)] = []
 
-    package init() {}
+    init() {}
 
-    package init(_ items: [(due: UInt64, id: UInt64)]) {
+    init(_ items: [(due: UInt64, id: UInt64)]) {
         self.items = items.sorted { $0.due < $1.due }  // a sorted array is a heap
     }
 

@@ -37,7 +37,7 @@ private final class Gate: BodySink {
     let inner: (any BodySink)?
     let held = Locked(false)
 
-    package init(_ inner: (any BodySink)?) { self.inner = inner }
+    init(_ inner: (any BodySink)?) { self.inner = inner }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {
         if held.current { return }

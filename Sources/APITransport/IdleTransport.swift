@@ -68,7 +68,7 @@ private final class TouchingSink: BodySink {
     let inner: any BodySink
     let watch: IdleWatch
 
-    package init(_ inner: any BodySink, _ watch: IdleWatch) { (self.inner, self.watch) = (inner, watch) }
+    init(_ inner: any BodySink, _ watch: IdleWatch) { (self.inner, self.watch) = (inner, watch) }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {
         watch.touch()

@@ -50,7 +50,7 @@ package struct TargetSpan {
         let parser: UnsafeMutablePointer<yaml_parser_t>
         let event: UnsafeMutablePointer<yaml_event_t>
 
-        package init(_ buffer: UnsafeBufferPointer<UInt8>) {
+        init(_ buffer: UnsafeBufferPointer<UInt8>) {
             // libyaml keeps a pointer into its own struct: it must not move.
             parser = .allocate(capacity: 1)
             event = .allocate(capacity: 1)
