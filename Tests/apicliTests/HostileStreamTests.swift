@@ -62,4 +62,80 @@ final class HostileStreamTests: XCTestCase {
             XCTAssertLessThan(kib, Self.peakBudgetKiB, "\(flood): peak RSS \(kib) KiB")
         }
     }
+
+    // MARK: - Event streams (items 2 and 12)
+
+    /// A `data:` line that never ends, or an event that never ends, stops at `--max-event-size`
+    /// (default 8 MiB) with exit 3 naming it, in flat memory (it was held whole: 0.5-1.1 GB in 6 s);
+    /// the flag and `stream: { maxEventSize: }` raise it; `raw` passes the bytes through unparsed.
+    func testAnEventStreamLineOrEventStopsAtItsLimit() throws {
+        let server = try start("sse-server.py", ["--lifetime", "120"])
+        let host = "127.0.0.1:\(server.port)"
+        let why = "(--max-event-size, or stream: { maxEventSize: } in the target)"
+        for (path, words) in [("/endless-line", "an event-stream line from \(host) is longer than 8388608 bytes \(why)"),
+                              ("/endless-event", "an event from \(host) is larger than 8388608 bytes \(why)")] {
+            for format in ["json", "events"] {
+                let (r, kib) = try measured(["call", server.url + path, "--format", format, "--timeout", "20"])
+                XCTAssertEqual(r.code, 3, "\(path) \(format): \(r.stderr)")
+                XCTAssertEqual(r.stderr, "apicli: \(server.url)\(path): network error: \(words)\n")
+                XCTAssertLessThan(r.seconds, 10, path)
+                XCTAssertGreaterThan(kib, 0, path)
+                XCTAssertLessThan(kib, Self.peakBudgetKiB, "\(path) \(format): peak RSS \(kib) KiB")
+            }
+        }
+        // A 9,000,000-byte line: past the default, within a raised limit (flag, or the target's key).
+        let long = server.url + "/long/9000000"
+        let refused = try CLI.run(["call", long, "--format", "json"], cwd: dir)
+        XCTAssertEqual(refused.code, 3, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("is longer than 8388608 bytes"), refused.stderr)
+        let raised = try CLI.run(["call", long, "--format", "json", "--max-event-size", "16777216"], cwd: dir)
+        XCTAssertEqual(raised.code, 0, raised.stderr)
+        XCTAssertEqual(raised.stdoutData.count, 9_000_000 + #"{"event":"message","data":"","id":""}"#.count + 1)
+        try Data("""
+            baseURL: \(server.url)
+            targets:
+              long: { path: /long/9000000, stream: { maxEventSize: 16777216 } }
+              small: { path: /long/3000, stream: { maxEventSize: 2048, reconnect: 3 } }
+            """.utf8).write(to: dir.appendingPathComponent("targets/sse.yaml"))
+        XCTAssertEqual(try CLI.run(["call", "sse.long", "--format", "events"], cwd: dir).stdoutData.count,
+                       9_000_000 + "event: message\ndata: \n\n".count)
+        // raw passes the bytes on, but a reconnecting stream is read for its last id: the limit holds
+        // there too, and a stream past it is not sent again.
+        let small = try CLI.run(["call", "sse.small", "--format", "raw"], cwd: dir)
+        XCTAssertEqual(small.code, 3, small.stderr)
+        XCTAssertEqual(small.stderr, "apicli: sse.small: network error: an event-stream line from \(host) is longer than 2048 bytes \(why)\n")
+        XCTAssertLessThan(small.seconds, 1, "not reconnected")
+        // Out of range: the flag and the key.
+        let flag = try CLI.run(["call", long, "--max-event-size", "10"], cwd: dir)
+        XCTAssertEqual(flag.code, 64, flag.stderr)
+        XCTAssertTrue(flag.stderr.contains("--max-event-size takes a number of bytes from 1024 to 1073741824 (1 GiB), got 10"), flag.stderr)
+        try Data("""
+            baseURL: \(server.url)
+            targets:
+              bad: { path: /x, stream: { maxEventSize: 10 } }
+            """.utf8).write(to: dir.appendingPathComponent("targets/sse.yaml"))
+        let key = try CLI.run(["validate"], cwd: dir)
+        XCTAssertEqual(key.code, 2, key.stderr)
+        XCTAssertTrue(key.stderr.contains("sse.yaml:3:"), key.stderr)
+        XCTAssertTrue(key.stderr.contains("stream maxEventSize (bytes) must be a whole number from 1024 to 1073741824, not '10'"), key.stderr)
+    }
+
+    /// `stream: { reconnect: 10 }` against a stream that always drops (a second between attempts):
+    /// `--timeout 2` bounds the whole call, reconnections included (it ran 11 s), exit 4.
+    func testReconnectionsStayInsideTheTimeout() throws {
+        let server = try start("sse-server.py", ["--lifetime", "60"])
+        try Data("""
+            baseURL: \(server.url)
+            targets:
+              drop: { path: /drop, stream: { reconnect: 10 } }
+            """.utf8).write(to: dir.appendingPathComponent("targets/sse.yaml"))
+        let r = try CLI.run(["call", "sse.drop", "--format", "json", "--timeout", "2"], cwd: dir)
+        XCTAssertEqual(r.code, 4, r.stderr)
+        XCTAssertEqual(r.stderr, "apicli: sse.drop: timed out after 2 s\n")
+        XCTAssertLessThan(r.seconds, 3)
+        XCTAssertGreaterThanOrEqual(r.seconds, 1.9)
+        let events = r.stdout.split(separator: "\n")
+        XCTAssertEqual(events.first, #"{"event":"message","data":"dropped","id":"1"}"#)
+        XCTAssertEqual(events.count, 2, "the first attempt and one reconnection, a second apart: \(r.stdout)")
+    }
 }
