@@ -27,7 +27,7 @@ package enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
     /// a WebSocket frame RFC 6455 forbids); `reason` says how, as a sentence's predicate; `detail`:
     /// the library's own error (shown with `-v` only).
     case protocolViolation(host: String, reason: String, detail: String? = nil)
-    /// An event-stream line or event larger than the limit (`--max-event`, `stream: { maxEvent: }`).
+    /// An event-stream line or event larger than the limit (`--max-event-size`, `stream: { maxEventSize: }`).
     case eventTooLarge(host: String, line: Bool, limit: Int64)
     case offline
     /// A sample's `error:` (what a stub answers instead of a response).
@@ -93,7 +93,7 @@ package enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
         case .protocolViolation(let host, let reason, _): return "\(host) \(reason)"
         case .eventTooLarge(let host, let line, let limit):
             return (line ? "an event-stream line from \(host) is longer than" : "an event from \(host) is larger than")
-                + " \(limit) bytes (--max-event, or stream: { maxEvent: } in the target)"
+                + " \(limit) bytes (--max-event-size, or stream: { maxEventSize: } in the target)"
         case .offline: return "not connected to a network"
         case .stubbed(let text), .other(let text): return text
         case .failed(let host, _): return "the exchange with \(host) failed (-v shows the transport's own error)"
