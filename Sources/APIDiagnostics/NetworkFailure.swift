@@ -29,6 +29,8 @@ package enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
     case protocolViolation(host: String, reason: String, detail: String? = nil)
     /// An event-stream line or event larger than the limit (`--max-event-size`, `stream: { maxEventSize: }`).
     case eventTooLarge(host: String, line: Bool, limit: Int64)
+    /// More WebSocket messages than a conversation keeps (`WebSocketTask.maxMessages`).
+    case tooManyMessages(host: String, limit: Int)
     case offline
     /// A sample's `error:` (what a stub answers instead of a response).
     case stubbed(String)
@@ -54,6 +56,7 @@ package enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
         case .inflatesTooMuch: return "inflatesTooMuch"
         case .protocolViolation: return "protocol"
         case .eventTooLarge: return "eventTooLarge"
+        case .tooManyMessages: return "tooManyMessages"
         case .offline: return "offline"
         case .stubbed: return "stubbed"
         case .other, .failed: return "other"
@@ -94,6 +97,9 @@ package enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
         case .eventTooLarge(let host, let line, let limit):
             return (line ? "an event-stream line from \(host) is longer than" : "an event from \(host) is larger than")
                 + " \(limit) bytes (--max-event-size, or stream: { maxEventSize: } in the target)"
+        case .tooManyMessages(let host, let limit):
+            return "\(host) sent more than \(limit) WebSocket messages, the most one conversation keeps "
+                + "(close: { after: N } ends it sooner)"
         case .offline: return "not connected to a network"
         case .stubbed(let text), .other(let text): return text
         case .failed(let host, _): return "the exchange with \(host) failed (-v shows the transport's own error)"

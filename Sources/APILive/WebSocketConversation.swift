@@ -13,6 +13,7 @@ import Foundation
 import NIOCore
 import NIOWebSocket
 import WSClient
+import Logging
 
 /// One WebSocket conversation's client side: the task's messages sent in order while what the
 /// server sends is received; the client closes after `close.after` messages, or once everything
@@ -25,6 +26,11 @@ final class Conversation: Sendable {
         var lastActivity: Double
         var sent = false
         var done = false
+        /// The client sent (or began) the close: a conversation apicli ended.
+        var closing = false
+        /// The connection ended with no close frame from the server, and writing to it failed:
+        /// apicli's WebSocket layer had closed it on a frame RFC 6455 forbids.
+        var refused = false
         var failure: APIError?
     }
 
@@ -32,6 +38,8 @@ final class Conversation: Sendable {
     let transfer: Transfer
     let maxBytes: Int64
     let host: String
+    /// What the WebSocket library saw and did (its trace): a close frame received, a frame refused.
+    let witness = FrameWitness()
     private let start = Conversation.now()
     private let state: Locked<State>
 
@@ -64,8 +72,44 @@ final class Conversation: Sendable {
             }
             state.withLock { $0.done = true }
             group.cancelAll()
+            // The messages ended with no close frame either way: either the server dropped the
+            // connection (an abnormal closure), or NIO's frame decoder refused a frame (longer than
+            // the frame limit, a fragmented control frame) and closed the connection itself, an
+            // error that never reaches this side. An unsolicited pong (RFC 6455 §5.5.3) tells which.
+            if !state.current.closing, !witness.closeReceived {
+                do { try await outbound.write(.pong) } catch { state.withLock { $0.refused = true } }
+            }
         }
     }
+
+    /// What broke the protocol, once the library's `run` has returned with the server's close frame
+    /// (`closed`, nil when none came): a close code RFC 6455 §7.4 does not allow, a frame the library
+    /// refused, or the connection ending without a close frame the client did not ask for.
+    func violation(closed: WebSocketCloseFrame?) -> APIError? {
+        let s = state.current
+        if let refused = witness.refused {
+            return .network(.protocolViolation(host: host, reason: "sent \(refused) (RFC 6455 §5.2); apicli ended the conversation (close code 1002)"))
+        }
+        if let closed {
+            let code = Int(UInt16(webSocketErrorCode: closed.closeCode))
+            guard Self.allowedCloseCodes.contains(where: { $0.contains(code) }) else {
+                return .network(.protocolViolation(host: host, reason: "closed the WebSocket conversation with the code \(code), which RFC 6455 §7.4 does not allow"))
+            }
+            return nil
+        }
+        guard !s.closing, s.failure == nil else { return nil }
+        // NIO's frame decoder closes the connection on a frame it refuses before its error can reach
+        // the library: when the connection was gone before the probe, the refusal is certain;
+        // otherwise it is one of the two.
+        let forbidden = "sent a WebSocket frame RFC 6455 forbids (a fragmented control frame, a control frame over 125 bytes, "
+            + "or one over the 1 MiB frame limit, such as a length of 2^62), on which apicli closed the connection (close code 1002 or 1009)"
+        if s.refused { return .network(.protocolViolation(host: host, reason: forbidden)) }
+        return .network(.protocolViolation(host: host, reason: "ended the WebSocket conversation without a close frame: it closed the connection "
+            + "(an abnormal closure, RFC 6455 §7.1.5), or " + forbidden))
+    }
+
+    /// The close codes a server may send (RFC 6455 §7.4.1 and IANA's registry; 1004-1006 and 1015 never go on the wire).
+    static let allowedCloseCodes = [1000...1003, 1007...1014, 3000...4999]
 
     private func sendAll(_ outbound: WebSocketOutboundWriter) async throws {
         for message in request.send {
@@ -75,6 +119,7 @@ final class Conversation: Sendable {
             case .binary(let path):
                 guard let data = FileManager.default.contents(atPath: path) else {
                     fail(.stopped("cannot read the binary message file \(path)"))
+                    state.withLock { $0.closing = true }
                     try await outbound.close(.normalClosure, reason: nil)
                     return
                 }
@@ -113,16 +158,19 @@ final class Conversation: Sendable {
             case .text(let text): received = ReceivedMessage(text: text, at: now - start)
             case .binary(var buffer): received = ReceivedMessage(binary: true, data: Data(buffer.readBytes(length: buffer.readableBytes) ?? []), at: now - start)
             }
-            let (count, fits, enough) = state.withLock { s -> (Int, Bool, Bool) in
+            let (count, tooLarge, tooMany, enough) = state.withLock { s -> (Int, Bool, Bool, Bool) in
                 s.bytes += Int64(received.data.count)
-                guard s.bytes <= maxBytes, s.messages.count < WebSocketTask.maxMessages else { return (s.messages.count, false, false) }
+                guard s.bytes <= maxBytes else { return (s.messages.count, true, false, false) }
+                guard s.messages.count < WebSocketTask.maxMessages else { return (s.messages.count, false, true, false) }
                 s.messages.append(received)
                 s.lastActivity = now
-                return (s.messages.count, true, transfer.enough?(s.messages) ?? false)
+                return (s.messages.count, false, false, transfer.enough?(s.messages) ?? false)
             }
-            guard fits else {
-                fail(.network(.bodyTooLarge(host: host, limit: maxBytes)))
-                try await outbound.close(.messageTooLarge, reason: nil)
+            // Each limit named as it is: the bytes received (--max-body), or the messages kept.
+            if tooLarge || tooMany {
+                fail(.network(tooLarge ? .bodyTooLarge(host: host, limit: maxBytes) : .tooManyMessages(host: host, limit: WebSocketTask.maxMessages)))
+                state.withLock { $0.closing = true }
+                try await outbound.close(tooLarge ? .messageTooLarge : .policyViolation, reason: nil)
                 return
             }
             deliver(received)
@@ -145,6 +193,7 @@ final class Conversation: Sendable {
     }
 
     private func closeFrame(_ outbound: WebSocketOutboundWriter) async throws {
+        state.withLock { $0.closing = true }
         try await outbound.close(.init(codeNumber: request.close.code), reason: request.close.reason.isEmpty ? nil : request.close.reason)
     }
 
@@ -163,5 +212,51 @@ final class Conversation: Sendable {
         out.messages = messages
         out.closeCode = closeCode
         return out
+    }
+}
+
+/// The WebSocket library's trace, read for the two things it does not otherwise tell: whether the
+/// server's close frame came, and a frame it refused (a reserved opcode, a reserved bit no extension
+/// agreed), which it answers with close 1002 and does not report. Nothing else is kept or printed.
+final class FrameWitness: Sendable {
+    private let seen = Locked<(closeReceived: Bool, refused: String?, reservedBits: String?)>((false, nil, nil))
+
+    var closeReceived: Bool { seen.current.closeReceived }
+    /// What the library refused, in words, if it did.
+    var refused: String? { seen.current.refused }
+
+    /// A `LogHandler` for the library's `Logger` (at trace level) that feeds this witness.
+    var handler: some LogHandler { Handler(witness: self) }
+
+    fileprivate func note(_ message: String) {
+        if message.hasPrefix("Received WebSocketFrame(WebSocketOpcode.connectionClose") {
+            seen.withLock { $0.closeReceived = true }
+        } else if message.hasPrefix("Received WebSocketFrame(") {
+            // The last frame's reserved bits (RSV1 is permessage-deflate's when agreed), should the library refuse it.
+            let rsv = ["RSV1", "RSV2", "RSV3"].filter { message.contains(",\($0)") || message.contains(" \($0)") }
+            seen.withLock { $0.reservedBits = rsv.isEmpty ? nil : rsv.joined(separator: ", ") }
+        } else if message == "Received reserved opcode" {
+            seen.withLock { $0.refused = $0.refused ?? "a frame with a reserved opcode" }
+        } else if message.hasPrefix("Error: close(") {
+            seen.withLock { s in
+                guard s.refused == nil else { return }
+                if message.contains("dataInconsistentWithMessage") {
+                    s.refused = "a text message that is not UTF-8"
+                } else if message.contains("protocolError") {
+                    s.refused = s.reservedBits.map { "a frame with \($0) set, which no extension agreed" } ?? "a frame RFC 6455 forbids"
+                }
+            }
+        }
+    }
+
+    private struct Handler: LogHandler {
+        let witness: FrameWitness
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { nil }
+            set {}
+        }
+        func log(event: LogEvent) { witness.note(event.message.description) }
     }
 }

@@ -138,4 +138,65 @@ final class HostileStreamTests: XCTestCase {
         XCTAssertEqual(events.first, #"{"event":"message","data":"dropped","id":"1"}"#)
         XCTAssertEqual(events.count, 2, "the first attempt and one reconnection, a second apart: \(r.stdout)")
     }
+
+    // MARK: - WebSocket (items 13 and 14)
+
+    /// Frames RFC 6455 forbids, and a close without a close frame, fail the conversation (exit 3,
+    /// check FAIL) naming what the server did; they ended it silently with exit 0. NIO's decoder
+    /// closes the connection on the frames it refuses (a 2^62-byte length, a fragmented ping) before
+    /// its error reaches the library, so those are named as one of the two causes when the
+    /// connection was gone at once.
+    func testAWebSocketServerBreakingTheProtocolFailsTheConversation() throws {
+        let server = try start("ws-raw-server.py", ["--lifetime", "120"])
+        let host = "127.0.0.1:\(server.port)"
+        let paths = ["ok": "/ok", "huge": "/huge", "lateHuge": "/late/huge", "ping": "/fragmented-ping", "latePing": "/late/fragmented-ping",
+                     "rsv": "/reserved", "opcode": "/opcode", "closeBad": "/close-bad", "drop": "/drop"]
+        try Data(("baseURL: \(server.url)\ntargets:\n" + paths.sorted(by: { $0.key < $1.key }).map { name, path in
+            "  \(name): { path: \(path), task: { websocket: { send: [hello] } } }\n"
+        }.joined()).utf8).write(to: dir.appendingPathComponent("targets/ws.yaml"))
+        let ok = try CLI.run(["call", "ws.ok"], cwd: dir)
+        XCTAssertEqual(ok.code, 0, ok.stderr)
+        XCTAssertEqual(ok.stdout, "hi\n", "the raw server speaks WebSocket")
+        let forbidden = "sent a WebSocket frame RFC 6455 forbids (a fragmented control frame, a control frame over 125 bytes, or one over "
+            + "the 1 MiB frame limit, such as a length of 2^62), on which apicli closed the connection (close code 1002 or 1009)"
+        let expected = [
+            "huge": forbidden, "lateHuge": forbidden, "ping": forbidden, "latePing": forbidden,
+            "rsv": "sent a frame with RSV1 set, which no extension agreed (RFC 6455 §5.2); apicli ended the conversation (close code 1002)",
+            "opcode": "sent a frame with a reserved opcode (RFC 6455 §5.2); apicli ended the conversation (close code 1002)",
+            "closeBad": "closed the WebSocket conversation with the code 999, which RFC 6455 §7.4 does not allow",
+            "drop": "closed the connection (an abnormal closure, RFC 6455 §7.1.5)",
+        ]
+        for (name, words) in expected.sorted(by: { $0.key < $1.key }) {
+            let r = try CLI.run(["call", "ws." + name, "--timeout", "20"], cwd: dir)
+            XCTAssertEqual(r.code, 3, "\(name): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("apicli: ws.\(name): network error: \(host) "), r.stderr)
+            XCTAssertTrue(r.stderr.contains(words), "\(name): \(r.stderr)")
+            XCTAssertLessThan(r.seconds, 5, name)
+        }
+        let check = try CLI.run(["check", "ws.ping", "ws.ok"], cwd: dir)
+        XCTAssertEqual(check.code, 3, check.stdout + check.stderr)
+        XCTAssertTrue(check.stdout.contains("FAIL  ws.ping"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("RFC 6455 forbids"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("PASS  ws.ok"), check.stdout)
+    }
+
+    /// The 10,001st message of 60 KB in all was "larger than 67108864 bytes (--max-body)": it is the
+    /// count of messages a conversation keeps, and says so; 10,000 are fine.
+    func testTooManyWebSocketMessagesSaySo() throws {
+        let server = try start("ws-raw-server.py", ["--lifetime", "60"])
+        try Data("""
+            baseURL: \(server.url)
+            targets:
+              many: { path: /count/10001, task: { websocket: { send: [hello] } } }
+              enough: { path: /count/10000, task: { websocket: { send: [hello] } } }
+            """.utf8).write(to: dir.appendingPathComponent("targets/ws.yaml"))
+        let many = try CLI.run(["call", "ws.many", "--format", "json"], cwd: dir)
+        XCTAssertEqual(many.code, 3, many.stderr)
+        XCTAssertEqual(many.stderr, "apicli: ws.many: network error: 127.0.0.1:\(server.port) sent more than 10000 WebSocket messages, "
+            + "the most one conversation keeps (close: { after: N } ends it sooner)\n")
+        XCTAssertEqual(many.stdout.split(separator: "\n").count, 10_000)
+        let enough = try CLI.run(["call", "ws.enough"], cwd: dir)
+        XCTAssertEqual(enough.code, 0, enough.stderr)
+        XCTAssertTrue(enough.stdout.hasSuffix("m9999\nm10000\n"), String(enough.stdout.suffix(40)))
+    }
 }
