@@ -22,7 +22,7 @@ import struct
 import threading
 import time
 
-from serve import announce, arguments, end_after
+from serve import arguments, serve_raw
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 DATA, HEADERS, RST_STREAM, SETTINGS, PING, CONTINUATION = 0, 1, 3, 4, 6, 9
@@ -105,16 +105,7 @@ def main():
     args = arguments(60, lambda p: (
         p.add_argument("--flood", default="ping", choices=["ok", "ping", "settings", "continuation", "rst", "empty-data"]),
         p.add_argument("--seconds", type=float, default=20)))
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", args.port))
-    sock.listen(16)
-    announce(sock.getsockname()[1])
-    end_after(args.lifetime)
-    while True:
-        conn, _ = sock.accept()
-        threading.Thread(target=handle, args=(conn, args), daemon=True).start()
-
+    serve_raw(lambda conn: handle(conn, args), args)
 
 if __name__ == "__main__":
     main()

@@ -21,10 +21,9 @@ import base64
 import hashlib
 import socket
 import struct
-import threading
 import time
 
-from serve import announce, arguments, end_after
+from serve import arguments, serve_raw
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
@@ -95,16 +94,7 @@ def handle(conn):
 
 def main():
     args = arguments(60)
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", args.port))
-    sock.listen(16)
-    announce(sock.getsockname()[1])
-    end_after(args.lifetime)
-    while True:
-        conn, _ = sock.accept()
-        threading.Thread(target=handle, args=(conn,), daemon=True).start()
-
+    serve_raw(handle, args)
 
 if __name__ == "__main__":
     main()

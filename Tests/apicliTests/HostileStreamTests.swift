@@ -26,6 +26,12 @@ final class HostileStreamTests: XCTestCase {
         return server
     }
 
+    /// Writes targets/`service`.yaml: `baseURL:` the server's, then `targets:` with `lines` (each indented by two).
+    func targets(_ service: String, _ server: TestServer, _ lines: [String]) throws {
+        try Data(("baseURL: \(server.url)\ntargets:\n" + lines.map { "  \($0)\n" }.joined()).utf8)
+            .write(to: dir.appendingPathComponent("targets/\(service).yaml"))
+    }
+
     /// Runs apicli in the test's folder under Tests/Servers/peak-rss.py: the result and its peak RSS in KiB.
     func measured(_ args: [String], timeout: Double = 30) throws -> (CLI.Result, Int) {
         let rss = dir.appendingPathComponent("rss-\(UUID().uuidString).txt")
@@ -91,12 +97,8 @@ final class HostileStreamTests: XCTestCase {
         let raised = try CLI.run(["call", long, "--format", "json", "--max-event-size", "16777216"], cwd: dir)
         XCTAssertEqual(raised.code, 0, raised.stderr)
         XCTAssertEqual(raised.stdoutData.count, 9_000_000 + #"{"event":"message","data":"","id":""}"#.count + 1)
-        try Data("""
-            baseURL: \(server.url)
-            targets:
-              long: { path: /long/9000000, stream: { maxEventSize: 16777216 } }
-              small: { path: /long/3000, stream: { maxEventSize: 2048, reconnect: 3 } }
-            """.utf8).write(to: dir.appendingPathComponent("targets/sse.yaml"))
+        try targets("sse", server, ["long: { path: /long/9000000, stream: { maxEventSize: 16777216 } }",
+                                    "small: { path: /long/3000, stream: { maxEventSize: 2048, reconnect: 3 } }"])
         XCTAssertEqual(try CLI.run(["call", "sse.long", "--format", "events"], cwd: dir).stdoutData.count,
                        9_000_000 + "event: message\ndata: \n\n".count)
         // raw passes the bytes on, but a reconnecting stream is read for its last id: the limit holds
@@ -109,11 +111,7 @@ final class HostileStreamTests: XCTestCase {
         let flag = try CLI.run(["call", long, "--max-event-size", "10"], cwd: dir)
         XCTAssertEqual(flag.code, 64, flag.stderr)
         XCTAssertTrue(flag.stderr.contains("--max-event-size takes a number of bytes from 1024 to 1073741824 (1 GiB), got 10"), flag.stderr)
-        try Data("""
-            baseURL: \(server.url)
-            targets:
-              bad: { path: /x, stream: { maxEventSize: 10 } }
-            """.utf8).write(to: dir.appendingPathComponent("targets/sse.yaml"))
+        try targets("sse", server, ["bad: { path: /x, stream: { maxEventSize: 10 } }"])
         let key = try CLI.run(["validate"], cwd: dir)
         XCTAssertEqual(key.code, 2, key.stderr)
         XCTAssertTrue(key.stderr.contains("sse.yaml:3:"), key.stderr)
@@ -124,11 +122,7 @@ final class HostileStreamTests: XCTestCase {
     /// `--timeout 2` bounds the whole call, reconnections included (it ran 11 s), exit 4.
     func testReconnectionsStayInsideTheTimeout() throws {
         let server = try start("sse-server.py", ["--lifetime", "60"])
-        try Data("""
-            baseURL: \(server.url)
-            targets:
-              drop: { path: /drop, stream: { reconnect: 10 } }
-            """.utf8).write(to: dir.appendingPathComponent("targets/sse.yaml"))
+        try targets("sse", server, ["drop: { path: /drop, stream: { reconnect: 10 } }"])
         let r = try CLI.run(["call", "sse.drop", "--format", "json", "--timeout", "2"], cwd: dir)
         XCTAssertEqual(r.code, 4, r.stderr)
         XCTAssertEqual(r.stderr, "apicli: sse.drop: timed out after 2 s\n")
@@ -151,9 +145,9 @@ final class HostileStreamTests: XCTestCase {
         let host = "127.0.0.1:\(server.port)"
         let paths = ["ok": "/ok", "huge": "/huge", "lateHuge": "/late/huge", "ping": "/fragmented-ping", "latePing": "/late/fragmented-ping",
                      "rsv": "/reserved", "opcode": "/opcode", "closeBad": "/close-bad", "drop": "/drop"]
-        try Data(("baseURL: \(server.url)\ntargets:\n" + paths.sorted(by: { $0.key < $1.key }).map { name, path in
-            "  \(name): { path: \(path), task: { websocket: { send: [hello] } } }\n"
-        }.joined()).utf8).write(to: dir.appendingPathComponent("targets/ws.yaml"))
+        try targets("ws", server, paths.sorted(by: { $0.key < $1.key }).map { name, path in
+            "\(name): { path: \(path), task: { websocket: { send: [hello] } } }"
+        })
         let ok = try CLI.run(["call", "ws.ok"], cwd: dir)
         XCTAssertEqual(ok.code, 0, ok.stderr)
         XCTAssertEqual(ok.stdout, "hi\n", "the raw server speaks WebSocket")
@@ -175,21 +169,15 @@ final class HostileStreamTests: XCTestCase {
         }
         let check = try CLI.run(["check", "ws.ping", "ws.ok"], cwd: dir)
         XCTAssertEqual(check.code, 3, check.stdout + check.stderr)
-        XCTAssertTrue(check.stdout.contains("FAIL  ws.ping"), check.stdout)
-        XCTAssertTrue(check.stdout.contains("RFC 6455 forbids"), check.stdout)
-        XCTAssertTrue(check.stdout.contains("PASS  ws.ok"), check.stdout)
+        for line in ["FAIL  ws.ping", "RFC 6455 forbids", "PASS  ws.ok"] { XCTAssertTrue(check.stdout.contains(line), check.stdout) }
     }
 
     /// The 10,001st message of 60 KB in all was "larger than 67108864 bytes (--max-body)": it is the
     /// count of messages a conversation keeps, and says so; 10,000 are fine.
     func testTooManyWebSocketMessagesSaySo() throws {
         let server = try start("ws-raw-server.py", ["--lifetime", "60"])
-        try Data("""
-            baseURL: \(server.url)
-            targets:
-              many: { path: /count/10001, task: { websocket: { send: [hello] } } }
-              enough: { path: /count/10000, task: { websocket: { send: [hello] } } }
-            """.utf8).write(to: dir.appendingPathComponent("targets/ws.yaml"))
+        try targets("ws", server, ["many: { path: /count/10001, task: { websocket: { send: [hello] } } }",
+                                   "enough: { path: /count/10000, task: { websocket: { send: [hello] } } }"])
         let many = try CLI.run(["call", "ws.many", "--format", "json"], cwd: dir)
         XCTAssertEqual(many.code, 3, many.stderr)
         XCTAssertEqual(many.stderr, "apicli: ws.many: network error: 127.0.0.1:\(server.port) sent more than 10000 WebSocket messages, "
