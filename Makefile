@@ -56,7 +56,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 help:
 	@echo "apicli make targets:"
-	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium, nginx-light (apt) if missing"
+	@echo "  deps           install libyaml-dev, libpcre2-dev, pkg-config, curl, libxml2-utils, chromium, nginx-light (apt) if missing"
 	@echo "  venv           create .venv with httpbin + gunicorn + hypercorn + jsonschema + schemathesis, and .venv/har with playwright (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
@@ -85,6 +85,8 @@ deps:
 	@missing=""; \
 	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists yaml-0.1; then \
 	  missing="$$missing libyaml-dev pkg-config"; fi; \
+	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libpcre2-8; then \
+	  missing="$$missing libpcre2-dev pkg-config"; fi; \
 	if ! command -v curl >/dev/null 2>&1 || \
 	   ! { ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4'; }; then \
 	  missing="$$missing curl"; fi; \
@@ -269,7 +271,7 @@ uninstall:
 	  "$(DESTDIR)$(ZSH_COMPLETIONS)/_apicli" "$(DESTDIR)$(FISH_COMPLETIONS)/apicli.fish"
 
 # `make dist`: what `make install PREFIX=/usr` installs, as a tarball (usr/… inside) and a .deb
-# built with dpkg-deb that depends on libyaml's runtime package only (the Swift runtime is linked
+# built with dpkg-deb that depends on the runtime packages of libyaml and PCRE2 only (the Swift runtime is linked
 # statically; everything else the binary links is Essential or priority required on Debian).
 DIST      := dist
 ARCH_DEB  := amd64
@@ -283,7 +285,7 @@ dist: docs
 	cp -a $(DIST)/root $(DIST)/deb && gzip -9n $(DIST)/deb/usr/share/man/man1/apicli.1
 	mkdir -p $(DIST)/deb/DEBIAN
 	{ echo "Package: apicli"; echo "Version: $(VERSION)"; echo "Architecture: $(ARCH_DEB)"; \
-	  echo "Maintainer: apicli authors <apicli@localhost>"; echo "Depends: libyaml-0-2"; \
+	  echo "Maintainer: apicli authors <apicli@localhost>"; echo "Depends: libyaml-0-2, libpcre2-8-0"; \
 	  echo "Section: web"; echo "Priority: optional"; \
 	  echo "Installed-Size: $$(du -sk $(DIST)/deb/usr | cut -f1)"; \
 	  echo "Description: command-line HTTP API client driven by YAML target files"; \
