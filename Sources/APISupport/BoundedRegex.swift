@@ -31,7 +31,7 @@ package final class BoundedRegex: @unchecked Sendable {
 
     /// The work bound of one match: PCRE2's match limit (calls of its internal match function,
     /// about one per backtracking point), its depth limit and its heap limit (KiB). At these
-    /// values a runaway pattern stops within about 0.1 s; no pattern that ends in linear work on
+    /// values a runaway pattern stops within about 0.3 s; no pattern that ends in linear work on
     /// texts up to megabytes comes near them.
     package static let matchLimit: UInt32 = 10_000_000
     package static let depthLimit: UInt32 = 1_000_000
@@ -182,6 +182,33 @@ enum ECMAPattern {
     static let notSpace = "\\000-\\010\\016-\\037!-\u{9F}\u{A1}-\u{167F}\u{1681}-\u{1FFF}\u{200B}-\u{2027}"
         + "\u{202A}-\u{202E}\u{2030}-\u{205E}\u{2060}-\u{2FFF}\u{3001}-\u{FEFE}\u{FF00}-\u{10FFFF}"
 
+    /// ECMA's General_Category long names (and `gc=`, `sc=`, `scx=` forms) as PCRE2 10.42 reads them.
+    static let categories: [String: String] = [
+        "letter": "L", "casedletter": "L&", "uppercaseletter": "Lu", "lowercaseletter": "Ll", "titlecaseletter": "Lt",
+        "modifierletter": "Lm", "otherletter": "Lo", "mark": "M", "combiningmark": "M", "nonspacingmark": "Mn",
+        "spacingmark": "Mc", "enclosingmark": "Me", "number": "N", "decimalnumber": "Nd", "digit": "Nd",
+        "letternumber": "Nl", "othernumber": "No", "punctuation": "P", "punct": "P", "connectorpunctuation": "Pc",
+        "dashpunctuation": "Pd", "openpunctuation": "Ps", "closepunctuation": "Pe", "initialpunctuation": "Pi",
+        "finalpunctuation": "Pf", "otherpunctuation": "Po", "symbol": "S", "mathsymbol": "Sm", "currencysymbol": "Sc",
+        "modifiersymbol": "Sk", "othersymbol": "So", "separator": "Z", "spaceseparator": "Zs", "lineseparator": "Zl",
+        "paragraphseparator": "Zp", "other": "C", "control": "Cc", "cntrl": "Cc", "format": "Cf", "surrogate": "Cs",
+        "privateuse": "Co", "unassigned": "Cn",
+    ]
+
+    static func property(_ name: String) -> String {
+        let parts = name.split(separator: "=", maxSplits: 1).map(String.init)
+        func loose(_ s: String) -> String { s.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " } }
+        if parts.count == 2 {
+            switch loose(parts[0]) {
+            case "generalcategory", "gc": return categories[loose(parts[1])] ?? parts[1]
+            case "script", "sc": return parts[1]
+            case "scriptextensions", "scx": return "scx:" + parts[1]
+            default: return name
+            }
+        }
+        return categories[loose(name)] ?? name
+    }
+
     static func translate(_ pattern: String) -> String {
         var out = ""
         var inClass = false
@@ -195,6 +222,13 @@ enum ECMAPattern {
                 case ("S", false): out += "[^\\s" + extraSpaces + "]"
                 case ("s", true): out += "\\s" + extraSpaces
                 case ("S", true): out += notSpace
+                case ("p", _), ("P", _):
+                    out.unicodeScalars.append(c); out.unicodeScalars.append(next)
+                    guard let open = iterator.next() else { continue }
+                    guard open == "{" else { out.unicodeScalars.append(open); continue }
+                    var name = ""
+                    while let n = iterator.next(), n != "}" { name.unicodeScalars.append(n) }
+                    out += "{" + property(name) + "}"
                 default: out.unicodeScalars.append(c); out.unicodeScalars.append(next)
                 }
             case "[" where inClass: out += "\\["
