@@ -21,26 +21,10 @@ final class RegexLimitCLITests: XCTestCase {
 
     func testMockValidateAnswersARunawayPatternPromptlyAndStaysIdle() throws {
         let dir = try CLI.folder([
-            "targets/contracts/openapi.yaml": """
-                openapi: 3.0.3
-                info: { title: t, version: "1" }
-                paths:
-                  /names:
-                    post:
-                      operationId: createName
-                      requestBody:
-                        content:
-                          application/json:
-                            schema:
-                              type: object
-                              properties:
-                                name: { type: string, pattern: "^(a+)+$" }
-                      responses:
-                        "201":
-                          content:
-                            application/json:
-                              schema: { type: object }
-                """,
+            // One operation whose request body's `name` has the runaway pattern (JSON is YAML).
+            "targets/contracts/openapi.yaml": #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/names": {"post": {"#
+                + #""operationId": "createName", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "#
+                + #""properties": {"name": {"type": "string", "pattern": "^(a+)+$"}}}}}}, "responses": {"201": {"description": "made"}}}}}}"#,
             "targets/names.yaml": """
                 baseURL: http://127.0.0.1:9
                 targets:
