@@ -28,9 +28,6 @@ final class Conversation: Sendable {
         var done = false
         /// The client sent (or began) the close: a conversation apicli ended.
         var closing = false
-        /// The connection ended with no close frame from the server, and writing to it failed:
-        /// apicli's WebSocket layer had closed it on a frame RFC 6455 forbids.
-        var refused = false
         var failure: APIError?
     }
 
@@ -38,7 +35,7 @@ final class Conversation: Sendable {
     let transfer: Transfer
     let maxBytes: Int64
     let host: String
-    /// What the WebSocket library saw and did (its trace): a close frame received, a frame refused.
+    /// What the WebSocket library refused (read from its trace).
     let witness = FrameWitness()
     private let start = Conversation.now()
     private let state: Locked<State>
@@ -72,13 +69,6 @@ final class Conversation: Sendable {
             }
             state.withLock { $0.done = true }
             group.cancelAll()
-            // The messages ended with no close frame either way: either the server dropped the
-            // connection (an abnormal closure), or NIO's frame decoder refused a frame (longer than
-            // the frame limit, a fragmented control frame) and closed the connection itself, an
-            // error that never reaches this side. An unsolicited pong (RFC 6455 §5.5.3) tells which.
-            if !state.current.closing, !witness.closeReceived {
-                do { try await outbound.write(.pong) } catch { state.withLock { $0.refused = true } }
-            }
         }
     }
 
@@ -98,14 +88,12 @@ final class Conversation: Sendable {
             return nil
         }
         guard !s.closing, s.failure == nil else { return nil }
-        // NIO's frame decoder closes the connection on a frame it refuses before its error can reach
-        // the library: when the connection was gone before the probe, the refusal is certain;
-        // otherwise it is one of the two.
-        let forbidden = "sent a WebSocket frame RFC 6455 forbids (a fragmented control frame, a control frame over 125 bytes, "
-            + "or one over the 1 MiB frame limit, such as a length of 2^62), on which apicli closed the connection (close code 1002 or 1009)"
-        if s.refused { return .network(.protocolViolation(host: host, reason: forbidden)) }
+        // NIO's frame decoder closes the connection on a frame it refuses (sending close 1002 or
+        // 1009) before its error can reach the library, which then sees what a dropped connection
+        // looks like: the two cannot be told apart here.
         return .network(.protocolViolation(host: host, reason: "ended the WebSocket conversation without a close frame: it closed the connection "
-            + "(an abnormal closure, RFC 6455 §7.1.5), or " + forbidden))
+            + "(an abnormal closure, RFC 6455 §7.1.5), or sent a frame RFC 6455 forbids (a fragmented control frame, a control frame "
+            + "over 125 bytes, or one over the 1 MiB frame limit, such as a length of 2^62), on which apicli closed it (close code 1002 or 1009)"))
     }
 
     /// The close codes a server may send (RFC 6455 §7.4.1 and IANA's registry; 1004-1006 and 1015 never go on the wire).
@@ -215,13 +203,12 @@ final class Conversation: Sendable {
     }
 }
 
-/// The WebSocket library's trace, read for the two things it does not otherwise tell: whether the
-/// server's close frame came, and a frame it refused (a reserved opcode, a reserved bit no extension
-/// agreed), which it answers with close 1002 and does not report. Nothing else is kept or printed.
+/// The WebSocket library's trace, read for what it does not otherwise tell: a frame it refused (a
+/// reserved opcode, a reserved bit no extension agreed, text that is not UTF-8), which it answers
+/// with close 1002 and does not report. Nothing else is kept or printed.
 final class FrameWitness: Sendable {
-    private let seen = Locked<(closeReceived: Bool, refused: String?, reservedBits: String?)>((false, nil, nil))
+    private let seen = Locked<(refused: String?, reservedBits: String?)>((nil, nil))
 
-    var closeReceived: Bool { seen.current.closeReceived }
     /// What the library refused, in words, if it did.
     var refused: String? { seen.current.refused }
 
@@ -229,9 +216,7 @@ final class FrameWitness: Sendable {
     var handler: some LogHandler { Handler(witness: self) }
 
     fileprivate func note(_ message: String) {
-        if message.hasPrefix("Received WebSocketFrame(WebSocketOpcode.connectionClose") {
-            seen.withLock { $0.closeReceived = true }
-        } else if message.hasPrefix("Received WebSocketFrame(") {
+        if message.hasPrefix("Received WebSocketFrame(") {
             // The last frame's reserved bits (RSV1 is permessage-deflate's when agreed), should the library refuse it.
             let rsv = ["RSV1", "RSV2", "RSV3"].filter { message.contains(",\($0)") || message.contains(" \($0)") }
             seen.withLock { $0.reservedBits = rsv.isEmpty ? nil : rsv.joined(separator: ", ") }
