@@ -1,4 +1,5 @@
 import APISupport
+import APIYAML
 import APIDiagnostics
 import APITransport
 import APIVerdict
@@ -22,7 +23,7 @@ enum ImportDescription {
     /// must be (and the copy's folder); nil (and the header says why) when the targets cannot reference it.
     /// A Swagger 2.0 description (`converted`: its files as OpenAPI 3.0) is always copied, as
     /// converted, the spec as `NAME.openapi.yaml`.
-    static func place(spec: String, files: [String], converted: [String: [UInt8]] = [:], service: String, targetFile: String, force: Bool,
+    static func place(spec: String, files: [String], converted: [String: Node] = [:], service: String, targetFile: String, force: Bool,
                       draft: inout ServiceDraft) throws(APIError) -> (reference: String?, copy: String?, warnings: [ImportWarning]) {
         let folder = Path.parent(targetFile)
         let folderReal = Path.resolved(folder.isEmpty ? "." : folder) ?? Path.normalized(absolute(folder))
@@ -32,7 +33,7 @@ enum ImportDescription {
         }
         let specFolder = Path.parent(specReal)
         var bytes: [String: [UInt8]] = [:]  // real path → converted document
-        for (file, data) in converted { bytes[Path.resolved(file) ?? file] = data }
+        for (file, node) in converted { bytes[Path.resolved(file) ?? file] = Array(YAMLWriter.document(YAMLOut(node)).utf8) }
         let specCopy = converted.isEmpty ? Path.lastComponent(specReal) : Self.convertedName(specReal)
         var copies: [(from: String, relative: String)] = []
         let described = converted.isEmpty

@@ -1,5 +1,6 @@
 import APISupport
 import APIDiagnostics
+import APIYAML
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -62,7 +63,7 @@ extension OpenAPIImport {
 
     /// `expect: { schema: }` references for the paths' targets (none on standard output), the
     /// description placed (or copied) where the target file can name it.
-    private static func contracts(_ draft: inout ServiceDraft, spec: String, files: [String], converted: [String: [UInt8]],
+    private static func contracts(_ draft: inout ServiceDraft, spec: String, files: [String], converted: [String: Node],
                                   path: String, force: Bool) throws(APIError) -> [ImportWarning] {
         if path == "-" {
             draft.header.append("No expect: schema: references (written to standard output; import to a file to have them).")

@@ -1,3 +1,4 @@
+import APIYAML
 /// What an importer made: a service draft per origin (one for `openapi` and `curl`), the warnings
 /// for the user, and the input files it read (a description and the files its `$ref`s name).
 package struct ImportResult: Sendable {
@@ -9,7 +10,7 @@ package struct ImportResult: Sendable {
     package var webhooks: ServiceDraft?
     /// `import openapi` of a Swagger 2.0 description: each file read (named as in `files`) as the
     /// OpenAPI 3.0 document it was converted to, for the `expect: schema:` copy.
-    package var converted: [String: [UInt8]] = [:]
+    package var converted: [String: Node] = [:]
 
     package init(drafts: [ServiceDraft], warnings: [ImportWarning], files: [String] = [], webhooks: ServiceDraft? = nil) {
         self.drafts = drafts

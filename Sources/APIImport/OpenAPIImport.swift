@@ -40,7 +40,7 @@ package struct OpenAPIImport: Importer {
         }, roots: options.refRoots)
         var root = try loader.root(spec)
         let version = try Self.version(of: root)
-        var converted: [String: [UInt8]] = [:]
+        var converted: [String: Node] = [:]
         if version.hasPrefix("Swagger") {
             root = loader.converting(spec) { [unowned loader] doc in Swagger2.convertFile(doc, warn: loader.warn) }
         }
@@ -64,7 +64,7 @@ package struct OpenAPIImport: Importer {
                                       message: "the description has \(what) to import"))
         }
         if version.hasPrefix("Swagger") {
-            for file in loader.files { converted[file] = Array(YAMLWriter.document(YAMLOut(loader.document(file)!)).utf8) }
+            for file in loader.files { converted[file] = loader.document(file) }
         }
         var result = ImportResult(drafts: draft.targets.isEmpty ? [] : [draft], warnings: loader.warnings,
                                   files: loader.files.sorted(), webhooks: webhooks)
