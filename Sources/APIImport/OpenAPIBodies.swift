@@ -92,7 +92,7 @@ extension OpenAPIMapper {
             t.notes.append("The body is \(type) data: send a file with task: { upload: PATH }.")
             warn(media, "no text example for the \(type) body; the target sends an empty body")
         } else {
-            t.task.append(.pair("body", .string(ImportText.literal(value.scalarText ?? value.flowText))))
+            t.task.append(.pair("body", .string(ImportText.literal(Self.text(value, type: type)))))
         }
         if !type.lowercased().hasPrefix("text/plain") { t.task.append(.pair("contentType", .string(ImportText.literal(type)))) }
     }

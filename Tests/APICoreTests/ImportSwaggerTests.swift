@@ -160,10 +160,10 @@ final class ImportSwaggerTests: XCTestCase {
         XCTAssertEqual(two.targets.count, 3)
         // and what the conversion had to get right is there
         XCTAssertTrue(two.text.contains("baseURL: https://shop.example.com/v1"), two.text)
-        XCTAssertTrue(two.text.contains("tags: a,b"), two.text)
-        XCTAssertTrue(two.text.contains("ids: [1, 2]"), two.text)
-        XCTAssertTrue(two.text.contains("refreshToken: ${SHOP_REFRESH_TOKEN}"), two.text)
-        XCTAssertTrue(two.text.contains("json: { name: Rex, tag: null }"), two.text)
+        XCTAssertTrue(two.text.contains(#"query: { limit: 5, tags: "a,b", ids: [1, 2] }, arrays: noBrackets"#), two.text)
+        XCTAssertTrue(two.text.contains(#"refreshToken: "${SHOP_REFRESH_TOKEN}""#), two.text)
+        XCTAssertTrue(two.text.contains("sample: { json: { name: Rex, tag: null } }"), two.text)
+        XCTAssertTrue(two.text.contains(#"task: { multipart: [{ name: note, value: hi }, { name: file, value: "" }] }"#), two.text)
     }
 
     func testWarningsPointAtTheSwaggerFile() throws {
@@ -184,7 +184,7 @@ final class ImportSwaggerTests: XCTestCase {
         // THEN each warning names the line and column of the Swagger file
         XCTAssertEqual(result.warnings.map(\.description), [
             "spec.yaml:1:1: warning: no schemes: https assumed for host t.example.com",
-            "spec.yaml:8:89: warning: collectionFormat 'tsv' of parameter 'ids' has no OpenAPI 3 style in the query; sent comma-separated",
+            "spec.yaml:8:107: warning: collectionFormat 'tsv' of parameter 'ids' has no OpenAPI 3 style in the query; sent comma-separated",
             "spec.yaml:9:11: warning: header name 'bad header' is not a valid header name; the header is left out",
         ])
     }
@@ -214,6 +214,7 @@ final class ImportSwaggerTests: XCTestCase {
                   tags: [cats]
                   parameters:
                     - name: q
+                      required: true
                       in: querystring
                       content:
                         application/x-www-form-urlencoded:
@@ -248,14 +249,14 @@ final class ImportSwaggerTests: XCTestCase {
         let targets = result.draft.targets
         XCTAssertEqual(targets.map(\.name), ["findPets", "copyPets"])
         XCTAssertEqual(targets.map(\.method), ["QUERY", "COPY"])
-        XCTAssertTrue(result.draft.text.contains("query: { color: red, n: 2 }"), result.draft.text)
-        XCTAssertTrue(result.draft.text.contains("Content-Type: ~application/jsonl"), result.draft.text)
-        XCTAssertTrue(result.draft.text.contains("body: \"{name: Tom}\"") || result.draft.text.contains("name: Tom"), result.draft.text)
-        XCTAssertTrue(result.draft.text.contains("bearer: ${NEW_TOKEN}"), result.draft.text)
+        XCTAssertTrue(result.draft.text.contains(#"task: { query: { color: red, "n": 2 } }"#), result.draft.text)
+        XCTAssertTrue(result.draft.text.contains(#"expect: { status: 200, headers: { Content-Type: "~application/jsonl" } }"#), result.draft.text)
+        XCTAssertTrue(result.draft.text.contains(#"sample: { headers: { Content-Type: application/jsonl }, body: "{\"name\":\"Tom\"}\n" }"#), result.draft.text)
+        XCTAssertTrue(result.draft.text.contains(#"auth: { bearer: "${NEW_TOKEN}" }"#), result.draft.text)
         XCTAssertTrue(result.draft.text.contains("deviceAuthorization flow: https://new.example.com/token"), result.draft.text)
         let warnings = result.warnings.map(\.description)
         XCTAssertTrue(warnings.contains("spec.yaml:2:8: warning: $self is not used: $refs are read relative to the file (https://example.com/api/openapi names no file read)"), "\(warnings)")
-        XCTAssertTrue(warnings.contains("spec.yaml:31:9: warning: additional operation 'get' is not imported: its method has a fixed field of the Path Item (use that)"), "\(warnings)")
+        XCTAssertTrue(warnings.contains("spec.yaml:32:7: warning: additional operation 'get' is not imported: its method has a fixed field of the Path Item (use that)"), "\(warnings)")
         XCTAssertTrue(warnings.contains { $0.contains("itemSchema gives one item") }, "\(warnings)")
         // AND --tags pets takes its child tag cats, not copyPets's other
         XCTAssertEqual(try run(result.draft.text.isEmpty ? "" : Self.tagged, tags: ["pets"]).draft.targets.map(\.name), ["a"])

@@ -46,8 +46,8 @@ final class ImportSwaggerRealSpecTests: FolderTestCase {
         XCTAssertTrue(text.contains("baseURL: https://api.netlify.com/api/v1"), String(text.prefix(800)))
         XCTAssertTrue(text.contains("schema: { openapi: netlify.openapi/swagger.openapi.yaml, operation: listSites }"), String(text.prefix(3000)))
         let copy = try String(contentsOf: dir.appendingPathComponent("targets/netlify.openapi/swagger.openapi.yaml"), encoding: .utf8)
-        XCTAssertTrue(copy.hasPrefix("openapi: 3.0.3\n"), String(copy.prefix(200)))
-        XCTAssertTrue(copy.contains("$ref: \"#/components/schemas/site\""), "definitions are rewritten to components/schemas")
+        XCTAssertTrue(copy.hasPrefix("openapi: \"3.0.3\"\n"), String(copy.prefix(200)))
+        XCTAssertTrue(copy.contains(##"{ "$ref": "#/components/schemas/site" }"##), "definitions are rewritten to components/schemas")
         XCTAssertFalse(copy.contains("#/definitions/"))
     }
 
@@ -77,7 +77,7 @@ final class ImportSwaggerRealSpecTests: FolderTestCase {
             """.write(to: spec, atomically: true, encoding: .utf8)
         let r = try CLI.run(["import", "openapi", spec.path], cwd: dir)
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertFalse(r.stderr.contains("warning"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("(1 target, 0 warnings)"), r.stderr)
         // THEN the target refers to the converted description, and its null passes the contract
         let file = dir.appendingPathComponent("targets/pets.yaml")
         let text = try String(contentsOf: file, encoding: .utf8)
