@@ -1,8 +1,8 @@
 import APIDiagnostics
 import APIYAML
 import APITargets
-/// `apicli import openapi`: an OpenAPI 3.0 or 3.1 description (YAML or JSON) → one service file
-/// (and a second for its `webhooks`).
+/// `apicli import openapi`: a Swagger 2.0 (converted: `Swagger2`) or OpenAPI 3.0, 3.1 or 3.2
+/// description (YAML or JSON) → one service file (and a second for its `webhooks`).
 /// Reads only what the mapping needs, straight from the YAML layer's nodes, so every warning
 /// carries the spec's file:line:col. Never prints; the executable renders the warnings.
 package struct OpenAPIImport: Importer {

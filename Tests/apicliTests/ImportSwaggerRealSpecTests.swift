@@ -15,6 +15,7 @@ final class ImportSwaggerRealSpecTests: FolderTestCase {
         ("oai-tests-3.2/path-item-object-example.yaml", "pets", 3), ("oai-tests-3.2/path_item_servers_parameters.yaml", "things", 7),
         ("oai-tests-3.2/media-type-examples.yaml", "media", 1), ("oai-tests-3.2/operation-object-example.yaml", "operation", 1),
         ("oai-tests-3.2/request-body-examples.yaml", "bodies", 1), ("oai-tests-3.2/mega.yaml", "mega", 1),
+        ("apicli-3.2/streams.yaml", "streams", 4),
     ]
 
     func testEveryRealDescriptionKeepsTheImportInvariant() throws {
