@@ -271,4 +271,51 @@ final class ImportSwaggerTests: XCTestCase {
           /b: { get: { operationId: b, tags: [dogs], responses: { "204": { description: x } } } }
 
         """
+
+    func testAnotherFilesDefinitionsAreConvertedToo() throws {
+        // GIVEN a Swagger 2.0 description whose schema and parameter live in another file
+        let files = [
+            "spec.yaml": """
+                swagger: "2.0"
+                info: { title: Multi }
+                host: m.example.com
+                schemes: [https]
+                paths:
+                  /pets:
+                    get:
+                      operationId: listPets
+                      parameters: [{ $ref: "defs.yaml#/parameters/limit" }]
+                      responses:
+                        "200": { description: ok, schema: { type: array, items: { $ref: "defs.yaml#/definitions/Pet" } } }
+
+                """,
+            "defs.yaml": """
+                definitions:
+                  Pet:
+                    type: object
+                    required: [name, kind]
+                    properties:
+                      name: { type: string, example: Rex }
+                      kind: { type: string, x-nullable: true, example: dog }
+                parameters:
+                  limit: { name: limit, in: query, required: true, type: integer, x-example: 3 }
+
+                """,
+        ]
+        let read = { (path: String) throws(APIError) -> [UInt8] in
+            guard let text = files[path] else { throw .invalid(Diagnostic(file: nil, mark: nil, message: "no such file")) }
+            return Array(text.utf8)
+        }
+        let result = try OpenAPIImport(options: .init(), readFile: read).run(ImportInput(name: "spec.yaml", bytes: read("spec.yaml")))
+        // THEN the $refs reach the converted file: the parameter's x-example and the schema's examples
+        XCTAssertEqual(result.warnings.map(\.description), [])
+        XCTAssertTrue(result.draft.text.contains("task: { query: { limit: 3 } }"), result.draft.text)
+        XCTAssertTrue(result.draft.text.contains("sample: { json: [{ name: Rex, kind: dog }] }"), result.draft.text)
+        // AND the other file, as written for the contract copy, is OpenAPI 3.0's
+        let defs = try XCTUnwrap(result.converted["defs.yaml"])
+        let text = YAMLWriter.document(YAMLOut(defs))
+        XCTAssertTrue(text.contains("components:"), text)
+        XCTAssertTrue(text.contains("nullable: true"), text)
+        XCTAssertFalse(text.contains("x-nullable"), text)
+    }
 }
