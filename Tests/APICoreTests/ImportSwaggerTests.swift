@@ -239,11 +239,7 @@ final class ImportSwaggerTests: XCTestCase {
               securitySchemes:
                 device:
                   type: oauth2
-                  flows:
-                    deviceAuthorization:
-                      deviceAuthorizationUrl: https://new.example.com/device
-                      tokenUrl: https://new.example.com/token
-                      scopes: { read: read }
+                  flows: { deviceAuthorization: { deviceAuthorizationUrl: https://new.example.com/device, tokenUrl: https://new.example.com/token, scopes: { read: read } } }
 
             """)
         let targets = result.draft.targets
