@@ -95,4 +95,30 @@ final class ImportSwaggerRealSpecTests: FolderTestCase {
         XCTAssertNotEqual(c.code, 0, c.stdout)
         XCTAssertTrue(c.stdout.contains("$.tag: 5 is integer, not string"), c.stdout)
     }
+
+    func testARawSwaggerFileIsRefusedAsAContract() throws {
+        // GIVEN a hand-written reference to a Swagger 2.0 file (whose response schemas OpenAPI 3's
+        // reading would not find, so nothing would be checked)
+        let dir = try folder([
+            "targets/contracts/swagger.yaml": """
+                swagger: "2.0"
+                info: { title: P }
+                paths: { /p: { get: { operationId: getP, responses: { "200": { description: ok, schema: { type: string } } } } } }
+
+                """,
+            "targets/p.yaml": """
+                baseURL: http://127.0.0.1:9
+                targets:
+                  getP:
+                    path: /p
+                    expect: { schema: { openapi: contracts/swagger.yaml, operation: getP } }
+                    sample: { json: 5 }
+
+                """,
+        ])
+        // THEN validate says so instead of passing every response
+        let v = try CLI.run(["validate"], cwd: dir)
+        XCTAssertEqual(v.code, 2, v.stdout + v.stderr)
+        XCTAssertTrue(v.stderr.contains("schema file 'contracts/swagger.yaml' is a Swagger 2.0 description; contracts read OpenAPI 3"), v.stderr)
+    }
 }
