@@ -55,17 +55,18 @@ struct Swagger2 {
 
     // MARK: servers and paths
 
-    private func servers() -> Node? {
+    private func servers(schemes given: SpecNode? = nil) -> Node? {
         let base = root["basePath"]?.text ?? ""
         guard let host = root["host"]?.text, !host.isEmpty else {
-            return base.isEmpty || base == "/" ? nil : list([map([("url", text(base, root["basePath"]!.mark))], root.mark)], root.mark)
+            return base.isEmpty || base == "/" || given != nil ? nil : list([map([("url", text(base, root["basePath"]!.mark))], root.mark)], root.mark)
         }
-        var schemes = root["schemes"]?.items.compactMap(\.text) ?? []
+        var schemes = (given ?? root["schemes"])?.items.compactMap(\.text) ?? []
+        if schemes.isEmpty, given != nil { return nil }
         if schemes.isEmpty {
             warn(root.warning("no schemes: https assumed for host \(host)"))
             schemes = ["https"]
         }
-        let mark = root["host"]!.mark
+        let mark = given?.mark ?? root["host"]!.mark
         return list(schemes.map { map([("url", text("\($0)://\(host)\(base == "/" ? "" : base)", mark)), ("description", text($0, mark))], mark) }, mark)
     }
 
@@ -75,7 +76,7 @@ struct Swagger2 {
         }, paths.mark)
     }
 
-    private func pathItem(_ item: SpecNode) -> Node {
+    func pathItem(_ item: SpecNode) -> Node {
         let shared = item["parameters"]?.items ?? []
         var out: [(String, Node)] = []
         for (key, _, value) in item.entries where key != "parameters" {
@@ -98,7 +99,9 @@ struct Swagger2 {
         var out: [(String, Node)] = []
         for (key, _, value) in op.entries {
             switch key {
-            case "parameters", "consumes", "produces", "schemes": continue
+            case "parameters", "consumes", "produces": continue
+            case "schemes":  // the operation's own: as its servers (which the mapper warns about when they differ)
+                if let servers = servers(schemes: value) { out.append(("servers", servers)) }
             case "responses":
                 out.append(("responses", map(value.entries.map { ($0.key, response($0.value, produces: produces)) }, value.mark)))
             default:

@@ -78,8 +78,9 @@ extension Swagger2 {
     /// `in: formData` parameters → one object schema, sent as a form (multipart when `consumes`
     /// says so or a parameter is a file).
     func formBody(_ params: [SpecNode], consumes: [String], at mark: Mark) -> Node {
-        let multipart = consumes.contains("multipart/form-data") || params.contains { $0["type"]?.text == "file" }
-            || !consumes.contains("application/x-www-form-urlencoded")
+        // A file needs multipart; else the form type `consumes` names (urlencoded first), else urlencoded.
+        let multipart = params.contains { $0["type"]?.text == "file" }
+            || consumes.contains("multipart/form-data") && !consumes.contains("application/x-www-form-urlencoded")
         let type = multipart ? "multipart/form-data" : "application/x-www-form-urlencoded"
         var properties: [(String, Node)] = []
         var required: [Node] = []
@@ -233,6 +234,7 @@ extension Swagger2 {
     static func convertFile(_ doc: SpecNode, warn: @escaping (ImportWarning) -> Void) -> Node {
         if doc["swagger"] != nil { return Swagger2(root: doc, warn: warn).convert() }
         let converter = Swagger2(root: doc, warn: warn)
+        if doc.entries.contains(where: { methods.contains($0.key) && $0.value.isMapping }) { return converter.pathItem(doc) }  // a Path Item's file
         guard doc.isMapping, doc["definitions"] != nil || doc["parameters"] != nil || doc["responses"] != nil else {
             return converter.schema(doc)
         }

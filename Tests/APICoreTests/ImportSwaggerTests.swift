@@ -268,6 +268,50 @@ final class ImportSwaggerTests: XCTestCase {
 
         """
 
+    func testAPathItemInAnotherFileAFormAndAnOperationsOwnSchemes() throws {
+        // GIVEN a path item in another file (with a body parameter), a form without consumes, and an
+        // operation whose schemes differ from the description's
+        let files = [
+            "spec.yaml": """
+                swagger: "2.0"
+                info: { title: Parts }
+                host: p.example.com
+                schemes: [https]
+                paths:
+                  /orders: { $ref: "orders.yaml" }
+                  /login:
+                    post:
+                      operationId: login
+                      schemes: [http]
+                      parameters:
+                        - { name: user, in: formData, required: true, type: string, x-example: ann }
+                      responses: { "204": { description: ok } }
+
+                """,
+            "orders.yaml": """
+                post:
+                  operationId: addOrder
+                  parameters:
+                    - { name: order, in: body, required: true, schema: { type: object, required: [id], properties: { id: { type: integer, example: 7 } } } }
+                  responses: { "201": { description: made } }
+
+                """,
+        ]
+        let read = { (path: String) throws(APIError) -> [UInt8] in
+            guard let text = files[path] else { throw .invalid(Diagnostic(file: nil, mark: nil, message: "no such file")) }
+            return Array(text.utf8)
+        }
+        let result = try OpenAPIImport(options: .init(), readFile: read).run(ImportInput(name: "spec.yaml", bytes: read("spec.yaml")))
+        // THEN the other file's body parameter is the JSON body, the form is urlencoded
+        XCTAssertEqual(result.draft.targets.map(\.name), ["addOrder", "login"])
+        XCTAssertTrue(result.draft.text.contains("task: { json: { id: 7 } }"), result.draft.text)
+        XCTAssertTrue(result.draft.text.contains("task: { form: { user: ann } }"), result.draft.text)
+        // AND the operation's own scheme is a warning at its line
+        XCTAssertEqual(result.warnings.map(\.description), [
+            "spec.yaml:10:16: warning: servers http://p.example.com of operation 'login' are not imported (nor of any other path or operation listing them); the service's baseURL applies",
+        ])
+    }
+
     func testAnotherFilesDefinitionsAreConvertedToo() throws {
         // GIVEN a Swagger 2.0 description whose schema and parameter live in another file
         let files = [
