@@ -64,6 +64,7 @@ extension Swagger2 {
         var out: [(String, Node)] = []
         if let d = p["description"] { out.append(("description", d.node)) }
         if let r = p["required"] { out.append(("required", r.node)) }
+        if p["schema"] == nil { warn(p.warning("body parameter '\(p["name"]?.text ?? "?")' has no schema: (Swagger 2.0 requires one); its body is built from nothing")) }
         let schema = p["schema"].map(schema) ?? map([], p.mark)
         let examples = p["x-examples"]
         let content = consumes.map { type -> (String, Node) in
@@ -86,7 +87,10 @@ extension Swagger2 {
         var required: [Node] = []
         var encoding: [(String, Node)] = []
         for p in params {
-            guard let name = p["name"]?.text else { continue }
+            guard let name = p["name"]?.text else {
+                warn(p.warning("a formData parameter without name: is left out"))
+                continue
+            }
             var s = itemsSchema(p)
             var extra: [(String, Node)] = []
             if let d = p["description"] { extra.append(("description", d.node)) }

@@ -189,6 +189,26 @@ final class ImportSwaggerTests: XCTestCase {
         ])
     }
 
+    func testBrokenSwaggerIsWarnedAboutNotATrap() throws {
+        // GIVEN parts of the wrong kind everywhere, a body without schema, unknown OAuth2 flows, cycles
+        let result = try run("""
+            swagger: "2.0"
+            paths: { /a: { get: { parameters: [5, { in: body }, { $ref: "#/parameters/nope" }, { $ref: "#/parameters/p" }], responses: { "200": { schema: 5, examples: 3, headers: 4 } } } } }
+            securityDefinitions: { a: 5, b: { type: oauth2, flow: weird } }
+            security: [{ b: [] }]
+            definitions: 5
+            parameters: { p: { $ref: "#/parameters/p" } }
+
+            """)
+        XCTAssertEqual(result.draft.targets.map(\.name), ["getA"])
+        let warnings = result.warnings.map(\.description)
+        for expected in ["spec.yaml:2:39: warning: body parameter '?' has no schema: (Swagger 2.0 requires one); its body is built from nothing",
+                         "spec.yaml:3:33: warning: OAuth2 flow 'weird' is not a Swagger 2.0 flow (implicit, password, application, accessCode)",
+                         "spec.yaml:2:53: warning: $ref '#/components/parameters/nope' points at nothing in spec.yaml"] {
+            XCTAssertTrue(warnings.contains(expected), "\(warnings)")
+        }
+    }
+
     func testOnlySwagger2IsRead() {
         XCTAssertThrowsError(try run("swagger: \"1.2\"\ninfo: { title: T }\npaths: {}\n")) { error in
             XCTAssertTrue("\(error)".contains("Swagger 1.2 is not supported"), "\(error)")
