@@ -278,6 +278,20 @@ final class ImportSwaggerTests: XCTestCase {
         XCTAssertEqual(try run(result.draft.text.isEmpty ? "" : Self.tagged, tags: ["pets"]).draft.targets.map(\.name), ["a"])
     }
 
+    func testA32WebhookMayBeAnAdditionalOperation() throws {
+        let result = try run("""
+            openapi: 3.2.0
+            info: { title: Hooks }
+            webhooks:
+              purge:
+                additionalOperations:
+                  PURGE: { operationId: purgeCache, responses: { "204": { description: done } } }
+
+            """)
+        XCTAssertEqual(result.webhooks?.targets.map(\.name), ["purgeCache"])
+        XCTAssertEqual(result.webhooks?.targets.map(\.method), ["PURGE"])
+    }
+
     static let tagged = """
         openapi: 3.2.0
         info: { title: T }
