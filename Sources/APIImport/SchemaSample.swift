@@ -278,7 +278,9 @@ struct SchemaSample {
     /// Required properties of an object schema (through `$ref` and `allOf`), for `expect: json`.
     mutating func requiredProperties(_ schema: SpecNode) -> [String] {
         guard let s = loader.resolve(schema) else { return [] }
-        var names = s["required"]?.items.compactMap(\.text) ?? []
+        var names: [String] = []
+        // A name listed twice (OpenAI's description does) is one field: `expect: json:` keys are unique.
+        for n in s["required"]?.items.compactMap(\.text) ?? [] where !names.contains(n) { names.append(n) }
         guard depth < Self.maxDepth else { return names }
         depth += 1
         defer { depth -= 1 }
