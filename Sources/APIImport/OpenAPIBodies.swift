@@ -8,6 +8,8 @@ extension OpenAPIMapper {
     struct Example {
         var name: String?
         var value: YAMLOut
+        /// The schema the value was built from (nil: the description states it).
+        var schema: SpecNode? = nil
     }
 
     /// The examples a media type object states: `example`, else every entry of `examples`.
@@ -35,9 +37,10 @@ extension OpenAPIMapper {
         defer { sampler.direction = .any }
         if media["schema"] == nil, let item = media["itemSchema"] {  // 3.2: a stream (JSON Lines, events) of items
             warn(item, "the stream's itemSchema gives one item for the sample; expect: checks the Content-Type, not each item")
-            return sampler.value(item).map { Example(name: nil, value: $0) }
+            return sampler.value(item).map { Example(name: nil, value: $0, schema: item) }
         }
-        return media["schema"].flatMap { sampler.value($0) }.map { Example(name: nil, value: $0) }
+        guard let schema = media["schema"] else { return nil }
+        return sampler.value(schema).map { Example(name: nil, value: $0, schema: schema) }
     }
 
     static func isJSON(_ type: String) -> Bool {
