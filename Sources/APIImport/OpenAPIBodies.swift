@@ -40,8 +40,15 @@ extension OpenAPIMapper {
             return sampler.value(item).map { Example(name: nil, value: $0, schema: item) }
         }
         guard let schema = media["schema"] else { return nil }
-        return sampler.value(schema).map { Example(name: nil, value: $0, schema: schema) }
+        if let v = sampler.value(schema) { return Example(name: nil, value: v, schema: schema) }
+        // `schema: {}` (FastAPI's for a route returning anything) accepts any JSON: an empty object
+        guard let s = loader.resolve(schema), s.entries.allSatisfy({ Self.annotations.contains($0.key) || $0.key.hasPrefix("x-") }) else { return nil }
+        return Example(name: nil, value: .map([]), schema: schema)
     }
+
+    /// Schema keywords that assert nothing about a value.
+    static let annotations: Set<String> = ["title", "description", "$comment", "deprecated", "readOnly", "writeOnly",
+                                           "externalDocs", "xml", "nullable", "$schema", "$id"]
 
     static func isJSON(_ type: String) -> Bool {
         let t = type.lowercased()
