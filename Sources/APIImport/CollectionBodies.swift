@@ -50,6 +50,25 @@ extension CollectionRequest {
         return nil
     }
 
+    /// The path: `:name` segments (Postman's and Bruno's path variables) → `{name}` with
+    /// `defaults[name]` as the param's value; other segments with their variables as `${NAME}`.
+    mutating func setPath(_ path: String, defaults: [String: String], variables: inout CollectionVariables) {
+        var segments: [String] = []
+        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if segment.hasPrefix(":"), segment.count > 1 {
+                let source = String(segment.dropFirst())
+                let name = ImportNames.placeholder(source)
+                segments.append("{\(name)}")
+                if !params.contains(where: { if case .pair(name, _) = $0 { return true } else { return false } }) {
+                    params.append(.pair(name, .string(variables.text(defaults[source] ?? ""))))
+                }
+            } else {
+                segments.append(variables.text(CollectionURL.segment(segment)))
+            }
+        }
+        self.path = segments.joined(separator: "/")
+    }
+
     func hasHeader(_ lowercasedName: String) -> Bool {
         headers.contains { if case .pair(let k, _) = $0 { return k.lowercased() == lowercasedName } else { return false } }
     }

@@ -14,6 +14,8 @@ struct CollectionVariables {
     /// `SERVICE`: put before a name the shell or the system already uses (`${SERVICE_HOME}`, not
     /// `${HOME}`), so a collection's `{{home}}` never reads the user's home folder.
     var prefix = ""
+    /// Whose `{{$name}}` dynamic variables these are, for the warning: "a Postman", "an HTTP client".
+    var dynamicKind = "a Postman"
     static let reserved: Set<String> = ["HOME", "PATH", "USER", "SHELL", "PWD", "OLDPWD", "LANG", "TERM", "TMPDIR", "TMP", "TEMP",
                                         "HOSTNAME", "HOST", "LOGNAME", "MAIL", "EDITOR", "DISPLAY", "UID", "LD_PRELOAD",
                                         "LD_LIBRARY_PATH", "SSH_AUTH_SOCK", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"]
@@ -127,7 +129,7 @@ struct CollectionVariables {
             name = prefix + "_" + name
         }
         if source.hasPrefix("$") {
-            warn("{{\(source)}} is a Postman dynamic variable; apicli has none: set ${\(name)}")
+            warn("{{\(source)}} is \(dynamicKind) dynamic variable; apicli has none: set ${\(name)}")
         }
         let safe = value.flatMap { Self.isSecret(name: source, value: $0) || !Self.isDefaultable($0) ? nil : $0 }
         if !used.contains(where: { $0.name == name }) {

@@ -1,0 +1,105 @@
+import APISupport
+import APIYAML
+/// A Bruno collection as both its formats give it (`.bru` files: `BrunoBru.swift`; OpenCollection
+/// YAML: `BrunoOpenCollection.swift`), before it is mapped (`BrunoMapper.swift`).
+struct BrunoCollection {
+    var name: String?
+    var root = BrunoFolder(name: "")
+    var environments: [BrunoEnvironment] = []
+    /// Things of the collection that are not imported, with where they are.
+    var warnings: [ImportWarning] = []
+}
+
+/// Where something stands in the input: the file and the line (nil: the whole file).
+struct BrunoPlace {
+    var file: String
+    var mark: Mark?
+
+    init(_ file: String, _ mark: Mark?) {
+        self.file = file
+        self.mark = mark
+    }
+
+    init(_ file: String, line: Int) {
+        self.init(file, Mark(line: line, column: 1))
+    }
+}
+
+/// The collection or a folder: what its requests inherit, its requests and subfolders.
+struct BrunoFolder {
+    var name: String
+    var seq: Double = .infinity
+    var headers: [BrunoEntry] = []
+    /// nil: inherit.
+    var auth: BrunoAuth?
+    var vars: [BrunoEntry] = []
+    /// Scripts and tests of the folder: not run.
+    var skipped: [(what: String, place: BrunoPlace)] = []
+    var requests: [BrunoRequest] = []
+    var folders: [BrunoFolder] = []
+}
+
+struct BrunoEntry {
+    var name: String
+    var value: String
+    var place: BrunoPlace
+}
+
+struct BrunoAuth {
+    /// `none`, `basic`, `bearer`, `digest`, `apikey`, `oauth2`, `awsv4`, or another (not imported).
+    var mode: String
+    /// Normalized names: `username`, `password`, `token`, `key`, `value`, `placement` (`header`,
+    /// `query`), `grant`, `tokenURL`, `clientId`, `scope`, `accessKeyId`, `secretAccessKey`,
+    /// `sessionToken`, `service`, `region`.
+    var fields: [String: String] = [:]
+    var place: BrunoPlace
+}
+
+enum BrunoBody {
+    case none
+    /// `json`, `text`, `xml`, `sparql`: the text.
+    case text(kind: String, String)
+    case form([BrunoEntry])
+    case multipart([(entry: BrunoEntry, file: String?)])
+    case graphql(query: String, variables: String?)
+    case file(String)
+}
+
+struct BrunoRequest {
+    var name: String
+    var seq: Double = .infinity
+    var place: BrunoPlace
+    /// `http`, `graphql`; others (`grpc`, `ws`) are not imported.
+    var kind = "http"
+    var method = "GET"
+    var url = ""
+    var query: [BrunoEntry] = []
+    var pathParams: [String: String] = [:]
+    var headers: [BrunoEntry] = []
+    var body = BrunoBody.none
+    var bodyPlace: BrunoPlace?
+    /// nil: inherit.
+    var auth: BrunoAuth?
+    var vars: [BrunoEntry] = []
+    var asserts: [BrunoEntry] = []
+    var skipped: [(what: String, place: BrunoPlace)] = []
+    var followRedirects: Bool?
+    /// Seconds, as target-file text.
+    var timeout: String?
+    var docs: String?
+}
+
+struct BrunoEnvironment {
+    var name: String
+    var values: [String: String] = [:]
+    var secrets: Set<String> = []
+}
+
+extension BrunoFolder {
+    /// Sorted as Bruno shows them: by `seq`, then name.
+    mutating func sort() {
+        requests.sort { ($0.seq, $0.name) < ($1.seq, $1.name) }
+        folders.sort { ($0.seq, $0.name) < ($1.seq, $1.name) }
+        for i in folders.indices { folders[i].sort() }
+    }
+}
