@@ -29,28 +29,28 @@ extension BrunoMapper {
             case "res.responseTime":
                 if op == "lt" || op == "lte", case .number(let n) = value { maxTime = .string("\(n)ms") } else { mapped = false }
             case "res.body" where op == "contains" || op == "matches":
-                body.append(.pair(op, .string(arg)))
+                if body.isEmpty { body = [.pair(op, .string(arg))] } else { mapped = false }  // `body:` holds one check
             case _ where expr.hasPrefix("res.headers.") || expr.hasPrefix("res.headers["):
                 var name = String(expr.dropFirst("res.headers".count))
                 if name.hasPrefix(".") { name.removeFirst() }
                 if name.hasPrefix("['"), name.hasSuffix("']") { name = String(name.dropFirst(2).dropLast(2)) }
-                if op == "eq" { headers.append(.pair(name, .string(arg))) } else if op == "contains" { headers.append(.pair(name, .string("~" + arg))) } else { mapped = false }
+                if op == "eq" || op == "contains" { mapped = Self.add(name, .string(op == "eq" ? arg : "~" + arg), to: &headers) } else { mapped = false }
             case _ where expr == "res.body" || expr.hasPrefix("res.body.") || expr.hasPrefix("res.body["):
                 let path = "$" + expr.dropFirst("res.body".count)
                 let compare = ["neq": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="]
                 switch op {
-                case "eq": json.append(.pair(path, value))
-                case "isNull": json.append(.pair(path, .null))
-                case "isDefined": json.append(.pair(path, .map([.pair("exists", .bool(true))])))
-                case "isUndefined": json.append(.pair(path, .map([.pair("exists", .bool(false))])))
-                case _ where compare[op] != nil: json.append(.pair(path, .map([.pair(compare[op]!, value)])))
+                case "eq": mapped = Self.add(path, value, to: &json)
+                case "isNull": mapped = Self.add(path, .null, to: &json)
+                case "isDefined": mapped = Self.add(path, .map([.pair("exists", .bool(true))]), to: &json)
+                case "isUndefined": mapped = Self.add(path, .map([.pair("exists", .bool(false))]), to: &json)
+                case _ where compare[op] != nil: mapped = Self.add(path, .map([.pair(compare[op]!, value)]), to: &json)
                 default: mapped = false
                 }
             default:
                 mapped = false
             }
             if !mapped {
-                warn(a.place, "the assert '\(expr): \(a.value)' has no expect: equivalent; it is not imported")
+                warn(a.place, "the assert '\(expr): \(a.value)' has no expect: equivalent (or repeats a check of its key); it is not imported")
                 r.notes.append("The assert '\(ImportText.oneLine(expr)): \(ImportText.oneLine(a.value))' was not imported.")
             }
         }
@@ -59,6 +59,20 @@ extension BrunoMapper {
         if !json.isEmpty { r.expect.append(.pair("json", .map(json))) }
         if !body.isEmpty { r.expect.append(.pair("body", .map(body))) }
         if let maxTime { r.expect.append(.pair("maxTime", maxTime)) }
+    }
+
+    /// `key: value` added to `entries`; two comparisons of one key merge (`{ ">": 1, "<": 9 }`); false when
+    /// the key is there already otherwise (a target file holds each key once).
+    static func add(_ key: String, _ value: YAMLOut, to entries: inout [YAMLOut.Entry]) -> Bool {
+        guard let i = entries.firstIndex(where: { if case .pair(key, _) = $0 { return true } else { return false } }) else {
+            entries.append(.pair(key, value))
+            return true
+        }
+        guard case .pair(_, .map(let old)) = entries[i], case .map(let new) = value,
+              !new.contains(where: { n in old.contains { if case .pair(let a, _) = $0, case .pair(let b, _) = n { return a == b } else { return false } } })
+        else { return false }
+        entries[i] = .pair(key, .map(old + new))
+        return true
     }
 
     /// `eq 200` → (eq, 200); `200` (no operator) → (eq, 200).

@@ -6,7 +6,7 @@ import APIDiagnostics
 enum BrunoBru {
     static let methods = ["get", "post", "put", "delete", "patch", "options", "head", "connect", "trace"]
     /// Blocks a request file may hold that the mapping reads.
-    static let read: Set<String> = ["meta", "headers", "params:query", "params:path", "vars:pre-request", "assert", "docs", "settings",
+    static let read: Set<String> = ["meta", "headers", "params:query", "query", "params:path", "vars:pre-request", "assert", "docs", "settings",
                                     "body:json", "body:text", "body:xml", "body:sparql", "body:graphql", "body:graphql:vars",
                                     "body:form-urlencoded", "body:multipart-form", "body:file", "http", "auth"]
     static let maxDepth = 32
@@ -81,8 +81,8 @@ enum BrunoBru {
         r.kind = block.name == "grpc" || block.name == "ws" ? block.name : (bru.value("meta", "type") == "graphql" ? "graphql" : "http")
         r.method = block.name == "http" ? (value("method") ?? "GET").uppercased() : block.name.uppercased()
         r.url = value("url") ?? ""
-        if bru.block("params:query") != nil {
-            r.query = entries(bru.enabled("params:query"), file)
+        if let query = ["params:query", "query"].first(where: { bru.block($0) != nil }) {  // `query`: the first grammar's name
+            r.query = entries(bru.enabled(query), file)
             if let q = r.url.firstIndex(of: "?") { r.url = String(r.url[..<q]) }
         }
         for p in bru.enabled("params:path") { r.pathParams[p.key] = p.value }

@@ -98,6 +98,7 @@ struct BrunoMapper {
     var environmentNotes: [String] = []
     private var baseValues: [String: String] = [:]
     private var secretNames: Set<String> = []
+    private var warned: Set<String> = []
 
     struct Inherited {
         var headers: [BrunoEntry] = []
@@ -110,6 +111,7 @@ struct BrunoMapper {
         variables = CollectionVariables(syntax: .postman)
         variables.prefix = prefix
         variables.dynamicKind = "a Bruno"
+        variables.expressions = true
         for env in collection.environments { secretNames.formUnion(env.secrets) }
         let rootVars = Dictionary(collection.root.vars.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         if let first = collection.environments.first {
@@ -124,8 +126,10 @@ struct BrunoMapper {
         }
     }
 
+    /// Each warning once (an inherited header is checked with every request).
     mutating func warn(_ place: BrunoPlace, _ message: String) {
-        warnings.append(ImportWarning(file: place.file, mark: place.mark, message: message))
+        let w = ImportWarning(file: place.file, mark: place.mark, message: message)
+        if warned.insert(w.description).inserted { warnings.append(w) }
     }
 
     mutating func walk(_ folder: BrunoFolder, path: [String], inherited: Inherited) {

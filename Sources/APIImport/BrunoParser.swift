@@ -74,12 +74,16 @@ struct BruFile {
             let t = lines[i].trimmingWhitespace()
             let n = firstLine + i
             i += 1
-            if t.isEmpty || (t.hasPrefix("@") && !t.contains(":")) { continue }
-            if t.hasPrefix("@"), t.hasSuffix(")") || t.hasSuffix("'''"), !t.contains(": ") {
+            if t.isEmpty { continue }
+            if t.hasPrefix("@"), let open = t.firstIndex(of: "("), !t[..<open].contains(":") {
                 // `@description('''` … `''')`: an annotation over several lines
-                if t.hasSuffix("'''") { while i < lines.count, !lines[i].contains("''')") { i += 1 }; i += 1 }
+                if t[open...].hasPrefix("('''"), !t[t.index(open, offsetBy: 4)...].contains("'''") {
+                    while i < lines.count, !lines[i].contains("''')") { i += 1 }
+                    i += 1
+                }
                 continue
             }
+            if t.hasPrefix("@"), !t.contains(":") { continue }  // `@number`, `@boolean`
             var rest = t[...]
             var enabled = true
             if rest.hasPrefix("~") {

@@ -7,6 +7,8 @@ struct CollectionRequest {
     /// Folder names from the top, then the request's own name, as the input writes them.
     var folders: [String] = []
     var name: String
+    /// The name was made from the method and route (the input gives none): not a `doc:`.
+    var nameFromRoute = false
     var method = "GET"
     /// `https://api.example.com`, `${BASE_URL}`: the service file's `baseURL`.
     var origin: String
@@ -40,7 +42,7 @@ struct CollectionRequest {
         let parts = (folders + [name]).compactMap(ImportNames.lowerCamel)
         let base = parts.isEmpty ? ImportNames.fromRoute(method, path) : parts.joined(separator: "-")
         var t = TargetDraft(name: taken.claim(base))
-        t.doc = ImportText.oneLine((folders + [name]).joined(separator: " / "))
+        t.doc = ImportText.oneLine((folders + (nameFromRoute ? [] : [name])).joined(separator: " / "))
         if t.doc?.isEmpty == true { t.doc = nil }
         t.notes = notes
         t.method = method
@@ -108,7 +110,7 @@ enum CollectionDrafts {
             var names = UniqueNames()
             for env in environments {
                 let v = CollectionVariables(syntax: syntax, values: env.values)
-                guard let raw = r.rawOrigin, let url = v.resolved(raw), url.hasPrefix("http") else { continue }
+                guard let raw = r.rawOrigin, v.hasVariable(raw), let url = v.resolved(raw), url.hasPrefix("http") else { continue }
                 let name = names.claim(ImportNames.service(env.name) ?? "env")
                 entries.append(.pair(name, .map([.pair("baseURL", .string(Template.escaping(url)))])))
             }

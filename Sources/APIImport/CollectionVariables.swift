@@ -16,6 +16,9 @@ struct CollectionVariables {
     var prefix = ""
     /// Whose `{{$name}}` dynamic variables these are, for the warning: "a Postman", "an HTTP client".
     var dynamicKind = "a Postman"
+    /// `.http` files and Bruno: `{{ … }}` holding a script expression (`{{Buffer.from(a)}}`,
+    /// `{{a + b}}`) is no variable: it is sent as written, with a warning.
+    var expressions = false
     static let reserved: Set<String> = ["HOME", "PATH", "USER", "SHELL", "PWD", "OLDPWD", "LANG", "TERM", "TMPDIR", "TMP", "TEMP",
                                         "HOSTNAME", "HOST", "LOGNAME", "MAIL", "EDITOR", "DISPLAY", "UID", "LD_PRELOAD",
                                         "LD_LIBRARY_PATH", "SSH_AUTH_SOCK", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"]
@@ -43,6 +46,9 @@ struct CollectionVariables {
             var literal = String(rest[..<open.lowerBound])
             let inner = String(rest[open.upperBound..<close.lowerBound])
             guard let source = sourceName(inner) else {
+                if expressions, !inner.trimmingSpaces().isEmpty {
+                    warn("{{\(ImportText.oneLine(inner).prefix(60))}} is a script expression, not a variable; it is sent as written")
+                }
                 out += Template.escaping(String(rest[..<close.upperBound]))
                 rest = rest[close.upperBound...]
                 continue
@@ -113,6 +119,7 @@ struct CollectionVariables {
             if name.contains("|") || name.contains("(") { return nil }
         }
         guard !name.isEmpty, !name.contains("{"), !name.contains("}"), !name.contains(where: \.isNewline) else { return nil }
+        if expressions, !name.hasPrefix("$"), name.contains(where: { " ()'\"+[],;=<>!?".contains($0) }) { return nil }
         return name
     }
 

@@ -71,12 +71,15 @@ struct HttpFileMapper {
     private var baseValues: [String: String] = [:]
     /// Names the private environment file gives: never a default.
     private var secretNames: Set<String> = []
+    /// Files whose path-only requests were warned about.
+    private var warnedHost: Set<String> = []
 
     init(prefix: String) {
         self.prefix = prefix
         variables = CollectionVariables(syntax: .postman)
         variables.prefix = prefix
         variables.dynamicKind = "an HTTP client"
+        variables.expressions = true
     }
 
     mutating func warn(_ file: String, _ line: Int?, _ message: String) {
@@ -154,17 +157,29 @@ struct HttpFileMapper {
             return nil
         }
         var raw = variables.inlined(q.url.trimmingWhitespace())
+        var hostHeader = false
         if raw.hasPrefix("/") {
-            raw = "{{host}}" + raw  // httpyac: a path alone is sent to {{host}}
-            warn(file, q.line, "\(what) gives a path without a host: its base URL is {{host}}")
+            if let host = q.headers.first(where: { $0.name.lowercased() == "host" })?.value, !host.isEmpty {
+                raw = (host.contains("://") ? "" : "http://") + host + raw  // the specification's origin-form target
+                hostHeader = true
+            } else {
+                raw = "{{host}}" + raw  // httpyac: a path alone is sent to {{host}}
+                if !warnedHost.contains(file) {
+                    warnedHost.insert(file)
+                    warn(file, q.line, "\(what) gives a path without a host: its base URL is {{host}} (so are the file's other such requests)")
+                }
+            }
         }
         guard !raw.isEmpty else {
             warn(file, q.line, "\(what) has no URL; it is not imported")
             return nil
         }
         let url = CollectionURL(raw)
-        var r = CollectionRequest(name: title, origin: variables.text(url.origin))
+        // Without a title, the name comes from the route as the file writes it: `{{id}}` reads as `{id}` ("byId").
+        let route = url.path.replacing("{{", with: "{").replacing("}}", with: "}")
+        var r = CollectionRequest(name: title.isEmpty ? ImportNames.fromRoute(q.method, route) : title, origin: variables.text(url.origin))
         r.rawOrigin = url.origin
+        r.nameFromRoute = title.isEmpty
         r.folders = folder.map { [$0] } ?? []
         r.method = q.method
         r.path = url.path.split(separator: "/", omittingEmptySubsequences: false)
@@ -184,6 +199,7 @@ struct HttpFileMapper {
                 continue
             }
             if lower == "content-type", contentType.hasPrefix("multipart/") { continue }  // apicli writes its own boundary
+            if lower == "host", hostHeader { continue }
             if let w = r.addHeader(h.name, h.value, prefix: prefix, variables: &variables) { warn(file, h.line, w) }
         }
         body(q, contentType: contentType, graphQL: graphQL, file: file, into: &r)
@@ -261,7 +277,7 @@ struct HttpFileMapper {
             let joined = q.body.map { $0.trimmingWhitespace() }.joined()
             let pairs = CollectionURL.pairs(joined[...]).map { ($0.key, $0.value ?? "") }
             notes = r.setForm(pairs, variables: &variables)
-        } else if graphQL || contentType.hasPrefix("application/graphql") {
+        } else if graphQL || contentType.hasPrefix("application/graphql") || (q.method == "POST" && Self.isGraphQL(trimmed)) {
             var lines = q.body[...]
             var vars: [String] = []
             if let blank = lines.firstIndex(where: { $0.trimmingWhitespace().isEmpty }),
@@ -276,6 +292,11 @@ struct HttpFileMapper {
             r.setText(text, json: contentType.contains("json"), contentType: nil, variables: &variables)
         }
         for n in notes { warn(file, q.bodyLine, n) }
+    }
+
+    /// A body that is a GraphQL document (httpyac sends one as a GraphQL request whatever the Content-Type).
+    static func isGraphQL(_ text: String) -> Bool {
+        ["query ", "query{", "mutation ", "mutation{", "subscription ", "subscription{"].contains { text.hasPrefix($0) }
     }
 
     /// A `multipart/form-data` body written out with its boundary → `multipart:` parts; a part

@@ -52,6 +52,10 @@ struct HttpFile {
         func finish() {
             guard var r = current else { return }
             while let last = r.body.last, last.trimmingWhitespace().isEmpty { r.body.removeLast() }
+            while let first = r.body.first, first.trimmingWhitespace().isEmpty {
+                r.body.removeFirst()
+                r.bodyLine += 1
+            }
             requests.append(r)
             current = nil
         }
@@ -108,15 +112,13 @@ struct HttpFile {
                     continue
                 }
                 if t.hasPrefix("#") || t.hasPrefix("//") {
-                    let text = (t.hasPrefix("#") ? t.drop { $0 == "#" } : t.dropFirst(2)).trimmingWhitespace()
-                    if text.hasPrefix("@") {
-                        let body = text.dropFirst()
-                        let tag = String(body.prefix { !$0.isWhitespace && $0 != "=" && $0 != ":" })
-                        var value = String(body.dropFirst(tag.count)).trimmingWhitespace()
-                        if value.hasPrefix("=") || value.hasPrefix(":") { value = String(value.dropFirst()).trimmingWhitespace() }
-                        if !tag.isEmpty { tags.append((tag, value, n)) }
-                    }
+                    if let tag = Self.tag(t) { tags.append((tag.tag, tag.value, n)) }
                     i += 1
+                    continue
+                }
+                if t == "{{" || (t.hasPrefix("{{") && !t.contains("}}")) {
+                    pendingSkipped.append(("the script block {{ … }}", n))
+                    i = Self.skipDoubleBraces(lines, from: i)
                     continue
                 }
                 if t.hasPrefix("@"), let eq = t.firstIndex(of: "=") {
@@ -137,6 +139,17 @@ struct HttpFile {
                     i += 1
                     continue
                 }
+                let words = t.split(separator: " ", maxSplits: 1)
+                guard (words.count == 2 && Self.isMethodWord(String(words[0]))) || Self.isURL(t) else {
+                    // httpyac's GraphQL fragments and other text that starts no request
+                    if notes.last?.line != n - 1 || !notes.last!.message.hasPrefix("text that") {
+                        notes.append(("text that is not a request line ('\(t.prefix(40))'); it is not imported", n))
+                    } else {
+                        notes[notes.count - 1].line = n
+                    }
+                    i += 1
+                    continue
+                }
                 begin(t, at: n)
                 i += 1
             case .url:
@@ -153,7 +166,11 @@ struct HttpFile {
                     i += 1
                     continue
                 }
-                if t.hasPrefix("#") || t.hasPrefix("//") { i += 1; continue }
+                if t.hasPrefix("#") || t.hasPrefix("//") {
+                    if let tag = Self.tag(t) { current?.tags.append((tag.tag, tag.value, n)) }
+                    i += 1
+                    continue
+                }
                 if let colon = t.firstIndex(of: ":"), Self.isHeaderName(t[..<colon]) {
                     current?.headers.append((String(t[..<colon]).trimmingWhitespace(), String(t[t.index(after: colon)...]).trimmingWhitespace(), n))
                 } else if let handled = handler(t, at: n, lines: lines, i: &i, current: &current) {
@@ -178,13 +195,26 @@ struct HttpFile {
                     i += 1
                     continue
                 }
+                if previousBlank, t == "{{" || (t.hasPrefix("{{") && !t.contains("}}")) {
+                    current?.skipped.append(("the script block {{ … }}", n))
+                    i = Self.skipDoubleBraces(lines, from: i)
+                    continue
+                }
                 if previousBlank, Self.isRequestLine(t) {
                     finish()
                     begin(t, at: n)
                     i += 1
                     continue
                 }
-                current?.body.append(raw)
+                // `@name = value` right below a request (Kulala, httpyac): a variable, not the body
+                if current?.body.isEmpty == true, t.hasPrefix("@"), let eq = t.firstIndex(of: "="),
+                   case let name = String(t[t.index(after: t.startIndex)..<eq]).trimmingWhitespace(), !name.isEmpty, !name.contains(" ") {
+                    variables.append((name, String(t[t.index(after: eq)...]).trimmingWhitespace(), n))
+                    i += 1
+                    continue
+                }
+                // The specification's line comments stand in bodies too (from the start of a line, indented or not).
+                if !(t.hasPrefix("#") || t.hasPrefix("//")) { current?.body.append(raw) }
                 i += 1
             case .after:
                 if t.isEmpty || t.hasPrefix("#") || t.hasPrefix("//") { i += 1; continue }
@@ -240,15 +270,42 @@ struct HttpFile {
         return nil
     }
 
+    /// `# @name value`, `// @no-redirect`: the tag and its value; nil for another comment.
+    static func tag(_ t: String) -> (tag: String, value: String)? {
+        let text = (t.hasPrefix("#") ? t.drop { $0 == "#" } : t.dropFirst(2)).trimmingWhitespace()
+        guard text.hasPrefix("@") else { return nil }
+        let body = text.dropFirst()
+        let tag = String(body.prefix { !$0.isWhitespace && $0 != "=" && $0 != ":" })
+        var value = String(body.dropFirst(tag.count)).trimmingWhitespace()
+        if value.hasPrefix("=") || value.hasPrefix(":") { value = String(value.dropFirst()).trimmingWhitespace() }
+        return tag.isEmpty ? nil : (tag, value)
+    }
+
+    /// The line after an httpyac script block (`{{` … `}}` on lines of their own) starting at `start`.
+    static func skipDoubleBraces(_ lines: [String], from start: Int) -> Int {
+        var j = start + 1
+        while j < lines.count {
+            if lines[j].trimmingWhitespace().hasPrefix("}}") { return j + 1 }
+            j += 1
+        }
+        return j
+    }
+
+    /// A URL alone on a request line (the method left out: GET).
+    static func isURL(_ t: String) -> Bool {
+        let first = t.prefix { $0 != " " }
+        return first.hasPrefix("http://") || first.hasPrefix("https://") || first.hasPrefix("{{") || first.hasPrefix("/")
+    }
+
     /// A header name: a token, or made of `{{variables}}`.
     static func isHeaderName(_ s: Substring) -> Bool {
         let name = s.trimmingWhitespace()
         return TargetFile.isToken(name) || (name.hasPrefix("{{") && !name.contains(" ") && !name.contains("\""))
     }
 
-    /// `GET`, `POST`, … and the words of protocols apicli does not send.
+    /// `GET`, `POST`, … and the words of protocols apicli does not send (`GRPC`, `WEBSOCKET`).
     static func isMethodWord(_ w: String) -> Bool {
-        methods.contains(w) || otherProtocols.contains(w) || (w.count >= 3 && w.count <= 20 && w.allSatisfy { $0.isASCII && $0.isUppercase })
+        methods.contains(w) || otherProtocols.contains(w)
     }
 
     /// `METHOD URL…` where the URL starts as one does (`http`, `/`, `{{`): a new request inside a section.
