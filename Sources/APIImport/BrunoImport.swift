@@ -134,7 +134,7 @@ struct BrunoMapper {
 
     mutating func walk(_ folder: BrunoFolder, path: [String], inherited: Inherited) {
         let owner = path.isEmpty ? "the collection" : "folder '\(path.joined(separator: "/"))'"
-        for s in folder.skipped { warn(s.place, "\(s.what) of \(owner) is not \(s.what.contains("script") || s.what.contains("tests") ? "run (apicli runs no JavaScript)" : "imported")") }
+        for s in folder.skipped { warn(s.place, Self.notImported(s.what, of: owner)) }
         var next = inherited
         for h in folder.headers {
             next.headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
@@ -190,10 +190,16 @@ struct BrunoMapper {
         }
         for s in b.skipped {
             let script = s.what.contains("script") || s.what.contains("tests")
-            warn(s.place, "\(s.what) of \(what) is not \(script ? "run (apicli runs no JavaScript)" : "imported")")
+            warn(s.place, Self.notImported(s.what, of: what))
             r.notes.append("\(s.what.prefix(1).uppercased() + s.what.dropFirst()) was not imported\(script ? " (apicli runs no JavaScript)" : "").")
         }
         return r
+    }
+
+    /// "the tests of request 'x' are not run (apicli runs no JavaScript)", "the block 'y' of … is not imported".
+    static func notImported(_ what: String, of owner: String) -> String {
+        let script = what.contains("script") || what.contains("tests")
+        return "\(what) of \(owner) \(what.hasSuffix("tests") ? "are" : "is") not \(script ? "run (apicli runs no JavaScript)" : "imported")"
     }
 
     private mutating func auth(_ a: BrunoAuth, into r: inout CollectionRequest) {

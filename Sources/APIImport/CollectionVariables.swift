@@ -35,7 +35,9 @@ struct CollectionVariables {
     }
 
     /// `text` as target-file text: variables as `${NAME}`, the rest literal.
-    mutating func text(_ text: String) -> String {
+    /// `secret`: the text is a credential (an auth password or token): its variables get the
+    /// prefix and never a default, whatever their names.
+    mutating func text(_ text: String, secret: Bool = false) -> String {
         if syntax == .insomnia, text.contains("{%") {
             warn("Insomnia template tags ({% … %}) have no apicli equivalent; they are sent as written")
         }
@@ -57,7 +59,7 @@ struct CollectionVariables {
                 literal.removeLast()
                 warn("a '$' right before {{\(inner)}} cannot be written before a variable; it is left out")
             }
-            out += Template.escaping(literal) + reference(source)
+            out += Template.escaping(literal) + reference(source, secret: secret)
             rest = rest[close.upperBound...]
         }
         return out + Template.escaping(String(rest))
@@ -127,18 +129,18 @@ struct CollectionVariables {
     /// not define, a secret-named one and one the shell or the system uses get the service's
     /// prefix (`${SHOP_GITHUB_TOKEN}`), so a collection never reads the user's own secret or
     /// setting to send it to the collection's host.
-    private mutating func reference(_ source: String) -> String {
+    private mutating func reference(_ source: String, secret: Bool = false) -> String {
         var name = Self.name(source)
         let value = values[source]
         let prefix = self.prefix.isEmpty ? "IMPORTED" : self.prefix
-        if value == nil || Self.isSecret(name: source, value: value ?? "") || Self.reserved.contains(name) || name.hasPrefix("APICLI_"),
+        if value == nil || secret || Self.isSecret(name: source, value: value ?? "") || Self.reserved.contains(name) || name.hasPrefix("APICLI_"),
            !name.hasPrefix(prefix + "_") {
             name = prefix + "_" + name
         }
         if source.hasPrefix("$") {
             warn("{{\(source)}} is \(dynamicKind) dynamic variable; apicli has none: set ${\(name)}")
         }
-        let safe = value.flatMap { Self.isSecret(name: source, value: $0) || !Self.isDefaultable($0) ? nil : $0 }
+        let safe = value.flatMap { secret || Self.isSecret(name: source, value: $0) || !Self.isDefaultable($0) ? nil : $0 }
         if !used.contains(where: { $0.name == name }) {
             used.append((name, source, safe != nil))
         }

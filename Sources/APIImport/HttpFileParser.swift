@@ -48,6 +48,7 @@ struct HttpFile {
         var title: String?
         var tags: [(tag: String, value: String, line: Int)] = []
         var pendingSkipped: [(what: String, line: Int)] = []
+        var lastStray = -1
         var i = 0
         func finish() {
             guard var r = current else { return }
@@ -142,11 +143,8 @@ struct HttpFile {
                 let words = t.split(separator: " ", maxSplits: 1)
                 guard (words.count == 2 && Self.isMethodWord(String(words[0]))) || Self.isURL(t) else {
                     // httpyac's GraphQL fragments and other text that starts no request
-                    if notes.last?.line != n - 1 || !notes.last!.message.hasPrefix("text that") {
-                        notes.append(("text that is not a request line ('\(t.prefix(40))'); it is not imported", n))
-                    } else {
-                        notes[notes.count - 1].line = n
-                    }
+                    if lastStray != n - 1 { notes.append(("text that is not a request line ('\(t.prefix(40))'); it is not imported", n)) }
+                    lastStray = n  // one warning for lines that follow each other
                     i += 1
                     continue
                 }
