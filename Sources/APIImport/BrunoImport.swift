@@ -218,7 +218,7 @@ struct BrunoMapper {
             if !f("region").isEmpty { fields.append(.pair("region", .string(variables.text(f("region"))))) }
             for (key, source, variable) in [("accessKey", "accessKeyId", "AWS_ACCESS_KEY_ID"), ("secretKey", "secretAccessKey", "AWS_SECRET_ACCESS_KEY"),
                                             ("sessionToken", "sessionToken", "AWS_SESSION_TOKEN")] where !f(source).isEmpty {
-                let v = variables.hasVariable(f(source)) ? variables.text(f(source)) : "${\(prefix)_\(variable)}"
+                let v = variables.hasVariable(f(source)) ? variables.text(f(source), secret: true) : "${\(prefix)_\(variable)}"
                 fields.append(.pair(key, .string(v)))
             }
             r.auth = .map([.pair("aws", .map(fields))])
