@@ -4,7 +4,7 @@ import XCTest
 @testable import APISecrets
 @testable import APIImport
 
-/// What the five importers share: one protocol (`read` maps the input, `run` adds the shared
+/// What the importers share: one protocol (`read` maps the input, `run` adds the shared
 /// rules), one grouping by origin, one numbering of repeated names (linear), one secret policy
 /// (every credential a `${SERVICE_…}` variable) and one rule for header values they cannot write.
 final class ImportShapeTests: XCTestCase {
@@ -34,8 +34,40 @@ final class ImportShapeTests: XCTestCase {
               {"name": "Authorization", "value": "Bearer TOK123"}, {"name": "Cookie", "value": "sid=CK123"},
               {"name": "X-Api-Key", "value": "AK123"}]}, "response": {"status": 200, "headers": [], "content": {"mimeType": "application/json"}}}]}}
             """)
+        let http = try imported(HttpFileImport(options: .init(service: "svc"), readFile: { _ in nil }), "x.http", """
+            GET http://127.0.0.1:9/x?api_key=QKEY
+            Authorization: Bearer TOK123
+            Cookie: sid=CK123
+            X-Api-Key: AK123
+            """)
+        let noFiles = ImportFolder(read: { _ in nil }, list: { _ in nil })
+        let bru = try imported(BrunoImport(options: .init(service: "svc"), files: noFiles), "x.bru", """
+            get {
+              url: http://127.0.0.1:9/x?api_key=QKEY
+              auth: bearer
+            }
+
+            auth:bearer {
+              token: TOK123
+            }
+
+            headers {
+              Cookie: sid=CK123
+              X-Api-Key: AK123
+            }
+            """)
+        let openCollection = try imported(BrunoImport(options: .init(service: "svc"), files: noFiles), "x.yml", """
+            opencollection: "1.0.0"
+            items:
+              - info: { name: x, type: http }
+                http:
+                  url: http://127.0.0.1:9/x?api_key=QKEY
+                  headers: [{ name: Cookie, value: sid=CK123 }, { name: X-Api-Key, value: AK123 }]
+                  auth: { type: bearer, token: TOK123 }
+            """)
         // THEN no importer writes a credential, and every one is a variable with the service's prefix
-        for (kind, result) in [("curl", curl), ("postman", postman), ("insomnia", insomnia), ("har", har)] {
+        for (kind, result) in [("curl", curl), ("postman", postman), ("insomnia", insomnia), ("har", har), ("http", http), ("bruno", bru),
+                               ("opencollection", openCollection)] {
             let text = result.drafts.map(\.text).joined()
             for secret in ["TOK123", "CK123", "AK123", "QKEY"] { XCTAssertFalse(text.contains(secret), "\(kind): \(secret) in\n\(text)") }
             let prefix = ImportNames.variable(result.drafts[0].service) + "_"
