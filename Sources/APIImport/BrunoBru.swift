@@ -34,21 +34,8 @@ enum BrunoBru {
     }
 
     private static func walk(_ dir: String, depth: Int, files: ImportFolder, into folder: inout BrunoFolder, warnings: inout [ImportWarning]) {
-        for name in (files.list(dir) ?? []).sorted() {
-            let path = Path.join(dir, name)
-            if name.hasPrefix(".") || name == "node_modules" { continue }
-            if files.list(path) != nil {
-                if depth == 0, name == "environments" { continue }
-                guard depth < maxDepth else {
-                    warnings.append(ImportWarning(file: path, mark: nil, message: "folders nested deeper than \(maxDepth) are not imported"))
-                    continue
-                }
-                var sub = BrunoFolder(name: name)
-                walk(path, depth: depth + 1, files: files, into: &sub, warnings: &warnings)
-                if !sub.requests.isEmpty || !sub.folders.isEmpty { folder.folders.append(sub) }
-                continue
-            }
-            guard name.hasSuffix(".bru"), let bytes = files.read(path) else { continue }
+        folder.read(dir, depth: depth, files: files, warnings: &warnings) { path, name, depth, folder, warnings in
+            guard name.hasSuffix(".bru"), let bytes = files.read(path) else { return }
             let bru = BruFile(text: String(decoding: bytes, as: UTF8.self))
             for s in bru.stray { warnings.append(ImportWarning(file: path, mark: .init(line: s.line, column: 1), message: "'\(s.text.prefix(40))' is outside every block; it is not read")) }
             if name == "folder.bru" || (depth == 0 && name == "collection.bru") {

@@ -96,6 +96,30 @@ struct BrunoEnvironment {
 }
 
 extension BrunoFolder {
+    /// Fills this folder from `dir` on disk, as both formats lay a collection out: each file (not
+    /// hidden, not `node_modules`) handed to `file` (path, name, depth, this folder, warnings),
+    /// each subfolder read the same way into a subfolder (`environments/` at the top left out;
+    /// folders deeper than `BrunoBru.maxDepth` a warning).
+    mutating func read(_ dir: String, depth: Int, files: ImportFolder, warnings: inout [ImportWarning],
+                       file: (String, String, Int, inout BrunoFolder, inout [ImportWarning]) -> Void) {
+        for name in (files.list(dir) ?? []).sorted() {
+            let path = Path.join(dir, name)
+            if name.hasPrefix(".") || name == "node_modules" { continue }
+            guard files.list(path) != nil else {
+                file(path, name, depth, &self, &warnings)
+                continue
+            }
+            if depth == 0, name == "environments" { continue }
+            guard depth < BrunoBru.maxDepth else {
+                warnings.append(ImportWarning(file: path, mark: nil, message: "folders nested deeper than \(BrunoBru.maxDepth) are not imported"))
+                continue
+            }
+            var sub = BrunoFolder(name: name)
+            sub.read(path, depth: depth + 1, files: files, warnings: &warnings, file: file)
+            if !sub.requests.isEmpty || !sub.folders.isEmpty { folders.append(sub) }
+        }
+    }
+
     /// Sorted as Bruno shows them: by `seq`, then name.
     mutating func sort() {
         requests.sort { ($0.seq, $0.name) < ($1.seq, $1.name) }

@@ -51,29 +51,19 @@ enum BrunoOpenCollection {
     }
 
     private static func walk(_ dir: String, depth: Int, files: ImportFolder, into folder: inout BrunoFolder, warnings: inout [ImportWarning]) {
-        for name in (files.list(dir) ?? []).sorted() {
-            let path = Path.join(dir, name)
-            if name.hasPrefix(".") || name == "node_modules" { continue }
-            if files.list(path) != nil {
-                if depth == 0, name == "environments" { continue }
-                guard depth < BrunoBru.maxDepth else { continue }
-                var sub = BrunoFolder(name: name)
-                walk(path, depth: depth + 1, files: files, into: &sub, warnings: &warnings)
-                if !sub.requests.isEmpty || !sub.folders.isEmpty { folder.folders.append(sub) }
-                continue
-            }
-            guard name.hasSuffix(".yml") || name.hasSuffix(".yaml"), !(depth == 0 && name == rootFile) else { continue }
+        folder.read(dir, depth: depth, files: files, warnings: &warnings) { path, name, depth, folder, warnings in
+            guard name.hasSuffix(".yml") || name.hasSuffix(".yaml"), !(depth == 0 && name == rootFile) else { return }
             let node: SpecNode
-            do { node = try self.node(path, files) } catch {
+            do throws(APIError) { node = try self.node(path, files) } catch {
                 let why = if case .invalidInput(let d) = error, let first = d.first { first.message } else { "it cannot be read" }
                 warnings.append(ImportWarning(file: path, mark: nil, message: "\(why); the file is not imported"))
-                continue
+                return
             }
             if Path.stem(name) == "folder" {
                 if let n = node["info"]?["name"]?.text { folder.name = n }
                 if let seq = node["info"]?["seq"]?.text.flatMap(Double.init) { folder.seq = seq }
                 if let request = node["request"] { defaults(request, into: &folder, warnings: &warnings) }
-                continue
+                return
             }
             item(node, depth: depth, into: &folder, warnings: &warnings)
         }
