@@ -54,7 +54,7 @@ extension BrunoMapper {
                 r.notes.append("The assert '\(ImportText.oneLine(expr)): \(ImportText.oneLine(a.value))' was not imported.")
             }
         }
-        if let status { r.expect.append(.pair("status", status)) }
+        if case .number(let n)? = status, let code = Int(n) { r.expectStatus = code }  // first; samples of another status expect failure
         if !headers.isEmpty { r.expect.append(.pair("headers", .map(headers))) }
         if !json.isEmpty { r.expect.append(.pair("json", .map(json))) }
         if !body.isEmpty { r.expect.append(.pair("body", .map(body))) }

@@ -183,6 +183,7 @@ struct BrunoMapper {
         }
         body(b, into: &r)
         expect(b.asserts, into: &r)
+        r.samples = b.examples.map { ($0.name, $0.status, CollectionRequest.sample(status: $0.status, headers: $0.headers, body: $0.body, json: $0.json)) }
         r.followRedirects = b.followRedirects
         r.timeout = b.timeout
         if let docs = b.docs?.trimmingWhitespace(), !docs.isEmpty {

@@ -87,6 +87,8 @@ struct BrunoRequest {
     /// Seconds, as target-file text.
     var timeout: String?
     var docs: String?
+    /// Saved responses (OpenCollection `examples`): name, status, headers, body, whether JSON.
+    var examples: [(name: String, status: Int, headers: [(String, String)], body: String?, json: Bool)] = []
 }
 
 struct BrunoEnvironment {

@@ -135,7 +135,15 @@ enum BrunoOpenCollection {
             }
         }
         r.docs = node["docs"]?.text ?? node["docs"]?["content"]?.text
-        for e in node["examples"]?.items ?? [] { r.skipped.append(("the response example", BrunoPlace(e.file, e.mark))) }
+        for e in node["examples"]?.items ?? [] {
+            guard let response = e["response"], let status = Int(response["status"]?.text ?? "200"), (100...599).contains(status) else {
+                r.skipped.append(("the response example (no response with a status 100–599)", BrunoPlace(e.file, e.mark)))
+                continue
+            }
+            let headers = entries(response["headers"]).map { ($0.name, $0.value) }
+            r.examples.append((e["name"]?.text ?? String(status), status, headers, response["body"]?["data"]?.text,
+                               response["body"]?["type"]?.text == "json"))
+        }
         return r
     }
 

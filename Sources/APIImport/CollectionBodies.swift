@@ -154,6 +154,33 @@ extension CollectionRequest {
         return warnings
     }
 
+    /// A recorded or saved response as a `sample:`: the status (unless 200), the headers but those
+    /// of the connection (and ones a file cannot hold), the body as JSON when it says or is JSON, else as text.
+    /// Everything literal (`ImportText.literal`): a sample's `{name}` or `${VAR}` would be expanded.
+    static func sample(status: Int, headers: [(String, String)], body: String?, json: Bool) -> YAMLOut {
+        var e: [YAMLOut.Entry] = []
+        if status != 200 { e.append(.pair("status", .number(String(status)))) }
+        var kept: [YAMLOut.Entry] = []
+        var isJSON = json
+        for (name, value) in headers {
+            let lower = name.lowercased()
+            guard !["content-length", "transfer-encoding", "content-encoding", "connection"].contains(lower),
+                  ImportText.headerProblem(name: name, value: value) == nil,
+                  !kept.contains(where: { if case .pair(let k, _) = $0 { return k.lowercased() == lower } else { return false } }) else { continue }
+            if lower == "content-type" { isJSON = isJSON || value.lowercased().contains("json") }
+            kept.append(.pair(name, .string(ImportText.literal(value))))
+        }
+        if !kept.isEmpty { e.append(.pair("headers", .map(kept))) }
+        if let body, !body.isEmpty {
+            if isJSON, let value = CurlMapper.json(body) {
+                e.append(.pair("json", ImportText.literal(value)))
+            } else {
+                e.append(.pair("body", .string(ImportText.literal(body))))
+            }
+        }
+        return .map(e)
+    }
+
     /// A file as the whole body: a comment, since the file is not there when the target is read.
     mutating func fileBody(_ src: String) -> String {
         notes.append("The body is a file (\(ImportText.oneLine(src))): add task: { upload: PATH } or send it with -d @PATH.")

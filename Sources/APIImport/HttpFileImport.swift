@@ -203,12 +203,33 @@ struct HttpFileMapper {
             if let w = r.addHeader(h.name, h.value, prefix: prefix, variables: &variables) { warn(file, h.line, w) }
         }
         body(q, contentType: contentType, graphQL: graphQL, file: file, into: &r)
+        if let response = q.response { sample(response, file: file, into: &r) }
         for s in q.skipped {
             let script = s.what.contains("script") || s.what.contains("handler")
             warn(file, s.line, "\(s.what) of \(what) is not \(script ? "run (apicli runs no JavaScript)" : "imported")")
             r.notes.append("\(s.what.prefix(1).uppercased() + s.what.dropFirst()) was not imported\(script ? " (apicli runs no JavaScript)" : "").")
         }
         return r
+    }
+
+    /// httpyac's response written below a request (`HTTP/1.1 200 OK`, headers, a blank line, the
+    /// body) → the target's `sample:`.
+    private mutating func sample(_ response: (line: Int, lines: [String]), file: String, into r: inout CollectionRequest) {
+        let words = response.lines[0].split(separator: " ")
+        guard words.count >= 2, let status = Int(words[1]), (100...599).contains(status) else {
+            warn(file, response.line, "'\(response.lines[0].prefix(40))' is no response status line; the response is not imported")
+            return
+        }
+        var headers: [(String, String)] = []
+        var rest = response.lines.dropFirst()
+        while let line = rest.first, !line.trimmingWhitespace().isEmpty {
+            rest = rest.dropFirst()
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.append((String(line[..<colon]).trimmingWhitespace(), String(line[line.index(after: colon)...]).trimmingWhitespace()))
+        }
+        var body = Array(rest.dropFirst())
+        while let last = body.last, last.trimmingWhitespace().isEmpty { body.removeLast() }
+        r.samples.append((String(status), status, CollectionRequest.sample(status: status, headers: headers, body: body.joined(separator: "\n"), json: false)))
     }
 
     /// `Basic user password` and `Digest user password` (the HTTP client encodes them itself).

@@ -21,6 +21,8 @@ struct HttpFile {
         var bodyLine = 0
         /// `# @tag value` lines before the request line.
         var tags: [(tag: String, value: String, line: Int)] = []
+        /// httpyac's recorded response written after the request (`HTTP/1.1 200 OK`, headers, body): its first line and lines.
+        var response: (line: Int, lines: [String])?
         /// What stands with the request but is not imported (scripts, handlers): what, line.
         var skipped: [(what: String, line: Int)] = []
     }
@@ -188,7 +190,7 @@ struct HttpFile {
                 }
                 let previousBlank = i > 0 && lines[i - 1].trimmingWhitespace().isEmpty
                 if previousBlank, t.hasPrefix("HTTP/"), t.dropFirst(5).first?.isNumber == true {
-                    current?.skipped.append(("the response written after the request (\(t))", n))
+                    current?.response = (n, [t])
                     state = .response
                     i += 1
                     continue
@@ -228,6 +230,7 @@ struct HttpFile {
                 notes.append(("text after the response handler is not part of a request; it is not imported", n))
                 i += 1
             case .response:
+                current?.response?.lines.append(raw)
                 i += 1
             }
         }

@@ -218,3 +218,51 @@ final class ImportHttpBrunoCLITests: FolderTestCase {
         XCTAssertEqual(c.code, 0, c.stderr)
     }
 }
+
+extension ImportHttpBrunoCLITests {
+    /// httpyac's responses written below the requests and OpenCollection's `examples` become samples,
+    /// so `check --stub` judges them (a sample of another status than the asserted one expects failure).
+    func testRecordedResponsesAndExamplesBecomeSamples() throws {
+        let dir = try folder()
+        try importApp("http", ImportFixtures.path("http/httpyac/httpbin.http"), into: dir)
+        let text = try XCTUnwrap(try writtenFiles(dir)["httpbin"])
+        XCTAssertTrue(text.contains("""
+              getGet:
+                path: /get
+                sample:
+                  headers:
+                    date: Mon, 21 Jun 2021 19:38:05 GMT
+                    content-type: application/json
+            """), text)
+        let c = try CLI.run(["check", "--stub", "--all", "--targets", dir.path], cwd: dir)
+        XCTAssertTrue(c.stdout.contains("10 passed, 0 failed"), c.stdout)
+        let input = try folder(["c.yml": """
+            opencollection: "1.0.0"
+            info: { name: ex }
+            items:
+              - info: { name: get pet, type: http }
+                http: { method: GET, url: "http://127.0.0.1:9/pets/1" }
+                runtime:
+                  assertions:
+                    - { expression: res.status, operator: eq, value: "200" }
+                examples:
+                  - name: found
+                    response:
+                      status: 200
+                      headers: [{ name: Content-Type, value: application/json }]
+                      body: { type: json, data: '{"id": 1, "name": "Rex"}' }
+                  - name: missing
+                    response: { status: 404, body: { type: text, data: "no such pet" } }
+            """])
+        let out = try folder()
+        try importApp("bruno", input.appendingPathComponent("c.yml").path, into: out)
+        let ex = try XCTUnwrap(try writtenFiles(out)["ex"])
+        XCTAssertTrue(ex.contains("""
+                expect: { status: 200 }
+                sample: { headers: { Content-Type: application/json }, json: { id: 1, name: Rex } }
+                samples: { missing: { status: 404, body: no such pet, expectFailure: true } }
+            """), ex)
+        let stub = try CLI.run(["check", "--stub", "--all", "--targets", out.path], cwd: out)
+        XCTAssertEqual(stub.code, 0, stub.stdout)
+    }
+}
