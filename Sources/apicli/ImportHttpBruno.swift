@@ -70,8 +70,10 @@ extension APICLI.Import {
             Terminal.setUp()
             do throws(APIError) {
                 let importer = BrunoImport(options: .init(service: options.service), files: ImportFiles.folder)
-                let bytes = Path.isDirectory(collection) ? [] : try ImportIO.read(collection)
-                try options.write(importer.run(ImportInput(name: collection, bytes: bytes)))
+                // A folder named through a symbolic link is read where it is (links below it are not followed).
+                let folder = Path.isDirectory(collection) && ImportFiles.isSymbolicLink(collection) ? Path.resolved(collection) ?? collection : collection
+                let bytes = Path.isDirectory(folder) ? [] : try ImportIO.read(folder)
+                try options.write(importer.run(ImportInput(name: folder, bytes: bytes)))
             } catch {
                 throw Console.plain.fail(error, target: nil)
             }
@@ -88,8 +90,16 @@ enum ImportFiles {
         return [UInt8](data)
     }
 
+    /// A folder's names; a symbolic link to a folder is not followed (a link to its own parent
+    /// would make the walk endless), a link to a file is read.
     static let folder = ImportFolder(read: { read($0) }, list: { path in
-        guard Path.isDirectory(path) else { return nil }
+        guard Path.isDirectory(path), !isSymbolicLink(path) else { return nil }
         return try? FileManager.default.contentsOfDirectory(atPath: path)
     })
+
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var p = path
+        while p.count > 1, p.hasSuffix("/") { p.removeLast() }  // `dir/` names the folder, not a link
+        return (try? FileManager.default.attributesOfItem(atPath: p))?[.type] as? FileAttributeType == .typeSymbolicLink
+    }
 }

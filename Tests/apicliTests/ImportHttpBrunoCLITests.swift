@@ -216,6 +216,14 @@ final class ImportHttpBrunoCLITests: FolderTestCase {
         XCTAssertTrue(h.stderr.contains("h.http:3:1: warning: the response handler script of the request is not run"), h.stderr)
         let c = try CLI.run(["import", "bruno", "c", "--to", "out2"], cwd: hostile)
         XCTAssertEqual(c.code, 0, c.stderr)
+        // symbolic links to folders inside a collection are not followed (links to the parent and to
+        // itself would make the walk endless); the collection itself may be named through one
+        try FileManager.default.createSymbolicLink(atPath: hostile.appendingPathComponent("c/up").path, withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: hostile.appendingPathComponent("c/self").path, withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: hostile.appendingPathComponent("link").path, withDestinationPath: "c")
+        let loop = try CLI.run(["import", "bruno", "link", "--to", "out3"], cwd: hostile, timeout: 20)
+        XCTAssertEqual(loop.code, 0, loop.stderr)
+        XCTAssertTrue(loop.stderr.contains("wrote out3/c.yaml (1 target)"), loop.stderr)
     }
 }
 
