@@ -16,6 +16,12 @@ enum BrunoBru {
         if let bytes = files.read(Path.join(dir, "bruno.json")) {
             let root = try CollectionInput.root(ImportInput(name: Path.join(dir, "bruno.json"), bytes: bytes))
             c.name = root["name"]?.text
+            if let proxy = root["proxy"], proxy["enabled"]?.bool == true || (proxy["inherit"]?.bool == false && proxy["disabled"]?.bool != true) {
+                c.warnings.append(proxy.warning("$.proxy: the collection's proxy is not imported (apicli reads https_proxy and http_proxy)"))
+            }
+            if let certs = root["clientCertificates"], certs["enabled"]?.bool != false, !(certs["certs"]?.items.isEmpty ?? true) {
+                c.warnings.append(certs.warning("$.clientCertificates: client certificates are not imported (write tls: { cert, key } in the service file)"))
+            }
         }
         c.root.name = ""
         walk(dir, depth: 0, files: files, into: &c.root, warnings: &c.warnings)
@@ -40,6 +46,7 @@ enum BrunoBru {
             for s in bru.stray { warnings.append(ImportWarning(file: path, mark: .init(line: s.line, column: 1), message: "'\(s.text.prefix(40))' is outside every block; it is not read")) }
             if name == "folder.bru" || (depth == 0 && name == "collection.bru") {
                 settings(bru, file: path, into: &folder)
+                if name == "collection.bru" { folder.docs = bru.block("docs")?.text }
             } else if let r = request(bru, file: path, name: String(name.dropLast(4))) {
                 folder.requests.append(r)
             } else {
@@ -55,7 +62,8 @@ enum BrunoBru {
         folder.headers = entries(bru.enabled("headers"), file)
         folder.vars = entries(bru.enabled("vars:pre-request"), file)
         folder.auth = auth(bru, mode: bru.value("auth", "mode"), file: file)
-        folder.skipped = skipped(bru, file: file, known: ["meta", "headers", "vars:pre-request", "auth"], owner: "the folder")
+        folder.skipped = skipped(bru, file: file, known: Set(["meta", "headers", "vars:pre-request", "auth"] + (file.hasSuffix("collection.bru") ? ["docs"] : [])),
+                                 owner: "the folder")
     }
 
     /// A request file → `BrunoRequest`; nil when it has no request block.
@@ -78,12 +86,9 @@ enum BrunoBru {
         r.asserts = entries(bru.enabled("assert"), file)
         r.auth = auth(bru, mode: value("auth") ?? "inherit", file: file)
         body(bru, mode: value("body") ?? "none", file: file, into: &r)
-        for p in bru.block("settings")?.pairs ?? [] where p.enabled {
-            if p.key == "followRedirects", p.value == "false" { r.followRedirects = false }
-            if p.key == "timeout", let ms = Int(p.value), ms > 0, ms <= 86_400_000 { r.timeout = ms % 1000 == 0 ? String(ms / 1000) : String(Double(ms) / 1000) }
-        }
+        for p in bru.block("settings")?.pairs ?? [] where p.enabled { r.setting(p.key, p.value, at: BrunoPlace(file, line: p.line)) }
         r.docs = bru.block("docs")?.text
-        r.skipped = skipped(bru, file: file, known: read.union(kinds).union(bru.blocks.map(\.name).filter { $0.hasPrefix("auth:") }), owner: "the request")
+        r.skipped += skipped(bru, file: file, known: read.union(kinds).union(bru.blocks.map(\.name).filter { $0.hasPrefix("auth:") }), owner: "the request")
         return r
     }
 

@@ -81,6 +81,9 @@ package struct BrunoImport: Importer {
         }
         var header = ["Imported from \(Path.lastComponent(path)) (\(format)\(collection.name.map { " '\(ImportText.oneLine($0))'" } ?? "")) by apicli import bruno."]
         header += mapper.environmentNotes
+        if let docs = collection.root.docs?.trimmingWhitespace(), !docs.isEmpty {
+            header += docs.split(separator: "\n", omittingEmptySubsequences: false).prefix(40).map { String($0).trimmingTrailingSpaces() }
+        }
         let drafts = CollectionDrafts.services(mapper.requests, service: service, header: header, auth: nil,
                                                notes: mapper.variables.notes,
                                                environments: CollectionDrafts.environments(mapper.requests, mapper.environments, syntax: .postman))

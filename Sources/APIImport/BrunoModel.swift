@@ -33,6 +33,8 @@ struct BrunoFolder {
     /// nil: inherit.
     var auth: BrunoAuth?
     var vars: [BrunoEntry] = []
+    /// The collection's `docs`: comment lines at the top of its files.
+    var docs: String?
     /// Scripts and tests of the folder: not run.
     var skipped: [(what: String, place: BrunoPlace)] = []
     var requests: [BrunoRequest] = []
@@ -89,6 +91,30 @@ struct BrunoRequest {
     var docs: String?
     /// Saved responses (OpenCollection `examples`): name, status, headers, body, whether JSON.
     var examples: [(name: String, status: Int, headers: [(String, String)], body: String?, json: Bool)] = []
+}
+
+extension BrunoRequest {
+    /// A request setting (`.bru` `settings { }`, OpenCollection `settings:`): `followRedirects: false`
+    /// and `maxRedirects: 0` → `followRedirects: false`, `timeout` (ms, 0: none) → `timeout:`;
+    /// `encodeUrl: false` (the URL sent as typed) and another redirect limit are warnings.
+    mutating func setting(_ key: String, _ value: String, at place: BrunoPlace) {
+        switch (key, value) {
+        case ("followRedirects", "false"), ("maxRedirects", "0"):
+            followRedirects = false
+        case ("followRedirects", _), ("encodeUrl", "true"), ("maxRedirects", "5"), ("timeout", "0"):
+            return
+        case ("timeout", _):
+            guard let ms = Int(value), ms > 0, ms <= 86_400_000 else {
+                skipped.append(("the timeout '\(value)' (milliseconds, 1 to 86400000)", place))
+                return
+            }
+            timeout = ms % 1000 == 0 ? String(ms / 1000) : String(Double(ms) / 1000)
+        case ("encodeUrl", "false"):
+            skipped.append(("the setting encodeUrl: false (apicli percent-encodes what a URL cannot carry)", place))
+        default:
+            skipped.append(("the setting \(key): \(value)", place))
+        }
+    }
 }
 
 struct BrunoEnvironment {

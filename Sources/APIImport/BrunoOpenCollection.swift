@@ -34,6 +34,7 @@ enum BrunoOpenCollection {
     static func collection(_ root: SpecNode) throws(APIError) -> BrunoCollection {
         var c = BrunoCollection()
         c.name = root["info"]?["name"]?.text
+        c.root.docs = root["docs"]?.text ?? root["docs"]?["content"]?.text
         if let request = root["request"] { defaults(request, into: &c.root, warnings: &c.warnings) }
         for env in (root["config"]?["environments"] ?? root["environments"])?.items ?? [] {
             c.environments.append(environment(env, name: env["name"]?.text ?? "env"))
@@ -128,11 +129,8 @@ enum BrunoOpenCollection {
             let value = [a["operator"]?.text ?? "eq", a["value"]?.text ?? ""].joined(separator: " ").trimmingWhitespace()
             r.asserts.append(BrunoEntry(name: expr, value: value, place: BrunoPlace(a.file, a.mark)))
         }
-        if let settings = node["settings"] {
-            if settings["followRedirects"]?.bool == false { r.followRedirects = false }
-            if let ms = settings["timeout"]?.text.flatMap(Int.init), ms > 0, ms <= 86_400_000 {
-                r.timeout = ms % 1000 == 0 ? String(ms / 1000) : String(Double(ms) / 1000)
-            }
+        for (key, _, value) in node["settings"]?.entries ?? [] {
+            if let text = value.text { r.setting(key, text, at: BrunoPlace(value.file, value.mark)) }
         }
         r.docs = node["docs"]?.text ?? node["docs"]?["content"]?.text
         for e in node["examples"]?.items ?? [] {
