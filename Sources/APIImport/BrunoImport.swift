@@ -185,6 +185,7 @@ struct BrunoMapper {
             if let w = r.addHeader(h.name, h.value, prefix: prefix, variables: &variables) { warn(h.place, w) }
         }
         body(b, into: &r)
+        for w in r.secretJSONFields(prefix: prefix) { warn(b.bodyPlace ?? b.place, w) }
         expect(b.asserts, into: &r)
         r.samples = b.examples.map { ($0.name, $0.status, CollectionRequest.sample(status: $0.status, headers: $0.headers, body: $0.body, json: $0.json)) }
         r.followRedirects = b.followRedirects

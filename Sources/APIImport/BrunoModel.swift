@@ -148,10 +148,10 @@ extension BrunoFolder {
         }
     }
 
-    /// Sorted as Bruno shows them: by `seq`, then name.
+    /// Sorted as Bruno shows them: by `seq`; without one, as read (files by name, `items:` in order).
     mutating func sort() {
-        requests.sort { ($0.seq, $0.name) < ($1.seq, $1.name) }
-        folders.sort { ($0.seq, $0.name) < ($1.seq, $1.name) }
+        requests = requests.enumerated().sorted { ($0.element.seq, $0.offset) < ($1.element.seq, $1.offset) }.map(\.element)
+        folders = folders.enumerated().sorted { ($0.element.seq, $0.offset) < ($1.element.seq, $1.offset) }.map(\.element)
         for i in folders.indices { folders[i].sort() }
     }
 }

@@ -8,8 +8,9 @@ import APIDiagnostics
 enum BrunoOpenCollection {
     static let rootFile = "opencollection.yml"
 
+    /// `opencollection: "1.0.0"`, or the earlier draft's top-level `name` (or `info`) and `items`.
     static func isCollection(_ root: SpecNode) -> Bool {
-        root["opencollection"] != nil
+        root["opencollection"] != nil || (root["items"]?.node.items != nil && (root["name"] != nil || root["info"] != nil))
     }
 
     /// A folder holding `opencollection.yml`.
@@ -33,7 +34,7 @@ enum BrunoOpenCollection {
     /// One file: `opencollection.yml` alone (with `items:`), or a single request file.
     static func collection(_ root: SpecNode) throws(APIError) -> BrunoCollection {
         var c = BrunoCollection()
-        c.name = root["info"]?["name"]?.text
+        c.name = root["info"]?["name"]?.text ?? root["name"]?.text
         c.root.docs = root["docs"]?.text ?? root["docs"]?["content"]?.text
         if let request = root["request"] { defaults(request, into: &c.root, warnings: &c.warnings) }
         for env in (root["config"]?["environments"] ?? root["environments"])?.items ?? [] {
@@ -76,13 +77,17 @@ enum BrunoOpenCollection {
     }
 
     private static func item(_ node: SpecNode, depth: Int, into folder: inout BrunoFolder, warnings: inout [ImportWarning]) {
-        let type = node["info"]?["type"]?.text ?? (node["items"] != nil ? "folder" : node["graphql"] != nil ? "graphql" : "http")
-        let name = node["info"]?["name"]?.text ?? Path.stem(Path.lastComponent(node.file))
+        // `info: { type, name, seq }`; the earlier draft writes them on the item itself
+        let type = (node["info"] ?? node)["type"]?.text ?? (node["items"] != nil ? "folder" : node["graphql"] != nil ? "graphql" : "http")
+        let name = (node["info"] ?? node)["name"]?.text ?? Path.stem(Path.lastComponent(node.file))
         switch type {
         case "folder":
             guard depth < BrunoBru.maxDepth else { return }
             var sub = BrunoFolder(name: name)
-            if let seq = node["info"]?["seq"]?.text.flatMap(Double.init) { sub.seq = seq }
+            if let seq = (node["info"] ?? node)["seq"]?.text.flatMap(Double.init) { sub.seq = seq }
+            if let docs = node["docs"]?.text, !docs.trimmingWhitespace().isEmpty {
+                sub.skipped.append(("the docs", BrunoPlace(node["docs"]!.file, node["docs"]!.mark)))
+            }
             if let request = node["request"] { defaults(request, into: &sub, warnings: &warnings) }
             if let items = node["items"] { self.items(items, depth: depth + 1, into: &sub, warnings: &warnings) }
             folder.folders.append(sub)
@@ -104,7 +109,7 @@ enum BrunoOpenCollection {
     static func request(_ node: SpecNode, name: String, kind: String) -> BrunoRequest {
         let http = node[kind == "graphql" ? "graphql" : "http"] ?? node["http"] ?? node
         var r = BrunoRequest(name: name, place: BrunoPlace(node.file, (node["http"] ?? node["graphql"] ?? node).mark), kind: kind)
-        if let seq = node["info"]?["seq"]?.text.flatMap(Double.init) { r.seq = seq }
+        if let seq = (node["info"] ?? node)["seq"]?.text.flatMap(Double.init) { r.seq = seq }
         r.method = (http["method"]?.text ?? (kind == "graphql" ? "POST" : "GET")).uppercased()
         r.url = http["url"]?.text ?? ""
         let params = (http["params"]?.items ?? []).filter { $0["disabled"]?.bool != true && $0["enabled"]?.bool != false }
@@ -120,7 +125,7 @@ enum BrunoOpenCollection {
         }
         let runtime = node["runtime"]
         r.vars = entries(runtime?["variables"])
-        r.skipped = scripts(runtime?["scripts"])
+        r.skipped = scripts(runtime?["scripts"] ?? node["scripts"])
         if let actions = runtime?["actions"], !actions.items.isEmpty {
             r.skipped.append(("the post-response actions", BrunoPlace(actions.file, actions.mark)))
         }
@@ -208,7 +213,14 @@ enum BrunoOpenCollection {
     }
 
     private static func scripts(_ list: SpecNode?) -> [(what: String, place: BrunoPlace)] {
-        (list?.items ?? []).compactMap { s in
+        if let list, list.isMapping {  // the earlier draft: `scripts: { preRequest:, postResponse:, tests: }`
+            return list.entries.compactMap { key, _, code in
+                guard let text = code.text, !text.trimmingWhitespace().isEmpty else { return nil }
+                let what = ["preRequest": "the pre-request script", "postResponse": "the post-response script", "tests": "the tests"][key] ?? "the script '\(key)'"
+                return (what, BrunoPlace(code.file, code.mark))
+            }
+        }
+        return (list?.items ?? []).compactMap { s in
             guard let code = s["code"]?.text, !code.trimmingWhitespace().isEmpty else { return nil }
             let what = switch s["type"]?.text ?? "" {
             case "before-request": "the pre-request script"

@@ -154,6 +154,31 @@ extension CollectionRequest {
         return warnings
     }
 
+    /// A JSON body's fields whose names read as secrets (`password`, `token`, `apiKey`, …) with
+    /// a literal value → `${PREFIX_NAME}` (a note each on the target); the warnings to give.
+    /// (`form:` and query fields go through `ImportSecrets.apply` with every importer's drafts.)
+    mutating func secretJSONFields(prefix: String) -> [String] {
+        var secrets = ImportSecrets(prefix: prefix)
+        var warnings: [String] = []
+        func walk(_ v: YAMLOut) -> YAMLOut {
+            switch v {
+            case .list(let items): return .list(items.map(walk))
+            case .map(let entries), .blockMap(let entries):
+                return .map(entries.map { entry in
+                    guard case .pair(let k, let x) = entry else { return entry }
+                    guard Credentials.isSecretName(k), case .string(let text) = x, ImportSecrets.isLiteralSecret(text) else { return .pair(k, walk(x)) }
+                    let reference = secrets.reference(k, "the JSON field \(k)")
+                    warnings.append("the JSON field \(k) is written as \(reference), not as given: set \(reference.dropFirst(2).dropLast()) to send it")
+                    return .pair(k, .string(reference))
+                })
+            default: return v
+            }
+        }
+        body = body.map { if case .pair("json", let v) = $0 { return .pair("json", walk(v)) } else { return $0 } }
+        if !warnings.isEmpty { notes.append("The input's credentials in the JSON body are not written: set \(secrets.written.map { "${\($0.name)}" }.joined(separator: ", ")).") }
+        return warnings
+    }
+
     /// A recorded or saved response as a `sample:`: the status (unless 200), the headers but those
     /// of the connection (and ones a file cannot hold), the body as JSON when it says or is JSON, else as text.
     /// Everything literal (`ImportText.literal`): a sample's `{name}` or `${VAR}` would be expanded.

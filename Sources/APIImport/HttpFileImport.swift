@@ -203,6 +203,7 @@ struct HttpFileMapper {
             if let w = r.addHeader(h.name, h.value, prefix: prefix, variables: &variables) { warn(file, h.line, w) }
         }
         body(q, contentType: contentType, graphQL: graphQL, file: file, into: &r)
+        for w in r.secretJSONFields(prefix: prefix) { warn(file, q.bodyLine, w) }
         if let response = q.response { sample(response, file: file, into: &r) }
         for s in q.skipped {
             let script = s.what.contains("script") || s.what.contains("handler")

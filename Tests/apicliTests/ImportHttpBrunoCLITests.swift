@@ -86,6 +86,8 @@ final class ImportHttpBrunoCLITests: FolderTestCase {
         // one request file alone, each format
         try assertInvariant("bruno", Self.bruno.appendingPathComponent("bru-testbench/auth/basic/via auth/Basic Auth 200.bru").path, targets: 1)
         try assertInvariant("bruno", Self.bruno.appendingPathComponent("opencollection-cli/users/create-user.yml").path, targets: 1)
+        // one OpenCollection file holding the whole collection (the format's earlier draft): 14 requests in 4 folders
+        try assertInvariant("bruno", Self.bruno.appendingPathComponent("opencollection-draft/oc.yaml").path, targets: 14)
     }
 
     /// Kulala's test folder: `http-client.env.json` gives defaults (its first environment) and
