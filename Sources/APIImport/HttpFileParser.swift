@@ -154,7 +154,10 @@ struct HttpFile {
                 i += 1
             case .url:
                 if let first = raw.first, first == " " || first == "\t", !t.isEmpty {
-                    current?.url += t
+                    // `    &size=10 HTTP/1.1`: the version may end the last line of the target
+                    var words = t.split(separator: " ")
+                    if words.count > 1, words.last?.hasPrefix("HTTP/") == true { words.removeLast() }
+                    current?.url += words.joined(separator: " ")
                     i += 1
                     continue
                 }
