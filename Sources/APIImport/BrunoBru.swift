@@ -88,8 +88,31 @@ enum BrunoBru {
         body(bru, mode: value("body") ?? "none", file: file, into: &r)
         for p in bru.block("settings")?.pairs ?? [] where p.enabled { r.setting(p.key, p.value, at: BrunoPlace(file, line: p.line)) }
         r.docs = bru.block("docs")?.text
+        for b in bru.blocks where b.name == "example" { if let e = example(b.text, line: b.line) { r.examples.append(e) } }
         r.skipped += skipped(bru, file: file, known: read.union(kinds).union(bru.blocks.map(\.name).filter { $0.hasPrefix("auth:") }), owner: "the request")
         return r
+    }
+
+    /// An `example { name: …, request: { … }, response: { headers: { … }, status: { code: 200 }, body: { type: json, content: '''…''' } } }`
+    /// block's response; nil without a status code.
+    static func example(_ text: String, line: Int) -> (name: String, status: Int, headers: [(String, String)], body: String?, json: Bool)? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        /// The lines inside `name: {` … `}` at `indent` spaces, within `range`.
+        func inner(_ name: String, _ range: Range<Int>, indent: Int) -> Range<Int>? {
+            let pad = String(repeating: " ", count: indent)
+            guard let open = range.first(where: { lines[$0] == pad + name + ": {" }),
+                  let close = (open + 1..<range.upperBound).first(where: { lines[$0].trimmingTrailingSpaces() == pad + "}" }) else { return nil }
+            return open + 1..<close
+        }
+        let all = 0..<lines.count
+        guard let response = inner("response", all, indent: 0), let status = inner("status", response, indent: 2),
+              let code = BruFile.pairs(Array(lines[status]), firstLine: 1).first(where: { $0.key == "code" }).flatMap({ Int($0.value) }),
+              (100...599).contains(code) else { return nil }
+        let name = lines.first { $0.hasPrefix("name:") }.map { String($0.dropFirst(5)).trimmingWhitespace() } ?? String(code)
+        let headers = inner("headers", response, indent: 2).map { BruFile.pairs(Array(lines[$0]), firstLine: 1).filter(\.enabled).map { ($0.key, $0.value) } } ?? []
+        let body = inner("body", response, indent: 2).map { BruFile.pairs(Array(lines[$0]), firstLine: 1) } ?? []
+        let content = body.first { $0.key == "content" }?.value
+        return (name, code, headers, content, body.first { $0.key == "type" }?.value == "json")
     }
 
     private static func entries(_ pairs: [BruFile.Pair], _ file: String) -> [BrunoEntry] {
@@ -107,7 +130,7 @@ enum BrunoBru {
             case "script:post-response": return b.text.trimmingWhitespace().isEmpty ? nil : ("the post-response script", place)
             case "tests": return b.text.trimmingWhitespace().isEmpty ? nil : ("the tests", place)
             case "vars:post-response": return b.pairs.isEmpty ? nil : ("the post-response variables (vars:post-response)", place)
-            case "example": return ("the response example", place)
+            case "example": return example(b.text, line: b.line) == nil ? ("the response example (no response status code in it)", place) : nil
             default: return ("the block '\(b.name)'", place)
             }
         }

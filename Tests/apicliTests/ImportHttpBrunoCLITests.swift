@@ -72,13 +72,13 @@ final class ImportHttpBrunoCLITests: FolderTestCase {
     /// Every `.bru` request file (not collection.bru, folder.bru, environments/) and every OpenCollection
     /// request file is one target.
     func testEveryFetchedBrunoCollectionHoldsTheInvariant() throws {
-        for (name, requestFile) in [("bru-testbench", ".bru"), ("yml-testbench", ".yml"), ("opencollection-cli", ".yml")] {
+        for (name, requestFile) in [("bru-testbench", ".bru"), ("yml-testbench", ".yml"), ("opencollection-cli", ".yml"), ("bru-examples", ".bru")] {
             let root = Self.bruno.appendingPathComponent(name)
             let requests = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter {
                 $0.hasSuffix(requestFile) && !$0.hasPrefix("environments/") && !["folder", "collection", "opencollection"].contains(
                     (($0 as NSString).lastPathComponent as NSString).deletingPathExtension)
             }
-            XCTAssertGreaterThan(requests.count, 1, name)
+            XCTAssertGreaterThanOrEqual(requests.count, 2, name)
             try assertInvariant("bruno", root.path, targets: requests.count)
         }
         XCTAssertGreaterThanOrEqual(try FileManager.default.subpathsOfDirectory(atPath: Self.bruno.appendingPathComponent("bru-testbench").path)
@@ -274,5 +274,11 @@ extension ImportHttpBrunoCLITests {
             """), ex)
         let stub = try CLI.run(["check", "--stub", "--all", "--targets", out.path], cwd: out)
         XCTAssertEqual(stub.code, 0, stub.stdout)
+        // a .bru example block with a response → sample; one without a response → a warning
+        let bru = try folder()
+        let b = try importApp("bruno", Self.bruno.appendingPathComponent("bru-examples").path, into: bru)
+        let bText = try XCTUnwrap(try writtenFiles(bru)["bru-examples"])
+        XCTAssertTrue(bText.contains("    sample: { headers: { content-type: application/json }, json: { id: 123, name: John Doe } }\n"), bText)
+        XCTAssertTrue(b.stderr.contains("multiple-examples.bru:21:1: warning: the response example (no response status code in it) of request 'Test API' is not imported"), b.stderr)
     }
 }
