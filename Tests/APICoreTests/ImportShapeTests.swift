@@ -82,6 +82,36 @@ final class ImportShapeTests: XCTestCase {
                       "\(curl.warnings)")
     }
 
+    /// A password or token written literally in a JSON body is a credential too: the collection
+    /// importers write it as `${SERVICE_…}` (a variable stays one).
+    func testCollectionImportersWriteSecretJSONFieldsAsVariables() throws {
+        let noFiles = ImportFolder(read: { _ in nil }, list: { _ in nil })
+        let body = #"{"user": "ann", "password": "PW123", "auth": {"apiToken": "TK123"}, "other": "{{pw}}"}"#
+        let results = [
+            ("postman", try imported(PostmanImport(options: .init(service: "svc")), "c.json", """
+                {"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "item": [{"name": "x", "request": {"method": "POST", "url": "http://127.0.0.1:9/x",
+                   "body": {"mode": "raw", "raw": \(String(reflecting: body)), "options": {"raw": {"language": "json"}}}}}]}
+                """)),
+            ("insomnia", try imported(InsomniaImport(options: .init(service: "svc")), "i.json", """
+                {"__export_format": 4, "resources": [{"_id": "wrk", "_type": "workspace", "name": "w"},
+                  {"_id": "r1", "_type": "request", "parentId": "wrk", "name": "x", "method": "POST", "url": "http://127.0.0.1:9/x",
+                   "body": {"mimeType": "application/json", "text": \(String(reflecting: body))}}]}
+                """)),
+            ("http", try imported(HttpFileImport(options: .init(service: "svc"), readFile: { _ in nil }), "x.http",
+                                  "POST http://127.0.0.1:9/x\nContent-Type: application/json\n\n\(body)\n")),
+            ("bruno", try imported(BrunoImport(options: .init(service: "svc"), files: noFiles), "x.bru",
+                                   "post {\n  url: http://127.0.0.1:9/x\n  body: json\n}\n\nbody:json {\n  \(body)\n}\n")),
+        ]
+        for (kind, result) in results {
+            let text = result.drafts.map(\.text).joined()
+            XCTAssertFalse(text.contains("PW123") || text.contains("TK123"), "\(kind):\n\(text)")
+            XCTAssertTrue(text.contains(#"password: "${SVC_PASSWORD}""#) && text.contains(#"apiToken: "${SVC_APITOKEN}""#), "\(kind):\n\(text)")
+            XCTAssertTrue(text.contains("user: ann"), "\(kind):\n\(text)")
+            XCTAssertTrue(result.warnings.contains { $0.message.contains("the JSON field password is written as ${SVC_PASSWORD}") }, "\(kind): \(result.warnings)")
+        }
+    }
+
     /// `call URL` sends what the command says: `read` keeps the values; only `run` (what writes a
     /// file: `import curl`, `call --save`) applies the secret policy.
     func testReadKeepsTheRequestRunWritesVariables() throws {
