@@ -58,7 +58,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 help:
 	@echo "apicli make targets:"
-	@echo "  deps-build     install libyaml-dev and pkg-config (apt) if missing: all build and run need"
+	@echo "  deps-build     install libyaml-dev, libpcre2-dev and pkg-config (apt) if missing: all build and run need"
 	@echo "  deps           deps-build, and what tests need: curl, libxml2-utils, chromium, nginx-light (apt)"
 	@echo "  venv           create .venv with httpbin + gunicorn + hypercorn + jsonschema + schemathesis, and .venv/har with playwright (for live tests)"
 	@echo "  build          swift build (debug)"
@@ -82,12 +82,14 @@ help:
 	@echo "  clean          stop httpbin, remove .build and .run"
 	@echo "  distclean      clean, and remove .venv"
 
-# What building apicli needs: libyaml (and pkg-config to find it). `make run`, `build` and `release`
+# What building apicli needs: libyaml and PCRE2 (and pkg-config to find them). `make run`, `build` and `release`
 # need nothing more, so a newcomer's demo installs no browser, server or Python package.
 deps-build:
 	@missing=""; \
 	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists yaml-0.1; then \
 	  missing="$$missing libyaml-dev pkg-config"; fi; \
+	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libpcre2-8; then \
+	  missing="$$missing libpcre2-dev pkg-config"; fi; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps-build: installing$$missing"; \
 	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing; \
@@ -281,7 +283,7 @@ uninstall:
 	  "$(DESTDIR)$(ZSH_COMPLETIONS)/_apicli" "$(DESTDIR)$(FISH_COMPLETIONS)/apicli.fish"
 
 # `make dist`: what `make install PREFIX=/usr` installs, as a tarball (usr/… inside) and a .deb
-# built with dpkg-deb that depends on libyaml's runtime package only (the Swift runtime is linked
+# built with dpkg-deb that depends on the runtime packages of libyaml and PCRE2 only (the Swift runtime is linked
 # statically; everything else the binary links is Essential or priority required on Debian).
 DIST      := dist
 ARCH_DEB  := amd64
@@ -295,7 +297,7 @@ dist: docs
 	cp -a $(DIST)/root $(DIST)/deb && gzip -9n $(DIST)/deb/usr/share/man/man1/apicli.1
 	mkdir -p $(DIST)/deb/DEBIAN
 	{ echo "Package: apicli"; echo "Version: $(VERSION)"; echo "Architecture: $(ARCH_DEB)"; \
-	  echo "Maintainer: apicli authors <apicli@localhost>"; echo "Depends: libyaml-0-2"; \
+	  echo "Maintainer: apicli authors <apicli@localhost>"; echo "Depends: libyaml-0-2, libpcre2-8-0"; \
 	  echo "Section: web"; echo "Priority: optional"; \
 	  echo "Installed-Size: $$(du -sk $(DIST)/deb/usr | cut -f1)"; \
 	  echo "Description: command-line HTTP API client driven by YAML target files"; \

@@ -27,8 +27,8 @@ final class MakefileTests: XCTestCase {
         // GIVEN the offline demo
         // WHEN make shows what `make run` would do on a fresh machine
         let plan = try dryRun("run")
-        // THEN it installs libyaml and builds, and nothing the tests alone need
-        XCTAssertTrue(plan.contains("libyaml-dev"), plan)
+        // THEN it installs libyaml and PCRE2 and builds, and nothing the tests alone need
+        XCTAssertTrue(plan.contains("libyaml-dev") && plan.contains("libpcre2-dev"), plan)
         XCTAssertTrue(plan.contains("apicli call github.zen --stub"), plan)
         for word in ["chromium", "nginx", "pip install", "venv", "xmllint"] {
             XCTAssertFalse(plan.contains(word), "`make run` would touch \(word):\n\(plan)")
