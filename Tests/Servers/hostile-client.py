@@ -7,6 +7,9 @@
                                                "closed after S" when the server closes it
     hostile-client.py raw PORT BYTES           send BYTES (Python escapes), print the answer's status
                                                line and whether the server then closed the connection
+    hostile-client.py pipeline PORT PATH SECONDS [MAX]   pipeline GETs of PATH (at most MAX) for
+                                               SECONDS as fast as the server takes them, never reading
+                                               an answer; print "sent N closed yes|no"
 """
 import socket
 import sys
@@ -78,6 +81,31 @@ def raw(port, data):
     print("%s|%s" % (line, "closed" if closed else "open"), flush=True)
 
 
+def pipeline(port, path, seconds, most=None):
+    s = connect(port)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # answers pile up on the server's side
+    one = ("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % path).encode()
+    data = one * (int(most) if most else 64)
+    end = time.time() + float(seconds)
+    sent = 0
+    closed = False
+    while time.time() < end:
+        s.settimeout(max(0.01, min(0.2, end - time.time())))
+        try:
+            if most and sent >= len(data):
+                s.send(b"\r\n")  # a blank line between requests, ignored: it only fails once closed
+                time.sleep(0.2)
+                continue
+            sent += s.send(data[sent % len(data):] if most else data)
+        except (socket.timeout, TimeoutError):
+            continue
+        except OSError:
+            closed = True
+            break
+    print("sent %d closed %s" % (sent // len(one), "yes" if closed else "no"), flush=True)
+
+
 if __name__ == "__main__":
     kind = sys.argv[1]
-    {"idle": lambda: idle(*sys.argv[2:5]), "slow": lambda: slow(*sys.argv[2:4]), "raw": lambda: raw(*sys.argv[2:4])}[kind]()
+    {"idle": lambda: idle(*sys.argv[2:5]), "slow": lambda: slow(*sys.argv[2:4]), "raw": lambda: raw(*sys.argv[2:4]),
+     "pipeline": lambda: pipeline(*sys.argv[2:6])}[kind]()
