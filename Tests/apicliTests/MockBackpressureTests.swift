@@ -35,11 +35,11 @@ final class MockBackpressureTests: XCTestCase {
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
     }
 
-    /// A non-reading client (Tests/Servers/hostile-client.py pipeline) in the background.
-    func pipeline(_ args: [String]) throws -> (Process, Pipe) {
+    /// A non-reading client (Tests/Servers/hostile-client.py `kind`) in the background.
+    func client(_ kind: String, _ args: [String]) throws -> (Process, Pipe) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", CLI.root.appendingPathComponent("Tests/Servers/hostile-client.py").path, "pipeline", port] + args
+        p.arguments = ["python3", CLI.root.appendingPathComponent("Tests/Servers/hostile-client.py").path, kind, port] + args
         let out = Pipe()
         p.standardOutput = out
         try p.run()
@@ -48,8 +48,8 @@ final class MockBackpressureTests: XCTestCase {
 
     /// While `client` runs: a normal GET every half second is answered within 3 s; the mock's
     /// largest RSS growth (MiB) over what it was before.
-    func watch(_ client: Process) throws -> Int {
-        XCTAssertEqual(try Curl.run(["\(mock.url)/big", "-o", "/dev/null"]).code, 0)  // the sample read once
+    func watch(_ client: Process, warm: String = "/big") throws -> Int {
+        XCTAssertEqual(try Curl.run(["\(mock.url)\(warm)", "-o", "/dev/null"]).code, 0)  // the sample read once
         let before = rss
         var most = 0
         while client.isRunning {
@@ -66,7 +66,7 @@ final class MockBackpressureTests: XCTestCase {
     func testAPipeliningClientThatNeverReadsIsHeldBackAndClosed() throws {
         // GIVEN 100 GETs of a 1 MB sample pipelined (under the 128 waiting that close a connection)
         // by a client that never reads
-        let (client, out) = try pipeline(["/big", "7", "100"])
+        let (client, out) = try client("pipeline", ["/big", "7", "100"])
         // THEN the mock keeps answering others, its memory does not take the 100 MB of answers
         let grew = try watch(client)
         XCTAssertLessThan(grew, 40, "RSS grew by \(grew) MiB")
@@ -78,13 +78,47 @@ final class MockBackpressureTests: XCTestCase {
 
     func testAClientPipeliningWithoutEndIsClosed() throws {
         // GIVEN a client pipelining GETs of the 1 MB sample as fast as the mock takes them, never reading
-        let (client, out) = try pipeline(["/big", "4"])
+        let start = Date()
+        let (client, out) = try client("pipeline", ["/big", "6"])
         // THEN the mock keeps answering others and its memory stays flat
         let grew = try watch(client)
         XCTAssertLessThan(grew, 40, "RSS grew by \(grew) MiB")
-        // AND the client is closed (more than 128 requests waiting)
+        // AND the client is closed at once (more than 128 requests waiting), not by the 3 s timeout
         let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(said.hasSuffix("closed yes\n"), said)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2.5)
+        XCTAssertTrue(mock.process.isRunning)
+    }
+
+    func testWebSocketClientsThatNeverReadGetTheirMessagesAsTheyDrainAndAreClosed() throws {
+        // GIVEN a sample of 6 messages of 1 MB (more than the kernel's buffers take, ~4 MB) and 2
+        // WebSocket clients of it that never read: the mock wrote every message at once, and the
+        // connection stayed open for good (its close waited for them to be written)
+        mock.stop()
+        try """
+            baseURL: http://127.0.0.1:9
+            targets:
+              hello: { path: /hello, sample: { status: 200, json: { hello: world } } }
+              messages:
+                path: /messages
+                sample:
+                  messages:
+                    - &m { text: "\(String(repeating: "m", count: 1 << 20))" }
+            \(String(repeating: "        - *m\n", count: 5))
+            """.write(to: dir.appendingPathComponent("targets/api.yaml"), atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("targets/big.bin"))
+        mock = try MockProcess(["-q", "--request-timeout", "3"], cwd: dir)
+        let clients = try (0..<2).map { _ in try client("wshold", ["/messages", "15"]) }
+        Thread.sleep(forTimeInterval: 2)  // their upgrades (each builds the 6 MB of messages on a loop; slow in a debug build)
+        // THEN the mock keeps answering others and its memory stays flat
+        let grew = try watch(clients[0].0, warm: "/hello")
+        XCTAssertLessThan(grew, 40, "RSS grew by \(grew) MiB")
+        // AND each is closed once its messages have not drained for the request timeout (3 s)
+        for (p, out) in clients {
+            p.waitUntilExit()
+            let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            XCTAssertEqual(said, "closed yes\n")
+        }
         XCTAssertTrue(mock.process.isRunning)
     }
 }

@@ -46,10 +46,18 @@ final class MockHardeningTests: XCTestCase {
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = ["python3", CLI.root.appendingPathComponent("Tests/Servers/hostile-client.py").path, "idle", port, "100", "6"]
-        let out = Pipe()
+        let out = Pipe(), connected = Pipe()
         holder.standardOutput = out
+        holder.standardError = connected
         try holder.run()
-        Thread.sleep(forTimeInterval: 0.5)
+        // once all 100 are open: a connection the mock let in last is the last it would close to make
+        // room, but one let in before the holder was done connecting could be closed before it sent its
+        // request (what made this test flaky on a loaded machine: curl got no answer)
+        var said = ""
+        while !said.hasSuffix("\n"), case let data = connected.fileHandleForReading.availableData, !data.isEmpty {
+            said += String(decoding: data, as: UTF8.self)
+        }
+        XCTAssertEqual(said, "connected 100\n")
         // WHEN normal requests come THEN each is answered at once: the longest idle connection
         // makes room (a newcomer used to be refused until idle ones timed out)
         for _ in 0..<5 {
