@@ -88,9 +88,8 @@ package final class MockServer: Sendable {
                     try pipeline.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: true)
                     try pipeline.addHandler(MockPipelineGuard(limit: limits.pipelined), name: MockPipelineGuard.name,
                                             position: .before(try pipeline.handler(type: HTTPServerPipelineHandler.self)))
-                    try pipeline.addHandler(MockHandler(table: shared, limits: limits,
-                                                                               connections: connections, log: log),
-                                                                   name: MockHandler.name)
+                    try pipeline.addHandler(MockHandler(table: shared, limits: limits, connections: connections, log: log),
+                                            name: MockHandler.name)
                 }
             }
         do {
