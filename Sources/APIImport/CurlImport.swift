@@ -43,8 +43,9 @@ package struct CurlImport: Importer {
         var parser = CurlParser(cwd: options.cwd)
         try parser.parse(words)
         var mapper = CurlMapper(request: parser.request)
-        let draft = try mapper.draft(service: options.service, name: options.name)
-        let warnings = (parser.warnings + mapper.warnings).map { ImportWarning(file: Self.inputName, mark: nil, message: $0) }
+        var draft = try mapper.draft(service: options.service, name: options.name)
+        let variables = CurlVariables.resolve(&draft)
+        let warnings = (parser.warnings + mapper.warnings + variables).map { ImportWarning(file: Self.inputName, mark: nil, message: $0) }
         return ImportResult(draft: draft, warnings: warnings)
     }
 
