@@ -19,6 +19,9 @@ extension CurlMapper {
         let type = headers.last { $0.name.lowercased() == "content-type" }?.value.lowercased()
         if let file = request.uploadFile {
             t.task.append(.pair("upload", .string(file)))
+            if type == nil {
+                warnings.append("curl -T sends no Content-Type; upload: sends one from the file's extension (add a Content-Type header to choose it)")
+            }
         } else if !request.form.isEmpty {
             var parts: [YAMLOut] = []
             for p in request.form { parts.append(part(p)) }

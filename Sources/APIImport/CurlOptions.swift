@@ -7,8 +7,26 @@ extension CurlParser {
     /// An option with a value, by its long name (`-X` arrives as `request`).
     mutating func apply(_ option: String, value: String) throws(APIError) {
         switch option {
-        case "request": request.method = value.uppercased()
-        case "header": header(value)
+        case "request":
+            if value != value.uppercased() {
+                warnings.append("curl sends the method \(value) as written; a target sends it as \(value.uppercased())")
+            }
+            request.method = value.uppercased()
+        case "range":
+            // what curl sends for an HTTP range
+            if value.contains("-") { request.headers.append(("Range", "bytes=" + value)) } else {
+                // curl: "A specified range MUST include at least one dash (-). Appending one for you!"
+                request.headers.append(("Range", "bytes=" + value + "-"))
+            }
+        case "header":
+            guard value.hasPrefix("@") else { header(value); break }
+            // -H @file: a header a line, read now
+            let path = String(value.dropFirst())
+            try Self.notStandardInput(path, option: "-H", value: value)
+            try exists(absolute(path), "-H", value)
+            let text = String(decoding: try CurlMapper.read(absolute(path), inline: true), as: UTF8.self)
+            for line in text.split(whereSeparator: \.isNewline) where !line.trimmingSpaces().isEmpty { header(String(line)) }
+            warnings.append("the headers in \(path) (-H @\(path)) are written into the target; curl reads the file each time it runs")
         case "data", "data-ascii", "data-binary", "data-raw": try data(option, value)
         case "data-urlencode": try dataURLEncode(value)
         case "json":
@@ -29,7 +47,11 @@ extension CurlParser {
         case "url": request.url == nil ? (request.url = value) : warnings.append("a second URL '\(value)' is not imported; a target sends one request")
         case "url-query": try urlQuery(value)
         case "user-agent": request.headers.append(("User-Agent", value))
-        case "referer": request.headers.append(("Referer", value))
+        case "referer":
+            // `;auto` sets the Referer on redirects: not on the first request
+            let sent = value.hasSuffix(";auto") ? String(value.dropLast(5)) : value
+            if !sent.isEmpty { request.headers.append(("Referer", sent)) }
+            if sent != value { warnings.append("curl option --referer ';auto' (a Referer on redirects) is not imported") }
         case "cookie":
             if value.contains("=") { request.headers.append(("Cookie", value)) } else {
                 warnings.append("cookie file '\(value)' (-b) is not imported")
@@ -40,6 +62,11 @@ extension CurlParser {
                                           message: "curl -T \(value) uploads standard input when curl runs, which an import cannot see",
                                           hint: "save the body to a file and pass -T FILE"))
             }
+            guard request.uploadFile == nil else {
+                warnings.append("a second -T \(value) is not imported; curl uploads it to a second URL")
+                break
+            }
+            try exists(absolute(value), "-T", value)
             request.uploadFile = absolute(value)
             request.uploadName = value
         default: try other(option, value: value)

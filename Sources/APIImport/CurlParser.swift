@@ -29,7 +29,7 @@ struct CurlParser {
     static let refused: [String: String] = [
         "ntlm": "NTLM authentication", "ntlm-wb": "NTLM authentication", "negotiate": "SPNEGO authentication",
         "aws-sigv4": "AWS Signature v4 signing (use auth: { sigv4: } by hand)", "request-target": "a request target other than the URL's path",
-        "config": "options read from a file", "next": "several requests", "variable": "curl variables",
+        "config": "options read from a file", "variable": "curl variables",
         "expand-url": "curl variables", "expand-data": "curl variables", "expand-header": "curl variables",
         "unix-socket": "a Unix socket", "abstract-unix-socket": "a Unix socket", "http0.9": "HTTP/0.9", "http1.0": "HTTP/1.0",
         "proxy-header": "headers to a proxy", "oauth2-bearer-proxy": "a proxy bearer token",
@@ -48,7 +48,10 @@ struct CurlParser {
         var rest = Array(words.dropFirst())[...]
         var endOfOptions = false
         while let word = rest.popFirst() {
-            if !endOfOptions, word == "--" {
+            if !endOfOptions, word == "--next" || word == "-:" {
+                warnings.append("curl \(word) starts another request; only the first is imported")
+                break
+            } else if !endOfOptions, word == "--" {
                 endOfOptions = true
             } else if !endOfOptions, word.hasPrefix("-"), word.count > 1 {
                 try option(word, &rest)
@@ -73,7 +76,7 @@ struct CurlParser {
     /// `-sSL`, `-XPOST`, `-X POST`, `--request POST`, `--no-insecure`.
     private mutating func option(_ word: String, _ rest: inout ArraySlice<String>) throws(APIError) {
         if word.hasPrefix("--") {
-            let name = String(word.dropFirst(2))
+            let name = try Self.longName(String(word.dropFirst(2)), &warnings)
             if let o = CurlOptionTable.long[name] {
                 if o.takesValue {
                     try apply(name, value: value(for: word, &rest))
@@ -100,6 +103,20 @@ struct CurlParser {
             }
             try flag(name, on: true)
         }
+    }
+
+    /// A long name as curl reads it: exact, or (as curl before 8.7 did) the one option it is an
+    /// unambiguous prefix of, with a warning; `no-NAME` stays as written.
+    static func longName(_ name: String, _ warnings: inout [String]) throws(APIError) -> String {
+        if CurlOptionTable.long[name] != nil || name.hasPrefix("no-") || name.isEmpty { return name }
+        let matches = CurlOptionTable.long.keys.filter { $0.hasPrefix(name) }.sorted()
+        guard matches.count == 1 else {
+            if matches.isEmpty { return name }
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "curl option --\(name) is ambiguous: it starts \(matches.prefix(4).map { "--" + $0 }.joined(separator: ", "))",
+                                      hint: "write the option's whole name"))
+        }
+        warnings.append("--\(name) is read as --\(matches[0]), as curl 7 reads an abbreviation (curl 8 refuses it): write the whole name")
+        return matches[0]
     }
 
     private func value(for word: String, _ rest: inout ArraySlice<String>) throws(APIError) -> String {
