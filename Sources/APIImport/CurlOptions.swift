@@ -22,8 +22,8 @@ extension CurlParser {
             guard value.hasPrefix("@") else { header(value); break }
             // -H @file: a header a line, read now
             let path = String(value.dropFirst())
-            try Self.notStandardInput(path, option: "-H", value: value)
-            try exists(absolute(path), "-H", value)
+            try Self.notStandardInput(path, option: written, value: value)
+            try exists(absolute(path), written, value)
             let text = String(decoding: try CurlMapper.read(absolute(path), inline: true), as: UTF8.self)
             for line in text.split(whereSeparator: \.isNewline) where !line.trimmingSpaces().isEmpty { header(String(line)) }
             warnings.append("the headers in \(path) (-H @\(path)) are written into the target; curl reads the file each time it runs")
@@ -39,7 +39,7 @@ extension CurlParser {
         case "cacert":
             let path = absolute(value)
             guard Path.exists(path) else {
-                throw .invalid(Diagnostic(file: nil, mark: nil, message: "the CA certificate file \(value) (--cacert) does not exist: curl fails on it",
+                throw .invalid(Diagnostic(file: nil, mark: nil, message: "the CA certificate file \(value) (\(written)) does not exist: curl fails on it",
                                           hint: "run the import where curl would run, or give the file's full path"))
             }
             request.cacert = path
@@ -59,14 +59,14 @@ extension CurlParser {
         case "upload-file":
             guard value != "-", value != "." else {
                 throw .invalid(Diagnostic(file: nil, mark: nil,
-                                          message: "curl -T \(value) uploads standard input when curl runs, which an import cannot see",
+                                          message: "curl \(written) \(value) uploads standard input when curl runs, which an import cannot see",
                                           hint: "save the body to a file and pass -T FILE"))
             }
             guard request.uploadFile == nil else {
                 warnings.append("a second -T \(value) is not imported; curl uploads it to a second URL")
                 break
             }
-            try exists(absolute(value), "-T", value)
+            try exists(absolute(value), written, value)
             request.uploadFile = absolute(value)
             request.uploadName = value
         default: try other(option, value: value)
@@ -110,8 +110,7 @@ extension CurlParser {
             return
         }
         let path = String(value.dropFirst())
-        try Self.notStandardInput(path, option: "--" + option, value: value)
-        try exists(absolute(path), "--" + option, value)
+        try Self.notStandardInput(path, option: written, value: value)
         request.data.append(.file(absolute(path), binary: option == "data-binary" || option == "json"))
     }
 
@@ -135,8 +134,7 @@ extension CurlParser {
         let eq = value.firstIndex(of: "=")
         if let at = value.firstIndex(of: "@"), eq.map({ at < $0 }) ?? true {
             let path = String(value[value.index(after: at)...])
-            try Self.notStandardInput(path, option: "--data-urlencode", value: value)
-            try exists(absolute(path), "--data-urlencode", value)
+            try Self.notStandardInput(path, option: written, value: value)
             request.data.append(.encodedFile(name: String(value[..<at]), path: absolute(path)))
         } else {
             request.data.append(.text(Self.urlencoded(value)))
@@ -172,8 +170,8 @@ extension CurlParser {
         guard !literal, value.hasPrefix("@") || value.hasPrefix("<") else { return .init(name: name, value: value) }
         let fields = Self.formFields(String(value.dropFirst()))
         let file = fields.first ?? ""
-        try Self.notStandardInput(file, option: "-F", value: spec)
-        try exists(absolute(file), "-F", spec)
+        try Self.notStandardInput(file, option: written, value: spec)
+        try exists(absolute(file), written, spec)
         var part = CurlRequest.FormPart(name: name, value: "", file: absolute(file))
         for field in fields.dropFirst() {
             if field.hasPrefix("type=") { part.type = String(field.dropFirst(5)) }

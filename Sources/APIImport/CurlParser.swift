@@ -8,6 +8,8 @@ import APITransport
 struct CurlParser {
     var request = CurlRequest()
     var warnings: [String] = []
+    /// The option being read, as the command writes it (`-d`, `--data`), for messages.
+    var written = ""
     /// The folder relative file names (`-F f=@x`, `-T x`) are read from.
     let cwd: String
 
@@ -76,6 +78,7 @@ struct CurlParser {
     /// `-sSL`, `-XPOST`, `-X POST`, `--request POST`, `--no-insecure`.
     private mutating func option(_ word: String, _ rest: inout ArraySlice<String>) throws(APIError) {
         if word.hasPrefix("--") {
+            written = word
             let name = try Self.longName(String(word.dropFirst(2)), &warnings)
             if let o = CurlOptionTable.long[name] {
                 if o.takesValue {
@@ -93,6 +96,7 @@ struct CurlParser {
         }
         var letters = word.dropFirst()[...]
         while let c = letters.popFirst() {
+            written = "-\(c)"
             guard let name = CurlOptionTable.short[c], let o = CurlOptionTable.long[name] else {
                 throw .invalid(Diagnostic(file: nil, mark: nil, message: "curl option -\(c) (in \(word)) is unknown: curl refuses the command"))
             }
@@ -144,7 +148,7 @@ struct CurlParser {
     /// An option curl knows that no case above maps: quiet, refused, or a warning naming it.
     mutating func other(_ name: String, value: String?) throws(APIError) {
         if Self.quiet.contains(name) { return }
-        let shown = "--\(name)" + (value.map { " \($0)" } ?? "")
+        let shown = (written.isEmpty ? "--\(name)" : written) + (value.map { " \($0)" } ?? "")
         if let what = Self.refused[name] {
             throw .invalid(Diagnostic(file: nil, mark: nil,
                                       message: "curl option \(shown) asks for \(what), which a target cannot express: the import would send another request",

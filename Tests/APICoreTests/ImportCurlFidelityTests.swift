@@ -47,7 +47,7 @@ final class ImportCurlFidelityTests: XCTestCase {
             XCTAssertEqual(r.drafts[0].targets[0].path, "/x", command)
             XCTAssertNil(r.drafts[0].targets[0].auth, command)
         }
-        XCTAssertTrue(warnings(try curl("curl -U u:p http://h/x")).contains("--proxy-user u:p is not imported"))
+        XCTAssertTrue(warnings(try curl("curl -U u:p http://h/x")).contains("curl option -U u:p is not imported"))
         // --url-query adds to the query as curl does (encoded; '+' sends it as it is)
         let q = try curl("curl --url-query 'a=b c' --url-query '+x=%41' 'http://h/x?k=1'")
         XCTAssertEqual(q.drafts[0].targets[0].task, [.pair("query", .string("k=1&a=b+c&x=%41"))])
