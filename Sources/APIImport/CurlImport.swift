@@ -31,7 +31,7 @@ package struct CurlImport: Importer {
         do {
             words = try ShellWords.split(input.text)
         } catch {
-            throw .invalid(Diagnostic(file: nil, mark: nil, message: "the curl command has an unterminated \(error.quote) quote"))
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: error.message))
         }
         return try read(words: words)
     }

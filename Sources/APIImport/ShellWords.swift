@@ -46,9 +46,16 @@ enum ShellWords {
         return name
     }
 
+    /// Why a command line cannot be split: what to tell the user.
     struct Unterminated: Error {
-        var quote: Character
+        var message: String
+
+        init(quote: Character) { message = "the curl command has an unterminated \(quote) quote" }
+        init(message: String) { self.message = message }
     }
+
+    /// `$(…)` and `` `…` `` run a command when the shell reads the line: an import cannot.
+    static let substitution = Unterminated(message: "the curl command holds a command substitution ($(…) or `…`), which the shell runs first; an import cannot")
 
     static func split(_ text: String) throws(Unterminated) -> [String] {
         var words: [String] = []
@@ -75,6 +82,8 @@ enum ShellWords {
                 inWord = true
                 chars.removeFirst()
                 try ansiQuoted(&chars, into: &word)
+            case "$" where chars.first == "(", "`":
+                throw substitution
             case "$":
                 inWord = true
                 word += variableName(&chars).map(variable) ?? "$"
@@ -95,6 +104,8 @@ enum ShellWords {
             if c == "\\", let next = chars.first, "\"\\$`\n".contains(next) {
                 chars.removeFirst()
                 if next != "\n" { word.append(next) }
+            } else if c == "`" || (c == "$" && chars.first == "(") {
+                throw substitution
             } else if c == "$", let name = variableName(&chars) {
                 word += variable(name)
             } else {

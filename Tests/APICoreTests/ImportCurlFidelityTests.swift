@@ -85,6 +85,10 @@ final class ImportCurlFidelityTests: XCTestCase {
         let w = warnings(r)
         for name in ["$REGION", "$ACCOUNT", "$NAME", "DIGITALOCEAN_DO_API_TOKEN"] { XCTAssertTrue(w.contains(name), w) }
         XCTAssertFalse(w.contains("$NOT"), w)
+        // what the shell runs first cannot be imported; in single quotes it is text
+        refused("curl -H \"X-Date: $(date)\" http://h/x", "command substitution")
+        refused("curl -d `cat body.txt` http://h/x", "command substitution")
+        XCTAssertTrue(yaml(try curl("curl -H 'X-A: $(date) `x`' http://h/x")).contains("$(date) `x`"))
     }
 
     func testCurlsJoiningRules() throws {

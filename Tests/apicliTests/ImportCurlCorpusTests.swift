@@ -8,27 +8,12 @@ import XCTest
 /// (the fixtures' `localhost:28139` rewritten to it): method, path, query, the headers that matter
 /// and the body bytes must be equal. LEFT-OUT.txt says why a command is not sent; the commands of
 /// REFUSED.txt are refused by curl and by the import alike.
-final class ImportCurlCorpusTests: FolderTestCase {
+final class ImportCurlCorpusTests: CurlEchoTestCase {
     static let corpus = CLI.root.appendingPathComponent("Tests/apicliTests/Fixtures/curl-corpus")
     static let folders = ["curlconverter", "curl-docs"]
     /// Set by each client on its own (curl's `Expect: 100-continue` for uploads too).
     static let ownHeaders: Set<String> = ["host", "user-agent", "accept-encoding", "connection", "content-length",
                                           "transfer-encoding", "expect"]
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else {
-            if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" { XCTFail("no /usr/bin/curl: run make deps") }
-            throw XCTSkip("no /usr/bin/curl (make deps installs it)")
-        }
-        server = try TestServer("echo-server.py")
-    }
-
-    override func tearDown() {
-        server?.stop()
-        super.tearDown()
-    }
-
     struct Seen: Equatable, CustomStringConvertible {
         var method: String
         var path: String
