@@ -24,7 +24,7 @@ struct CurlParser {
         "parallel-max", "parallel-immediate", "raw", "buffer", "disable", "ipv4", "ipv6", "path-as-is", "basic",
         "sessionid", "alpn", "npn", "max-filesize", "retry-connrefused", "retry-all-errors", "etag-save", "libcurl",
         "remove-on-error", "xattr", "clobber", "no-clobber", "output-dir", "rate", "skip-existing", "out-null",
-        "show-error", "compressed-ssh", "suppress-connect-headers", "happy-eyeballs-timeout-ms", "ca-native",
+        "compressed-ssh", "http0.9", "suppress-connect-headers", "happy-eyeballs-timeout-ms", "ca-native",
     ]
     /// Options that change what is sent (or where), which a target cannot express: dropping them
     /// would import another request.
@@ -33,7 +33,7 @@ struct CurlParser {
         "aws-sigv4": "AWS Signature v4 signing (use auth: { sigv4: } by hand)", "request-target": "a request target other than the URL's path",
         "config": "options read from a file", "variable": "curl variables",
         "expand-url": "curl variables", "expand-data": "curl variables", "expand-header": "curl variables",
-        "unix-socket": "a Unix socket", "abstract-unix-socket": "a Unix socket", "http0.9": "HTTP/0.9", "http1.0": "HTTP/1.0",
+        "unix-socket": "a Unix socket", "abstract-unix-socket": "a Unix socket",
         "proxy-header": "headers to a proxy", "oauth2-bearer-proxy": "a proxy bearer token",
         "form-escape": "backslash-escaped form names", "data-urlencode-stdin": "standard input",
     ]

@@ -85,6 +85,11 @@ final class ImportCurlFidelityTests: XCTestCase {
         let w = warnings(r)
         for name in ["$REGION", "$ACCOUNT", "$NAME", "DIGITALOCEAN_DO_API_TOKEN"] { XCTAssertTrue(w.contains(name), w) }
         XCTAssertFalse(w.contains("$NOT"), w)
+        // a variable that starts the URL is its base URL
+        let base = try curl(#"curl "$BASE_URL/users?page=2" -H "X-Key: $API_KEY""#)
+        XCTAssertEqual(base.drafts[0].baseURL, "${BASE_URL}")
+        XCTAssertEqual(base.drafts[0].targets[0].path, "/users")
+        XCTAssertTrue(yaml(base).contains("X-Key: \"${LOCAL_API_KEY}\""), yaml(base))
         // what the shell runs first cannot be imported; in single quotes it is text
         refused("curl -H \"X-Date: $(date)\" http://h/x", "command substitution")
         refused("curl -d `cat body.txt` http://h/x", "command substitution")
