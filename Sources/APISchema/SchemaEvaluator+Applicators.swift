@@ -104,7 +104,7 @@ extension SchemaEvaluator {
             var found = 0
             for (i, x) in xs.enumerated() {
                 var quiet: [SchemaViolation]? = nil, a = Annotations()
-                if eval(contains, x, path.child(at, .index(i)), &quiet, &a) { found += 1; if annotates { ann.items.insert(i) } }
+                if eval(contains, x, path.child(at, .index(i)), &quiet, &a) { found += 1; if annotates && n.containsAnnotates { ann.items.insert(i) } }
             }
             let least = n.minContains ?? 1
             if found < least {

@@ -44,9 +44,7 @@ package enum OpenAPIContract {
             return .failure(SchemaError(location: written, message: "schema file '\(written)' is empty"))
         }
         let json = JSONValue(value)
-        var dialect = SchemaDialect.draft2020
-        if case .string(let v)? = json["openapi"], v.hasPrefix("3.0") { dialect = .openAPI30 }
-        if case .string? = json["swagger"] { dialect = .draft4 }
+        let dialect = SchemaDialect.default(for: json)
         let prepared = SchemaDocument(json, uri: "file://" + path, dialect: dialect, loader: fileLoader(root: folder))
         return .success(Document(value: json, path: path, dialect: dialect, prepared: prepared))
     }

@@ -2,13 +2,14 @@ import XCTest
 @testable import APISchema
 @testable import APIVerdict
 
-/// The validator judged by the official JSON-Schema-Test-Suite: every required test of
-/// draft2020-12 and draft4 (figures in docs/contracts.md), and the optional format tests of the formats
-/// apicli asserts.
+/// The validator judged by the official JSON-Schema-Test-Suite: every required test of every
+/// folder (draft4, draft6, draft7, draft2019-09, draft2020-12; figures in docs/contracts.md), each
+/// with its own dialect, and the optional format tests of the formats apicli asserts.
 final class SchemaTestSuiteTests: XCTestCase {
     /// Files left out of the required run, with why (docs/contracts.md lists them).
     static let skipped: [String: String] = [
         "draft2020-12/vocabulary.json": "custom meta-schemas with $vocabulary need the draft meta-schemas, not shipped (no network)",
+        "draft2019-09/vocabulary.json": "custom meta-schemas with $vocabulary need the draft meta-schemas, not shipped (no network)",
     ]
     /// Groups that reference the draft's own meta-schema (fetched from json-schema.org by
     /// validators that go online): apicli does not ship the meta-schemas.
@@ -51,13 +52,41 @@ final class SchemaTestSuiteTests: XCTestCase {
         XCTAssertEqual(o.passed, Self.expectedDraft4Total)
     }
 
+    func testDraft2019Required() throws {
+        let o = try runAll("draft2019-09", dialect: .draft2019)
+        XCTAssertEqual(o.failures.count, 0, o.failures.prefix(20).joined(separator: "\n"))
+        XCTAssertEqual(o.passed, Self.expectedDraft2019Total)
+    }
+
+    func testDraft7Required() throws {
+        let o = try runAll("draft7", dialect: .draft7)
+        XCTAssertEqual(o.failures.count, 0, o.failures.prefix(20).joined(separator: "\n"))
+        XCTAssertEqual(o.passed, Self.expectedDraft7Total)
+    }
+
+    func testDraft6Required() throws {
+        let o = try runAll("draft6", dialect: .draft6)
+        XCTAssertEqual(o.failures.count, 0, o.failures.prefix(20).joined(separator: "\n"))
+        XCTAssertEqual(o.passed, Self.expectedDraft6Total)
+    }
+
+    /// The folders of the suite and the dialect each is run in.
+    static let folders: [(String, SchemaDialect)] = [("draft2020-12", .draft2020), ("draft2019-09", .draft2019),
+                                                    ("draft7", .draft7), ("draft6", .draft6), ("draft4", .draft4)]
+
+    func testEveryFolderIsRun() throws {
+        let suite = try suite()
+        let present = try FileManager.default.contentsOfDirectory(atPath: suite.root.appendingPathComponent("tests").path).sorted()
+        XCTAssertEqual(present, Self.folders.map(\.0).sorted(), "a folder of the suite no test runs")
+    }
+
     func testAssertedFormats() throws {
         let suite = try suite()
-        for folder in ["draft2020-12", "draft4"] {
+        for (folder, dialect) in Self.folders {
             for format in SchemaFormat.asserted.sorted() {
                 let file = "\(folder)/optional/format/\(format).json"
                 guard FileManager.default.fileExists(atPath: suite.root.appendingPathComponent("tests/" + file).path) else { continue }
-                let o = try suite.run(file, dialect: folder == "draft4" ? .draft4 : .draft2020, assertFormats: true,
+                let o = try suite.run(file, dialect: dialect, assertFormats: true,
                                       skip: ["validation of A-label (punycode) host names"])  // IDNA 2008 tables: not implemented
                 print("format \(file): \(o.passed) of \(o.total)")
                 XCTAssertEqual(o.failures, [], file)
@@ -68,4 +97,7 @@ final class SchemaTestSuiteTests: XCTestCase {
     /// Every required test minus the skipped file (5 tests) and groups (2 + 2 tests).
     static let expectedDraft2020Total = 1290
     static let expectedDraft4Total = 614
+    static let expectedDraft6Total = 0
+    static let expectedDraft7Total = 0
+    static let expectedDraft2019Total = 0
 }
