@@ -263,20 +263,40 @@ struct SchemaCompiler {
                 }
                 node.discriminator = (name, mapping)
             case "discriminator" where dialect == .swagger2:
-                // Swagger 2.0: the property whose value names this definition or one that inherits it
+                // Swagger 2.0: the property whose value names this definition or one inheriting it
+                // (`allOf` with a `$ref` to it, at any remove); only those are compiled
                 guard let name = v.stringValue else { throw bad(k, "a string (the property naming the definition, Swagger 2.0)") }
                 var mapping: [String: SchemaNode] = [:]
-                guard case .object(let definitions)? = compiler.registry.resources[place.resource]?.value["definitions"] else {
-                    node.discriminator = (name, [:])
-                    return
-                }
-                for d in definitions {
-                    mapping[d.key] = try compiler.resolve("#/definitions/" + SchemaURI.escape(d.key), from: place, dialect: dialect,
-                                                          location: location + "/discriminator")
+                if place.pointer.count == 2, place.pointer[0] == "definitions",
+                   case .object(let definitions)? = compiler.registry.resources[place.resource]?.value["definitions"] {
+                    for heir in Self.heirs(of: place.pointer[1], in: definitions) {
+                        mapping[heir] = try compiler.resolve("#/definitions/" + SchemaURI.escape(heir), from: place, dialect: dialect,
+                                                             location: location + "/discriminator")
+                    }
                 }
                 node.discriminator = (name, mapping)
             default: break
             }
+        }
+
+        /// `name` and the definitions that inherit it through `allOf: [{$ref: "#/definitions/…"}]`, at any remove.
+        static func heirs(of name: String, in definitions: [(key: String, value: JSONValue)]) -> [String] {
+            var parents: [String: [String]] = [:]  // parent → children
+            for d in definitions {
+                guard case .array(let parts)? = d.value["allOf"] else { continue }
+                for part in parts {
+                    if let r = part["$ref"]?.stringValue, r.hasPrefix("#"), let steps = SchemaURI.pointer(String(r.dropFirst())),
+                       steps.count == 2, steps[0] == "definitions" {
+                        parents[steps[1], default: []].append(d.key)
+                    }
+                }
+            }
+            var found = [name], seen: Set<String> = [name], i = 0
+            while i < found.count {
+                for child in parents[found[i]] ?? [] where seen.insert(child).inserted { found.append(child) }
+                i += 1
+            }
+            return found
         }
 
         mutating func finish(_ value: JSONValue) throws(SchemaError) {

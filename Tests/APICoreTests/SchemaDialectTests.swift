@@ -138,6 +138,8 @@ final class SchemaDialectTests: XCTestCase {
                                      "tag": {"type": "string", "x-nullable": true}}},
               "Cat": {"allOf": [{"$ref": "#/definitions/Pet"},
                                 {"type": "object", "properties": {"huntingSkill": {"type": "string", "enum": ["lazy", "aggressive"]}}}]},
+              "Lion": {"allOf": [{"$ref": "#/definitions/Cat"}, {"properties": {"mane": {"type": "boolean"}}}]},
+              "Dog": {"type": "object", "properties": {"petType": {"type": "string"}}},
               "Upload": {"type": "file"}}}
             """##)
         let dialect = SchemaDialect.default(for: doc)
@@ -147,6 +149,9 @@ final class SchemaDialectTests: XCTestCase {
         XCTAssertTrue(pet.isValid(json(#"{"name": "Rex", "petType": "Pet"}"#)))
         XCTAssertEqual(pet.violations(of: json(#"{"name": "Tom", "petType": "Cat", "huntingSkill": "sleepy"}"#)).map(\.keyword), ["enum"])
         XCTAssertEqual(pet.violations(of: json(#"{"name": "Nemo", "petType": "Fish"}"#)).map(\.keyword), ["discriminator"])
+        // an heir at any remove is named; a definition that does not inherit Pet is not
+        XCTAssertEqual(pet.violations(of: json(#"{"name": "Leo", "petType": "Lion", "mane": 1}"#)).map(\.keyword), ["type"])
+        XCTAssertEqual(pet.violations(of: json(#"{"name": "Rex", "petType": "Dog"}"#)).map(\.keyword), ["discriminator"])
         let cat = try JSONSchema(document: doc, pointer: "/definitions/Cat", dialect: dialect)
         XCTAssertTrue(cat.isValid(json(#"{"name": "Tom", "petType": "Cat"}"#)))
         XCTAssertTrue(try JSONSchema(document: doc, pointer: "/definitions/Upload", dialect: dialect).isValid(json(#""bytes""#)))
