@@ -52,7 +52,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: help deps bench-deps test-urlsession bench venv build release docs dist dist-test test warnings run install uninstall \
         install-only clean distclean \
-        httpbin-start httpbin-stop httpbin-status fuzz fuzz-build
+        httpbin-start httpbin-stop httpbin-status fuzz fuzz-build example-test docs-library
 
 help:
 	@echo "apicli make targets:"
@@ -65,6 +65,8 @@ help:
 	@echo "                 transport's contract tests (trait URLSessionTransport, .build-urlsession), stop it"
 	@echo "  test-urlsession  only the URLSession transport's contract tests"
 	@echo "  warnings       swift build --build-tests; fails on a warning from this repo's Sources/ or Tests/ (run by test)"
+	@echo "  example-test   build and test Examples/ (a package using the library products by path; its own .build)"
+	@echo "  docs-library   the library's DocC reference into .build/docs-library (warnings are errors)"
 	@echo "  run            offline demo: swift run apicli call github.zen --stub"
 	@echo "  install        release build, install apicli, its man page and bash/zsh/fish completions under"
 	@echo "                 \$$(DESTDIR)\$$(PREFIX) (PREFIX=$(PREFIX))"
@@ -226,6 +228,20 @@ test: deps venv warnings dist-test
 # `make test-urlsession`: only the URLSession transport's contract tests (its own build folder).
 test-urlsession: deps venv
 	@$(MAKE) --no-print-directory test SWIFT_TEST_FLAGS="--traits URLSessionTransport --scratch-path $(URLSESSION_BUILD) --filter 'TransportContractTests|TransferContractTests|TransportErrorTests'"
+
+# `make example-test`: Examples/, a package that depends on this one by path and on its library
+# products alone (docs/swift-library.md), built and tested with its own build folder; its live test
+# starts Tests/Servers/echo-server.py.
+example-test: deps
+	cd Examples && $(SWIFT) build --build-tests && NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost $(SWIFT) test --skip-build
+
+# `make docs-library`: the library's DocC reference (swift-docc-plugin), a warning fails it.
+LIBRARY_DOCS := .build/docs-library
+docs-library: deps
+	@for target in APITargetsKit APITargetsURLSession; do \
+	  $(SWIFT) package --allow-writing-to-directory $(LIBRARY_DOCS) generate-documentation --target $$target \
+	    --output-path $(LIBRARY_DOCS)/$$target --warnings-as-errors || exit 1; \
+	done; echo "docs-library: $(LIBRARY_DOCS)/APITargetsKit, $(LIBRARY_DOCS)/APITargetsURLSession"
 
 run: deps
 	$(SWIFT) run apicli call github.zen --stub

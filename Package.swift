@@ -51,6 +51,8 @@ let package = Package(
         // The WebSocket client's handshake headers (HTTPTypes) and its Logger.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `make docs-library`: the library's DocC reference (`swift package generate-documentation`).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The system's libyaml (Debian: libyaml-dev). Only APIYAML imports it.
@@ -138,7 +140,7 @@ let package = Package(
         // Runs the built binary: exit codes, stdout/stderr, live calls against a local httpbin.
         // Fixtures and Malformed are read from the source tree (by #filePath), not bundled.
         // The library's tests: URLRequests against `apicli show`, URLProtocol stubs, the client.
-        .testTarget(name: "APITargetsKitTests", dependencies: ["APITargetsURLSession", "apicli", "TestServers"]),
+        .testTarget(name: "APITargetsKitTests", dependencies: ["APITargetsURLSession", "APISend", "apicli", "TestServers"]),
         .testTarget(name: "apicliTests", dependencies: ["apicli", "apicli-fuzz", "TestServers"], exclude: ["Fixtures", "Malformed"]),
     ]
 )

@@ -63,11 +63,7 @@ package struct MockTable: Sendable {
                 if case .invalidInput(let d) = error { problems += d } else { throw error }
             }
         }
-        self.entries = try Self.resolveConflicts(entries, prefer: prefer, problems: problems)
-            .enumerated().sorted { a, b in
-                let (x, y) = (a.element.route.specificity, b.element.route.specificity)
-                return x != y ? x.lexicographicallyPrecedes(y) == false : a.offset < b.offset
-            }.map(\.element)
+        self.entries = TargetRoute.mostSpecificFirst(try Self.resolveConflicts(entries, prefer: prefer, problems: problems), \.route)
     }
 
     private static func resolveConflicts(_ entries: [Entry], prefer: [String], problems: [Diagnostic]) throws(APIError) -> [Entry] {

@@ -101,6 +101,15 @@ package struct TargetRoute: Sendable {
             .sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
     }
 
+    /// `items` sorted by their routes' `specificity`, the most specific first, else in their order:
+    /// the order requests are matched in.
+    package static func mostSpecificFirst<Item>(_ items: [Item], _ route: (Item) -> TargetRoute) -> [Item] {
+        items.enumerated().sorted { a, b in
+            let (x, y) = (route(a.element).specificity, route(b.element).specificity)
+            return x != y ? x.lexicographicallyPrecedes(y) == false : a.offset < b.offset
+        }.map(\.element)
+    }
+
     /// Literal segments count most, then captures with fixed text around them: the most specific
     /// route wins (`/users/me` before `/users/{name}`).
     package var specificity: [Int] {
