@@ -140,7 +140,8 @@ let package = Package(
         // Runs the built binary: exit codes, stdout/stderr, live calls against a local httpbin.
         // Fixtures and Malformed are read from the source tree (by #filePath), not bundled.
         // The library's tests: URLRequests against `apicli show`, URLProtocol stubs, the client.
-        .testTarget(name: "APITargetsKitTests", dependencies: ["APITargetsURLSession", "APISend", "apicli", "TestServers"]),
+        .testTarget(name: "APITargetsKitTests", dependencies: ["APITargetsURLSession", "APISend", "apicli", "TestServers"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "apicliTests", dependencies: ["apicli", "apicli-fuzz", "TestServers"], exclude: ["Fixtures", "Malformed"]),
     ]
 )
