@@ -62,7 +62,8 @@ help:
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
 	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), then the URLSession"
-	@echo "                 transport's contract tests (trait URLSessionTransport, .build-urlsession), stop it"
+	@echo "                 transport's contract tests (trait URLSessionTransport, .build-urlsession) and"
+	@echo "                 example-test, stop it"
 	@echo "  test-urlsession  only the URLSession transport's contract tests"
 	@echo "  warnings       swift build --build-tests; fails on a warning from this repo's Sources/ or Tests/ (run by test)"
 	@echo "  example-test   build and test Examples/ (a package using the library products by path; its own .build)"
@@ -218,6 +219,10 @@ test: deps venv warnings dist-test
 	  $(SWIFT) test --disable-swift-testing --traits URLSessionTransport --scratch-path $(URLSESSION_BUILD) \
 	    --filter 'TransportContractTests|TransferContractTests|TransportErrorTests' 2>&1 | tee -a "$$log"; \
 	  rc=$${PIPESTATUS[0]}; \
+	fi; \
+	if [ $$rc -eq 0 ] && [ -z "$(SWIFT_TEST_FLAGS)" ]; then \
+	  echo "test: Examples/, a package using the library products (make example-test; its own build, about 3 minutes)"; \
+	  $(MAKE) --no-print-directory example-test 2>&1 | tee -a "$$log"; rc=$${PIPESTATUS[0]}; \
 	fi; \
 	if [ $$rc -ne 0 ]; then \
 	  echo "test: FAILED (exit $$rc). What failed, from $$log:"; \

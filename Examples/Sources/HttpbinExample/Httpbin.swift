@@ -57,8 +57,12 @@ public struct HttpbinService: Sendable {
     private func load(_ request: URLRequest) async throws -> (Data, URLResponse) {
         try await withCheckedThrowingContinuation { continuation in
             session.dataTask(with: request) { data, response, error in
-                if let error { continuation.resume(throwing: error) } else {
-                    continuation.resume(returning: (data ?? Data(), response ?? URLResponse()))
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let response {
+                    continuation.resume(returning: (data ?? Data(), response))
+                } else {
+                    continuation.resume(throwing: URLError(.badServerResponse))
                 }
             }.resume()
         }

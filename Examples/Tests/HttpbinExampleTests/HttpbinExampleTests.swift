@@ -26,7 +26,7 @@ final class HttpbinExampleTests: XCTestCase {
         XCTAssertEqual(request.value(forHTTPHeaderField: "User-Agent"), "apicli")
         XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "application/json")
         XCTAssertEqual(request.httpBody, Data(#"{"title":"Found a bug","labels":["bug"],"count":2,"draft":false}"#.utf8))
-        XCTAssertEqual(try catalog().urlRequest(Httpbin.get).url?.absoluteString, "https://httpbin.org/get?page=1&tags[]=a&tags[]=b")
+        XCTAssertEqual(try catalog().urlRequest(Httpbin.get).url?.absoluteString, "https://httpbin.org/get?page=1&tags%5B%5D=a&tags%5B%5D=b")
     }
 
     func testStubbedWithTheDefaultAndANamedSample() async throws {
@@ -99,7 +99,8 @@ final class HttpbinExampleTests: XCTestCase {
         let out = Pipe()
         server.standardOutput = out
         try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
+        // SIGKILL: the child may inherit a blocked SIGTERM from the thread that started it.
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
         var line = Data()
         while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
         let url = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
