@@ -243,7 +243,7 @@ example-test: deps
 # `make docs-library`: the library's DocC reference (swift-docc-plugin), a warning fails it.
 LIBRARY_DOCS := .build/docs-library
 docs-library: deps
-	@for target in APITargetsKit APITargetsURLSession; do \
+	@mkdir -p $(LIBRARY_DOCS); for target in APITargetsKit APITargetsURLSession; do \
 	  $(SWIFT) package --allow-writing-to-directory $(LIBRARY_DOCS) generate-documentation --target $$target \
 	    --output-path $(LIBRARY_DOCS)/$$target --warnings-as-errors || exit 1; \
 	done; echo "docs-library: $(LIBRARY_DOCS)/APITargetsKit, $(LIBRARY_DOCS)/APITargetsURLSession"

@@ -25,11 +25,13 @@ public struct TargetCatalog: Sendable {
 
     /// Loads every target file of `folder` (`*.yaml`, `*.yml`; the project file `apicli.yaml`).
     /// - Parameters:
+    ///   - folder: the targets folder.
     ///   - environment: the environment to use (`environments:` of the files), as `--env`.
     ///   - variables: values for `${VAR}`s; they win over the `.env` files.
     ///   - envFiles: more `.env` files, read after the folder's own `.env`.
     ///   - processEnvironment: also read the process environment (below `variables`).
     ///   - baseURL: send every target here instead (`--base-url`): a local server in tests.
+    ///   - endpointClosure: applied to every target as it is built (``endpointClosure``).
     /// - Throws: ``TargetsError/invalid(_:)`` with every problem of every file, as `apicli validate` finds them.
     public init(folder: URL, environment: String? = nil, variables: [String: String] = [:], envFiles: [URL] = [],
                 processEnvironment: Bool = false, baseURL: URL? = nil,
@@ -58,6 +60,14 @@ public struct TargetCatalog: Sendable {
 
     /// The targets of a folder of `bundle`'s resources (`Bundle.module` in a package whose target
     /// declares `resources: [.copy("targets")]`).
+    /// - Parameters:
+    ///   - bundle: the bundle whose resources hold the folder.
+    ///   - folder: the folder's name among them.
+    ///   - environment: the environment to use, as `--env`.
+    ///   - variables: values for `${VAR}`s; they win over the folder's `.env`.
+    ///   - baseURL: send every target here instead (`--base-url`).
+    ///   - endpointClosure: applied to every target as it is built (``endpointClosure``).
+    /// - Throws: ``TargetsError/invalid(_:)`` when the folder is not there or its files have problems.
     public init(bundle: Bundle, folder: String = "targets", environment: String? = nil, variables: [String: String] = [:],
                 baseURL: URL? = nil, endpointClosure: @escaping @Sendable (Endpoint) -> Endpoint = { $0 }) throws(TargetsError) {
         guard let url = bundle.url(forResource: folder, withExtension: nil) else {
