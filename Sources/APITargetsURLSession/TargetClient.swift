@@ -69,7 +69,7 @@ public struct TargetClient: Sendable {
         let start = DispatchTime.now()
         let (data, response): (Data, URLResponse)
         do {
-            (data, response) = try await exchange(request)
+            (data, response) = try await session.data(for: request)
         } catch let error as URLError {
             if error.code == .timedOut { throw .timedOut(target: target.name, seconds: request.timeoutInterval) }
             throw .network(target: target.name, message: error.localizedDescription, code: error.code.rawValue)
@@ -91,20 +91,5 @@ public struct TargetClient: Sendable {
             throw .rejected(target: target.name, status: http.statusCode, failures: verdict.messages)
         }
         return TargetResponse(targetName: target.name, statusCode: http.statusCode, headers: headers, data: data, duration: duration)
-    }
-
-    /// One exchange, with a task of its own (FoundationNetworking has no async `data(for:)` everywhere).
-    private func exchange(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: request) { data, response, error in
-                if let error {
-                    continuation.resume(throwing: error)
-                } else if let response {
-                    continuation.resume(returning: (data ?? Data(), response))
-                } else {
-                    continuation.resume(throwing: URLError(.badServerResponse))
-                }
-            }.resume()
-        }
     }
 }

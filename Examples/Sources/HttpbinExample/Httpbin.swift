@@ -43,29 +43,15 @@ public struct HttpbinService: Sendable {
     /// The status code `httpbin.status` answers with.
     public func status(_ code: Int) async throws -> Int {
         let request = try catalog.urlRequest(Httpbin.status(code))
-        let (_, response) = try await load(request)
+        let (_, response) = try await session.data(for: request)
         return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 
     /// The `args` httpbin echoes for `httpbin.get`.
     public func arguments() async throws -> [String: String] {
-        let (data, _) = try await load(try catalog.urlRequest(Httpbin.get))
+        let (data, _) = try await session.data(for: try catalog.urlRequest(Httpbin.get))
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         return (object?["args"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
-    }
-
-    private func load(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: request) { data, response, error in
-                if let error {
-                    continuation.resume(throwing: error)
-                } else if let response {
-                    continuation.resume(returning: (data ?? Data(), response))
-                } else {
-                    continuation.resume(throwing: URLError(.badServerResponse))
-                }
-            }.resume()
-        }
     }
 }
 
