@@ -92,7 +92,7 @@ extension APICLI.Import {
     struct OpenAPI: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "openapi",
-            abstract: "Write a service file from an OpenAPI 3.0 or 3.1 description (YAML or JSON).",
+            abstract: "Write a service file from a Swagger 2.0 or OpenAPI 3.0, 3.1 or 3.2 description (YAML or JSON).",
             discussion: """
                 Every operation becomes a target (named from operationId), with params, query, headers, \
                 body, auth, expect: and samples from the description's examples or schemas. What cannot be \
