@@ -134,6 +134,15 @@ final class StubURLProtocolTests: XCTestCase {
         XCTAssertFalse(StubURLProtocol.canInit(with: request))
     }
 
+    /// Installed stubs answer code that uses `URLSession.shared` (a registered URLProtocol).
+    func testInstalledStubsAnswerTheSharedSession() throws {
+        stubs.install()
+        let (data, response, error) = fetch("https://api.test/v1/users/me", session: .shared)
+        XCTAssertNil(error)
+        XCTAssertEqual(response?.statusCode, 200)
+        XCTAssertEqual(String(decoding: data ?? Data(), as: UTF8.self), "it is me")
+    }
+
     /// The repository's own targets, stubbed: the sample of httpbin.get through a URLRequest of the library.
     func testTheRepositorysTargetsAnswerTheirOwnRequests() throws {
         let catalog = try TargetCatalog(folder: Library.targets)
