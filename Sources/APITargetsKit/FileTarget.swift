@@ -75,12 +75,5 @@ public struct FileTarget: TargetType, Sendable {
     public var sampleNames: [String] { call.target.samples.map(\.name) }
 
     /// The target's `validate:` (after the project file, environment and rules).
-    public var validationType: ValidationType {
-        switch call.endpoint.validation {
-        case .none: return .none
-        case .success: return .successCodes
-        case .successAndRedirect: return .successAndRedirectCodes
-        case .codes(let codes): return .customCodes(codes)
-        }
-    }
+    public var validationType: ValidationType { ValidationType(call.endpoint.validation) }
 }

@@ -1,3 +1,4 @@
+import APITargets
 import Foundation
 
 /// What describes one request, in Moya's shape: code written against Moya's `TargetType` reads the
@@ -78,13 +79,27 @@ public enum ValidationType: Sendable, Equatable {
     /// Exactly these.
     case customCodes([Int])
 
-    /// Whether `status` is accepted.
+    /// Whether `status` is accepted (as `validate:` accepts it in `apicli`).
     public func accepts(_ status: Int) -> Bool {
+        validation.accepts(status)
+    }
+
+    /// The target files' `validate:` this stands for.
+    package var validation: Validation {
         switch self {
-        case .none: return true
-        case .successCodes: return (200...299).contains(status)
-        case .successAndRedirectCodes: return (200...399).contains(status)
-        case .customCodes(let codes): return codes.contains(status)
+        case .none: return .none
+        case .successCodes: return .success
+        case .successAndRedirectCodes: return .successAndRedirect
+        case .customCodes(let codes): return .codes(codes)
+        }
+    }
+
+    package init(_ validation: Validation) {
+        switch validation {
+        case .none: self = .none
+        case .success: self = .successCodes
+        case .successAndRedirect: self = .successAndRedirectCodes
+        case .codes(let codes): self = .customCodes(codes)
         }
     }
 }

@@ -95,6 +95,8 @@ final class CatalogLoadTests: XCTestCase {
         XCTAssertEqual(status.method, .get)
         XCTAssertEqual(status.task, .requestPlain)
         XCTAssertEqual(status.validationType, .successCodes)
+        XCTAssertTrue(status.validationType.accepts(204))
+        XCTAssertFalse(status.validationType.accepts(404))
         XCTAssertEqual(status.sampleNames, ["notFound", "serverError"])
         XCTAssertEqual(status.headers?["User-Agent"], "apicli")
         let post = try catalog.target("httpbin.post")
