@@ -42,13 +42,8 @@ public struct TargetCatalog: Sendable {
                                         envFiles: envFiles.map(\.path), overrides: overrides)
         var given = processEnvironment ? ProcessInfo.processInfo.environment : [:]
         given.merge(variables) { _, explicit in explicit }
-        do throws(APIError) {
-            // `given` stands where the command line's process environment does: it wins over the files.
-            workspace = try Workspace(options, process: given)
-            catalog = try workspace.catalog()
-        } catch {
-            throw TargetsError(error, target: folder.path)
-        }
+        // `given` stands where the command line's process environment does: it wins over the files.
+        (workspace, catalog) = try Self.load(options, given)
         self.endpointClosure = endpointClosure
         if let environment, !Self.declares(environment, project: workspace.project, catalog: catalog) {
             let known = Set(workspace.project.environments.map(\.name) + catalog.services.flatMap { $0.environments.map(\.name) })
@@ -75,6 +70,17 @@ public struct TargetCatalog: Sendable {
                                                       hint: "declare it in the target's resources: [.copy(\"\(folder)\")]"))])
         }
         try self.init(folder: url, environment: environment, variables: variables, baseURL: baseURL, endpointClosure: endpointClosure)
+    }
+
+    /// The workspace and its catalogue. (Not assigned in the initializer's `do`/`catch`: a
+    /// stored property set there before a throw crashed the program built by Swift 6.3.1.)
+    private static func load(_ options: Workspace.Options, _ given: [String: String]) throws(TargetsError) -> (Workspace, Catalog) {
+        do throws(APIError) {
+            let workspace = try Workspace(options, process: given)
+            return (workspace, try workspace.catalog())
+        } catch {
+            throw TargetsError(error, target: options.directory)
+        }
     }
 
     private static func declares(_ environment: String, project: Project, catalog: Catalog) -> Bool {
