@@ -35,7 +35,7 @@ public struct TargetCatalog: Sendable {
     /// - Throws: ``TargetsError/invalid(_:)`` with every problem of every file, as `apicli validate` finds them.
     public init(folder: URL, environment: String? = nil, variables: [String: String] = [:], envFiles: [URL] = [],
                 processEnvironment: Bool = false, baseURL: URL? = nil,
-                endpointClosure: @escaping @Sendable (Endpoint) -> Endpoint = { $0 }) throws(TargetsError) {
+                endpointClosure: @escaping @Sendable (Endpoint) -> Endpoint = { $0 }) throws {
         var overrides = EndpointResolver.Overrides()
         overrides.baseURL = baseURL?.absoluteString
         let options = Workspace.Options(directory: folder.path, environmentName: environment,
@@ -47,7 +47,7 @@ public struct TargetCatalog: Sendable {
         self.endpointClosure = endpointClosure
         if let environment, !Self.declares(environment, project: workspace.project, catalog: catalog) {
             let known = Set(workspace.project.environments.map(\.name) + catalog.services.flatMap { $0.environments.map(\.name) })
-            throw .invalid([TargetsProblem(Diagnostic(file: nil, mark: nil, message: "unknown environment '\(environment)'",
+            throw TargetsError.invalid([TargetsProblem(Diagnostic(file: nil, mark: nil, message: "unknown environment '\(environment)'",
                                                       hint: Suggestions.hint(for: environment, in: known.sorted())
                                                         ?? "known environments: " + (known.isEmpty ? "none" : known.sorted().joined(separator: ", "))))])
         }
@@ -64,16 +64,16 @@ public struct TargetCatalog: Sendable {
     ///   - endpointClosure: applied to every target as it is built (``endpointClosure``).
     /// - Throws: ``TargetsError/invalid(_:)`` when the folder is not there or its files have problems.
     public init(bundle: Bundle, folder: String = "targets", environment: String? = nil, variables: [String: String] = [:],
-                baseURL: URL? = nil, endpointClosure: @escaping @Sendable (Endpoint) -> Endpoint = { $0 }) throws(TargetsError) {
+                baseURL: URL? = nil, endpointClosure: @escaping @Sendable (Endpoint) -> Endpoint = { $0 }) throws {
         guard let url = bundle.url(forResource: folder, withExtension: nil) else {
-            throw .invalid([TargetsProblem(Diagnostic(file: nil, mark: nil, message: "no folder '\(folder)' in the bundle's resources (\(bundle.bundlePath))",
+            throw TargetsError.invalid([TargetsProblem(Diagnostic(file: nil, mark: nil, message: "no folder '\(folder)' in the bundle's resources (\(bundle.bundlePath))",
                                                       hint: "declare it in the target's resources: [.copy(\"\(folder)\")]"))])
         }
         try self.init(folder: url, environment: environment, variables: variables, baseURL: baseURL, endpointClosure: endpointClosure)
     }
 
-    /// The workspace and its catalogue. (Not assigned in the initializer's `do`/`catch`: a
-    /// stored property set there before a throw crashed the program built by Swift 6.3.1.)
+    /// The workspace and its catalogue. (The initializers throw untyped, always a `TargetsError`:
+    /// with `throws(TargetsError)` Swift 6.3.1 built initializers that crashed when they threw.)
     private static func load(_ options: Workspace.Options, _ given: [String: String]) throws(TargetsError) -> (Workspace, Catalog) {
         do throws(APIError) {
             let workspace = try Workspace(options, process: given)
