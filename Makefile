@@ -54,7 +54,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: help deps deps-build bench-deps test-all test-urlsession bench venv build release docs dist dist-test test warnings run install uninstall \
         install-only clean distclean \
-        httpbin-start httpbin-stop httpbin-status fuzz fuzz-build
+        httpbin-start httpbin-stop httpbin-status fuzz fuzz-build example-test docs-library
 
 help:
 	@echo "apicli make targets:"
@@ -65,9 +65,11 @@ help:
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
 	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), stop it: one debug build"
-	@echo "  test-all       test, then dist-test and test-urlsession (what CI runs: .ci/run)"
+	@echo "  test-all       test, then dist-test, test-urlsession and example-test (what CI runs: .ci/run)"
 	@echo "  test-urlsession  only the URLSession transport's contract tests"
 	@echo "  warnings       swift build --build-tests; fails on a warning from this repo's Sources/ or Tests/ (run by test)"
+	@echo "  example-test   build and test Examples/ (a package using the library products by path; its own .build)"
+	@echo "  docs-library   the library's DocC reference into .build/docs-library (warnings are errors)"
 	@echo "  run            offline demo: swift run apicli call github.zen --stub"
 	@echo "  install        release build, install apicli, its man page and bash/zsh/fish completions under"
 	@echo "                 \$$(DESTDIR)\$$(PREFIX) (PREFIX=$(PREFIX))"
@@ -234,12 +236,28 @@ test: deps venv warnings
 # `make test-all` is what CI runs (.ci/run): `make test` (one debug build of everything), then the
 # two checks that need builds of their own: the release binary packaged and run with an empty
 # environment (`dist-test`), and the URLSession transport's contract tests (the trait build, in
-# $(URLSESSION_BUILD)). Run it before a release or when you touch packaging or the URLSession transport.
-test-all: test dist-test test-urlsession
+# $(URLSESSION_BUILD)), and Examples/ against the library products (`example-test`, its own build
+# folder: 2:45 cold here). Run it before a release or when you touch packaging, the URLSession
+# transport or the library.
+test-all: test dist-test test-urlsession example-test
 
 # `make test-urlsession`: only the URLSession transport's contract tests (its own build folder).
 test-urlsession: deps venv
 	@$(MAKE) --no-print-directory test SWIFT_TEST_FLAGS="--traits URLSessionTransport --scratch-path $(URLSESSION_BUILD) --filter 'TransportContractTests|TransferContractTests|TransportErrorTests'"
+
+# `make example-test`: Examples/, a package that depends on this one by path and on its library
+# products alone (docs/swift-library.md), built and tested with its own build folder; its live test
+# starts Tests/Servers/echo-server.py.
+example-test: deps
+	cd Examples && $(SWIFT) build --build-tests && NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost $(SWIFT) test --skip-build
+
+# `make docs-library`: the library's DocC reference (swift-docc-plugin), a warning fails it.
+LIBRARY_DOCS := .build/docs-library
+docs-library: deps-build
+	@mkdir -p $(LIBRARY_DOCS); for target in APITargetsKit APITargetsURLSession; do \
+	  $(SWIFT) package --allow-writing-to-directory $(LIBRARY_DOCS) generate-documentation --target $$target \
+	    --output-path $(LIBRARY_DOCS)/$$target --warnings-as-errors || exit 1; \
+	done; echo "docs-library: $(LIBRARY_DOCS)/APITargetsKit, $(LIBRARY_DOCS)/APITargetsURLSession"
 
 run: deps-build
 	$(SWIFT) run apicli call github.zen --stub
