@@ -28,7 +28,8 @@ struct APICLI: AsyncParsableCommand {
             Exit codes: `apicli help exit-codes` (or `apicli exit-codes`; `--markdown` for the manual's table).
             """,
         version: "0.1.0",
-        subcommands: [Call.self, List.self, Show.self, Check.self, Load.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self]
+        subcommands: [Call.self, List.self, Show.self, Check.self, Load.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self,
+                      Init.self, Schema.self]
     )
 
     /// The command line, with `--drift=MODE` (an option whose value may be left out, which the

@@ -107,7 +107,8 @@ extension CallValues {
         draft.header = ["Saved by apicli call --save."]
         let file = Path.join(workspace.options.directory, parts[0] + ".yaml")
         let text: String
-        if Path.exists(file) {
+        let isNew = !Path.exists(file)
+        if !isNew {
             let old = String(decoding: try ImportIO.read(file), as: UTF8.self)
             text = try TargetAppend.append(draft.targets[0], base: draft.baseURL, to: old, file: file)
         } else {
@@ -116,5 +117,6 @@ extension CallValues {
         }
         try ImportIO.write(text, to: file, force: true)
         if !quiet { console.err("apicli: saved \(name) in \(file)\n") }
+        if isNew, let schema = try InitFiles.schema(.targets, beside: file), !quiet { console.err("apicli: wrote \(schema)\n") }
     }
 }
