@@ -23,8 +23,8 @@ extension EditorSchema {
         case .targets: return Self.targetsText
         case .project:
             return Self.targetsText
-                .replacing(#""title": "apicli service file""#, with: #""title": "apicli project file""#, maxReplacements: 1)
-                .replacing(#""$ref": "#/$defs/service""#, with: #""$ref": "#/$defs/project""#, maxReplacements: 1)
+                .replacing(##""title": "apicli service file""##, with: ##""title": "apicli project file""##, maxReplacements: 1)
+                .replacing(##""$ref": "#/$defs/service""##, with: ##""$ref": "#/$defs/project""##, maxReplacements: 1)
         }
     }
 }

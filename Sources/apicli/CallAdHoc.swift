@@ -82,7 +82,7 @@ extension CallValues {
     /// call as written (`ftp://…`, `127.0.0.1:8191/get`), or nil.
     static func urlProblem(_ text: String) -> String? {
         guard !isURL(text) else { return nil }
-        if let scheme = text.range(of: "://") {
+        if let scheme = text.firstRange(of: "://") {
             return "'\(text)' is a \(text[..<scheme.lowerBound]) URL; apicli calls only http:// and https:// URLs"
         }
         guard text.contains("/") || text.contains(":") else { return nil }

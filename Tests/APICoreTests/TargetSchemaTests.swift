@@ -32,8 +32,8 @@ final class TargetSchemaTests: XCTestCase {
     func testTheBinarysCopyIsTheFile() throws {
         let file = try String(contentsOf: Self.schemaFile, encoding: .utf8)
         XCTAssertEqual(EditorSchema.targets.text + "\n", file, "run scripts/embed-schema.sh after editing the JSON")
-        XCTAssertTrue(EditorSchema.project.text.contains(#""$ref": "#/$defs/project""#))
-        XCTAssertFalse(EditorSchema.project.text.contains(#""$ref": "#/$defs/service""#))
+        XCTAssertTrue(EditorSchema.project.text.contains(##""$ref": "#/$defs/project""##))
+        XCTAssertFalse(EditorSchema.project.text.contains(##""$ref": "#/$defs/service""##))
     }
 
     func testEveryAcceptedFileValidatesAndRejectedOnesDoNot() throws {
@@ -49,14 +49,24 @@ final class TargetSchemaTests: XCTestCase {
         for name in files.sorted() {
             let path = Self.root.appendingPathComponent(name).path
             guard let bytes = FileManager.default.contents(atPath: path).map(Array.init), let json = Self.json(bytes) else { continue }
-            if let j = Self.judge(name: name, bytes: bytes, json: json, path: path) {
+            let malformed = name.contains("apicliTests/Malformed/") && Self.beyondSchema[Path.lastComponent(name)] == nil
+            if let j = Self.judge(name: name, bytes: bytes, json: json, path: path,
+                                  isProject: Project.fileNames.contains(Path.lastComponent(name)), mustReject: malformed) {
                 if j.valid { accepted += 1 } else { rejected += 1 }
                 judged.append(j)
             }
         }
+        for literal in try Self.swiftLiterals() {
+            let bytes = Array(literal.text.utf8)
+            let isProject = Project.fileNames.contains { literal.name.hasSuffix($0 + ")") }
+            guard let json = Self.json(bytes), let j = Self.judge(name: literal.name, bytes: bytes, json: json, path: nil, isProject: isProject),
+                  j.valid else { continue }
+            accepted += 1
+            judged.append(j)
+        }
         for (i, block) in try Self.docsBlocks().enumerated() {
             let bytes = Array(block.text.utf8)
-            guard let json = Self.json(bytes), let j = Self.judge(name: "\(block.page) block \(i)", bytes: bytes, json: json, path: nil),
+            guard let json = Self.json(bytes), let j = Self.judge(name: "\(block.page) block \(i)", bytes: bytes, json: json, path: nil, isProject: false),
                   j.valid else { continue }
             accepted += 1
             judged.append(j)
@@ -64,12 +74,13 @@ final class TargetSchemaTests: XCTestCase {
         for (i, snippet) in Self.rejectedSnippets.enumerated() {
             let bytes = Array(snippet.text.utf8)
             let json = try XCTUnwrap(Self.json(bytes), snippet.text)
-            let j = try XCTUnwrap(Self.judge(name: "snippet \(i): \(snippet.text)", bytes: bytes, json: json, path: nil, project: snippet.project))
+            let j = try XCTUnwrap(Self.judge(name: "snippet \(i): \(snippet.text)", bytes: bytes, json: json, path: nil,
+                                             isProject: snippet.project, mustReject: true))
             XCTAssertFalse(j.valid, "apicli accepts snippet \(i): \(snippet.text)")
             judged.append(j)
         }
         // GIVEN every shipped target, at least 40 accepted files and the malformed corpus
-        XCTAssertGreaterThanOrEqual(accepted, 40)
+        XCTAssertGreaterThanOrEqual(accepted, 100)
         XCTAssertGreaterThanOrEqual(rejected, 30)
         XCTAssertTrue(judged.contains { $0.name == "targets/github.yaml" && $0.valid })
         // THEN jsonschema agrees with apicli on each
@@ -77,20 +88,17 @@ final class TargetSchemaTests: XCTestCase {
         XCTAssertEqual(code, 0, out)
     }
 
-    /// Whether apicli accepts `bytes` (a service file, or `apicli.yaml`), and the schema to judge it
-    /// with; nil for a file that is neither a target file apicli accepts nor one of the malformed corpus.
-    static func judge(name: String, bytes: [UInt8], json: String, path: String?, project: Bool? = nil) -> Judged? {
-        let isProject = project ?? Project.fileNames.contains(Path.lastComponent(name))
+    /// Whether apicli accepts `bytes` (a service file, or the project file), and the schema to
+    /// judge it with; nil for a file apicli rejects unless `mustReject` (the malformed corpus, the
+    /// snippets): those the schema must reject too.
+    static func judge(name: String, bytes: [UInt8], json: String, path: String?, isProject: Bool, mustReject: Bool = false) -> Judged? {
         if isProject {
             let ok = (try? Project.decode(bytes, file: name)) != nil
-            return ok || project == true ? Judged(name: name, schema: .project, valid: ok, json: json) : nil
+            return ok || mustReject ? Judged(name: name, schema: .project, valid: ok, json: json) : nil
         }
         let ok: Bool
         if let path { ok = (try? TargetFile.load(path)) != nil } else { ok = (try? TargetFile.decode(bytes, file: "docs/x.yaml", defaultName: "x")) != nil }
-        if ok { return Judged(name: name, schema: .targets, valid: true, json: json) }
-        if project == false || name.contains("apicliTests/Malformed/") && beyondSchema[Path.lastComponent(name)] == nil {
-            return Judged(name: name, schema: .targets, valid: false, json: json)
-        }
+        if ok || mustReject { return Judged(name: name, schema: .targets, valid: ok, json: json) }
         if path == nil, (try? Project.decode(bytes, file: name)) != nil {
             return Judged(name: name, schema: .project, valid: true, json: json)  // a docs block of apicli.yaml
         }
@@ -100,7 +108,8 @@ final class TargetSchemaTests: XCTestCase {
     /// The YAML as JSON, read by apicli's own YAML layer (YAML 1.2's core schema, as
     /// yaml-language-server reads it); nil when it is no YAML.
     static func json(_ bytes: [UInt8]) -> String? {
-        guard let node = try? YAMLParser.parse(bytes) else { return nil }
+        let node: Node?
+        do { node = try YAMLParser.parse(bytes) } catch { return nil }
         return node.map { YAMLOut($0).jsonValue.jsonText } ?? "null"
     }
 
@@ -221,17 +230,51 @@ final class TargetSchemaTests: XCTestCase {
             guard line.hasPrefix("|") else { inTable = false; continue }
             if !inTable { tables.append([]); inTable = true; continue }  // the heading row
             if line.hasPrefix("| ---") { continue }
-            let cells = line.split(separator: #/(?<!\\)\|/#, omittingEmptySubsequences: false).dropFirst().dropLast()
-            tables[tables.count - 1].append(cells.map { $0.trimmingCharacters(in: .whitespaces) })
+            let cells = line.replacing(#"\|"#, with: "\u{1}").split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+            tables[tables.count - 1].append(cells.map { $0.replacing("\u{1}", with: #"\|"#).trimmingCharacters(in: .whitespaces) })
         }
         return tables
+    }
+
+    /// The target files the tests write: the multi-line string literals of Tests/**/*.swift named
+    /// `"….yaml": """` or starting with `baseURL:` or `service:`, those without interpolations or
+    /// escapes (most of the repository's target files live there).
+    static func swiftLiterals() throws -> [(name: String, text: String)] {
+        var out: [(String, String)] = []
+        let quotes = "\"\"\""
+        let enumerator = FileManager.default.enumerator(atPath: root.appendingPathComponent("Tests").path)
+        while let relative = enumerator?.nextObject() as? String {
+            guard relative.hasSuffix(".swift"), !relative.hasSuffix("TargetSchemaTests.swift") else { continue }
+            let text = try String(contentsOf: root.appendingPathComponent("Tests/" + relative), encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            var i = 0
+            while i < lines.count {
+                defer { i += 1 }
+                let opener = lines[i].trimmingCharacters(in: .whitespaces)
+                guard opener.hasSuffix(quotes), !opener.hasPrefix(quotes), !opener.hasSuffix("#" + quotes) else { continue }
+                var j = i + 1
+                while j < lines.count, !lines[j].trimmingCharacters(in: .whitespaces).hasPrefix(quotes) { j += 1 }
+                guard j < lines.count else { break }
+                let indent = lines[j].prefix(while: { $0 == " " }).count
+                let body = lines[(i + 1)..<j].map { $0.count >= indent ? String($0.dropFirst(indent)) : "" }
+                let named = opener.firstMatch(of: #/"([A-Za-z0-9_./-]+\.ya?ml)": """$/#).map { String($0.output.1) }
+                let first = body.first { !$0.isEmpty && !$0.hasPrefix("#") } ?? ""
+                let literal = body.joined(separator: "\n")
+                if named != nil || first.hasPrefix("baseURL:") || first.hasPrefix("service:"), !literal.contains("\\") {
+                    out.append(("Tests/\(relative):\(i + 1)" + (named.map { " (\($0))" } ?? ""), literal))
+                }
+                i = j
+            }
+        }
+        return out
     }
 
     /// The ```yaml blocks of README.md and docs/*.md.
     static func docsBlocks() throws -> [(page: String, text: String)] {
         let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
         var out: [(String, String)] = []
-        for page in ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 } {
+        let pages = ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        for page in pages {
             let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
             var block: [Substring]?
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
