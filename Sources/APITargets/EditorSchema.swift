@@ -7,8 +7,9 @@ package enum EditorSchema: String, Sendable, CaseIterable {
     /// The project file (`targets/apicli.yaml`).
     case project
 
-    /// The schema's file name, beside the target files.
-    package var fileName: String { "apicli-\(rawValue).schema.json" }
+    /// The schema's file name, beside the target files: hidden, so `ls` and `validate targets/*`
+    /// see only the target files.
+    package var fileName: String { ".apicli-\(rawValue).schema.json" }
 
     /// The first line of a file apicli writes: a relative path, which yaml-language-server resolves
     /// against the YAML file's own folder (no network, and the schema of the apicli that wrote it).

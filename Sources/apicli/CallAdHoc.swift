@@ -131,6 +131,6 @@ extension CallValues {
         }
         try ImportIO.write(text, to: file, force: true)
         if !quiet { console.err("apicli: saved \(name) in \(file)\n") }
-        if isNew, let schema = try InitFiles.schema(.targets, beside: file), !quiet { console.err("apicli: wrote \(schema)\n") }
+        if isNew { _ = try InitFiles.schema(.targets, beside: file) }  // the schema the new file names
     }
 }

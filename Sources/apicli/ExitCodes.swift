@@ -49,7 +49,7 @@ enum ExitStatus: Int32, CaseIterable {
             + "of load reports): a threshold failed"),
         (.invalid, "bad target file, unknown target or pattern, unresolved {param} or ${VAR}, a target that cannot "
             + "be built; record: the edit would break the file; import: bad input; report merge: reports refused; "
-            + "check: no check ran (without --allow-empty)"),
+            + "check: a live run checked nothing (without --allow-empty)"),
         (.network, "network failure (refused, DNS, TLS, reset) or a stubbed error:; check: every failure was one; "
             + "mock: the address cannot be listened on"),
         (.timeout, "timeout (also until:'s within: running out, and a stream's idle timeout); check: every failure was one"),

@@ -84,7 +84,7 @@ enum ImportIO {
         for w in plan.writes {
             try write(w.draft.text, to: w.path, force: true)
             if w.path != "-" { Console.plain.err("apicli: \(report(w, plan.warnings.count))\n") }
-            if let schema = try InitFiles.schema(.targets, beside: w.path) { Console.plain.err("apicli: wrote \(schema)\n") }
+            _ = try InitFiles.schema(.targets, beside: w.path)  // the schema the file names, when the folder has none
         }
     }
 }

@@ -9,7 +9,7 @@ import Glibc
 /// words, -F implying POST, --timeout units, unreadable files, a taken port, a mistyped command,
 /// an empty check, help within 80 columns).
 final class FirstHourTests: XCTestCase {
-    static let modeline = "# yaml-language-server: $schema=apicli-targets.schema.json\n"
+    static let modeline = "# yaml-language-server: $schema=.apicli-targets.schema.json\n"
 
     func testInitWritesAFolderThatLoadsAndRefusesToOverwrite() throws {
         let dir = try CLI.folder([:])
@@ -22,11 +22,11 @@ final class FirstHourTests: XCTestCase {
         let project = try String(contentsOf: targets.appendingPathComponent("apicli.yaml"), encoding: .utf8)
         // THEN each file names its schema, and the schemas are what `apicli schema` prints
         XCTAssertTrue(example.hasPrefix(Self.modeline), example)
-        XCTAssertTrue(project.hasPrefix("# yaml-language-server: $schema=apicli-project.schema.json\n"), project)
+        XCTAssertTrue(project.hasPrefix("# yaml-language-server: $schema=.apicli-project.schema.json\n"), project)
         for kind in ["targets", "project"] {
             let printed = try CLI.run(["schema", kind])
             XCTAssertEqual(printed.code, 0)
-            XCTAssertEqual(try String(contentsOf: targets.appendingPathComponent("apicli-\(kind).schema.json"), encoding: .utf8), printed.stdout)
+            XCTAssertEqual(try String(contentsOf: targets.appendingPathComponent(".apicli-\(kind).schema.json"), encoding: .utf8), printed.stdout)
         }
         // AND the folder validates, lists and answers offline
         let validate = try CLI.run(["validate"], cwd: dir)
@@ -63,7 +63,7 @@ final class FirstHourTests: XCTestCase {
         let imported = try CLI.run(["import", "openapi", "items.yaml"], cwd: dir)
         XCTAssertEqual(imported.code, 0, imported.stderr)
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("targets").path).sorted()
-        XCTAssertTrue(files.contains("apicli-targets.schema.json"), "\(files)")
+        XCTAssertTrue(files.contains(".apicli-targets.schema.json"), "\(files)")
         let written = try XCTUnwrap(files.first { $0.hasSuffix(".yaml") })
         XCTAssertTrue(try String(contentsOf: dir.appendingPathComponent("targets/" + written), encoding: .utf8).hasPrefix(Self.modeline))
         let saved = try CLI.run(["call", "http://127.0.0.1:9/x", "--save", "fresh.x", "--dry-run"], cwd: dir)
