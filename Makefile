@@ -38,7 +38,9 @@ WEBSOCKETS_PIP := 'websockets>=15,<16'
 H2C_PIP     := 'hypercorn>=0.17,<0.19'
 # botocore signs the requests apicli signed with AWS SigV4 again (Tests/Servers/sigv4-server.py, SigV4BotocoreTests).
 AWS_PIP     := 'botocore>=1.34,<2'
-VENV_CHECK  := 'import gunicorn, jsonschema, schemathesis, botocore, websockets, hypercorn, importlib.util as u; assert u.find_spec("httpbin")'
+# graphql-core: the GraphQL executor of Tests/Servers/graphql-server.py (GraphQLTests, GraphQLMockTests).
+GRAPHQL_PIP := 'graphql-core>=3.2,<3.3'
+VENV_CHECK  := 'import gunicorn, jsonschema, schemathesis, botocore, websockets, hypercorn, graphql, importlib.util as u; assert u.find_spec("httpbin")'
 # playwright drives the system chromium to record a real HAR of a loopback page (ImportHarCLITests,
 # Tests/Servers/record-har.py); no browser download: it launches executable_path=chromium. It has a venv
 # of its own inside .venv (its greenlet and httpbin's cannot share one).
@@ -50,19 +52,20 @@ HAR_VENV_STAMP := $(HAR_VENV)/.apicli-venv-ok
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: help deps bench-deps test-urlsession bench venv build release docs dist dist-test test warnings run install uninstall \
+.PHONY: help deps deps-build bench-deps test-all test-urlsession bench venv build release docs dist dist-test test warnings run install uninstall \
         install-only clean distclean \
         httpbin-start httpbin-stop httpbin-status fuzz fuzz-build
 
 help:
 	@echo "apicli make targets:"
-	@echo "  deps           install libyaml-dev, pkg-config, curl, libxml2-utils, chromium, nginx-light (apt) if missing"
+	@echo "  deps-build     install libyaml-dev, libpcre2-dev and pkg-config (apt) if missing: all build and run need"
+	@echo "  deps           deps-build, and what tests need: curl, libxml2-utils, chromium, nginx-light (apt)"
 	@echo "  venv           create .venv with httpbin + gunicorn + hypercorn + jsonschema + schemathesis, and .venv/har with playwright (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
-	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), then the URLSession"
-	@echo "                 transport's contract tests (trait URLSessionTransport, .build-urlsession), stop it"
+	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), stop it: one debug build"
+	@echo "  test-all       test, then dist-test and test-urlsession (what CI runs: .ci/run)"
 	@echo "  test-urlsession  only the URLSession transport's contract tests"
 	@echo "  warnings       swift build --build-tests; fails on a warning from this repo's Sources/ or Tests/ (run by test)"
 	@echo "  run            offline demo: swift run apicli call github.zen --stub"
@@ -73,7 +76,7 @@ help:
 	@echo "  docs           the man pages (argument-parser's generate-manual; scripts/manpage.awk), schemas and"
 	@echo "                 completions into $(DOCS)"
 	@echo "  dist           $(DIST)/$(DIST_NAME).tar.gz and $(DIST)/$(DEB): binary, man page, completions"
-	@echo "  dist-test      make dist, then run the packaged binary with an empty environment (run by test)"
+	@echo "  dist-test      make dist, then run the packaged binary with an empty environment (run by test-all)"
 	@echo "  fuzz           libFuzzer over the YAML layer, decoders and endpoint mapping (FUZZ_TIME=seconds, default 60)"
 	@echo "  httpbin-start  start a local httpbin on 127.0.0.1 (prints its URL)"
 	@echo "  httpbin-stop   stop it"
@@ -81,12 +84,25 @@ help:
 	@echo "  clean          stop httpbin, remove .build and .run"
 	@echo "  distclean      clean, and remove .venv"
 
-# System packages. Quiet and a no-op when everything is present. chromium (headless) renders
-# the HTML report in CheckCISurfacesTests; nginx (ssl_verify_client) is ClientCertificateTests' server.
-deps:
+# What building apicli needs: libyaml and PCRE2 (and pkg-config to find them). `make run`, `build` and `release`
+# need nothing more, so a newcomer's demo installs no browser, server or Python package.
+deps-build:
 	@missing=""; \
 	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists yaml-0.1; then \
 	  missing="$$missing libyaml-dev pkg-config"; fi; \
+	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libpcre2-8; then \
+	  missing="$$missing libpcre2-dev pkg-config"; fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps-build: installing$$missing"; \
+	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing; \
+	fi
+
+# What the tests need beside the build: system packages (quiet and a no-op when present). chromium
+# (headless) renders the HTML report in CheckCISurfacesTests; nginx (ssl_verify_client) is
+# ClientCertificateTests' server; curl and libcurl for the URLSession trait build. Python packages
+# go into the project's venv only (`make venv`), never into the system Python.
+deps: deps-build
+	@missing=""; \
 	if ! command -v curl >/dev/null 2>&1 || \
 	   ! { ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4'; }; then \
 	  missing="$$missing curl"; fi; \
@@ -104,8 +120,6 @@ deps:
 	  echo "deps: installing$$missing"; \
 	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
-	@# The test servers run on the system python3 (Tests/Servers/graphql-server.py needs graphql-core).
-	@$(PYTHON) -c 'import graphql' >/dev/null 2>&1 || $(PYTHON) -m pip install -q --disable-pip-version-check 'graphql-core>=3.2,<3.3'
 
 venv: $(VENV_STAMP) $(HAR_VENV_STAMP)
 	@:
@@ -120,18 +134,18 @@ $(HAR_VENV_STAMP): Makefile
 
 $(VENV_STAMP): Makefile
 	@if ! $(VENV)/bin/python -c $(VENV_CHECK) >/dev/null 2>&1; then \
-	  echo "venv: creating $(VENV) with httpbin + gunicorn + hypercorn + jsonschema + schemathesis + botocore + websockets"; \
+	  echo "venv: creating $(VENV) with httpbin + gunicorn + hypercorn + jsonschema + schemathesis + botocore + websockets + graphql-core"; \
 	  { [ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV); } && \
-	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(H2C_PIP) $(SCHEMA_PIP) $(SCHEMATHESIS_PIP) $(AWS_PIP) $(WEBSOCKETS_PIP); \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(H2C_PIP) $(SCHEMA_PIP) $(SCHEMATHESIS_PIP) $(AWS_PIP) $(WEBSOCKETS_PIP) $(GRAPHQL_PIP); \
 	fi
 	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 
-build: deps
+build: deps-build
 	$(SWIFT) build
 
 # The Swift runtime linked statically: a faster start-up (see README, Benchmarks). Nothing links
 # libcurl: on Linux the live transport is async-http-client (the URLSessionTransport trait is opt-in).
-release: deps
+release: deps-build
 	$(SWIFT) build -c release --static-swift-stdlib --product apicli
 
 # Benchmark tools: Debian (hyperfine, nginx, wrk, GNU time) and PyPI (httpie, tavern) in
@@ -170,7 +184,7 @@ FUZZ_BUILD := .build-fuzz
 FUZZ_DIR   := .run/fuzz
 FUZZ_FLAGS ?= -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 
-fuzz-build: deps
+fuzz-build: deps-build
 	$(SWIFT) build -c release --product apicli-fuzz --scratch-path $(FUZZ_BUILD) \
 	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 
@@ -200,7 +214,7 @@ warnings: deps
 
 # On a failure the last lines printed are the failing tests' lines (kept in $(TEST_RUN_DIR)/swift-test.log):
 # CI shows only the tail of the output, and "36 failures" alone names none of them.
-test: deps venv warnings dist-test
+test: deps venv warnings
 	@set -u; \
 	export APICLI_RUN_DIR=$(TEST_RUN_DIR); \
 	url="$$($(HTTPBIN) start)" || exit 1; \
@@ -213,23 +227,23 @@ test: deps venv warnings dist-test
 	export NO_PROXY="127.0.0.1,localhost$${NO_PROXY:+,$$NO_PROXY}" no_proxy="127.0.0.1,localhost$${no_proxy:+,$$no_proxy}"; \
 	log="$(TEST_RUN_DIR)/swift-test.log"; mkdir -p "$(TEST_RUN_DIR)"; : >"$$log"; \
 	$(SWIFT) test --disable-swift-testing $(SWIFT_TEST_FLAGS) 2>&1 | tee -a "$$log"; rc=$${PIPESTATUS[0]}; \
-	if [ $$rc -eq 0 ] && [ -z "$(SWIFT_TEST_FLAGS)" ]; then \
-	  echo "test: the URLSession transport (trait URLSessionTransport) against the transport contract tests"; \
-	  $(SWIFT) test --disable-swift-testing --traits URLSessionTransport --scratch-path $(URLSESSION_BUILD) \
-	    --filter 'TransportContractTests|TransferContractTests|TransportErrorTests' 2>&1 | tee -a "$$log"; \
-	  rc=$${PIPESTATUS[0]}; \
-	fi; \
 	if [ $$rc -ne 0 ]; then \
 	  echo "test: FAILED (exit $$rc). What failed, from $$log:"; \
 	  grep -aE ': error: |^Test Case .* failed|Fatal error|Crash|signal [0-9]+|error: (fatalError|Exited)' "$$log" | cut -c1-600 | sed -n '1,150p'; \
 	fi; \
 	exit $$rc
 
+# `make test-all` is what CI runs (.ci/run): `make test` (one debug build of everything), then the
+# two checks that need builds of their own: the release binary packaged and run with an empty
+# environment (`dist-test`), and the URLSession transport's contract tests (the trait build, in
+# $(URLSESSION_BUILD)). Run it before a release or when you touch packaging or the URLSession transport.
+test-all: test dist-test test-urlsession
+
 # `make test-urlsession`: only the URLSession transport's contract tests (its own build folder).
 test-urlsession: deps venv
 	@$(MAKE) --no-print-directory test SWIFT_TEST_FLAGS="--traits URLSessionTransport --scratch-path $(URLSESSION_BUILD) --filter 'TransportContractTests|TransferContractTests|TransportErrorTests'"
 
-run: deps
+run: deps-build
 	$(SWIFT) run apicli call github.zen --stub
 
 # The man page comes from argument-parser's own generator (its GenerateManual plugin's tool), built
@@ -285,7 +299,7 @@ uninstall:
 	-rmdir "$(DESTDIR)$(SCHEMADIR)" 2>/dev/null
 
 # `make dist`: what `make install PREFIX=/usr` installs, as a tarball (usr/… inside) and a .deb
-# built with dpkg-deb that depends on libyaml's runtime package only (the Swift runtime is linked
+# built with dpkg-deb that depends on the runtime packages of libyaml and PCRE2 only (the Swift runtime is linked
 # statically; everything else the binary links is Essential or priority required on Debian).
 DIST      := dist
 ARCH_DEB  := amd64
@@ -299,7 +313,7 @@ dist: docs
 	cp -a $(DIST)/root $(DIST)/deb && gzip -9n $(DIST)/deb/usr/share/man/man1/apicli.1 $(DIST)/deb/usr/share/man/man5/apicli-targets.5
 	mkdir -p $(DIST)/deb/DEBIAN
 	{ echo "Package: apicli"; echo "Version: $(VERSION)"; echo "Architecture: $(ARCH_DEB)"; \
-	  echo "Maintainer: apicli authors <apicli@localhost>"; echo "Depends: libyaml-0-2"; \
+	  echo "Maintainer: apicli authors <apicli@localhost>"; echo "Depends: libyaml-0-2, libpcre2-8-0"; \
 	  echo "Section: web"; echo "Priority: optional"; \
 	  echo "Installed-Size: $$(du -sk $(DIST)/deb/usr | cut -f1)"; \
 	  echo "Description: command-line HTTP API client driven by YAML target files"; \

@@ -49,9 +49,12 @@ let package = Package(
         // The system's libyaml (Debian: libyaml-dev). Only APIYAML imports it.
         .systemLibrary(name: "CLibYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        // The system's PCRE2, 8-bit (Debian: libpcre2-dev). Only APISupport imports it (BoundedRegex).
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8",
+                       providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
 
         // Text, paths, durations, locks, child processes, sharding arithmetic: no HTTP, no YAML.
-        .target(name: "APISupport"),
+        .target(name: "APISupport", dependencies: ["CPCRE2"]),
         // libyaml events → nodes with line:column; the YAML writer.
         .target(name: "APIYAML", dependencies: ["APISupport", "CLibYAML"]),
         // JSON values (`Value`), the JSON parser and JSONPath.

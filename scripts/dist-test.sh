@@ -2,7 +2,7 @@
 # scripts/dist-test.sh TARBALL DEB VERSION — what `make dist` built, run as a user without Swift
 # would: the tarball extracted and the .deb unpacked (dpkg -x) into temporary folders, then in each
 # `apicli --version`, `apicli call github.zen --stub` and `apicli mock` (one request by curl), with an
-# empty environment (env -i) and PATH=/usr/bin:/bin. Also: the .deb depends on libyaml-0-2 only,
+# empty environment (env -i) and PATH=/usr/bin:/bin. Also: the .deb depends on libyaml-0-2 and libpcre2-8-0 only,
 # both hold the man pages (apicli.1, apicli-targets.5), the completions and the JSON Schemas
 # (usr/share/apicli, what `apicli schema` prints), and the binary links no Swift library.
 # Run by `make dist-test` (and so by `make test`).
@@ -26,7 +26,7 @@ clean_env() { env -i PATH=/usr/bin:/bin HOME="$work" "$@"; }
 clean_env sh -c 'command -v swift' >/dev/null 2>&1 && fail "swift is on PATH=/usr/bin:/bin: this test cannot show the binary runs without it"
 
 depends=$(dpkg-deb -f "$deb" Depends)
-[ "$depends" = "libyaml-0-2" ] || fail "$deb: Depends is '$depends', expected 'libyaml-0-2'"
+[ "$depends" = "libyaml-0-2, libpcre2-8-0" ] || fail "$deb: Depends is '$depends', expected 'libyaml-0-2, libpcre2-8-0'"
 [ "$(dpkg-deb -f "$deb" Version)" = "$version" ] || fail "$deb: Version is not $version"
 
 mkdir -p "$work/tar" "$work/deb"

@@ -7,6 +7,8 @@ struct CollectionRequest {
     /// Folder names from the top, then the request's own name, as the input writes them.
     var folders: [String] = []
     var name: String
+    /// The name was made from the method and route (the input gives none): not a `doc:`.
+    var nameFromRoute = false
     var method = "GET"
     /// `https://api.example.com`, `${BASE_URL}`: the service file's `baseURL`.
     var origin: String
@@ -23,6 +25,10 @@ struct CollectionRequest {
     var auth: YAMLOut?
     /// The status a test script asserts (`pm.response.to.have.status(201)`).
     var expectStatus: Int?
+    /// More of `expect:` (a Bruno request's asserts).
+    var expect: [YAMLOut.Entry] = []
+    var timeout: String?
+    var followRedirects: Bool?
     var samples: [(name: String, status: Int, value: YAMLOut)] = []
     var notes: [String] = []
 
@@ -36,7 +42,7 @@ struct CollectionRequest {
         let parts = (folders + [name]).compactMap(ImportNames.lowerCamel)
         let base = parts.isEmpty ? ImportNames.fromRoute(method, path) : parts.joined(separator: "-")
         var t = TargetDraft(name: taken.claim(base))
-        t.doc = ImportText.oneLine((folders + [name]).joined(separator: " / "))
+        t.doc = ImportText.oneLine((folders + (nameFromRoute ? [] : [name])).joined(separator: " / "))
         if t.doc?.isEmpty == true { t.doc = nil }
         t.notes = notes
         t.method = method
@@ -49,6 +55,9 @@ struct CollectionRequest {
         t.auth = auth
         if !["GET", "HEAD", "OPTIONS"].contains(method) { t.check = false }
         if let expectStatus { t.expect = [.pair("status", .number(String(expectStatus)))] }
+        t.expect += expect
+        t.timeout = timeout
+        t.followRedirects = followRedirects
         var names = UniqueNames()
         for (i, s) in samples.enumerated() {
             var value = s.value
@@ -89,6 +98,25 @@ enum CollectionDrafts {
             drafts.append(draft)
         }
         return drafts
+    }
+
+    /// `environments:` for each origin: each environment (name and values) that makes the origin
+    /// as the input writes it (`{{base_url}}`) a whole literal URL gives `name: { baseURL: URL }`.
+    static func environments(_ requests: [CollectionRequest], _ environments: [(name: String, values: [String: String])],
+                             syntax: CollectionVariables.Syntax) -> [String: [YAMLOut.Entry]] {
+        var out: [String: [YAMLOut.Entry]] = [:]
+        for r in requests where out[r.origin] == nil {
+            var entries: [YAMLOut.Entry] = []
+            var names = UniqueNames()
+            for env in environments {
+                let v = CollectionVariables(syntax: syntax, values: env.values)
+                guard let raw = r.rawOrigin, v.hasVariable(raw), let url = v.resolved(raw), url.hasPrefix("http") else { continue }
+                let name = names.claim(ImportNames.service(env.name) ?? "env")
+                entries.append(.pair(name, .map([.pair("baseURL", .string(Template.escaping(url)))])))
+            }
+            out[r.origin] = entries
+        }
+        return out
     }
 
     /// `https://api.example.com:8443` → `api example com 8443`; `${BASE_URL}` → `base url`.

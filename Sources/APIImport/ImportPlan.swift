@@ -1,5 +1,6 @@
 import APISupport
 import APIDiagnostics
+import APIYAML
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -52,7 +53,7 @@ extension OpenAPIImport {
                     try plan.add(hooks, path, force: force)
                 }
             }
-            plan.warnings += try Self.contracts(&draft, spec: spec, files: result.files, path: main, force: force)
+            plan.warnings += try Self.contracts(&draft, spec: spec, files: result.files, converted: result.converted, path: main, force: force)
             plan.writes[0].draft = draft
         } else if let hooks = result.webhooks {
             try plan.add(hooks, main, force: force)
@@ -62,14 +63,14 @@ extension OpenAPIImport {
 
     /// `expect: { schema: }` references for the paths' targets (none on standard output), the
     /// description placed (or copied) where the target file can name it.
-    private static func contracts(_ draft: inout ServiceDraft, spec: String, files: [String], path: String,
-                                  force: Bool) throws(APIError) -> [ImportWarning] {
+    private static func contracts(_ draft: inout ServiceDraft, spec: String, files: [String], converted: [String: Node],
+                                  path: String, force: Bool) throws(APIError) -> [ImportWarning] {
         if path == "-" {
             draft.header.append("No expect: schema: references (written to standard output; import to a file to have them).")
             return []
         }
         if let tooLarge = ImportContracts.tooLarge(&draft, spec: spec) { return [tooLarge] }
-        let placed = try ImportDescription.place(spec: spec, files: files, service: draft.service,
+        let placed = try ImportDescription.place(spec: spec, files: files, converted: converted, service: draft.service,
                                                  targetFile: path, force: force, draft: &draft)
         var warnings = placed.warnings
         if let reference = placed.reference {

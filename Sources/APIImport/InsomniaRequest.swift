@@ -28,7 +28,10 @@ extension InsomniaMapper {
         for (i, (key, value, n)) in CollectionInput.enabled(node["headers"], key: "name").enumerated() {
             if let w = r.addHeader(key, value, prefix: prefix, variables: &variables) { warn(n, "\(path).headers[\(i)]", w) }
         }
-        if let body = node["body"], body.isMapping { self.body(body, at: "\(path).body", into: &r) }
+        if let body = node["body"], body.isMapping {
+            self.body(body, at: "\(path).body", into: &r)
+            for w in r.secretJSONFields(prefix: prefix) { warn(body, "\(path).body", w) }
+        }
         auth(node, at: path, into: &r)
         for (key, what) in [("preRequestScript", "pre-request script"), ("afterResponseScript", "after-response script")] {
             guard let script = node[key], !(script.text ?? "").trimmingWhitespace().isEmpty else { continue }

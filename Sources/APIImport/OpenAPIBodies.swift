@@ -16,8 +16,10 @@ extension OpenAPIMapper {
         var out: [Example] = []
         for (name, _, raw) in media["examples"]?.entries ?? [] {
             guard let e = loader.resolve(raw) else { continue }
-            if let v = e["value"] {
+            if let v = e["value"] ?? e["dataValue"] {  // 3.2: `dataValue`, the value before serialization
                 out.append(Example(name: name, value: YAMLOut(v.node)))
+            } else if let v = e["serializedValue"]?.text {  // 3.2: the bytes as sent, for a text body
+                out.append(Example(name: name, value: .string(v)))
             } else if e["externalValue"] != nil {
                 warn(e, "example '\(name)' is an externalValue; it is not fetched")
             }
@@ -31,6 +33,10 @@ extension OpenAPIMapper {
         if let first = mediaExamples(media).first { return first }
         sampler.direction = direction
         defer { sampler.direction = .any }
+        if media["schema"] == nil, let item = media["itemSchema"] {  // 3.2: a stream (JSON Lines, events) of items
+            warn(item, "the stream's itemSchema gives one item for the sample; expect: checks the Content-Type, not each item")
+            return sampler.value(item).map { Example(name: nil, value: $0) }
+        }
         return media["schema"].flatMap { sampler.value($0) }.map { Example(name: nil, value: $0) }
     }
 
@@ -41,7 +47,8 @@ extension OpenAPIMapper {
 
     /// The media type a body is sent as: JSON first, then forms, then the first listed.
     func preferred(_ content: SpecNode) -> (type: String, media: SpecNode)? {
-        let all = content.entries.map { ($0.key, $0.value) }
+        // 3.2: a Media Type object may be a `$ref` (to `#/components/mediaTypes/…`)
+        let all = content.entries.compactMap { e in loader.resolve(e.value).map { (e.key, $0) } }
         let order: [(String) -> Bool] = [
             Self.isJSON, { $0 == "application/x-www-form-urlencoded" }, { $0 == "multipart/form-data" }, { _ in true },
         ]
@@ -85,7 +92,7 @@ extension OpenAPIMapper {
             t.notes.append("The body is \(type) data: send a file with task: { upload: PATH }.")
             warn(media, "no text example for the \(type) body; the target sends an empty body")
         } else {
-            t.task.append(.pair("body", .string(ImportText.literal(value.scalarText ?? value.flowText))))
+            t.task.append(.pair("body", .string(ImportText.literal(Self.text(value, type: type)))))
         }
         if !type.lowercased().hasPrefix("text/plain") { t.task.append(.pair("contentType", .string(ImportText.literal(type)))) }
     }

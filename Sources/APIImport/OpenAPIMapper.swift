@@ -54,6 +54,10 @@ final class OpenAPIMapper {
     /// Every operation of `paths` in the spec's order, as targets (only those with one of `tags`).
     func targets(tags: [String]) -> [TargetDraft] {
         var taken = UniqueNames()
+        let tags = tags.isEmpty ? tags : Self.withChildren(tags, root["tags"])
+        if let me = root["$self"] {
+            warn(me, "$self is not used: $refs are read relative to the file (\(me.text ?? "?") names no file read)")
+        }
         var out: [TargetDraft] = []
         guard let paths = root["paths"] else {
             if root["webhooks"] == nil { warn(root, "the description has no paths:") }
@@ -72,8 +76,7 @@ final class OpenAPIMapper {
             let path = ImportText.literalVariables(hash.map { String(key[..<$0]) } ?? key)
             let naming = hash.map { path + "/" + key[key.index(after: $0)...] } ?? path
             if let servers = item["servers"] { serversIgnored(servers, of: "path \(key)") }
-            for (name, _, rawOp) in item.entries {
-                guard let method = Self.methods[name] else { continue }
+            for (_, method, rawOp) in operations(of: item) {
                 guard let op = loader.resolve(rawOp) else { continue }
                 guard tags.isEmpty || Self.tags(of: op).contains(where: tags.contains) else { continue }
                 var t = target(method: method, path: path, naming: naming, op: op, item: item, taken: &taken)
@@ -95,10 +98,42 @@ final class OpenAPIMapper {
 
     static let methods: [String: String] = [
         "get": "GET", "put": "PUT", "post": "POST", "delete": "DELETE",
-        "options": "OPTIONS", "head": "HEAD", "patch": "PATCH", "trace": "TRACE",
+        "options": "OPTIONS", "head": "HEAD", "patch": "PATCH", "trace": "TRACE", "query": "QUERY",
     ]
 
+    /// A Path Item's operations: its fixed fields (3.2's `query` among them), then 3.2's
+    /// `additionalOperations` (`COPY:`, sent as written); a name that is no HTTP method token is warned about.
+    func operations(of item: SpecNode) -> [(key: String, method: String, op: SpecNode)] {
+        var out: [(key: String, method: String, op: SpecNode)] = []
+        for (name, _, rawOp) in item.entries {
+            if let method = Self.methods[name] { out.append((name, method, rawOp)) }
+        }
+        for (name, keyMark, rawOp) in item["additionalOperations"]?.entries ?? [] {
+            guard TargetFile.isToken(name), Self.methods[name.lowercased()] == nil else {
+                loader.warn(ImportWarning(file: item.file, mark: keyMark, message: "additional operation '\(name)' is not imported: \(TargetFile.isToken(name) ? "its method has a fixed field of the Path Item (use that)" : "not an HTTP method name")"))
+                continue
+            }
+            out.append((name, name, rawOp))
+        }
+        return out
+    }
+
     static func tags(of op: SpecNode) -> [String] { op["tags"]?.items.compactMap(\.text) ?? [] }
+
+    /// `--tags` names and, by 3.2's `parent`, every tag below one of them.
+    static func withChildren(_ tags: [String], _ list: SpecNode?) -> [String] {
+        var out = tags
+        let parents = (list?.items ?? []).compactMap { t in t["name"]?.text.flatMap { n in t["parent"]?.text.map { (n, $0) } } }
+        var grew = true
+        while grew {
+            grew = false
+            for (child, parent) in parents where out.contains(parent) && !out.contains(child) {
+                out.append(child)
+                grew = true
+            }
+        }
+        return out
+    }
 }
 
 /// Text from a spec made fit for a one-line key.

@@ -75,6 +75,15 @@ extension OpenAPIMapper {
                 } else {
                     t.headers.append(entry(p, .string(ImportText.literal(text))))
                 }
+            case "querystring":  // 3.2: the whole query string, serialized by its one media type
+                let type = p.node["content"]?.entries.first?.key.lowercased() ?? ""
+                if type == "application/x-www-form-urlencoded", case .map(let entries) = example(p) {
+                    for case .pair(let k, let v) in entries {
+                        query.append(entry(Parameter(name: k, location: "query", required: p.required, node: p.node), ImportText.literal(v)))
+                    }
+                } else {
+                    warn(p.node, "querystring parameter '\(p.name)' (\(type.isEmpty ? "no content" : type)) is not imported: a target's query is name=value pairs; write task: { query: \"TEXT\" } by hand")
+                }
             default:
                 warn(p.node, "\(p.location) parameter '\(p.name)' is not imported; send it with -H")
             }
@@ -110,7 +119,7 @@ extension OpenAPIMapper {
     /// The parameter's example, first named example, schema example or a value built from its schema.
     func example(_ p: Parameter) -> YAMLOut {
         if let e = p.node["example"] { return YAMLOut(e.node) }
-        if let named = p.node["examples"]?.entries.first, let e = loader.resolve(named.value), let v = e["value"] {
+        if let named = p.node["examples"]?.entries.first, let e = loader.resolve(named.value), let v = e["value"] ?? e["dataValue"] {
             return YAMLOut(v.node)
         }
         if let schema = p.node["schema"], let v = sampler.value(schema) { return v }

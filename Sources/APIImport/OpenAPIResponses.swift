@@ -105,12 +105,28 @@ extension OpenAPIMapper {
                     e.append(.pair("headers", .map([.pair("Content-Type", .string(ImportText.literal(type)))])))
                 }
                 e.append(.pair("json", ImportText.literal(value)))
+            } else if type.lowercased().hasPrefix("text/event-stream") {
+                // 3.2's itemSchema for events: an object of `event`, `data`, `id`, `retry`
+                let fields = (value.pairs ?? []).filter { ["event", "data", "id", "retry"].contains($0.0) }
+                let event: [YAMLOut.Entry] = fields.contains { $0.0 != "event" } ? fields.map { .pair($0.0, ImportText.literal($0.1)) }
+                    : [.pair("data", .string(ImportText.literal(value.scalarText ?? value.jsonValue.jsonText)))]
+                e.append(.pair("events", .list([.map(event)])))
             } else {
                 e.append(.pair("headers", .map([.pair("Content-Type", .string(ImportText.literal(type)))])))
-                e.append(.pair("body", .string(ImportText.literal(value.scalarText ?? value.flowText))))
+                e.append(.pair("body", .string(ImportText.literal(Self.text(value, type: type)))))
             }
         }
         if expectFailure { e.append(.pair("expectFailure", .bool(true))) }
         return .map(e)
+    }
+
+    /// A value as the text of a body of `type`: JSON Lines and JSON sequences (3.2's streams) one
+    /// JSON item a line; other types the scalar, else the value's flow text.
+    static func text(_ value: YAMLOut, type: String) -> String {
+        let t = type.lowercased()
+        if t.hasPrefix("application/jsonl") || t.hasPrefix("application/x-ndjson") || t.hasPrefix("application/json-seq") || t.contains("+jsonl") {
+            return value.jsonValue.jsonText + "\n"
+        }
+        return value.scalarText ?? value.flowText
     }
 }

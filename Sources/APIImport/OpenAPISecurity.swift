@@ -114,7 +114,7 @@ extension OpenAPIMapper {
     }
 
     private func oauthNotes(_ name: String, _ s: SpecNode) -> [String] {
-        let what = s["type"]?.text == "openIdConnect" ? "OpenID Connect" : "OAuth2 with no flow but a browser one (implicit)"
+        let what = s["type"]?.text == "openIdConnect" ? "OpenID Connect" : "OAuth2 with no flow apicli runs (implicit, deviceAuthorization)"
         var notes = ["Security scheme '\(name)' is \(what):",
                      "apicli sends a token you obtain yourself as ${\(variablePrefix)_TOKEN}."]
         if let url = s["openIdConnectUrl"]?.text { notes.append("OpenID Connect discovery: \(url)") }

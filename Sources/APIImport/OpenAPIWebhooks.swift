@@ -24,9 +24,9 @@ extension OpenAPIMapper {
                 loader.warn(ImportWarning(file: hooks.file, mark: keyMark, message: "webhook '\(key)' is not a Path Item; it is not imported"))
                 continue
             }
-            let methods = item.entries.filter { Self.methods[$0.key] != nil }
-            for (name, _, rawOp) in methods {
-                guard let method = Self.methods[name], let op = loader.resolve(rawOp) else { continue }
+            let methods = operations(of: item)
+            for (_, method, rawOp) in methods {
+                guard let op = loader.resolve(rawOp) else { continue }
                 guard tags.isEmpty || Self.tags(of: op).contains(where: tags.contains) else { continue }
                 // Named from the operationId, else the webhook's name (with the method when it has several).
                 let fallback = methods.count == 1 ? ImportNames.lowerCamel(key) : nil

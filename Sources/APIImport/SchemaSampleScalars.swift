@@ -4,20 +4,16 @@ import APITransport
 /// built from simple patterns, else a warning), `minimum`/`maximum`, `exclusiveMinimum`/`Maximum`
 /// (3.0 booleans and 3.1 numbers) and `multipleOf`.
 extension SchemaSample {
-    /// Seconds a spec's `pattern` gets to judge a sample (a pattern that backtracks is a warning,
-    /// not a slow import).
-    static let patternLimit = 0.25
-
     func string(_ s: SpecNode, variant: Int) -> String {
         var text = Self.string(format: s["format"]?.text, variant: variant)
         let minLength = s["minLength"]?.text.flatMap { Int($0) }.map { min(max($0, 0), 10_000) } ?? 0
         let maxLength = s["maxLength"]?.text.flatMap { Int($0) }
         if let pattern = s["pattern"]?.text {
             if let made = PatternSample.make(pattern, variant: variant, length: minLength),
-               BoundedRegex.firstMatch(pattern, in: made, limit: Self.patternLimit) == .found {
+               BoundedRegex.firstMatch(pattern, in: made, syntax: .ecma) == .found {
                 return made
             }
-            if BoundedRegex.firstMatch(pattern, in: text, limit: Self.patternLimit) != .found {
+            if BoundedRegex.firstMatch(pattern, in: text, syntax: .ecma) != .found {
                 loader.warn((s["pattern"] ?? s).warning("no sample could be made for pattern '\(pattern)'; write an example: the sample '\(text)' does not match it"))
             }
         }

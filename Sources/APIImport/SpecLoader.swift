@@ -16,6 +16,8 @@ final class SpecLoader {
     /// Folders a `$ref`'d file must be inside; none: the referring files' own folders only.
     private var roots: [String]
     private var warned: Set<String> = []
+    /// Applied to every document read from now on (a Swagger 2.0 description's files: `Swagger2`).
+    private var convert: ((SpecNode) -> Node)?
 
     init(read: @escaping (String) throws(APIError) -> [UInt8], roots: [String] = []) {
         self.read = read
@@ -32,11 +34,24 @@ final class SpecLoader {
         } catch {
             throw .invalid(Diagnostic(file: path, error))
         }
-        guard let node else { throw .invalid(Diagnostic(file: path, mark: nil, message: "the file is empty")) }
+        guard var node else { throw .invalid(Diagnostic(file: path, mark: nil, message: "the file is empty")) }
         if documents.isEmpty { roots.insert(Path.parent(path), at: 0) }  // the spec's own folder
+        if let convert { node = convert(SpecNode(node: node, file: path)) }
         documents[path] = node
         return SpecNode(node: node, file: path)
     }
+
+    /// The document at `path` (read already) replaced by `convert` of it, and every document read
+    /// from now on converted by `convert` too: the files of a Swagger 2.0 description.
+    func converting(_ path: String, _ convert: @escaping (SpecNode) -> Node) -> SpecNode {
+        let node = convert(SpecNode(node: documents[path]!, file: path))
+        documents[path] = node
+        self.convert = convert
+        return SpecNode(node: node, file: path)
+    }
+
+    /// A document as read (and converted), by the name `files` gives it.
+    func document(_ path: String) -> Node? { documents[path] }
 
     /// Every file read so far, as named (the spec, then what its `$ref`s named).
     var files: [String] { Array(documents.keys) }

@@ -15,6 +15,8 @@ package struct TargetDraft: Sendable, Equatable {
     package var auth: YAMLOut?
     package var timeout: String?
     package var check: Bool?
+    /// `followRedirects: false` (a `.http` file's `# @no-redirect`, a Bruno request's settings).
+    package var followRedirects: Bool?
     package var expect: [YAMLOut.Entry] = []
     package var sample: YAMLOut?
     package var samples: [YAMLOut.Entry] = []
@@ -44,6 +46,7 @@ package struct TargetDraft: Sendable, Equatable {
         if let auth { e.append(.pair("auth", auth)) }
         if let timeout { e.append(.pair("timeout", .number(timeout))) }
         if let check { e.append(.pair("check", .bool(check))) }
+        if let followRedirects { e.append(.pair("followRedirects", .bool(followRedirects))) }
         Self.add("expect", expect, to: &e)
         if let sample { e.append(.pair("sample", sample)) }
         Self.add("samples", samples, to: &e)

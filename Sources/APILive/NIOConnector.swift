@@ -70,7 +70,17 @@ struct NIOConnector: Connector {
                                   eventLoop: EventLoopExecutor.current.map { .delegate(on: $0) } ?? .indifferent,
                                   deadline: .now() + .seconds(Int64(request.timeout.rounded(.up)) + 1))
         holder.set { task.cancel() }
-        let received = try await task.futureResult.get()
+        let received: ResponseCollector.Received
+        do {
+            received = try await task.futureResult.get()
+        } catch let error as HTTPClientError where error == .remoteConnectionClosed {
+            // The server answered in full (every byte its Content-Length announced) and closed
+            // while the request body was still going out (an answer before the whole body was
+            // read, or the close racing the body's end): async-http-client fails such a request;
+            // the answer is here, and it is the answer (as curl takes it).
+            guard let answered = try collector.answeredBeforeClose() else { throw error }
+            received = answered
+        }
         var response = Response(status: received.status, headers: Self.fields(received.headers), body: received.body, duration: 0)
         response.httpVersion = received.version
         if !received.follows {
@@ -144,7 +154,17 @@ struct NIOConnector: Connector {
                 }.flatMap { buffer in
                     guard let buffer else { return loop.makeSucceededVoidFuture() }
                     progress(TransferProgress(.upload, bytes: reader.sent, total: total))
-                    return writer.write(.byteBuffer(buffer)).flatMap { step() }
+                    let written = writer.write(.byteBuffer(buffer))
+                    // The last bytes (the reader gives exactly `total`): the body ends now, right
+                    // behind them, not once they are flushed and one more read found the end. A
+                    // server that reads the body, answers and closes (gunicorn's sync worker,
+                    // `Connection: close`) could otherwise deliver its whole answer and its close
+                    // while async-http-client still counts the request as streaming, which it then
+                    // fails as a lost connection (its HTTPRequestStateMachine: a close in
+                    // `.running(.streaming, .endReceived)`). The end goes through the same queues
+                    // as this write, after it.
+                    if reader.sent >= total { return loop.makeSucceededVoidFuture() }
+                    return written.flatMap { step() }
                 }
             }
             return step()
@@ -233,8 +253,20 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     /// The body bytes received so far and the length the head announced (read after the task ended).
     var counts: (bytes: Int64, expected: Int64?) { (received, total) }
 
+    /// The response, when its head and every body byte its Content-Length announced had come
+    /// before the connection closed under a request still sending its body (read after the task
+    /// failed, when no callback is left to come); nil otherwise.
+    func answeredBeforeClose() throws -> Received? {
+        guard let head, !follows, let total, received == total else { return nil }
+        return try finish(head)
+    }
+
     func didFinishRequest(task: HTTPClient.Task<Received>) throws -> Received {
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
+        return try finish(head)
+    }
+
+    private func finish(_ head: HTTPResponseHead) throws -> Received {
         if let sink, !follows, pending.readableBytes > 0 {
             // The last (at most 1 MiB) part, written here: the request is over, nothing waits on the loop.
             try pending.withUnsafeReadableBytes { raw in try sink.write(raw) }

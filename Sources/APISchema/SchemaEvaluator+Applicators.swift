@@ -158,7 +158,7 @@ extension SchemaEvaluator {
                     if !eval(p, m.value, here, &errs, &a) { ok = false; if errs == nil { return false } }
                     if annotates { ann.properties.insert(m.key) }
                 }
-                for (pattern, p) in n.patternProperties where pattern.matches(m.key) == .found {
+                for (pattern, p) in n.patternProperties where matches(pattern, key: m.key, n, here, &errs) {
                     matched = true
                     var a = Annotations()
                     if !eval(p, m.value, here, &errs, &a) { ok = false; if errs == nil { return false } }

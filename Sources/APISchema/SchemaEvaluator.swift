@@ -1,4 +1,5 @@
 import APIJSON
+import APISupport
 /// How a validation runs: formats asserted or only annotations, the direction for OpenAPI's
 /// `readOnly`/`writeOnly`, and a bound on the work (subschema evaluations) per instance.
 package struct SchemaOptions: Sendable, Equatable {
@@ -40,6 +41,12 @@ final class SchemaEvaluator {
     /// Where the step budget ran out: the answer is then "invalid", whatever the branches said
     /// (a `not` or `oneOf` over a cut-short branch would otherwise pass).
     private(set) var exhaustedAt: (SchemaNode, String)?
+    /// The first pattern stopped at the regex work limit: the answer is then "invalid" too.
+    var regexLimit: SchemaViolation?
+    /// `options.timeLimit` from the start, checked every 256 steps; past it the work stops as
+    /// when the step budget runs out.
+    private let deadline: Double
+    @exclusivity(unchecked) private var outOfTime = false
     @exclusivity(unchecked) var path = InstancePath()
     @exclusivity(unchecked) private var depth = 0
     @exclusivity(unchecked) private var scope: [String] = []
@@ -52,11 +59,17 @@ final class SchemaEvaluator {
         self.options = options
         self.dynamic = dynamic
         self.annotates = annotates
+        deadline = monotonicSeconds() + options.timeLimit
     }
 
     /// The violation that says the budget ran out.
     var exhaustion: SchemaViolation? {
         guard let (n, at) = exhaustedAt else { return nil }
+        if outOfTime {
+            return SchemaViolation(instancePath: at, schemaPath: n.location, keyword: "timeLimit",
+                                   expected: "an answer within \(options.timeLimit) s", got: "more",
+                                   message: "validation stopped after \(options.timeLimit) s (schema too costly for this instance)")
+        }
         return SchemaViolation(instancePath: at, schemaPath: n.location, keyword: "maxSteps",
                                expected: "at most \(options.maxSteps) subschema evaluations", got: "more",
                                message: "validation stopped after \(options.maxSteps) subschema evaluations (schema too costly for this instance)")
@@ -76,7 +89,8 @@ final class SchemaEvaluator {
             return c || fail(&errs, n, at, "false", expected: "nothing", got: v.text(limit: 40), "no value is allowed here")
         }
         steps += 1
-        if steps > options.maxSteps {
+        if steps & 255 == 0, monotonicSeconds() > deadline { outOfTime = true }
+        if steps > options.maxSteps || outOfTime {
             if exhaustedAt == nil { exhaustedAt = (n, path.text(at)) }
             return false
         }
@@ -201,7 +215,8 @@ final class SchemaEvaluator {
         if let p = n.pattern {
             switch p.matches(s) {
             case .found: break
-            default:
+            case .limitExceeded: ok = limitHit(&errs, n, at, "pattern", p, s) && ok
+            case .notFound, .invalid:
                 ok = fail(&errs, n, at, "pattern", expected: p.source, got: JSONValue.string(s).text(limit: 40),
                           "\(JSONValue.string(s).text(limit: 40)) does not match \(p.source)") && ok
             }

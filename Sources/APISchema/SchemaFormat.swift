@@ -18,7 +18,7 @@ enum SchemaFormat {
         case "ipv6": return ipv6(s)
         case "uri": return uri(s)
         case "uuid": return uuid(s)
-        case "regex": return (try? Regex(SchemaPattern.translate(s))) != nil
+        case "regex": return SchemaPattern(s).regex != nil
         default: return nil
         }
     }

@@ -86,35 +86,3 @@ package final class SchemaNode: @unchecked Sendable {
         self.resource = resource
     }
 }
-
-/// A `pattern` compiled once; matched inside the validation's time bound (see `JSONSchema.violations`).
-struct SchemaPattern: @unchecked Sendable {
-    let source: String
-    let regex: Regex<AnyRegexOutput>?
-    /// The same pattern without the regex engine, when it is simple enough (see there).
-    let simple: SchemaSimplePattern?
-
-    package init(_ source: String) {
-        self.source = source
-        self.regex = try? Regex(SchemaPattern.translate(source))
-        self.simple = regex == nil ? nil : SchemaSimplePattern(source)
-    }
-
-    /// ECMA-262 spellings Swift's regex reads differently: `\d`, `\w`, `\s` are ASCII in ECMA
-    /// for digits and word characters.
-    static func translate(_ p: String) -> String {
-        p.replacing("\\d", with: "[0-9]").replacing("\\D", with: "[^0-9]")
-            .replacing("\\w", with: "[A-Za-z0-9_]").replacing("\\W", with: "[^A-Za-z0-9_]")
-    }
-
-    /// Called on the validation's own bounded thread (`JSONSchema.violations`).
-    func matches(_ text: String) -> BoundedRegex.Outcome {
-        guard let regex else { return .invalid }
-        if let simple, let quick = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool? in
-            bytes.allSatisfy { $0 < 0x80 && $0 != 0x0A && $0 != 0x0D } ? simple.matches(bytes) : nil
-        }), let found = quick {
-            return found ? .found : .notFound
-        }
-        return (try? regex.firstMatch(in: text)) != nil ? .found : .notFound
-    }
-}

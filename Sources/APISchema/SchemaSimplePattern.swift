@@ -2,7 +2,7 @@
 /// matched without the regex engine: a set of states walked once over the text (Thompson), so
 /// the work is length × pattern size whatever the pattern, with no backtracking. Used only for
 /// ASCII text without line breaks, where a character, a scalar and a byte are the same and `$`
-/// can only mean the end; any other text, and any other pattern, goes to the compiled `Regex`.
+/// can only mean the end; any other text, and any other pattern, goes to the compiled `BoundedRegex`.
 struct SchemaSimplePattern: Sendable {
     /// One atom once: the bytes it takes (a 128-bit set), and whether it must be there once
     /// (`one`), may be (`optional`, from `?` and counts past the minimum) or may repeat (`star`).
@@ -34,7 +34,7 @@ struct SchemaSimplePattern: Sendable {
         if p.last == UInt8(ascii: "$") {
             var slashes = 0, i = p.endIndex - 2
             while i >= p.startIndex, p[i] == UInt8(ascii: "\\") { slashes += 1; i -= 1 }
-            guard slashes % 2 == 0 else { return nil }  // `\$` at the end: leave it to Regex
+            guard slashes % 2 == 0 else { return nil }  // `\$` at the end: leave it to BoundedRegex
             end = true
             p = p.dropLast()
         }

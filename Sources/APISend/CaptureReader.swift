@@ -1,3 +1,4 @@
+import APISupport
 import APIJSON
 import APIDiagnostics
 import APISchema
@@ -37,10 +38,9 @@ enum CaptureReader {
         case .header(let name):
             return response.headers.value(of: name)
         case .body(let pattern):
-            guard let regex = try? Regex(pattern),
-                  let match = try? regex.firstMatch(in: String(decoding: response.body, as: UTF8.self)) else { return nil }
-            let group = match.output.count > 1 ? match.output[1].substring : match.output[0].substring
-            return group.map(String.init)
+            guard let regex = try? BoundedRegex.compile(pattern),
+                  case .success(let groups?) = regex.groups(in: String(decoding: response.body, as: UTF8.self)) else { return nil }
+            return (groups.count > 1 ? groups[1] : groups.first ?? nil).map(String.init)
         }
     }
 

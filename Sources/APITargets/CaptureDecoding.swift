@@ -1,3 +1,4 @@
+import APISupport
 import APIYAML
 import APIJSON
 import APISecrets
@@ -34,8 +35,10 @@ extension ServiceDecoder {
                 sources.append((e.key, .header(t.text), e.keyMark))
             case "body":
                 guard let t = reader.text(e.value, "capture body") else { continue }
-                if (try? Regex(t.text)) == nil {
-                    reader.error("capture '\(name)': '\(t.text)' is not a valid regular expression", at: e.value.mark)
+                do {
+                    _ = try BoundedRegex.compile(t.text)
+                } catch {
+                    reader.error("capture '\(name)': '\(t.text)' is not a valid regular expression: \(error.message)", at: e.value.mark)
                     continue
                 }
                 sources.append((e.key, .body(t.text), e.keyMark))

@@ -1,3 +1,4 @@
+import APISupport
 import APIYAML
 import APIJSON
 #if canImport(FoundationEssentials)
@@ -117,9 +118,9 @@ extension ServiceDecoder {
         guard let t = reader.text(e.value, "expect body \(e.key)") else { return nil }
         if e.key == "contains" { return .contains(t.text) }
         do {
-            _ = try Regex(t.text)
+            _ = try BoundedRegex.compile(t.text)
         } catch {
-            reader.error("expect body matches: '\(t.text)' is not a valid regular expression", at: e.value.mark)
+            reader.error("expect body matches: '\(t.text)' is not a valid regular expression: \(error.message)", at: e.value.mark)
             return nil
         }
         return .matches(t.text)

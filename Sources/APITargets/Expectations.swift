@@ -95,6 +95,6 @@ package enum ComparisonOperator: String, Sendable, CaseIterable {
 /// `body: { contains: "Moya" }` or `body: { matches: "^\\{" }`.
 package enum BodyExpectation: Sendable, Equatable {
     case contains(String)
-    /// A regular expression (Swift Regex syntax, PCRE-like), checked when the file is read.
+    /// A regular expression (PCRE2 syntax, Unicode-aware; `BoundedRegex`), checked when the file is read.
     case matches(String)
 }

@@ -44,9 +44,12 @@ package enum OpenAPIContract {
             return .failure(SchemaError(location: written, message: "schema file '\(written)' is empty"))
         }
         let json = JSONValue(value)
+        if case .string(let v)? = json["swagger"] {
+            // Its schemas sit where OpenAPI 3's do not (and say x-nullable): read as 3, nothing would be checked.
+            return .failure(SchemaError(location: written, message: "schema file '\(written)' is a Swagger \(v) description; contracts read OpenAPI 3 (apicli import openapi converts it and refers to the converted copy)"))
+        }
         var dialect = SchemaDialect.draft2020
         if case .string(let v)? = json["openapi"], v.hasPrefix("3.0") { dialect = .openAPI30 }
-        if case .string? = json["swagger"] { dialect = .draft4 }
         let prepared = SchemaDocument(json, uri: "file://" + path, dialect: dialect, loader: fileLoader(root: folder))
         return .success(Document(value: json, path: path, dialect: dialect, prepared: prepared))
     }
@@ -66,8 +69,11 @@ package enum OpenAPIContract {
         for (path, raw) in doc.value["paths"]?.members ?? [] {
             let itemPlace = Place(value: doc.value, path: doc.path, pointer: "/paths/\(SchemaURI.escape(path))", node: raw)
             guard let item = follow(itemPlace, loader: loader) else { continue }
-            for (method, rawOp) in item.node.members where methods.contains(method.lowercased()) {
-                let opPlace = Place(value: item.value, path: item.path, pointer: item.pointer + "/" + SchemaURI.escape(method), node: rawOp)
+            // 3.2's `additionalOperations` (`COPY:`) beside the fixed fields
+            let fixed = item.node.members.filter { methods.contains($0.key.lowercased()) }.map { ($0.key, "/" + SchemaURI.escape($0.key), $0.value) }
+            let more = (item.node["additionalOperations"]?.members ?? []).map { ($0.key, "/additionalOperations/" + SchemaURI.escape($0.key), $0.value) }
+            for (method, step, rawOp) in fixed + more {
+                let opPlace = Place(value: item.value, path: item.path, pointer: item.pointer + step, node: rawOp)
                 guard let op = follow(opPlace, loader: loader) else { continue }
                 let matches = op.node["operationId"] == .string(operation)
                     || (wanted.map { $0.method == method.lowercased() && $0.path == path } ?? false)
@@ -78,12 +84,12 @@ package enum OpenAPIContract {
         return .failure(SchemaError(location: written, message: "\(written) has no operation '\(operation)' (an operationId or METHOD /path)"))
     }
 
-    static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+    static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
 
     /// `GET /pets/{id}` → ("get", "/pets/{id}").
     static func methodAndPath(_ text: String) -> (method: String, path: String)? {
         let parts = text.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, methods.contains(parts[0].lowercased()), parts[1].hasPrefix("/") else { return nil }
+        guard parts.count == 2, parts[1].hasPrefix("/") else { return nil }
         return (parts[0].lowercased(), String(parts[1]))
     }
 

@@ -160,8 +160,8 @@ package enum Judge {
             case .found: return nil
             case .notFound: return "body does not match /\(pattern)/"
             case .invalid: return "body: invalid regex /\(pattern)/"
-            case .tooSlow(let seconds):
-                return "body: /\(pattern)/ gave no answer within \(Int(seconds)) s (catastrophic backtracking?)"
+            case .limitExceeded:
+                return "body: /\(pattern)/ \(BoundedRegex.limitMessage) (\(BoundedRegex.matchLimit) steps): the pattern backtracks too much for this body"
             }
         }
     }

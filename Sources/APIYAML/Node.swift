@@ -11,11 +11,21 @@ package struct Node: Sendable {
         package var value: String
         /// Plain scalars are resolved (null, booleans, numbers); quoted and block scalars are text.
         package var isPlain: Bool
+
+        package init(value: String, isPlain: Bool) {
+            self.value = value
+            self.isPlain = isPlain
+        }
     }
 
     package struct Pair: Sendable {
         package var key: Node
         package var value: Node
+
+        package init(key: Node, value: Node) {
+            self.key = key
+            self.value = value
+        }
     }
 
     package var content: Content

@@ -19,12 +19,12 @@ extension APICLI {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Write target files from an OpenAPI description, a curl command or a HAR recording.",
+            abstract: "Write target files from an OpenAPI description, a curl command, a HAR recording, a Postman, Insomnia or Bruno collection or .http files.",
             discussion: """
                 Exit codes: 0 written, 2 bad input (unreadable or invalid spec or command), \
                 5 the file could not be written or exists (pass --force to replace it).
                 """,
-            subcommands: [OpenAPI.self, CurlCommand.self, Postman.self, Insomnia.self, Har.self]
+            subcommands: [OpenAPI.self, CurlCommand.self, Postman.self, Insomnia.self, Har.self, Http.self, Bruno.self]
         )
     }
 }
@@ -93,7 +93,7 @@ extension APICLI.Import {
     struct OpenAPI: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "openapi",
-            abstract: "Write a service file from an OpenAPI 3.0 or 3.1 description (YAML or JSON).",
+            abstract: "Write a service file from a Swagger 2.0 or OpenAPI 3.0, 3.1 or 3.2 description (YAML or JSON).",
             usage: "apicli import openapi [<options>] <spec>",  // argument-parser's own is wider than 80 columns
             discussion: """
                 Every operation becomes a target (named from operationId), with params, query, headers, \

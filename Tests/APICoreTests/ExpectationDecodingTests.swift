@@ -68,7 +68,7 @@ final class ExpectationDecodingTests: XCTestCase {
                 sample: { expectFailure: yes please }
             """)
         XCTAssertEqual(d.map { "\($0.mark!.line):\($0.mark!.column) \($0.message)" }, [
-            "4:32 expect body matches: '(' is not a valid regular expression",
+            "4:32 expect body matches: '(' is not a valid regular expression: missing closing parenthesis (at offset 1)",
             "5:30 expectFailure must be true or false, not 'yes please'",
         ])
     }

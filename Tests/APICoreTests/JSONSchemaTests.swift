@@ -84,11 +84,12 @@ final class JSONSchemaTests: XCTestCase {
         XCTAssertThrowsError(try schema(##"{"pattern":"(unclosed"}"##))
     }
 
-    func testACatastrophicPatternIsCutAtTheTimeLimit() throws {
-        let s = try schema(##"{"type":"array","items":{"pattern":"^(a+)+$"}}"##)
+    func testTheTimeLimitStopsTheWorkInPlace() throws {
+        let s = try schema(##"{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"}]}}"##)
+        let items = Array(repeating: "1", count: 400_000).joined(separator: ",")
         let start = Date()
-        let v = s.violations(of: json(##"["ok", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"]"##), options: SchemaOptions(timeLimit: 1))
-        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
-        XCTAssertEqual(v.map(\.message), ["validation gave no answer within 1.0 s (a pattern that backtracks without end?)"])
+        let v = s.violations(of: json("[" + items + "]"), options: SchemaOptions(timeLimit: 0.001))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+        XCTAssertEqual(v.first?.keyword, "timeLimit", "\(v.prefix(2))")
     }
 }

@@ -23,7 +23,12 @@ final class SchemaSampleValidityTests: XCTestCase {
     func testRealSpecs() throws {
         for spec in ["tictactoe.yaml", "petstore-expanded.yaml", "uspto.yaml", "api-with-examples.yaml", "link-example.yaml",
                      "callback-example.yaml", "non-oauth-scopes.yaml", "redocly-starter/openapi.yaml", "museum.yaml",
-                     "digitalocean/openapi.yaml", "oai-tests/mega.yaml", "oai-tests/webhook-example.yaml"] {
+                     "digitalocean/openapi.yaml", "oai-tests/mega.yaml", "oai-tests/webhook-example.yaml",
+                     // (not Docker's: its own schema examples break its schemas, `Created: "1739811096"` for an
+                     // integer; the import warns at those operations and writes them no schema:)
+                     "swagger2/harbor/swagger.yaml", "swagger2/netlify/swagger.yml",
+                     "swagger2/slack/slack_web_openapi_v2.json", "oai-tests-3.2/path-item-object-example.yaml",
+                     "oai-tests-3.2/media-type-examples.yaml", "apicli-3.2/streams.yaml"] {
             try judge("specs/" + spec, minimum: 0)
         }
     }
@@ -67,7 +72,10 @@ final class SchemaSampleValidityTests: XCTestCase {
     private func judge(_ name: String, minimum: Int, roots: [String] = [], onlyRoot: Bool = false,
                        file: StaticString = #filePath, line: UInt = #line) throws {
         let (loader, path) = try load(name, roots: roots)
-        let root = try loader.root(path)
+        var root = try loader.root(path)
+        if root["swagger"] != nil {  // judged as import reads it: converted to OpenAPI 3.0 (draft 4's subset)
+            root = loader.converting(path) { [unowned loader] doc in Swagger2.convertFile(doc, warn: loader.warn) }
+        }
         let draft = root["openapi"]?.text?.hasPrefix("3.0") == true ? "4" : "2020-12"
         var sampler = SchemaSample(loader: loader)
         var checks: [String] = []

@@ -9,11 +9,16 @@ GET  /cut/N                  announces N bytes, sends half of them, then closes 
 GET  /named/NAME?as=FILE     a few bytes with Content-Disposition: attachment; filename="FILE"
 POST or PUT /sink            reads the whole body (Content-Length or chunked) and throws it away; answers
                              JSON {"bytes": n, "sha256": hex, "contentType": ..., "chunked": bool};
-                             ?seconds=S spreads the reading of a Content-Length body over about S seconds
+                             ?seconds=S spreads the reading of a Content-Length body over about S seconds;
+                             ?close=1 answers with Connection: close and closes at once, as gunicorn's
+                             sync worker does (the answer and the close arrive together);
+                             ?early=1 answers right after the head, before reading the body (the
+                             answer says "bytes": -1), shuts its side, then reads the body and closes
 The server exits after --lifetime seconds (default 120). Nothing is kept in memory beyond one chunk.
 """
 import hashlib
 import os
+import socket
 import time
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -92,6 +97,8 @@ class Handler(QuietHandler):
         self.send_body(status, "text/plain", body.encode())
 
     def sink(self):
+        if parse_qs(urlsplit(self.path).query).get("early") == ["1"]:
+            return self.early()
         digest = hashlib.sha256()
         count = 0
         chunked = "chunked" in self.headers.get("Transfer-Encoding", "").lower()
@@ -114,8 +121,19 @@ class Handler(QuietHandler):
             count = self.discard(length, digest, pause)
             if count < length:
                 return
+        close = parse_qs(urlsplit(self.path).query).get("close") == ["1"]
         self.send_json(200, {"bytes": count, "sha256": digest.hexdigest(), "chunked": chunked,
-                             "contentType": self.headers.get("Content-Type")})
+                             "contentType": self.headers.get("Content-Type")},
+                       headers=[("Connection", "close")] if close else ())
+        if close:
+            self.close_connection = True
+
+    def early(self):
+        self.send_json(200, {"bytes": -1}, headers=[("Connection", "close")])
+        self.wfile.flush()
+        self.connection.shutdown(socket.SHUT_WR)
+        self.discard(int(self.headers.get("Content-Length", "0")), hashlib.sha256())
+        self.close_connection = True
 
     def do_POST(self):
         if urlsplit(self.path).path == "/sink":

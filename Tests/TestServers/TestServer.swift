@@ -9,12 +9,13 @@ public final class TestServer: @unchecked Sendable {
     public let url: String
     private let process: Process
 
-    /// Starts `Tests/Servers/<script>` with `arguments` (on `python`: the venv's for servers that need
-    /// its packages); throws when it does not print a port or URL.
-    public init(_ script: String, _ arguments: [String] = [], python: String = "python3") throws {
+    /// Starts `Tests/Servers/<script>` with `arguments` on `python` (by default the project's venv,
+    /// `make venv`, where every package a server imports lives; the system python3 when there is no
+    /// venv); throws when it does not print a port or URL.
+    public init(_ script: String, _ arguments: [String] = [], python: String? = nil) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, Self.root.appendingPathComponent("Tests/Servers/\(script)").path] + arguments
+        process.arguments = [python ?? Self.python, Self.root.appendingPathComponent("Tests/Servers/\(script)").path] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -32,6 +33,12 @@ public final class TestServer: @unchecked Sendable {
             process.terminate()
             throw TestServerError.didNotStart(script, said: text)
         }
+    }
+
+    /// The venv's python when `make venv` made one, else the system's.
+    public static var python: String {
+        let venv = root.appendingPathComponent(".venv/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
     }
 
     /// The repository's root (Tests/Servers/ is under it), from this file's place in the tree.

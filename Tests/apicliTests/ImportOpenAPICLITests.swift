@@ -228,14 +228,14 @@ final class ImportOpenAPICLITests: FolderTestCase {
 
     func testBadInputIsExit2WithItsPlace() throws {
         let dir = try folder([
-            "swagger.yaml": "swagger: \"2.0\"\ninfo: { title: old }\npaths: {}\n",
+            "swagger.yaml": "swagger: \"1.2\"\ninfo: { title: old }\npaths: {}\n",
             "broken.json": "{\"openapi\": \"3.0.0\",\n \"paths\": {\"/a\": [}\n}\n",
             "nothing.yaml": "openapi: 3.0.0\ninfo: { title: x }\npaths: {}\n",
             "v4.yaml": "openapi: 4.0.0\npaths: {}\n",
         ])
         let swagger = try importSpec("swagger.yaml", into: dir)
         XCTAssertEqual(swagger.code, 2)
-        XCTAssertTrue(swagger.stderr.hasPrefix("swagger.yaml:1:10: error: Swagger 2.0 is not supported; only OpenAPI 3.0 and 3.1\n"), swagger.stderr)
+        XCTAssertTrue(swagger.stderr.hasPrefix("swagger.yaml:1:10: error: Swagger 1.2 is not supported; only Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2\n"), swagger.stderr)
         let broken = try importSpec("broken.json", into: dir)
         XCTAssertEqual(broken.code, 2)
         XCTAssertTrue(broken.stderr.hasPrefix("broken.json:2:"), broken.stderr)
@@ -244,7 +244,7 @@ final class ImportOpenAPICLITests: FolderTestCase {
         XCTAssertTrue(nothing.stderr.hasPrefix("nothing.yaml:3:8: error: the description has no operations to import\n"), nothing.stderr)
         let v4 = try importSpec("v4.yaml", into: dir)
         XCTAssertEqual(v4.code, 2)
-        XCTAssertTrue(v4.stderr.hasPrefix("v4.yaml:1:10: error: OpenAPI 4.0.0 is not supported; only 3.0 and 3.1\n"), v4.stderr)
+        XCTAssertTrue(v4.stderr.hasPrefix("v4.yaml:1:10: error: OpenAPI 4.0.0 is not supported; only Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2\n"), v4.stderr)
         let missing = try importSpec("missing.yaml", into: dir)
         XCTAssertEqual(missing.code, 2)
         XCTAssertEqual(missing.stderr, "error: cannot read missing.yaml: no such file\n")

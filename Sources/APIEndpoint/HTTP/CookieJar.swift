@@ -31,6 +31,17 @@ package final class CookieJar: Sendable {
 
     let cookies = Locked<[Cookie]>([])
 
+    /// Bounds, as curl keeps them (docs/security.md#limits): a server that sets a new 4 KB cookie
+    /// on every response cannot grow the jar or the `Cookie` header without end. The oldest
+    /// cookie goes first: of its domain past `maxPerDomain`, of the jar past `maxCookies`.
+    package static let maxPerDomain = 150
+    package static let maxCookies = 3000
+    /// A cookie whose name and value are longer together is not kept (RFC 6265 §6.1's minimum).
+    package static let maxCookieBytes = 4096
+    /// The `Cookie` header sent: at most this many bytes and cookies, the newest kept.
+    package static let maxHeaderBytes = 8190
+    package static let maxSentCookies = 150
+
     package init() {}
 
     /// `name=value; name2=value2` for `url`, or nil when none applies.
@@ -48,7 +59,21 @@ package final class CookieJar: Sendable {
                     && (https || !c.secure)
             }
         }
-        return matching.isEmpty ? nil : matching.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        guard !matching.isEmpty else { return nil }
+        var kept: [Cookie] = []
+        var bytes = 0
+        for c in matching.reversed() where kept.count < Self.maxSentCookies {
+            let size = c.name.utf8.count + 1 + c.value.utf8.count + (kept.isEmpty ? 0 : 2)
+            if bytes + size > Self.maxHeaderBytes { continue }
+            kept.append(c)
+            bytes += size
+        }
+        return kept.isEmpty ? nil : kept.reversed().map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// Whether `text` holds a control character (none may reach a `Cookie` header).
+    package static func hasControl(_ text: some StringProtocol) -> Bool {
+        text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
 
     /// Stores the `Set-Cookie` values of a response to `url`.
@@ -81,7 +106,8 @@ package final class CookieJar: Sendable {
 
     package static func parse(_ line: String, host: String, path: String, now: Double) -> Cookie? {
         let fields = line.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
-        guard let first = fields.first, let eq = first.firstIndex(of: "="), eq != first.startIndex else { return nil }
+        guard let first = fields.first, let eq = first.firstIndex(of: "="), eq != first.startIndex,
+              !hasControl(first), first.utf8.count - 1 <= maxCookieBytes else { return nil }
         let folder = path.split(separator: "/").dropLast().joined(separator: "/")
         var cookie = Cookie(name: String(first[..<eq]), value: String(first[first.index(after: eq)...]), domain: host,
                             hostOnly: true, path: "/" + folder, secure: false, expires: nil)
@@ -115,12 +141,19 @@ extension CookieJar {
         }
     }
 
-    /// Stores cookies read from a file (one of the same name, domain and path replaced).
+    /// Stores cookies (one of the same name, domain and path replaced), within the jar's bounds:
+    /// a cookie over `maxCookieBytes` is not kept, and the oldest goes past `maxPerDomain` of its
+    /// domain or `maxCookies` in all.
     package func add(_ new: [Cookie]) {
         cookies.withLock { all in
-            for cookie in new {
+            for cookie in new where cookie.name.utf8.count + cookie.value.utf8.count <= Self.maxCookieBytes {
                 all.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
                 all.append(cookie)
+                if all.count(where: { $0.domain == cookie.domain }) > Self.maxPerDomain,
+                   let oldest = all.firstIndex(where: { $0.domain == cookie.domain }) {
+                    all.remove(at: oldest)
+                }
+                if all.count > Self.maxCookies { all.removeFirst(all.count - Self.maxCookies) }
             }
         }
     }

@@ -55,6 +55,17 @@ package enum CookieJarFile {
             var domain = fields[0].lowercased()
             if domain.hasPrefix(".") { domain.removeFirst() }
             guard !domain.isEmpty, !fields[5].isEmpty, fields[2].hasPrefix("/") else { throw bad("a domain, a path and a name are needed") }
+            if let at = line.utf8.firstIndex(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }) {
+                let column = line[..<at].count + 1
+                let byte = line.utf8[at]
+                throw .invalid(Diagnostic(file: file, mark: Mark(line: index + 1, column: column),
+                                          message: "not a Netscape cookie line: a control character (0x\(byte < 16 ? "0" : "")\(String(byte, radix: 16, uppercase: true))) at column \(column)",
+                                          hint: "a cookie's fields hold no control characters; remove it or the line"))
+            }
+            let size = fields[5].utf8.count + fields[6].utf8.count
+            guard size <= CookieJar.maxCookieBytes else {
+                throw bad("the name and value are \(size) bytes, over \(CookieJar.maxCookieBytes)")
+            }
             out.append(CookieJar.Cookie(name: fields[5], value: fields[6], domain: domain, hostOnly: !flag, path: fields[2],
                                         secure: secure, expires: expiry == 0 ? nil : Double(expiry)))
         }
