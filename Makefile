@@ -271,6 +271,10 @@ docs: release $(MANUAL_BIN)
 	@rm -rf $(DOCS) && mkdir -p $(DOCS)
 	$(MANUAL_BIN) $(RELEASE) --output-directory $(DOCS) --authors "the apicli authors" >/dev/null
 	@test -s $(DOCS)/apicli.1 || { echo "docs: generate-manual wrote no apicli.1"; exit 1; }
+	@# generate-manual leaves the discussions' blank lines (groff -ww: "mdoc warning: Empty input line"):
+	@# each becomes .Pp; and apicli(1) names apicli-targets(5).
+	awk '/^$$/ { print ".Pp"; next } /^\.Sh AUTHORS/ { print ".Sh SEE ALSO"; print ".Xr apicli-targets 5" } { print }' \
+	  $(DOCS)/apicli.1 > $(DOCS)/apicli.1.tmp && mv $(DOCS)/apicli.1.tmp $(DOCS)/apicli.1
 	awk -v name=apicli-targets -v section=5 -v version=$(VERSION) \
 	  -v summary="the target files of apicli: service files and apicli.yaml" \
 	  -v see="apicli(1); apicli schema prints these files' JSON Schema (installed in share/apicli)" \
