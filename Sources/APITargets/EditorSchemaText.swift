@@ -1623,7 +1623,7 @@ extension EditorSchema {
         },
         "stream": {
           "type": "object",
-          "description": "{ idle: 30s, reconnect: 3 }: an event stream's idle timeout and its reconnection with Last-Event-ID (Server-Sent Events)",
+          "description": "{ idle: 30s, reconnect: 3, maxEventSize: 16777216 }: an event stream's idle timeout, its reconnection with Last-Event-ID (inside timeout:), and its longest line or event in bytes (default 8 MiB) (Server-Sent Events)",
           "properties": {
             "idle": {
               "$ref": "#/$defs/duration"
@@ -1639,6 +1639,12 @@ extension EditorSchema {
                   "maximum": 100
                 }
               ]
+            },
+            "maxEventSize": {
+              "description": "the longest line and the largest event of the stream, in bytes (default 8 MiB; --max-event-size wins)",
+              "type": "integer",
+              "minimum": 1024,
+              "maximum": 1073741824
             }
           },
           "patternProperties": {

@@ -166,6 +166,7 @@ final class TargetSchemaTests: XCTestCase {
         ("baseURL: http://h\ntargets: { a: { needs: a.b.c } }", false),
         ("baseURL: http://h\ntargets: { a: { until: { expect: { status: 200 } } } }", false),
         ("baseURL: http://h\ntargets: { a: { stream: { reconnect: 101 } } }", false),
+        ("baseURL: http://h\ntargets: { a: { stream: { maxEventSize: 10 } } }", false),
         ("baseURL: http://h\ntargets: { a: { load: { weight: 0 } } }", false),
         ("baseURL: http://h\ntargets: { a: { load: { thresholds: { p95: 200 } } } }", false),
         ("baseURL: http://h\ntargets: { a: { load: { thresholds: { p42: 1s } } } }", false),
