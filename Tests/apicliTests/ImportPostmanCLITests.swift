@@ -21,6 +21,7 @@ final class ImportPostmanCLITests: FolderTestCase {
         let r = try importApp("postman", Self.fixtures.appendingPathComponent("newman-sample-collection.json").path, into: dir)
         XCTAssertTrue(r.stderr.contains("newman-sample-collection.json:10:15: warning: $.item[0].event[0]: the test script of request 'A simple GET request' is not run"), r.stderr)
         XCTAssertEqual(try writtenFiles(dir)["sample-postman-collection"], """
+            # yaml-language-server: $schema=.apicli-targets.schema.json
             # Imported from newman-sample-collection.json (Postman collection 'Sample Postman Collection') by apicli import postman.
             service: sample-postman-collection
             baseURL: https://postman-echo.com
