@@ -7,6 +7,9 @@ struct CollectionRequest {
     /// Folder names from the top, then the request's own name, as the input writes them.
     var folders: [String] = []
     var name: String
+    /// The request's own description (Postman `description`, Insomnia `description`): the
+    /// target's `doc:` after its folders and name.
+    var description: String?
     var method = "GET"
     /// `https://api.example.com`, `${BASE_URL}`: the service file's `baseURL`.
     var origin: String
@@ -36,7 +39,9 @@ struct CollectionRequest {
         let parts = (folders + [name]).compactMap(ImportNames.lowerCamel)
         let base = parts.isEmpty ? ImportNames.fromRoute(method, path) : parts.joined(separator: "-")
         var t = TargetDraft(name: taken.claim(base))
-        t.doc = ImportText.oneLine((folders + [name]).joined(separator: " / "))
+        let about = description.map(ImportText.oneLine).flatMap { $0.isEmpty ? nil : $0 }
+        let place = ImportText.oneLine((folders + [name]).joined(separator: " / "))
+        t.doc = [place, about ?? ""].filter { !$0.isEmpty }.joined(separator: ": ")
         if t.doc?.isEmpty == true { t.doc = nil }
         t.notes = notes
         t.method = method
@@ -65,13 +70,35 @@ struct CollectionRequest {
         }
         return t
     }
+
+    /// The URL's path with `:name` segments (Postman's path variables, Insomnia's path
+    /// parameters) as `{name}` and `params:` holding their values (`defaults`, by the input's
+    /// name), the other segments' variables as `${VAR}`. `only`: just the `:name`s it holds
+    /// (Insomnia sends a `:name` that is not one of its path parameters as it is).
+    mutating func setPath(_ urlPath: String, defaults: [String: String], only: Set<String>? = nil, variables: inout CollectionVariables) {
+        var segments: [String] = []
+        for segment in urlPath.split(separator: "/", omittingEmptySubsequences: false) {
+            if segment.hasPrefix(":"), segment.count > 1, only?.contains(String(segment.dropFirst())) ?? true {
+                let source = String(segment.dropFirst())
+                let name = ImportNames.placeholder(source)
+                segments.append("{\(name)}")
+                if !params.contains(where: { if case .pair(name, _) = $0 { return true } else { return false } }) {
+                    params.append(.pair(name, .string(variables.text(defaults[source] ?? ""))))
+                }
+            } else {
+                segments.append(variables.text(CollectionURL.segment(segment)))
+            }
+        }
+        path = segments.joined(separator: "/")
+    }
 }
 
 /// Requests → service files: one per origin (`baseURL`), the first named `service`, the others
 /// `service-host`. Targets keep the input's order.
 enum CollectionDrafts {
     static func services(_ requests: [CollectionRequest], service: String, header: [String],
-                         auth: YAMLOut?, notes: [String], environments: [String: [YAMLOut.Entry]] = [:]) -> [ServiceDraft] {
+                         auth: YAMLOut?, notes: [String], doc: String? = nil,
+                         environments: [String: [YAMLOut.Entry]] = [:]) -> [ServiceDraft] {
         // The origin most requests use gets the plain name (the first of equals).
         let groups = ImportOrigins.group(requests, by: \.origin).enumerated()
             .sorted { ($0.element.items.count, -$0.offset) > ($1.element.items.count, -$1.offset) }.map(\.element)
@@ -82,6 +109,7 @@ enum CollectionDrafts {
             let name = names.claim(suffix.map { "\(service)-\($0)" } ?? service)
             var draft = ServiceDraft(service: name, baseURL: origin)
             draft.header = header + notes
+            draft.doc = doc
             draft.auth = auth
             draft.environments = environments[origin] ?? []
             var taken = UniqueNames()
@@ -92,6 +120,18 @@ enum CollectionDrafts {
     }
 
     /// `https://api.example.com:8443` → `api example com 8443`; `${BASE_URL}` → `base url`.
+    /// A service's `doc:`: the collection's description, then each folder's (`Folder: text`),
+    /// one line; nil when there is none.
+    static func doc(_ description: String?, folders: [(path: [String], text: String)]) -> String? {
+        var parts: [String] = []
+        if let d = description.map(ImportText.oneLine), !d.isEmpty { parts.append(d) }
+        for f in folders {
+            let text = ImportText.oneLine(f.text)
+            if !text.isEmpty { parts.append(ImportText.oneLine(f.path.joined(separator: " / ")) + ": " + text) }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
     private static func hostWords(_ origin: String) -> String {
         let host = origin.firstRange(of: "://").map { String(origin[$0.upperBound...]) } ?? origin
         return host.replacing("${", with: "").split(separator: ":-").first.map(String.init) ?? host
