@@ -27,7 +27,8 @@ package struct InsomniaImport: Importer {
         mapper.variables.prefix = mapper.prefix
         mapper.mapRequests()
         guard !mapper.requests.isEmpty else {
-            throw CollectionInput.bad(root, "$", "the export has no HTTP requests to import")
+            let list = root["resources"].map { ($0, "$.resources") } ?? root["collection"].map { ($0, "$.collection") } ?? (root, "$")
+            throw CollectionInput.bad(list.0, list.1, "the export has no HTTP requests to import")
         }
         let header = ["Imported from \(Path.lastComponent(file)) (Insomnia export\(title.map { " '\(ImportText.oneLine($0))'" } ?? "")) by apicli import insomnia."]
         let drafts = CollectionDrafts.services(mapper.requests, service: service, header: header, auth: nil,

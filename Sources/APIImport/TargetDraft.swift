@@ -14,6 +14,8 @@ package struct TargetDraft: Sendable, Equatable {
     package var auth: YAMLOut?
     package var timeout: String?
     package var check: Bool?
+    /// `followRedirects: false` (a recorded 3xx kept as it was answered).
+    package var followRedirects: Bool?
     package var expect: [YAMLOut.Entry] = []
     package var sample: YAMLOut?
     package var samples: [YAMLOut.Entry] = []
@@ -43,6 +45,7 @@ package struct TargetDraft: Sendable, Equatable {
         if let auth { e.append(.pair("auth", auth)) }
         if let timeout { e.append(.pair("timeout", .number(timeout))) }
         if let check { e.append(.pair("check", .bool(check))) }
+        if let followRedirects { e.append(.pair("followRedirects", .bool(followRedirects))) }
         Self.add("expect", expect, to: &e)
         if let sample { e.append(.pair("sample", sample)) }
         Self.add("samples", samples, to: &e)
