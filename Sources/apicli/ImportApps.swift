@@ -77,7 +77,7 @@ extension APICLI.Import {
     struct Insomnia: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "insomnia",
-            abstract: "Write service files from an Insomnia export (format 4, JSON or YAML).",
+            abstract: "Write service files from an Insomnia export (format 4 JSON or YAML, or format 5 YAML).",
             discussion: """
                 Request groups prefix the target names; {{ _.variables }} become ${VARIABLES} with the base \
                 environment's values as defaults; sub-environments that give a whole base URL become \
