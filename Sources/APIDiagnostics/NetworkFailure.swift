@@ -23,6 +23,14 @@ package enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
     case bodyTooLarge(host: String, limit: Int64)
     /// A compressed body that inflates beyond `ratio` times its size (a decompression bomb).
     case inflatesTooMuch(host: String, ratio: Int)
+    /// The server broke its protocol or flooded the connection (an HTTP/2 flood of control frames,
+    /// a WebSocket frame RFC 6455 forbids); `reason` says how, as a sentence's predicate; `detail`:
+    /// the library's own error (shown with `-v` only).
+    case protocolViolation(host: String, reason: String, detail: String? = nil)
+    /// An event-stream line or event larger than the limit (`--max-event-size`, `stream: { maxEventSize: }`).
+    case eventTooLarge(host: String, line: Bool, limit: Int64)
+    /// More WebSocket messages than a conversation keeps (`WebSocketTask.maxMessages`).
+    case tooManyMessages(host: String, limit: Int)
     case offline
     /// A sample's `error:` (what a stub answers instead of a response).
     case stubbed(String)
@@ -46,6 +54,9 @@ package enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
         case .cancelled: return "cancelled"
         case .bodyTooLarge: return "bodyTooLarge"
         case .inflatesTooMuch: return "inflatesTooMuch"
+        case .protocolViolation: return "protocol"
+        case .eventTooLarge: return "eventTooLarge"
+        case .tooManyMessages: return "tooManyMessages"
         case .offline: return "offline"
         case .stubbed: return "stubbed"
         case .other, .failed: return "other"
@@ -58,6 +69,7 @@ package enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .tls(_, _, let detail): return detail
         case .failed(_, let detail): return detail
+        case .protocolViolation(_, _, let detail): return detail
         default: return nil
         }
     }
@@ -81,6 +93,13 @@ package enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
             return "the response from \(host) is larger than \(limit) bytes (--max-body)"
         case .inflatesTooMuch(let host, let ratio):
             return "the response from \(host) inflates beyond \(ratio) times its compressed size"
+        case .protocolViolation(let host, let reason, _): return "\(host) \(reason)"
+        case .eventTooLarge(let host, let line, let limit):
+            return (line ? "an event-stream line from \(host) is longer than" : "an event from \(host) is larger than")
+                + " \(limit) bytes (--max-event-size, or stream: { maxEventSize: } in the target)"
+        case .tooManyMessages(let host, let limit):
+            return "\(host) sent more than \(limit) WebSocket messages, the most one conversation keeps "
+                + "(close: { after: N } ends it sooner)"
         case .offline: return "not connected to a network"
         case .stubbed(let text), .other(let text): return text
         case .failed(let host, _): return "the exchange with \(host) failed (-v shows the transport's own error)"

@@ -34,6 +34,8 @@ package struct EndpointResolver: Sendable {
         package var awsSigV4: AWSScope?
         /// `--http2-prior-knowledge`.
         package var http2PriorKnowledge = false
+        /// `--max-event-size BYTES`: beats the target's `stream: { maxEventSize: }`.
+        package var maxEvent: Int64?
 
         package init(params: [String: String] = [:], headers: [HeaderField] = [], baseURL: String? = nil,
                     timeout: Double? = nil, tls: TLSOptions = TLSOptions(), parts: [FormPart] = []) {

@@ -50,6 +50,7 @@ package struct PreparedRequest: Sendable {
         var freshToken: Bool = false
         var secrets: Secrets? = nil
         var maxBody: Int64 = PreparedRequest.defaultMaxBody
+        var maxEvent: Int64 = StreamSettings.defaultMaxEvent
     }
 
     package var url: URL {
@@ -148,6 +149,13 @@ package struct PreparedRequest: Sendable {
     package var maxBody: Int64 {
         _read { yield storage.value.maxBody }
         _modify { yield &storage.value.maxBody }
+    }
+
+    /// The longest event-stream line and the largest event (`--max-event-size`, `stream: { maxEventSize: }`):
+    /// every parser of the response's events stops there (exit 3), streamed or not.
+    package var maxEvent: Int64 {
+        _read { yield storage.value.maxEvent }
+        _modify { yield &storage.value.maxEvent }
     }
 
     /// 64 MiB.

@@ -135,6 +135,7 @@ package struct Workspace: Sendable {
         request.secrets = resolver.secrets
         request.redirectScope = settings.redirectScope
         request.idle = target.stream?.idle
+        request.maxEvent = resolver.overrides.maxEvent ?? target.stream?.maxEvent ?? StreamSettings.defaultMaxEvent
         if let ws = endpoint.task.websocket {
             request.websocket = WebSocketRequest(ws)
             request.url = WebSocketRequest.webSocketURL(request.url)

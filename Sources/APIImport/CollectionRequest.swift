@@ -10,6 +10,8 @@ struct CollectionRequest {
     /// The request's own description (Postman `description`, Insomnia `description`): the
     /// target's `doc:` after its folders and name.
     var description: String?
+    /// The name was made from the method and route (the input gives none): not a `doc:`.
+    var nameFromRoute = false
     var method = "GET"
     /// `https://api.example.com`, `${BASE_URL}`: the service file's `baseURL`.
     var origin: String
@@ -26,6 +28,10 @@ struct CollectionRequest {
     var auth: YAMLOut?
     /// The status a test script asserts (`pm.response.to.have.status(201)`).
     var expectStatus: Int?
+    /// More of `expect:` (a Bruno request's asserts).
+    var expect: [YAMLOut.Entry] = []
+    var timeout: String?
+    var followRedirects: Bool?
     var samples: [(name: String, status: Int, value: YAMLOut)] = []
     var notes: [String] = []
 
@@ -40,7 +46,7 @@ struct CollectionRequest {
         let base = parts.isEmpty ? ImportNames.fromRoute(method, path) : parts.joined(separator: "-")
         var t = TargetDraft(name: taken.claim(base))
         let about = description.map(ImportText.oneLine).flatMap { $0.isEmpty ? nil : $0 }
-        let place = ImportText.oneLine((folders + [name]).joined(separator: " / "))
+        let place = ImportText.oneLine((folders + (nameFromRoute ? [] : [name])).joined(separator: " / "))
         t.doc = [place, about ?? ""].filter { !$0.isEmpty }.joined(separator: ": ")
         if t.doc?.isEmpty == true { t.doc = nil }
         t.notes = notes
@@ -54,6 +60,9 @@ struct CollectionRequest {
         t.auth = auth
         if !["GET", "HEAD", "OPTIONS"].contains(method) { t.check = false }
         if let expectStatus { t.expect = [.pair("status", .number(String(expectStatus)))] }
+        t.expect += expect
+        t.timeout = timeout
+        t.followRedirects = followRedirects
         var names = UniqueNames()
         for (i, s) in samples.enumerated() {
             var value = s.value
@@ -119,7 +128,25 @@ enum CollectionDrafts {
         return drafts
     }
 
-    /// `https://api.example.com:8443` → `api example com 8443`; `${BASE_URL}` → `base url`.
+    /// `environments:` for each origin: each environment (name and values) that makes the origin
+    /// as the input writes it (`{{base_url}}`) a whole literal URL gives `name: { baseURL: URL }`.
+    static func environments(_ requests: [CollectionRequest], _ environments: [(name: String, values: [String: String])],
+                             syntax: CollectionVariables.Syntax) -> [String: [YAMLOut.Entry]] {
+        var out: [String: [YAMLOut.Entry]] = [:]
+        for r in requests where out[r.origin] == nil {
+            var entries: [YAMLOut.Entry] = []
+            var names = UniqueNames()
+            for env in environments {
+                let v = CollectionVariables(syntax: syntax, values: env.values)
+                guard let raw = r.rawOrigin, v.hasVariable(raw), let url = v.resolved(raw), url.hasPrefix("http") else { continue }
+                let name = names.claim(ImportNames.service(env.name) ?? "env")
+                entries.append(.pair(name, .map([.pair("baseURL", .string(Template.escaping(url)))])))
+            }
+            out[r.origin] = entries
+        }
+        return out
+    }
+
     /// A service's `doc:`: the collection's description, then each folder's (`Folder: text`),
     /// one line; nil when there is none.
     static func doc(_ description: String?, folders: [(path: [String], text: String)]) -> String? {
@@ -132,6 +159,7 @@ enum CollectionDrafts {
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
+    /// `https://api.example.com:8443` → `api example com 8443`; `${BASE_URL}` → `base url`.
     private static func hostWords(_ origin: String) -> String {
         let host = origin.firstRange(of: "://").map { String(origin[$0.upperBound...]) } ?? origin
         return host.replacing("${", with: "").split(separator: ":-").first.map(String.init) ?? host

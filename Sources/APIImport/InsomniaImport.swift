@@ -224,18 +224,6 @@ struct InsomniaMapper {
 
     /// `environments:` for each origin: the sub-environments that make it a whole literal URL.
     func environments() -> [String: [YAMLOut.Entry]] {
-        var out: [String: [YAMLOut.Entry]] = [:]
-        for r in requests where out[r.origin] == nil {
-            var entries: [YAMLOut.Entry] = []
-            var names = UniqueNames()
-            for env in subEnvironments {
-                let v = CollectionVariables(syntax: .insomnia, values: env.values)
-                guard let raw = r.rawOrigin, let url = v.resolved(raw), url.hasPrefix("http") else { continue }
-                let name = names.claim(ImportNames.service(env.name) ?? "env")
-                entries.append(.pair(name, .map([.pair("baseURL", .string(Template.escaping(url)))])))
-            }
-            out[r.origin] = entries
-        }
-        return out
+        CollectionDrafts.environments(requests, subEnvironments, syntax: .insomnia)
     }
 }

@@ -32,7 +32,10 @@ extension InsomniaMapper {
         for (i, (key, value, n)) in CollectionInput.enabled(node["headers"], key: "name").enumerated() {
             if let w = r.addHeader(key, value, prefix: prefix, variables: &variables) { warn(n, "\(path).headers[\(i)]", w) }
         }
-        if let body = node["body"], body.isMapping { self.body(body, at: "\(path).body", into: &r) }
+        if let body = node["body"], body.isMapping {
+            self.body(body, at: "\(path).body", into: &r)
+            for w in r.secretJSONFields(prefix: prefix) { warn(body, "\(path).body", w) }
+        }
         auth(res, into: &r)
         // format 4: `preRequestScript`, `afterResponseScript`; format 5: `scripts: { preRequest:, afterResponse: }`
         for (key, key5, what) in [("preRequestScript", "preRequest", "pre-request script"), ("afterResponseScript", "afterResponse", "after-response script")] {

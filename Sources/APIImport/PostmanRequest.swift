@@ -27,6 +27,7 @@ extension PostmanMapper {
         headers(node["header"], at: "\(path).header", into: &r)
         if let body = node["body"], body["disabled"]?.bool != true {
             self.body(body, at: "\(path).body", into: &r)
+            for w in r.secretJSONFields(prefix: prefix) { warn(body, "\(path).body", w) }
         }
         let own = Self.inherits(node["auth"]) ? nil : node["auth"]
         if let auth = own ?? inherited {

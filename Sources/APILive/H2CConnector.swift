@@ -37,8 +37,63 @@ struct H2CConnector: Connector {
         } catch let error as APIError {
             throw error
         } catch {
-            throw NIOConnector.describe(error, request, socket: nil, received: counts.current)
+            throw Self.describe(error, request, received: counts.current)
         }
+    }
+
+    /// The connection's limits on what a server may send, as NIO's HTTP/2 server-side guards (its
+    /// defaults, set here so the documented numbers stay true): more than 200 PING, SETTINGS,
+    /// PRIORITY, ALTSVC or ORIGIN frames in 30 s, more than 200 RST_STREAM in 30 s, more than 5
+    /// CONTINUATION frames in a row, 2 empty DATA frames in a row, or 10,000 of its own answers
+    /// (ACKs) the server does not read are a flood: a connection error, after which
+    /// `H2CConnectionGuard` drops the connection.
+    static var guards: NIOHTTP2Handler.ConnectionConfiguration {
+        var c = NIOHTTP2Handler.ConnectionConfiguration()
+        c.controlFrameRateLimit.maximumCount = 200
+        c.controlFrameRateLimit.windowLength = .seconds(30)
+        c.maximumSequentialContinuationFrames = 5
+        c.maximumSequentialEmptyDataFrames = 1
+        c.maximumBufferedControlFrames = 10_000
+        return c
+    }
+
+    static var streamGuards: NIOHTTP2Handler.StreamConfiguration {
+        var c = NIOHTTP2Handler.StreamConfiguration()
+        c.streamResetFrameRateLimit.maximumCount = 200
+        c.streamResetFrameRateLimit.windowLength = .seconds(30)
+        return c
+    }
+
+    /// An HTTP/2 error code's name (RFC 9113 §7), else its number.
+    static func errorName(_ code: HTTP2ErrorCode) -> String {
+        let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT", "STREAM_CLOSED",
+                     "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR", "CONNECT_ERROR", "ENHANCE_YOUR_CALM",
+                     "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"]
+        return names.indices.contains(code.networkCode) ? names[code.networkCode] : "0x" + String(code.networkCode, radix: 16)
+    }
+
+    /// NIO's HTTP/2 errors in words (a flood, a reset stream, a broken frame), else as the other connectors'.
+    static func describe(_ error: any Error, _ request: PreparedRequest, received: (bytes: Int64, expected: Int64?)) -> APIError {
+        let (host, detail) = (request.hostAndPort, String(describing: error))
+        let flood: String? = switch error {
+        case is NIOHTTP2Errors.ExcessiveControlFrames: "PING or SETTINGS frames (more than 200 in 30 s)"
+        case is NIOHTTP2Errors.ExcessiveRSTFrames: "RST_STREAM frames (more than 200 in 30 s)"
+        case is NIOHTTP2Errors.ExcessiveContinuationFrames: "CONTINUATION frames (more than 5 in a row)"
+        case is NIOHTTP2Errors.ExcessiveEmptyDataFrames: "empty DATA frames (2 in a row)"
+        case is NIOHTTP2Errors.ExcessiveOutboundFrameBuffering: "frames to answer while it does not read the answers (10000 unsent)"
+        case is NIOHTTP2Errors.ExcessiveStreamErrors, is NIOHTTP2Errors.ExcessiveNumberOfGlitches: "frames that break the protocol"
+        default: nil
+        }
+        if let flood {
+            return .network(.protocolViolation(host: host, reason: "flooded the HTTP/2 connection with \(flood); apicli dropped the connection", detail: detail))
+        }
+        if let closed = error as? NIOHTTP2Errors.StreamClosed {
+            return .network(.protocolViolation(host: host, reason: "reset the HTTP/2 stream (RST_STREAM \(errorName(closed.errorCode)))", detail: detail))
+        }
+        if error is any NIOHTTP2Error {
+            return .network(.protocolViolation(host: host, reason: "broke the HTTP/2 protocol; apicli dropped the connection (-v shows NIO's error)", detail: detail))
+        }
+        return NIOConnector.describe(error, request, socket: nil, received: received)
     }
 
     private func send(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller,
@@ -49,8 +104,12 @@ struct H2CConnector: Connector {
         let target = hop.route.dns[host] ?? host
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let tunnel = hop.proxy.map { ProxyTunnel(to: target, port: port, credentials: $0.credentials, opened: loop.makePromise()) }
+        // Without a tunnel nothing is read until the HTTP/2 handlers are in: a server may send its
+        // SETTINGS at once, and bytes read before would go to the pipeline's end, lost (NIO then
+        // saw the next frame as the first: "missing preface"). A tunnel's handler holds them.
         let connecting = ClientBootstrap(group: loop)
             .connectTimeout(.milliseconds(Int64((request.timeout * 1000).rounded(.up))))
+            .channelOption(.autoRead, value: tunnel != nil)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tunnel { try channel.pipeline.syncOperations.addHandler(tunnel) }
@@ -68,9 +127,14 @@ struct H2CConnector: Connector {
         let opening = channel.eventLoop.flatSubmit { () -> EventLoopFuture<Channel> in
             do {
                 let multiplexer = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                    mode: .client, connectionConfiguration: .init(), streamConfiguration: .init(),
+                    mode: .client, connectionConfiguration: Self.guards, streamConfiguration: Self.streamGuards,
                     inboundStreamInitializer: { $0.eventLoop.makeSucceededVoidFuture() })
-                if let tunnel { channel.pipeline.syncOperations.removeHandler(tunnel, promise: nil) }
+                try channel.pipeline.syncOperations.addHandler(H2CConnectionGuard(promise: promise))
+                if let tunnel {
+                    channel.pipeline.syncOperations.removeHandler(tunnel, promise: nil)
+                } else {
+                    try channel.syncOptions?.setOption(.autoRead, value: true)
+                }
                 return multiplexer.createStreamChannel { stream in
                     stream.eventLoop.makeCompletedFuture {
                         try stream.pipeline.syncOperations.addHandlers([
@@ -208,6 +272,22 @@ final class H2CCollector: ChannelInboundHandler, RemovableChannelHandler {
         guard !done else { return }
         done = true
         promise.completeWith(result)
+    }
+}
+
+/// The connection's last handler: NIO's HTTP/2 handler reports a connection error (a flood its
+/// guards caught, a frame that breaks the protocol) here, after its GOAWAY, and leaves the
+/// connection open; left open, the server's frames keep coming (and memory grows without bound).
+/// The first error fails the exchange with it and closes the connection.
+final class H2CConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTP2Frame
+    private let promise: EventLoopPromise<H2CCollector.Received>
+
+    init(promise: EventLoopPromise<H2CCollector.Received>) { self.promise = promise }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        promise.fail(error)  // ignored once the exchange has its answer
+        context.close(promise: nil)
     }
 }
 

@@ -13,6 +13,7 @@ import Foundation
 import NIOCore
 import NIOWebSocket
 import WSClient
+import Logging
 
 /// One WebSocket conversation's client side: the task's messages sent in order while what the
 /// server sends is received; the client closes after `close.after` messages, or once everything
@@ -25,6 +26,8 @@ final class Conversation: Sendable {
         var lastActivity: Double
         var sent = false
         var done = false
+        /// The client sent (or began) the close: a conversation apicli ended.
+        var closing = false
         var failure: APIError?
     }
 
@@ -32,6 +35,8 @@ final class Conversation: Sendable {
     let transfer: Transfer
     let maxBytes: Int64
     let host: String
+    /// What the WebSocket library refused (read from its trace).
+    let witness = FrameWitness()
     private let start = Conversation.now()
     private let state: Locked<State>
 
@@ -67,6 +72,33 @@ final class Conversation: Sendable {
         }
     }
 
+    /// What broke the protocol, once the library's `run` has returned with the server's close frame
+    /// (`closed`, nil when none came): a close code RFC 6455 §7.4 does not allow, a frame the library
+    /// refused, or the connection ending without a close frame the client did not ask for.
+    func violation(closed: WebSocketCloseFrame?) -> APIError? {
+        let s = state.current
+        if let refused = witness.refused {
+            return .network(.protocolViolation(host: host, reason: "sent \(refused) (RFC 6455 §5.2); apicli ended the conversation (close code 1002)"))
+        }
+        if let closed {
+            let code = Int(UInt16(webSocketErrorCode: closed.closeCode))
+            guard Self.allowedCloseCodes.contains(where: { $0.contains(code) }) else {
+                return .network(.protocolViolation(host: host, reason: "closed the WebSocket conversation with the code \(code), which RFC 6455 §7.4 does not allow"))
+            }
+            return nil
+        }
+        guard !s.closing, s.failure == nil else { return nil }
+        // NIO's frame decoder closes the connection on a frame it refuses (sending close 1002 or
+        // 1009) before its error can reach the library, which then sees what a dropped connection
+        // looks like: the two cannot be told apart here.
+        return .network(.protocolViolation(host: host, reason: "ended the WebSocket conversation without a close frame: it closed the connection "
+            + "(an abnormal closure, RFC 6455 §7.1.5), or sent a frame RFC 6455 forbids (a fragmented control frame, a control frame "
+            + "over 125 bytes, or one over the 1 MiB frame limit, such as a length of 2^62), on which apicli closed it (close code 1002 or 1009)"))
+    }
+
+    /// The close codes a server may send (RFC 6455 §7.4.1 and IANA's registry; 1004-1006 and 1015 never go on the wire).
+    static let allowedCloseCodes = [1000...1003, 1007...1014, 3000...4999]
+
     private func sendAll(_ outbound: WebSocketOutboundWriter) async throws {
         for message in request.send {
             switch message {
@@ -75,6 +107,7 @@ final class Conversation: Sendable {
             case .binary(let path):
                 guard let data = FileManager.default.contents(atPath: path) else {
                     fail(.stopped("cannot read the binary message file \(path)"))
+                    state.withLock { $0.closing = true }
                     try await outbound.close(.normalClosure, reason: nil)
                     return
                 }
@@ -113,16 +146,19 @@ final class Conversation: Sendable {
             case .text(let text): received = ReceivedMessage(text: text, at: now - start)
             case .binary(var buffer): received = ReceivedMessage(binary: true, data: Data(buffer.readBytes(length: buffer.readableBytes) ?? []), at: now - start)
             }
-            let (count, fits, enough) = state.withLock { s -> (Int, Bool, Bool) in
+            let (count, tooLarge, tooMany, enough) = state.withLock { s -> (Int, Bool, Bool, Bool) in
                 s.bytes += Int64(received.data.count)
-                guard s.bytes <= maxBytes, s.messages.count < WebSocketTask.maxMessages else { return (s.messages.count, false, false) }
+                guard s.bytes <= maxBytes else { return (s.messages.count, true, false, false) }
+                guard s.messages.count < WebSocketTask.maxMessages else { return (s.messages.count, false, true, false) }
                 s.messages.append(received)
                 s.lastActivity = now
-                return (s.messages.count, true, transfer.enough?(s.messages) ?? false)
+                return (s.messages.count, false, false, transfer.enough?(s.messages) ?? false)
             }
-            guard fits else {
-                fail(.network(.bodyTooLarge(host: host, limit: maxBytes)))
-                try await outbound.close(.messageTooLarge, reason: nil)
+            // Each limit named as it is: the bytes received (--max-body), or the messages kept.
+            if tooLarge || tooMany {
+                fail(.network(tooLarge ? .bodyTooLarge(host: host, limit: maxBytes) : .tooManyMessages(host: host, limit: WebSocketTask.maxMessages)))
+                state.withLock { $0.closing = true }
+                try await outbound.close(tooLarge ? .messageTooLarge : .policyViolation, reason: nil)
                 return
             }
             deliver(received)
@@ -145,6 +181,7 @@ final class Conversation: Sendable {
     }
 
     private func closeFrame(_ outbound: WebSocketOutboundWriter) async throws {
+        state.withLock { $0.closing = true }
         try await outbound.close(.init(codeNumber: request.close.code), reason: request.close.reason.isEmpty ? nil : request.close.reason)
     }
 
@@ -163,5 +200,48 @@ final class Conversation: Sendable {
         out.messages = messages
         out.closeCode = closeCode
         return out
+    }
+}
+
+/// The WebSocket library's trace, read for what it does not otherwise tell: a frame it refused (a
+/// reserved opcode, a reserved bit no extension agreed, text that is not UTF-8), which it answers
+/// with close 1002 and does not report. Nothing else is kept or printed.
+final class FrameWitness: Sendable {
+    private let seen = Locked<(refused: String?, reservedBits: String?)>((nil, nil))
+
+    /// What the library refused, in words, if it did.
+    var refused: String? { seen.current.refused }
+
+    /// A `LogHandler` for the library's `Logger` (at trace level) that feeds this witness.
+    var handler: some LogHandler { Handler(witness: self) }
+
+    fileprivate func note(_ message: String) {
+        if message.hasPrefix("Received WebSocketFrame(") {
+            // The last frame's reserved bits (RSV1 is permessage-deflate's when agreed), should the library refuse it.
+            let rsv = ["RSV1", "RSV2", "RSV3"].filter { message.contains(",\($0)") || message.contains(" \($0)") }
+            seen.withLock { $0.reservedBits = rsv.isEmpty ? nil : rsv.joined(separator: ", ") }
+        } else if message == "Received reserved opcode" {
+            seen.withLock { $0.refused = $0.refused ?? "a frame with a reserved opcode" }
+        } else if message.hasPrefix("Error: close(") {
+            seen.withLock { s in
+                guard s.refused == nil else { return }
+                if message.contains("dataInconsistentWithMessage") {
+                    s.refused = "a text message that is not UTF-8"
+                } else if message.contains("protocolError") {
+                    s.refused = s.reservedBits.map { "a frame with \($0) set, which no extension agreed" } ?? "a frame RFC 6455 forbids"
+                }
+            }
+        }
+    }
+
+    private struct Handler: LogHandler {
+        let witness: FrameWitness
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { nil }
+            set {}
+        }
+        func log(event: LogEvent) { witness.note(event.message.description) }
     }
 }

@@ -55,22 +55,37 @@ package struct WebSocketTransport: Transport {
         let proxy = hop.proxy.map(Self.proxy)
         do {
             let closed = try await Deadline.race(request.timeout) { () async throws -> WebSocketCloseFrame? in
-                var logger = Logger(label: "apicli.websocket")
-                logger.logLevel = .critical
+                // The library's trace goes to the conversation's witness only (what it refused, whether
+                // a close came); nothing is printed.
+                var trace = Logger(label: "apicli.websocket") { _ in conversation.witness.handler }
+                trace.logLevel = .trace
+                let logger = trace
                 let handler: WebSocketDataHandler<WebSocketClient.Context> = { inbound, outbound, _ in
                     try await conversation.run(inbound, outbound)
                 }
-                if let proxy {
-                    return try await WebSocketClient(url: url, configuration: configuration, tlsConfiguration: tls, proxySettings: proxy,
-                                                     logger: logger, handler: handler).run()
+                // A frame the library refused ends the conversation at once: the library itself would
+                // wait for the server's answer to its close, and a server that sends such frames may never.
+                return try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in
+                    group.addTask {
+                        if let proxy {
+                            return try await WebSocketClient(url: url, configuration: configuration, tlsConfiguration: tls,
+                                                             proxySettings: proxy, logger: logger, handler: handler).run()
+                        }
+                        return try await WebSocketClient(url: url, configuration: configuration, tlsConfiguration: tls, logger: logger,
+                                                         handler: handler).run()
+                    }
+                    group.addTask {
+                        while conversation.witness.refused == nil { try await Task.sleep(nanoseconds: 20_000_000) }
+                        return nil
+                    }
+                    defer { group.cancelAll() }
+                    return try await group.next() ?? nil
                 }
-                return try await WebSocketClient(url: url, configuration: configuration, tlsConfiguration: tls, logger: logger,
-                                                 handler: handler).run()
             }
-            if let failure = conversation.failure { throw failure }
+            if let failure = conversation.failure ?? conversation.violation(closed: closed) { throw failure }
             return conversation.response(closeCode: closed.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) })
         } catch let error as APIError {
-            throw conversation.failure ?? error
+            throw conversation.failure ?? conversation.witness.refused.flatMap { _ in conversation.violation(closed: nil) } ?? error
         } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
             guard request.digest != nil else {
                 throw .network(.other("\(request.hostAndPort) did not accept the WebSocket upgrade (its answer was not 101 Switching Protocols)"))

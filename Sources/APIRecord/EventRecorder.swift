@@ -16,7 +16,7 @@ import Foundation
 package final class EventRecorder: BodySink {
     private struct State {
         var body = Data()
-        var parser = SSEParser()
+        var parser: SSEParser
         var last = DispatchTime.now().uptimeNanoseconds
         var delays: [Double] = []
         /// The response's head, when it is an event stream that `maxEvents` bounds.
@@ -24,13 +24,15 @@ package final class EventRecorder: BodySink {
         /// `maxEvents` came: the head the recorded response is made of.
         var full: Response?
     }
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let limit: Int64
     private let host: String
     private let maxEvents: Int?
 
-    package init(limit: Int64, host: String, maxEvents: Int? = nil) {
+    /// `maxEvent`: the request's longest event-stream line and largest event.
+    package init(limit: Int64, host: String, maxEvents: Int? = nil, maxEvent: Int64 = StreamSettings.defaultMaxEvent) {
         (self.limit, self.host, self.maxEvents) = (limit, host, maxEvents)
+        state = Locked(State(parser: SSEParser(maxEvent: maxEvent)))
     }
 
     /// Called with the response's head: the pacing counts from here.
@@ -44,6 +46,7 @@ package final class EventRecorder: BodySink {
 
     package func write(_ bytes: UnsafeRawBufferPointer) throws(APIError) {
         let (limit, maxEvents) = (self.limit, self.maxEvents)
+        var overflow: SSEParser.TooLarge?
         let (fits, full): (Bool, Bool) = state.withLock { s in
             guard s.full == nil else { return (true, true) }
             guard Int64(s.body.count) + Int64(bytes.count) <= limit else { return (false, false) }
@@ -55,7 +58,14 @@ package final class EventRecorder: BodySink {
                 if s.bounded != nil, let line = bytes[start...].firstIndex(where: { $0 == 10 || $0 == 13 }) { end = line + 1 }
                 let piece = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
                 s.body.append(contentsOf: piece)
-                for _ in s.parser.feed(piece) {
+                let events: [SSEEvent]
+                do throws(SSEParser.TooLarge) {
+                    events = try s.parser.feed(piece)
+                } catch {
+                    overflow = error
+                    return (true, false)
+                }
+                for _ in events {
                     s.delays.append(Double(now - s.last) / 1e9)
                     s.last = now
                 }
@@ -68,6 +78,7 @@ package final class EventRecorder: BodySink {
             return (true, false)
         }
         if !fits { throw .network(.bodyTooLarge(host: host, limit: limit)) }
+        if let overflow { throw overflow.failure(host: host) }
         // Enough: ends the exchange (the caller sees `isFull` and records what came).
         if full { throw .stopped("\(host): the event stream was closed after \(maxEvents ?? 0) events (--max-events)") }
     }

@@ -113,7 +113,8 @@ struct CallValues {
         let tty = Terminal.stdoutIsTTY
         let stream = destination == nil && verbose < 2 && !graphql
             ? EventStreamOutput(format: format ?? (tty ? .events : .raw), holdOthers: tty, maxHeld: call.prepared.maxBody,
-                                host: call.prepared.url.host ?? "the server") : nil
+                                maxEvent: call.prepared.maxEvent,
+                                host: call.prepared.hostAndPort) : nil
         let include = self.include
         var transfer = Transfer(destination: destination, stream: stream, head: { response in
             stream?.head(response)

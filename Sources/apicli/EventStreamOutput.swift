@@ -33,15 +33,16 @@ final class EventStreamOutput: BodySink, @unchecked Sendable {
     private let maxHeld: Int64
     private let host: String
     private var mode = Mode.undecided
-    private var parser = SSEParser()
+    private var parser: SSEParser
     private var held = Data()
     /// Events printed so far.
     private(set) var count = 0
 
     /// `holdOthers`: a body that is not an event stream is kept (up to `maxHeld` bytes) for
-    /// `heldBody`, not written.
-    init(format: EventFormat, holdOthers: Bool, maxHeld: Int64, host: String) {
+    /// `heldBody`, not written. `maxEvent`: the request's longest line and largest event.
+    init(format: EventFormat, holdOthers: Bool, maxHeld: Int64, maxEvent: Int64, host: String) {
         (self.format, self.holdOthers, self.maxHeld, self.host) = (format, holdOthers, maxHeld, host)
+        parser = SSEParser(maxEvent: maxEvent)
     }
 
     static func isEventStream(_ response: Response) -> Bool { SSEEvent.isEventStream(response.headers) }
@@ -63,6 +64,7 @@ final class EventStreamOutput: BodySink, @unchecked Sendable {
         // What to write and what went wrong, without a Result<Data?, APIError> (its metadata's first
         // instantiation scans the conformance records, at every live call).
         var tooLarge = false
+        var overflow: SSEParser.TooLarge?
         let data: Data? = lock.withLock {
             switch mode {
             case .undecided, .passthrough: return Data(bytes)
@@ -75,13 +77,20 @@ final class EventStreamOutput: BodySink, @unchecked Sendable {
                 return nil
             case .events:
                 if format == .raw { return Data(bytes) }
-                let events = parser.feed(bytes)
+                let events: [SSEEvent]
+                do throws(SSEParser.TooLarge) {
+                    events = try parser.feed(bytes)
+                } catch {
+                    overflow = error
+                    return nil
+                }
                 count += events.count
                 guard !events.isEmpty else { return nil }
                 return Data(events.map(render).joined().utf8)
             }
         }
         if tooLarge { throw .network(.bodyTooLarge(host: host, limit: maxHeld)) }
+        if let overflow { throw overflow.failure(host: host) }
         // Terminal.write writes the whole buffer at once: each event reaches the reader as it completes.
         if let data { Terminal.write(data) }
     }

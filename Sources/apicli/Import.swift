@@ -19,12 +19,12 @@ extension APICLI {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Write target files from an OpenAPI description, a curl command or a HAR recording.",
+            abstract: "Write target files from an OpenAPI description, a curl command, a HAR recording, a Postman, Insomnia or Bruno collection or .http files.",
             discussion: """
                 Exit codes: 0 written, 2 bad input (unreadable or invalid spec or command), \
                 5 the file could not be written or exists (pass --force to replace it).
                 """,
-            subcommands: [OpenAPI.self, CurlCommand.self, Postman.self, Insomnia.self, Har.self]
+            subcommands: [OpenAPI.self, CurlCommand.self, Postman.self, Insomnia.self, Har.self, Http.self, Bruno.self]
         )
     }
 }

@@ -59,6 +59,7 @@ struct RequestValues {
     var awsSigV4: String?
     var noFollow = false
     var showSecrets = false
+    var maxEvent: Int64?
 
     func validate() throws {
         if let baseURL, let problem = URLBuilder.problem(withPortOf: baseURL) {
@@ -92,6 +93,10 @@ struct RequestValues {
                 throw ValidationError("-H takes 'Name: value', got '\(h)'")
             }
         }
+        if let maxEvent, !StreamSettings.maxEventRange.contains(maxEvent) {
+            throw ValidationError("--max-event-size takes a number of bytes from \(StreamSettings.maxEventRange.lowerBound) to "
+                                  + "\(StreamSettings.maxEventRange.upperBound) (1 GiB), got \(maxEvent)")
+        }
         if let timeout, !Durations.accepts(timeout, allowZero: false) {
             throw ValidationError("--timeout takes a positive number of seconds, at most \(Int(Durations.maxSeconds)) (a day), got \(timeout)")
         }
@@ -122,6 +127,7 @@ struct RequestValues {
         if noFollow { overrides.followRedirects = false }
         overrides.awsSigV4 = awsSigV4.flatMap(AWSScope.parse)
         overrides.http2PriorKnowledge = http2PriorKnowledge
+        overrides.maxEvent = maxEvent
         return overrides
     }
 }

@@ -151,12 +151,18 @@ struct RequestOptions: ParsableArguments {
           help: "Print credentials and values of secret ${VAR}s (TOKEN, SECRET, PASSWORD, KEY) instead of ••••.")
     var showSecrets = false
 
+    @Option(name: .customLong("max-event-size"),
+            help: ArgumentHelp("The longest text/event-stream line and the largest event, in bytes (default 8 MiB; as stream: { maxEventSize: }); a longer one ends the exchange (exit 3).",
+                               valueName: "bytes"))
+    var maxEvent: Int64?
+
     /// The plain values, as the hand parser (HandParser.swift) fills them too.
     var values: RequestValues {
         RequestValues(params: params, headers: headers, baseURL: baseURL, timeout: timeout, cacert: cacert, cert: cert,
                       key: key, keyPassword: keyPassword, insecure: insecure, resolve: resolve, connectTo: connectTo,
                       unixSocket: unixSocket, http1: http1, cookie: cookie, cookieJar: cookieJar,
-                      http2PriorKnowledge: http2PriorKnowledge, awsSigV4: awsSigV4, noFollow: noFollow, showSecrets: showSecrets)
+                      http2PriorKnowledge: http2PriorKnowledge, awsSigV4: awsSigV4, noFollow: noFollow, showSecrets: showSecrets,
+                      maxEvent: maxEvent)
     }
 
     func validate() throws { try values.validate() }

@@ -102,7 +102,8 @@ extension APICLI {
         private func record(_ call: PreparedCall, _ caller: Caller, _ console: Console) async throws(APIError) -> Bool {
             let name = call.target.qualifiedName
             // The body is kept by the recorder, which also times a stream's events.
-            let recorder = EventRecorder(limit: call.request.maxBody, host: call.request.hostAndPort, maxEvents: maxEvents)
+            let recorder = EventRecorder(limit: call.request.maxBody, host: call.request.hostAndPort, maxEvents: maxEvents,
+                                         maxEvent: call.request.maxEvent)
             let sent = await caller.send(call, transfer: Transfer(stream: recorder, head: { recorder.head($0) }))
             // --max-events ended the stream on purpose: what came is the answer.
             let (response, delays) = try recorder.finish(recorder.isFull ? nil : try sent.response())

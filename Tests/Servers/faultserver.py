@@ -35,7 +35,7 @@ import ssl
 import struct
 import threading
 
-from serve import announce, arguments, end_after, tls_context
+from serve import arguments, serve_raw, tls_context
 
 flaky_counts = {}
 flaky_lock = threading.Lock()
@@ -247,21 +247,12 @@ def serve(conn, context, raw=None):
 
 def main():
     # Raw sockets, not an HTTP server (the faults are malformed HTTP): the shared options, first
-    # line and lifetime from serve.py, the accept loop here.
+    # line, lifetime and accept loop from serve.py.
     args = arguments(600, lambda p: p.add_argument(
         "--raw", choices=["close", "http"],
         help="answer every connection at once: close it, or send an HTTP 400 (TLS failure tests)"), tls=True)
     context = tls_context(args)
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", args.port))
-    listener.listen(64)
-    announce(listener.getsockname()[1], bare_port=True)
-    end_after(args.lifetime)
-    while True:
-        conn, _ = listener.accept()
-        threading.Thread(target=serve, args=(conn, context, args.raw), daemon=True).start()
-
+    serve_raw(lambda conn: serve(conn, context, args.raw), args, bare_port=True)
 
 if __name__ == "__main__":
     main()

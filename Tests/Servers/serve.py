@@ -17,11 +17,13 @@ the first line the tests read (`http://127.0.0.1:PORT`, or the bare port with `b
 Tests/TestServers/TestServer.swift takes either, bench/*.sh read the URL), and serves until the
 lifetime ends the process. Servers that are not a ThreadingHTTPServer (faultserver.py's raw
 sockets, ws-echo-server.py's asyncio) use `arguments`, `tls_context`, `announce` and `end_after`;
-record-har.py, which serves only while Chromium records, uses `listen`.
+the raw-socket ones serve each connection with `serve_raw`; record-har.py, which serves only while
+Chromium records, uses `listen`.
 """
 import argparse
 import json
 import os
+import socket
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -106,3 +108,18 @@ def serve(handler, add_arguments=None, lifetime=120, bare_port=False, backlog=64
     announce(server.server_address[1], bare_port)
     end_after(args.lifetime)
     server.serve_forever()
+
+
+def serve_raw(handle, args, bare_port=False, backlog=64):
+    """Raw sockets, for servers whose point is bytes an HTTP server would not send: binds
+    127.0.0.1:`args.port`, prints the first line, ends after `args.lifetime`, and calls
+    `handle(conn)` on a thread of its own for each connection. Returns never."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", args.port))
+    listener.listen(backlog)
+    announce(listener.getsockname()[1], bare_port)
+    end_after(args.lifetime)
+    while True:
+        conn, _ = listener.accept()
+        threading.Thread(target=handle, args=(conn,), daemon=True).start()

@@ -25,6 +25,13 @@ GET /silent   text/event-stream: one event, then silence for --gap ms, then one 
 GET /log      the Last-Event-ID of each /resume request so far, one a line.
 GET /endless  text/event-stream that never ends: `id: N`, `data: tick N` every 50 ms, until the
               client goes (or the server's lifetime ends).
+GET /endless-line  text/event-stream: `data: ` and then 64 KiB writes of `x` that never end the
+              line, for at most 30 s or until the client goes.
+GET /endless-event  text/event-stream: `data: xxx…` lines of 1 KiB that never end the event (no
+              blank line), for at most 30 s or until the client goes.
+GET /drop     text/event-stream, chunked: one event (`id: N`, no `retry:`), then the connection is
+              dropped (no last chunk), every time: a stream that reconnects forever.
+GET /long/N   text/event-stream: one event whose one `data:` line holds N bytes of `x`, then the end.
 """
 import time
 
@@ -59,6 +66,8 @@ class Handler(QuietHandler):
     def do_GET(self):
         if self.path == "/resume":
             return self.resume()
+        if self.path == "/drop":
+            return self.drop()
         if self.path == "/log":
             return self.plain("".join(line + "\n" for line in RESUMES).encode())
         if self.path == "/silent":
@@ -78,6 +87,11 @@ class Handler(QuietHandler):
             return self.plain(b"not a stream\n")
         if self.path == "/endless":
             return self.endless()
+        if self.path in ("/endless-line", "/endless-event"):
+            return self.flood(b"data: ", b"x" * 65536 if self.path == "/endless-line" else b"data: " + b"x" * 1017 + b"\n")
+        if self.path.startswith("/long/"):
+            size = int(self.path[len("/long/"):])
+            return self.flood(b"data: " + b"x" * size + b"\n\n", b"", seconds=0)
         if self.path != "/events":
             self.send_error(404)
             return
@@ -111,8 +125,39 @@ class Handler(QuietHandler):
         except (BrokenPipeError, ConnectionResetError, OSError):
             pass
 
+    def flood(self, first, repeated, seconds=30):
+        """An event stream (the connection's close ends it): `first`, then `repeated` for `seconds`."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        end = time.time() + seconds
+        try:
+            self.wfile.write(first)
+            while time.time() < end:
+                self.wfile.write(repeated)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            pass
+
     def plain(self, body):
         self.send_body(200, "text/plain", body)
+
+    def drop(self):
+        self.protocol_version = "HTTP/1.1"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        DROPS.append(1)
+        event = b"id: %d\ndata: dropped\n\n" % len(DROPS)
+        try:
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+            self.wfile.flush()
+            time.sleep(0.05)
+            self.close_connection = True
+            self.connection.shutdown(2)
+        except OSError:
+            pass
 
     def resume(self):
         last = self.headers.get("Last-Event-ID")
@@ -148,6 +193,7 @@ class Handler(QuietHandler):
 
 
 RESUMES = []
+DROPS = []
 
 
 if __name__ == "__main__":

@@ -1,4 +1,6 @@
 import APISupport
+import APIDiagnostics
+import APITargets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -26,10 +28,15 @@ package struct SSEEvent: Sendable, Equatable {
 /// a colon is a field with an empty value; one space after the colon is stripped; `data` lines
 /// join with LF; `id` containing NUL is ignored; `retry` counts only when all ASCII digits;
 /// a blank line dispatches (nothing when the data buffer is empty); an unfinished event at the
-/// end of the stream is discarded.
+/// end of the stream is discarded. A line, and an event's data, longer than `maxEvent` bytes
+/// (`--max-event-size`, `stream: { maxEventSize: }`; default `StreamSettings.defaultMaxEvent`) is an error:
+/// a server's endless line is never held whole.
 package struct SSEParser: Sendable {
     /// The reconnection time in milliseconds from the last valid `retry:` field, if any.
     package private(set) var retry: Int?
+    /// The longest line, and the largest event's data, in bytes.
+    package let maxEvent: Int64
+    private var dataBytes: Int64 = 0
     private var line: [UInt8] = []
     private var afterCR = false
     private var bomState: BOMState = .unchecked([])
@@ -40,10 +47,19 @@ package struct SSEParser: Sendable {
     private enum BOMState: Sendable { case unchecked([UInt8]), done }
     private static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    package init() {}
+    package init(maxEvent: Int64 = StreamSettings.defaultMaxEvent) { self.maxEvent = maxEvent }
+
+    /// A line or an event's data longer than `maxEvent` (`line`: which).
+    package struct TooLarge: Error, Equatable {
+        package var line: Bool
+        package var limit: Int64
+
+        /// As the exchange's failure (exit 3), naming the limit and how to raise it.
+        package func failure(host: String) -> APIError { .network(.eventTooLarge(host: host, line: line, limit: limit)) }
+    }
 
     /// Feeds the next bytes of the body; returns the events they completed, in order.
-    package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [SSEEvent] where Bytes.Element == UInt8 {
+    package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws(TooLarge) -> [SSEEvent] where Bytes.Element == UInt8 {
         var events: [SSEEvent] = []
         for byte in bytes {
             if case .unchecked(var held) = bomState {
@@ -51,10 +67,10 @@ package struct SSEParser: Sendable {
                 if held.count < 3, Self.bom.starts(with: held) { bomState = .unchecked(held); continue }
                 bomState = .done
                 let rest = held == Self.bom ? [] : held
-                for b in rest { take(b, into: &events) }
+                for b in rest { try take(b, into: &events) }
                 continue
             }
-            take(byte, into: &events)
+            try take(byte, into: &events)
         }
         return events
     }
@@ -65,16 +81,16 @@ package struct SSEParser: Sendable {
         if case .unchecked(let held) = bomState {
             bomState = .done
             var ignored: [SSEEvent] = []
-            for b in held { take(b, into: &ignored) }
+            for b in held { try? take(b, into: &ignored) }
         }
         if !line.isEmpty {
             var ignored: [SSEEvent] = []
-            interpret(line, into: &ignored)
+            try? interpret(line, into: &ignored)
         }
-        (line, afterCR, data, eventType) = ([], false, "", "")
+        (line, afterCR, data, eventType, dataBytes) = ([], false, "", "", 0)
     }
 
-    private mutating func take(_ byte: UInt8, into events: inout [SSEEvent]) {
+    private mutating func take(_ byte: UInt8, into events: inout [SSEEvent]) throws(TooLarge) {
         if afterCR {
             afterCR = false
             if byte == 0x0A { return } // CRLF: the CR ended the line already
@@ -82,17 +98,18 @@ package struct SSEParser: Sendable {
         switch byte {
         case 0x0D:
             afterCR = true
-            interpret(line, into: &events)
+            try interpret(line, into: &events)
             line.removeAll(keepingCapacity: true)
         case 0x0A:
-            interpret(line, into: &events)
+            try interpret(line, into: &events)
             line.removeAll(keepingCapacity: true)
         default:
+            guard Int64(line.count) < maxEvent else { throw TooLarge(line: true, limit: maxEvent) }
             line.append(byte)
         }
     }
 
-    private mutating func interpret(_ bytes: [UInt8], into events: inout [SSEEvent]) {
+    private mutating func interpret(_ bytes: [UInt8], into events: inout [SSEEvent]) throws(TooLarge) {
         if bytes.isEmpty { dispatch(into: &events); return }
         if bytes[0] == 0x3A { return } // comment
         let field: String
@@ -108,7 +125,11 @@ package struct SSEParser: Sendable {
         let text = String(decoding: value, as: UTF8.self)
         switch field {
         case "event": eventType = text
-        case "data": data += text + "\n"
+        case "data":
+            dataBytes += Int64(value.count) + 1
+            // The joined data, less its last line break, is the event's size.
+            guard dataBytes - 1 <= maxEvent else { throw TooLarge(line: false, limit: maxEvent) }
+            data += text + "\n"
         case "id": if !value.contains(0) { lastEventID = text }
         case "retry":
             if !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let ms = Int(text) { retry = ms }
@@ -117,7 +138,7 @@ package struct SSEParser: Sendable {
     }
 
     private mutating func dispatch(into events: inout [SSEEvent]) {
-        defer { (data, eventType) = ("", "") }
+        defer { (data, eventType, dataBytes) = ("", "", 0) }
         guard !data.isEmpty else { return }
         data.removeLast() // the trailing LF
         events.append(SSEEvent(type: eventType.isEmpty ? "message" : eventType, data: data, lastEventID: lastEventID))
@@ -133,8 +154,8 @@ extension SSEEvent {
 
     /// Every event a whole body dispatches.
     package static func events(in body: Data) -> [SSEEvent] {
-        var parser = SSEParser()
-        let events = parser.feed(body)
+        var parser = SSEParser(maxEvent: .max)  // a held body is bounded already (--max-body): never throws
+        let events = (try? parser.feed(body)) ?? []
         parser.finish()
         return events
     }
@@ -143,8 +164,8 @@ extension SSEEvent {
 extension SSEEvent {
     /// The last valid `retry:` of a whole body.
     package static func retry(in body: Data) -> Int? {
-        var parser = SSEParser()
-        _ = parser.feed(body)
+        var parser = SSEParser(maxEvent: .max)
+        _ = try? parser.feed(body)
         return parser.retry
     }
 }
