@@ -79,27 +79,6 @@ struct CollectionRequest {
         }
         return t
     }
-
-    /// The URL's path with `:name` segments (Postman's path variables, Insomnia's path
-    /// parameters) as `{name}` and `params:` holding their values (`defaults`, by the input's
-    /// name), the other segments' variables as `${VAR}`. `only`: just the `:name`s it holds
-    /// (Insomnia sends a `:name` that is not one of its path parameters as it is).
-    mutating func setPath(_ urlPath: String, defaults: [String: String], only: Set<String>? = nil, variables: inout CollectionVariables) {
-        var segments: [String] = []
-        for segment in urlPath.split(separator: "/", omittingEmptySubsequences: false) {
-            if segment.hasPrefix(":"), segment.count > 1, only?.contains(String(segment.dropFirst())) ?? true {
-                let source = String(segment.dropFirst())
-                let name = ImportNames.placeholder(source)
-                segments.append("{\(name)}")
-                if !params.contains(where: { if case .pair(name, _) = $0 { return true } else { return false } }) {
-                    params.append(.pair(name, .string(variables.text(defaults[source] ?? ""))))
-                }
-            } else {
-                segments.append(variables.text(CollectionURL.segment(segment)))
-            }
-        }
-        path = segments.joined(separator: "/")
-    }
 }
 
 /// Requests → service files: one per origin (`baseURL`), the first named `service`, the others
