@@ -192,9 +192,23 @@ struct InsomniaMapper {
                 for w in variables.takeWarnings() { warn(node, path, w) }
             case "grpc_request", "websocket_request", "socketio_request":
                 warn(node, path, "\(res.type) '\(node["name"]?.text ?? "")' is not HTTP; it is not imported")
+            case "request_group":
+                for (script, at, what) in scripts(res) {
+                    warn(script, at, "the \(what) of request group '\(node["name"]?.text ?? "")' is not run for its requests (apicli runs no JavaScript)")
+                }
             default:
                 continue
             }
+        }
+    }
+
+    /// A request's or request group's scripts that are not empty: format 4's `preRequestScript`
+    /// and `afterResponseScript`, format 5's `scripts: { preRequest:, afterResponse: }`.
+    func scripts(_ res: InsomniaResource) -> [(node: SpecNode, path: String, what: String)] {
+        [("preRequestScript", "preRequest", "pre-request script"), ("afterResponseScript", "afterResponse", "after-response script")].compactMap { key, key5, what in
+            let (script, at) = res.node[key].map { ($0, "\(res.path).\(key)") } ?? (res.node["scripts"]?[key5], "\(res.path).scripts.\(key5)")
+            guard let script, !(script.text ?? "").trimmingWhitespace().isEmpty else { return nil }
+            return (script, at, what)
         }
     }
 

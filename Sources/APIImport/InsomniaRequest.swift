@@ -37,10 +37,7 @@ extension InsomniaMapper {
             for w in r.secretJSONFields(prefix: prefix) { warn(body, "\(path).body", w) }
         }
         auth(res, into: &r)
-        // format 4: `preRequestScript`, `afterResponseScript`; format 5: `scripts: { preRequest:, afterResponse: }`
-        for (key, key5, what) in [("preRequestScript", "preRequest", "pre-request script"), ("afterResponseScript", "afterResponse", "after-response script")] {
-            let (script, at) = node[key].map { ($0, "\(path).\(key)") } ?? (node["scripts"]?[key5], "\(path).scripts.\(key5)")
-            guard let script, !(script.text ?? "").trimmingWhitespace().isEmpty else { continue }
+        for (script, at, what) in scripts(res) {
             warn(script, at, "the \(what) of request '\(name)' is not run (apicli runs no JavaScript)")
             r.notes.append("The \(what) was not imported (apicli runs no JavaScript).")
         }

@@ -54,11 +54,23 @@ final class ImportCollectionFidelityTests: FolderTestCase {
     /// Insomnia 10+ exports (YAML, `type: collection.insomnia.rest/5.0`) from Insomnia's own
     /// repository import, and a v5 tree's folders, descriptions, path parameters and scripts map.
     func testInsomniaV5Exports() throws {
-        for name in ["v5-smoke-environments.yaml", "v5-smoke-auth-types.yaml"] {
+        for name in ["v5-smoke-environments.yaml", "v5-smoke-auth-types.yaml", "v5-smoke-runner-collection.yaml"] {
             let dir = try folder()
             try importApp("insomnia", Self.insomnia.appendingPathComponent(name).path, into: dir)
             try assertImportInvariant(dir)
         }
+        // the runner collection: a folder's scripts and environment, every request's scripts
+        let runner = try folder()
+        let rr = try importApp("insomnia", Self.insomnia.appendingPathComponent("v5-smoke-runner-collection.yaml").path, into: runner)
+        assertWritten(try XCTUnwrap(try writtenFiles(runner)["runner"]), holds: [
+            "  folderWithEnv-req1:\n",
+            "    task: { json: { scope: \"${SCOPE:-collection_base}\", value: \"${VALUE:-collection_base}\" } }\n",
+            "    # The after-response script was not imported (apicli runs no JavaScript).\n",
+        ], never: [], stderr: rr.stderr, warnings: [
+            "v5-smoke-runner-collection.yaml:67:19: warning: $.collection[0].scripts.preRequest: the pre-request script of request group 'FolderWithEnv' is not run",
+            "$.collection[0].children[0].scripts.afterResponse: the after-response script of request 'req1' is not run",
+            "apicli: wrote", "(12 targets)",
+        ])
         let dir = try folder()
         let r = try importApp("insomnia", Self.insomnia.appendingPathComponent("v5-smoke-auth-types.yaml").path, into: dir)
         assertWritten(try XCTUnwrap(try writtenFiles(dir)["auth-tests"]), holds: [
