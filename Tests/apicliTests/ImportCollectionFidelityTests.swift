@@ -186,13 +186,17 @@ final class ImportCollectionFidelityTests: FolderTestCase {
         XCTAssertEqual(c.code, 0, c.stdout + c.stderr)
     }
 
-    /// Playwright's recording of an upload: `bodySize: 0`, no `postData`, `Content-Length: 17`.
+    /// Playwright's recording of an upload: `bodySize: 0`, no `postData`, `Content-Length: 17`;
+    /// a form given only as `postData.params`; a beacon that truly had no body (no warning).
     func testMissingRecordedBodyIsAWarning() throws {
         let dir = try folder(["p.har": """
             {"log": {"version": "1.2", "creator": {"name": "Playwright", "version": "1.49.1"}, "entries": [
               {"request": {"method": "POST", "url": "http://127.0.0.1:9/upload?token=s3cr3tvalue", "bodySize": 0, "headersSize": -1,
                            "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Content-Length", "value": "17"}]},
                "response": {"status": 201, "headers": [], "content": {"mimeType": "application/json", "text": "{}"}}},
+              {"request": {"method": "POST", "url": "http://127.0.0.1:9/login", "headers": [],
+                           "postData": {"mimeType": "application/x-www-form-urlencoded", "params": [{"name": "user", "value": "ann"}]}},
+               "response": {"status": 200, "headers": [], "content": {"mimeType": "application/json", "text": "{}"}}},
               {"request": {"method": "POST", "url": "http://127.0.0.1:9/beacon", "bodySize": 0,
                            "headers": [{"name": "Content-Length", "value": "0"}]},
                "response": {"status": 204, "headers": [], "content": {"mimeType": "", "text": ""}}}]}}
@@ -201,7 +205,8 @@ final class ImportCollectionFidelityTests: FolderTestCase {
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("entry 0 (POST http://127.0.0.1:9/upload): the request had a 17-byte body the recording does not hold"), r.stderr)
         XCTAssertFalse(r.stderr.contains("s3cr3tvalue"), r.stderr)
-        XCTAssertFalse(r.stderr.contains("entry 1"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("entry 1 (POST http://127.0.0.1:9/login): the request had a form body (postData.params without text) the recording does not hold"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("entry 2"), r.stderr)
         let text = try XCTUnwrap(try writtenFiles(dir.appendingPathComponent("out")).values.first)
         XCTAssertTrue(text.contains("# The recorded request had a 17-byte body the recording does not hold"), text)
     }
