@@ -64,7 +64,7 @@ extension APICLI {
         var maxConnections = MockServer.Limits().connections
 
         @Option(name: .customLong("request-timeout"),
-                help: ArgumentHelp("Seconds a connection has to send a whole request, from when it opened or got its last response; then it is closed (idle and slow clients; default 30).",
+                help: ArgumentHelp("Seconds a connection has to send a whole request, from when it opened or got its last response, and the longest its answers may wait unread; then it is closed (idle, slow and non-reading clients; default 30).",
                                    valueName: "seconds"))
         var requestTimeout = MockServer.Limits().requestTimeout
 
