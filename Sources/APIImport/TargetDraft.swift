@@ -15,7 +15,8 @@ package struct TargetDraft: Sendable, Equatable {
     package var auth: YAMLOut?
     package var timeout: String?
     package var check: Bool?
-    /// `followRedirects: false` (a `.http` file's `# @no-redirect`, a Bruno request's settings).
+    /// `followRedirects: false` (a recorded 3xx kept as it was answered, a `.http` file's
+    /// `# @no-redirect`, a Bruno request's settings).
     package var followRedirects: Bool?
     package var expect: [YAMLOut.Entry] = []
     package var sample: YAMLOut?

@@ -78,7 +78,7 @@ extension APICLI.Import {
     struct Insomnia: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "insomnia",
-            abstract: "Write service files from an Insomnia export (format 4, JSON or YAML).",
+            abstract: "Write service files from an Insomnia export (format 4 JSON or YAML, or format 5 YAML).",
             usage: "apicli import insomnia [<options>] <export>",  // argument-parser's own is wider than 80 columns
             discussion: """
                 Request groups prefix the target names; {{ _.variables }} become ${VARIABLES} with the base \

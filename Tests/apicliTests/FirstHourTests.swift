@@ -151,7 +151,8 @@ final class FirstHourTests: XCTestCase {
     func testHelpFitsEightyColumns() throws {
         let commands = ["call", "list", "show", "check", "load", "validate", "report merge", "import openapi", "import curl",
                         "import har", "import postman", "import insomnia", "import http", "import bruno", "auth clear", "mock", "record", "init", "schema"]
-        for words in [["exit-codes"], ["help", "exit-codes"], ["--help"]] + commands.map { ["help"] + $0.split(separator: " ").map(String.init) } {
+        let asked = [["exit-codes"], ["help", "exit-codes"], ["--help"]] + commands.map({ ["help"] + $0.split(separator: " ").map(String.init) })
+        for words in asked {
             let r = try CLI.run(words)
             XCTAssertEqual(r.code, 0, "\(words)")
             for line in r.stdout.split(separator: "\n") {

@@ -25,6 +25,7 @@ final class ImportPostmanCLITests: FolderTestCase {
             # Imported from newman-sample-collection.json (Postman collection 'Sample Postman Collection') by apicli import postman.
             service: sample-postman-collection
             baseURL: https://postman-echo.com
+            doc: A sample collection to demonstrate collections as a set of related requests
             targets:
               aSimpleGETRequest:
                 # The test script was not imported (apicli runs no JavaScript).
