@@ -27,7 +27,7 @@ enum CollectionAuth {
     static func map(_ kind: Kind, prefix: String, variables: inout CollectionVariables) -> Mapped {
         var m = Mapped()
         func secret(_ value: String, _ suffix: String) -> String {
-            if variables.hasVariable(value) { return variables.text(value) }
+            if variables.hasVariable(value) { return variables.text(value, secret: true) }
             if !value.isEmpty { m.notes.append("The input's \(suffix.lowercased().replacing("_", with: " ")) is not written: set ${\(prefix)_\(suffix)}.") }
             return "${\(prefix)_\(suffix)}"
         }

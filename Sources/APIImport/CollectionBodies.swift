@@ -50,6 +50,27 @@ extension CollectionRequest {
         return nil
     }
 
+    /// The path: `:name` segments (Postman's and Bruno's path variables, Insomnia's path
+    /// parameters) → `{name}` with `defaults[name]` as the param's value; other segments with their
+    /// variables as `${NAME}`. `only`: just the `:name`s it holds (Insomnia sends a `:name` that is
+    /// not one of its path parameters as it is).
+    mutating func setPath(_ path: String, defaults: [String: String], only: Set<String>? = nil, variables: inout CollectionVariables) {
+        var segments: [String] = []
+        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if segment.hasPrefix(":"), segment.count > 1, only?.contains(String(segment.dropFirst())) ?? true {
+                let source = String(segment.dropFirst())
+                let name = ImportNames.placeholder(source)
+                segments.append("{\(name)}")
+                if !params.contains(where: { if case .pair(name, _) = $0 { return true } else { return false } }) {
+                    params.append(.pair(name, .string(variables.text(defaults[source] ?? ""))))
+                }
+            } else {
+                segments.append(variables.text(CollectionURL.segment(segment)))
+            }
+        }
+        self.path = segments.joined(separator: "/")
+    }
+
     func hasHeader(_ lowercasedName: String) -> Bool {
         headers.contains { if case .pair(let k, _) = $0 { return k.lowercased() == lowercasedName } else { return false } }
     }
@@ -133,6 +154,58 @@ extension CollectionRequest {
         }
         body = [.pair("graphql", .map(entries))]
         return warnings
+    }
+
+    /// A JSON body's fields whose names read as secrets (`password`, `token`, `apiKey`, …) with
+    /// a literal value → `${PREFIX_NAME}` (a note each on the target); the warnings to give.
+    /// (`form:` and query fields go through `ImportSecrets.apply` with every importer's drafts.)
+    mutating func secretJSONFields(prefix: String) -> [String] {
+        var secrets = ImportSecrets(prefix: prefix)
+        var warnings: [String] = []
+        func walk(_ v: YAMLOut) -> YAMLOut {
+            switch v {
+            case .list(let items): return .list(items.map(walk))
+            case .map(let entries), .blockMap(let entries):
+                return .map(entries.map { entry in
+                    guard case .pair(let k, let x) = entry else { return entry }
+                    guard Credentials.isSecretName(k), case .string(let text) = x, ImportSecrets.isLiteralSecret(text) else { return .pair(k, walk(x)) }
+                    let reference = secrets.reference(k, "the JSON field \(k)")
+                    warnings.append("the JSON field \(k) is written as \(reference), not as given: set \(reference.dropFirst(2).dropLast()) to send it")
+                    return .pair(k, .string(reference))
+                })
+            default: return v
+            }
+        }
+        body = body.map { if case .pair("json", let v) = $0 { return .pair("json", walk(v)) } else { return $0 } }
+        if !warnings.isEmpty { notes.append("The input's credentials in the JSON body are not written: set \(secrets.written.map { "${\($0.name)}" }.joined(separator: ", ")).") }
+        return warnings
+    }
+
+    /// A recorded or saved response as a `sample:`: the status (unless 200), the headers but those
+    /// of the connection (and ones a file cannot hold), the body as JSON when it says or is JSON, else as text.
+    /// Everything literal (`ImportText.literal`): a sample's `{name}` or `${VAR}` would be expanded.
+    static func sample(status: Int, headers: [(String, String)], body: String?, json: Bool) -> YAMLOut {
+        var e: [YAMLOut.Entry] = []
+        if status != 200 { e.append(.pair("status", .number(String(status)))) }
+        var kept: [YAMLOut.Entry] = []
+        var isJSON = json
+        for (name, value) in headers {
+            let lower = name.lowercased()
+            guard !["content-length", "transfer-encoding", "content-encoding", "connection"].contains(lower),
+                  ImportText.headerProblem(name: name, value: value) == nil,
+                  !kept.contains(where: { if case .pair(let k, _) = $0 { return k.lowercased() == lower } else { return false } }) else { continue }
+            if lower == "content-type" { isJSON = isJSON || value.lowercased().contains("json") }
+            kept.append(.pair(name, .string(ImportText.literal(value))))
+        }
+        if !kept.isEmpty { e.append(.pair("headers", .map(kept))) }
+        if let body, !body.isEmpty {
+            if isJSON, let value = CurlMapper.json(body) {
+                e.append(.pair("json", ImportText.literal(value)))
+            } else {
+                e.append(.pair("body", .string(ImportText.literal(body))))
+            }
+        }
+        return .map(e)
     }
 
     /// A file as the whole body: a comment, since the file is not there when the target is read.

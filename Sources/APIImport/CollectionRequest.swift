@@ -7,6 +7,11 @@ struct CollectionRequest {
     /// Folder names from the top, then the request's own name, as the input writes them.
     var folders: [String] = []
     var name: String
+    /// The request's own description (Postman `description`, Insomnia `description`): the
+    /// target's `doc:` after its folders and name.
+    var description: String?
+    /// The name was made from the method and route (the input gives none): not a `doc:`.
+    var nameFromRoute = false
     var method = "GET"
     /// `https://api.example.com`, `${BASE_URL}`: the service file's `baseURL`.
     var origin: String
@@ -23,6 +28,10 @@ struct CollectionRequest {
     var auth: YAMLOut?
     /// The status a test script asserts (`pm.response.to.have.status(201)`).
     var expectStatus: Int?
+    /// More of `expect:` (a Bruno request's asserts).
+    var expect: [YAMLOut.Entry] = []
+    var timeout: String?
+    var followRedirects: Bool?
     var samples: [(name: String, status: Int, value: YAMLOut)] = []
     var notes: [String] = []
 
@@ -36,7 +45,9 @@ struct CollectionRequest {
         let parts = (folders + [name]).compactMap(ImportNames.lowerCamel)
         let base = parts.isEmpty ? ImportNames.fromRoute(method, path) : parts.joined(separator: "-")
         var t = TargetDraft(name: taken.claim(base))
-        t.doc = ImportText.oneLine((folders + [name]).joined(separator: " / "))
+        let about = description.map(ImportText.oneLine).flatMap { $0.isEmpty ? nil : $0 }
+        let place = ImportText.oneLine((folders + (nameFromRoute ? [] : [name])).joined(separator: " / "))
+        t.doc = [place, about ?? ""].filter { !$0.isEmpty }.joined(separator: ": ")
         if t.doc?.isEmpty == true { t.doc = nil }
         t.notes = notes
         t.method = method
@@ -49,6 +60,9 @@ struct CollectionRequest {
         t.auth = auth
         if !["GET", "HEAD", "OPTIONS"].contains(method) { t.check = false }
         if let expectStatus { t.expect = [.pair("status", .number(String(expectStatus)))] }
+        t.expect += expect
+        t.timeout = timeout
+        t.followRedirects = followRedirects
         var names = UniqueNames()
         for (i, s) in samples.enumerated() {
             var value = s.value
@@ -71,7 +85,8 @@ struct CollectionRequest {
 /// `service-host`. Targets keep the input's order.
 enum CollectionDrafts {
     static func services(_ requests: [CollectionRequest], service: String, header: [String],
-                         auth: YAMLOut?, notes: [String], environments: [String: [YAMLOut.Entry]] = [:]) -> [ServiceDraft] {
+                         auth: YAMLOut?, notes: [String], doc: String? = nil,
+                         environments: [String: [YAMLOut.Entry]] = [:]) -> [ServiceDraft] {
         // The origin most requests use gets the plain name (the first of equals).
         let groups = ImportOrigins.group(requests, by: \.origin).enumerated()
             .sorted { ($0.element.items.count, -$0.offset) > ($1.element.items.count, -$1.offset) }.map(\.element)
@@ -82,6 +97,7 @@ enum CollectionDrafts {
             let name = names.claim(suffix.map { "\(service)-\($0)" } ?? service)
             var draft = ServiceDraft(service: name, baseURL: origin)
             draft.header = header + notes
+            draft.doc = doc
             draft.auth = auth
             draft.environments = environments[origin] ?? []
             var taken = UniqueNames()
@@ -89,6 +105,37 @@ enum CollectionDrafts {
             drafts.append(draft)
         }
         return drafts
+    }
+
+    /// `environments:` for each origin: each environment (name and values) that makes the origin
+    /// as the input writes it (`{{base_url}}`) a whole literal URL gives `name: { baseURL: URL }`.
+    static func environments(_ requests: [CollectionRequest], _ environments: [(name: String, values: [String: String])],
+                             syntax: CollectionVariables.Syntax) -> [String: [YAMLOut.Entry]] {
+        var out: [String: [YAMLOut.Entry]] = [:]
+        for r in requests where out[r.origin] == nil {
+            var entries: [YAMLOut.Entry] = []
+            var names = UniqueNames()
+            for env in environments {
+                let v = CollectionVariables(syntax: syntax, values: env.values)
+                guard let raw = r.rawOrigin, v.hasVariable(raw), let url = v.resolved(raw), url.hasPrefix("http") else { continue }
+                let name = names.claim(ImportNames.service(env.name) ?? "env")
+                entries.append(.pair(name, .map([.pair("baseURL", .string(Template.escaping(url)))])))
+            }
+            out[r.origin] = entries
+        }
+        return out
+    }
+
+    /// A service's `doc:`: the collection's description, then each folder's (`Folder: text`),
+    /// one line; nil when there is none.
+    static func doc(_ description: String?, folders: [(path: [String], text: String)]) -> String? {
+        var parts: [String] = []
+        if let d = description.map(ImportText.oneLine), !d.isEmpty { parts.append(d) }
+        for f in folders {
+            let text = ImportText.oneLine(f.text)
+            if !text.isEmpty { parts.append(ImportText.oneLine(f.path.joined(separator: " / ")) + ": " + text) }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
     /// `https://api.example.com:8443` → `api example com 8443`; `${BASE_URL}` → `base url`.

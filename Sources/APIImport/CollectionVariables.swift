@@ -14,6 +14,11 @@ struct CollectionVariables {
     /// `SERVICE`: put before a name the shell or the system already uses (`${SERVICE_HOME}`, not
     /// `${HOME}`), so a collection's `{{home}}` never reads the user's home folder.
     var prefix = ""
+    /// Whose `{{$name}}` dynamic variables these are, for the warning: "a Postman", "an HTTP client".
+    var dynamicKind = "a Postman"
+    /// `.http` files and Bruno: `{{ … }}` holding a script expression (`{{Buffer.from(a)}}`,
+    /// `{{a + b}}`) is no variable: it is sent as written, with a warning.
+    var expressions = false
     static let reserved: Set<String> = ["HOME", "PATH", "USER", "SHELL", "PWD", "OLDPWD", "LANG", "TERM", "TMPDIR", "TMP", "TEMP",
                                         "HOSTNAME", "HOST", "LOGNAME", "MAIL", "EDITOR", "DISPLAY", "UID", "LD_PRELOAD",
                                         "LD_LIBRARY_PATH", "SSH_AUTH_SOCK", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"]
@@ -30,7 +35,9 @@ struct CollectionVariables {
     }
 
     /// `text` as target-file text: variables as `${NAME}`, the rest literal.
-    mutating func text(_ text: String) -> String {
+    /// `secret`: the text is a credential (an auth password or token): its variables get the
+    /// prefix and never a default, whatever their names.
+    mutating func text(_ text: String, secret: Bool = false) -> String {
         if syntax == .insomnia, text.contains("{%") {
             warn("Insomnia template tags ({% … %}) have no apicli equivalent; they are sent as written")
         }
@@ -41,6 +48,9 @@ struct CollectionVariables {
             var literal = String(rest[..<open.lowerBound])
             let inner = String(rest[open.upperBound..<close.lowerBound])
             guard let source = sourceName(inner) else {
+                if expressions, !inner.trimmingSpaces().isEmpty {
+                    warn("{{\(ImportText.oneLine(inner).prefix(60))}} is a script expression, not a variable; it is sent as written")
+                }
                 out += Template.escaping(String(rest[..<close.upperBound]))
                 rest = rest[close.upperBound...]
                 continue
@@ -49,7 +59,7 @@ struct CollectionVariables {
                 literal.removeLast()
                 warn("a '$' right before {{\(inner)}} cannot be written before a variable; it is left out")
             }
-            out += Template.escaping(literal) + reference(source)
+            out += Template.escaping(literal) + reference(source, secret: secret)
             rest = rest[close.upperBound...]
         }
         return out + Template.escaping(String(rest))
@@ -111,6 +121,7 @@ struct CollectionVariables {
             if name.contains("|") || name.contains("(") { return nil }
         }
         guard !name.isEmpty, !name.contains("{"), !name.contains("}"), !name.contains(where: \.isNewline) else { return nil }
+        if expressions, !name.hasPrefix("$"), name.contains(where: { " ()'\"+[],;=<>!?".contains($0) }) { return nil }
         return name
     }
 
@@ -118,18 +129,18 @@ struct CollectionVariables {
     /// not define, a secret-named one and one the shell or the system uses get the service's
     /// prefix (`${SHOP_GITHUB_TOKEN}`), so a collection never reads the user's own secret or
     /// setting to send it to the collection's host.
-    private mutating func reference(_ source: String) -> String {
+    private mutating func reference(_ source: String, secret: Bool = false) -> String {
         var name = Self.name(source)
         let value = values[source]
         let prefix = self.prefix.isEmpty ? "IMPORTED" : self.prefix
-        if value == nil || Self.isSecret(name: source, value: value ?? "") || Self.reserved.contains(name) || name.hasPrefix("APICLI_"),
+        if value == nil || secret || Self.isSecret(name: source, value: value ?? "") || Self.reserved.contains(name) || name.hasPrefix("APICLI_"),
            !name.hasPrefix(prefix + "_") {
             name = prefix + "_" + name
         }
         if source.hasPrefix("$") {
-            warn("{{\(source)}} is a Postman dynamic variable; apicli has none: set ${\(name)}")
+            warn("{{\(source)}} is \(dynamicKind) dynamic variable; apicli has none: set ${\(name)}")
         }
-        let safe = value.flatMap { Self.isSecret(name: source, value: $0) || !Self.isDefaultable($0) ? nil : $0 }
+        let safe = value.flatMap { secret || Self.isSecret(name: source, value: $0) || !Self.isDefaultable($0) ? nil : $0 }
         if !used.contains(where: { $0.name == name }) {
             used.append((name, source, safe != nil))
         }

@@ -19,6 +19,9 @@ extension CurlMapper {
         let type = headers.last { $0.name.lowercased() == "content-type" }?.value.lowercased()
         if let file = request.uploadFile {
             t.task.append(.pair("upload", .string(file)))
+            if type == nil {
+                warnings.append("curl -T sends no Content-Type; upload: sends one from the file's extension (add a Content-Type header to choose it)")
+            }
         } else if !request.form.isEmpty {
             var parts: [YAMLOut] = []
             for p in request.form { parts.append(part(p)) }
@@ -62,11 +65,16 @@ extension CurlMapper {
         if type == nil { t.task.append(.pair("contentType", .string(defaultType))) }
     }
 
-    /// The data as curl sends it: the pieces joined with `&`, files read now (a `-d @file` without
-    /// its CR and LF, a `--data-urlencode @file` percent-encoded).
+    /// The data as curl sends it: the pieces joined with `&` (a `--json` piece with nothing), files
+    /// read now (a `-d @file` without its CR and LF, a `--data-urlencode @file` percent-encoded).
     mutating func dataText() throws(APIError) -> String {
+        try joined(request.data, json: request.jsonPieces)
+    }
+
+    /// `pieces` as curl joins them: `&` before each but the first, nothing before a `json` one.
+    mutating func joined(_ data: [CurlRequest.Data], json: Set<Int> = []) throws(APIError) -> String {
         var pieces: [String] = []
-        for d in request.data {
+        for d in data {
             switch d {
             case .text(let s): pieces.append(s)
             case .file(let path, let binary):
@@ -85,7 +93,12 @@ extension CurlMapper {
                 warnings.append("the content of \(path) (--data-urlencode) is written into the target, percent-encoded; curl reads the file each time it runs")
             }
         }
-        return pieces.joined(separator: "&")
+        var out = ""
+        for (i, piece) in pieces.enumerated() {
+            if i > 0, !json.contains(i) { out += "&" }
+            out += piece
+        }
+        return out
     }
 
     /// A data file's bytes; one written into the target (`inline`) is at most 1 MiB.

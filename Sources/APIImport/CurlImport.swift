@@ -31,7 +31,7 @@ package struct CurlImport: Importer {
         do {
             words = try ShellWords.split(input.text)
         } catch {
-            throw .invalid(Diagnostic(file: nil, mark: nil, message: "the curl command has an unterminated \(error.quote) quote"))
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: error.message))
         }
         return try read(words: words)
     }
@@ -43,8 +43,9 @@ package struct CurlImport: Importer {
         var parser = CurlParser(cwd: options.cwd)
         try parser.parse(words)
         var mapper = CurlMapper(request: parser.request)
-        let draft = try mapper.draft(service: options.service, name: options.name)
-        let warnings = (parser.warnings + mapper.warnings).map { ImportWarning(file: Self.inputName, mark: nil, message: $0) }
+        var draft = try mapper.draft(service: options.service, name: options.name)
+        let variables = CurlVariables.resolve(&draft)
+        let warnings = (parser.warnings + mapper.warnings + variables).map { ImportWarning(file: Self.inputName, mark: nil, message: $0) }
         return ImportResult(draft: draft, warnings: warnings)
     }
 

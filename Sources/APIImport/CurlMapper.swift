@@ -23,8 +23,13 @@ struct CurlMapper {
         var t = TargetDraft(name: "")
         t.method = method()
         t.path = url.path
+        if let name = request.uploadName { t.path = Self.appendingFileName(t.path, name) }
         var headers = request.headers
         var query = url.query
+        if !request.urlQuery.isEmpty {
+            let extra = try joined(request.urlQuery)
+            query = query.map { $0.isEmpty ? extra : $0 + "&" + extra } ?? extra
+        }
         if request.get, !request.data.isEmpty {
             let data = try dataText()
             query = query.map { $0.isEmpty ? data : $0 + "&" + data } ?? data
@@ -38,7 +43,8 @@ struct CurlMapper {
         t.headers = headerEntries(headers)
         t.timeout = request.maxTime.flatMap(YAMLScalar.number)
         auth(&t, url: url)
-        t.name = name ?? ImportNames.fromRoute(t.method, url.path.removingPercentEscapes() ?? url.path)
+        let route = ShellWords.replacingVariables(url.path.removingPercentEscapes() ?? url.path) { "{\($0)}" }
+        t.name = name ?? ImportNames.fromRoute(t.method, route)
         var draft = ServiceDraft(service: service ?? url.serviceName, baseURL: url.base)
         draft.header = ["Imported by apicli import curl."]
         draft.tls = tls()
@@ -66,8 +72,13 @@ struct CurlMapper {
         if let user {
             let (name, password) = user.firstIndex(of: ":").map { (String(user[..<$0]), String(user[user.index(after: $0)...])) }
                 ?? (user, "")
-            t.auth = .map([.pair("basic", .map([.pair("user", .string(ImportText.literal(name))),
-                                                 .pair("password", .string(ImportText.literal(password)))]))])
+            if request.digest {
+                t.auth = .map([.pair("digest", .map([.pair("username", .string(ImportText.literal(name))),
+                                                      .pair("password", .string(ImportText.literal(password)))]))])
+            } else {
+                t.auth = .map([.pair("basic", .map([.pair("user", .string(ImportText.literal(name))),
+                                                     .pair("password", .string(ImportText.literal(password)))]))])
+            }
         } else if let token = request.bearer {
             t.auth = .map([.pair("bearer", .string(ImportText.literal(token)))])
         }
@@ -92,6 +103,14 @@ struct CurlMapper {
 
     private mutating func queryEntry(_ raw: String) -> YAMLOut.Entry {
         CurlURL.queryEntry(raw, warnings: &warnings)
+    }
+
+    /// `-T file` to a URL whose path has no file name (empty or ending in `/`): curl appends the
+    /// file's name (its last path component), percent-encoded.
+    static func appendingFileName(_ path: String, _ upload: String) -> String {
+        guard path.isEmpty || path.hasSuffix("/") else { return path }
+        let name = upload.split(separator: "/").last.map(String.init) ?? upload
+        return (path.isEmpty ? "/" : path) + CurlParser.formEncoded(Array(name.utf8)).replacing("+", with: "%20")
     }
 
     /// A `{…}` or a `[…]` that is not empty: curl's URL globbing.

@@ -4,36 +4,85 @@ import APITargets
 import APITransport
 /// The curl options with a value that map onto a target.
 extension CurlParser {
-    static let valueOptions: Set<String> = [
-        "-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
-        "--data-urlencode", "--json", "-F", "--form", "--form-string", "-u", "--user", "--cacert", "-m",
-        "--max-time", "--url", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-T", "--upload-file",
-        "--oauth2-bearer",
-    ]
-
+    /// An option with a value, by its long name (`-X` arrives as `request`).
     mutating func apply(_ option: String, value: String) throws(APIError) {
         switch option {
-        case "-X", "--request": request.method = value.uppercased()
-        case "-H", "--header": header(value)
-        case "-d", "--data", "--data-ascii", "--data-binary", "--data-raw": try data(option, value)
-        case "--data-urlencode": try dataURLEncode(value)
-        case "--json":
+        case "request":
+            if value != value.uppercased() {
+                warnings.append("curl sends the method \(value) as written; a target sends it as \(value.uppercased())")
+            }
+            request.method = value.uppercased()
+        case "range":
+            // what curl sends for an HTTP range
+            if value.contains("-") { request.headers.append(("Range", "bytes=" + value)) } else {
+                // curl: "A specified range MUST include at least one dash (-). Appending one for you!"
+                request.headers.append(("Range", "bytes=" + value + "-"))
+            }
+        case "header":
+            guard value.hasPrefix("@") else { header(value); break }
+            // -H @file: a header a line, read now
+            let path = String(value.dropFirst())
+            try Self.notStandardInput(path, option: written, value: value)
+            try exists(absolute(path), written, value)
+            let text = String(decoding: try CurlMapper.read(absolute(path), inline: true), as: UTF8.self)
+            for line in text.split(whereSeparator: \.isNewline) where !line.trimmingSpaces().isEmpty { header(String(line)) }
+            warnings.append("the headers in \(path) (-H @\(path)) are written into the target; curl reads the file each time it runs")
+        case "data", "data-ascii", "data-binary", "data-raw": try data(option, value)
+        case "data-urlencode": try dataURLEncode(value)
+        case "json":
             request.json = true
+            request.jsonPieces.insert(request.data.count)
             try data(option, value)
-        case "-F", "--form", "--form-string": request.form.append(formPart(value, literal: option == "--form-string"))
-        case "-u", "--user": request.user = value
-        case "--oauth2-bearer": request.bearer = value
-        case "--cacert": request.cacert = absolute(value)
-        case "-m", "--max-time": request.maxTime = value
-        case "--url": request.url = value
-        case "-A", "--user-agent": request.headers.append(("User-Agent", value))
-        case "-e", "--referer": request.headers.append(("Referer", value))
-        case "-b", "--cookie":
+        case "form", "form-string": request.form.append(try formPart(value, literal: option == "form-string"))
+        case "user": request.user = value
+        case "oauth2-bearer": request.bearer = value
+        case "cacert":
+            let path = absolute(value)
+            guard Path.exists(path) else {
+                throw .invalid(Diagnostic(file: nil, mark: nil, message: "the CA certificate file \(value) (\(written)) does not exist: curl fails on it",
+                                          hint: "run the import where curl would run, or give the file's full path"))
+            }
+            request.cacert = path
+        case "max-time": request.maxTime = value
+        case "url": request.url == nil ? (request.url = value) : warnings.append("a second URL '\(value)' is not imported; a target sends one request")
+        case "url-query": try urlQuery(value)
+        case "user-agent": request.headers.append(("User-Agent", value))
+        case "referer":
+            // `;auto` sets the Referer on redirects: not on the first request
+            let sent = value.hasSuffix(";auto") ? String(value.dropLast(5)) : value
+            if !sent.isEmpty { request.headers.append(("Referer", sent)) }
+            if sent != value { warnings.append("curl option --referer ';auto' (a Referer on redirects) is not imported") }
+        case "cookie":
             if value.contains("=") { request.headers.append(("Cookie", value)) } else {
                 warnings.append("cookie file '\(value)' (-b) is not imported")
             }
-        case "-T", "--upload-file": request.uploadFile = absolute(value)
-        default: warnings.append("curl option \(option) \(value) is not imported")
+        case "upload-file":
+            guard value != "-", value != "." else {
+                throw .invalid(Diagnostic(file: nil, mark: nil,
+                                          message: "curl \(written) \(value) uploads standard input when curl runs, which an import cannot see",
+                                          hint: "save the body to a file and pass -T FILE"))
+            }
+            guard request.uploadFile == nil else {
+                warnings.append("a second -T \(value) is not imported; curl uploads it to a second URL")
+                break
+            }
+            try exists(absolute(value), written, value)
+            request.uploadFile = absolute(value)
+            request.uploadName = value
+        default: try other(option, value: value)
+        }
+    }
+
+    /// `--url-query`: `+name=value` as it is, else encoded as `--data-urlencode` encodes, then
+    /// appended to the URL's query.
+    private mutating func urlQuery(_ value: String) throws(APIError) {
+        if value.hasPrefix("+") {
+            request.urlQuery.append(.text(String(value.dropFirst())))
+        } else {
+            let before = request.data
+            try dataURLEncode(value)
+            request.urlQuery.append(request.data.removeLast())
+            request.data = before
         }
     }
 
@@ -56,13 +105,20 @@ extension CurlParser {
     /// `@file` is a file (except with `--data-raw`);
     /// `@-` is standard input when curl runs, which an import cannot see: an error.
     private mutating func data(_ option: String, _ value: String) throws(APIError) {
-        guard value.hasPrefix("@"), option != "--data-raw" else {
+        guard value.hasPrefix("@"), option != "data-raw" else {
             request.data.append(.text(value))
             return
         }
         let path = String(value.dropFirst())
-        try Self.notStandardInput(path, option: option, value: value)
-        request.data.append(.file(absolute(path), binary: option == "--data-binary" || option == "--json"))
+        try Self.notStandardInput(path, option: written, value: value)
+        request.data.append(.file(absolute(path), binary: option == "data-binary" || option == "json"))
+    }
+
+    /// A file curl reads when it runs: missing, curl fails, so the import does too.
+    func exists(_ path: String, _ option: String, _ value: String) throws(APIError) {
+        guard !Path.exists(path) else { return }
+        throw .invalid(Diagnostic(file: nil, mark: nil, message: "curl \(option) \(value): \(path) does not exist, and curl fails on it",
+                                  hint: "run the import where curl would run: relative names are taken from the current folder"))
     }
 
     static func notStandardInput(_ path: String, option: String, value: String) throws(APIError) {
@@ -78,7 +134,7 @@ extension CurlParser {
         let eq = value.firstIndex(of: "=")
         if let at = value.firstIndex(of: "@"), eq.map({ at < $0 }) ?? true {
             let path = String(value[value.index(after: at)...])
-            try Self.notStandardInput(path, option: "--data-urlencode", value: value)
+            try Self.notStandardInput(path, option: written, value: value)
             request.data.append(.encodedFile(name: String(value[..<at]), path: absolute(path)))
         } else {
             request.data.append(.text(Self.urlencoded(value)))
@@ -106,17 +162,31 @@ extension CurlParser {
         return out
     }
 
-    /// `name=value`, `name=@file;type=…;filename=…`, `name=<file` (the file's text: not imported).
-    private mutating func formPart(_ spec: String, literal: Bool) -> CurlRequest.FormPart {
+    /// `name=value`, `name=@file;type=…;filename=…`, `name=<file` (the file's text, read now).
+    private mutating func formPart(_ spec: String, literal: Bool) throws(APIError) -> CurlRequest.FormPart {
         let eq = spec.firstIndex(of: "=") ?? spec.endIndex
         let name = String(spec[..<eq])
         let value = eq < spec.endIndex ? String(spec[spec.index(after: eq)...]) : ""
-        guard !literal, value.hasPrefix("@") else { return .init(name: name, value: value) }
+        guard !literal, value.hasPrefix("@") || value.hasPrefix("<") else { return .init(name: name, value: value) }
         let fields = Self.formFields(String(value.dropFirst()))
-        var part = CurlRequest.FormPart(name: name, value: "", file: absolute(fields.first ?? ""))
+        let file = fields.first ?? ""
+        try Self.notStandardInput(file, option: written, value: spec)
+        try exists(absolute(file), written, spec)
+        var part = CurlRequest.FormPart(name: name, value: "", file: absolute(file))
         for field in fields.dropFirst() {
             if field.hasPrefix("type=") { part.type = String(field.dropFirst(5)) }
             if field.hasPrefix("filename=") { part.filename = String(field.dropFirst(9)) }
+        }
+        if value.hasPrefix("<") {
+            // The file's content as the field's value, no file name: what curl sends.
+            let bytes = try CurlMapper.read(absolute(file), inline: true)
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw .invalid(Diagnostic(file: nil, mark: nil, message: "\(file) (-F \(spec)) is not UTF-8 text, and a target holds a form value as text",
+                                          hint: "send it as a file part: -F '\(name)=@\(file)'"))
+            }
+            warnings.append("the content of \(file) (-F \(name)=<\(file)) is written into the target; curl reads the file each time it runs")
+            part.file = nil
+            part.value = text
         }
         return part
     }

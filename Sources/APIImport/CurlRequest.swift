@@ -24,6 +24,14 @@ struct CurlRequest {
 
     /// `-d` and friends, in order.
     var data: [Data] = []
+    /// Indices in `data` of `--json` pieces: curl joins them to what comes before with nothing.
+    var jsonPieces: Set<Int> = []
+    /// `--url-query` pieces, appended to the URL's query with `&`.
+    var urlQuery: [Data] = []
+    /// `--digest`: `-u` is a Digest user, not Basic.
+    var digest = false
+    /// `-T`'s argument as written: curl appends its file name to a URL without one.
+    var uploadName: String?
     /// `--json`: JSON body, JSON content type and accept.
     var json = false
     var form: [FormPart] = []

@@ -20,6 +20,19 @@ struct CurlURL {
     var user: String?
 
     init(_ text: String) throws(APIError) {
+        if text.hasPrefix(ShellWords.variableStart), let end = text.firstRange(of: ShellWords.variableEnd) {
+            // `"$BASE_URL/users"`: the variable is the base URL (resolved when apicli calls)
+            var rest = String(text[end.upperBound...])
+            if let hash = rest.firstIndex(of: "#") { rest = String(rest[..<hash]) }
+            if let mark = rest.firstIndex(of: "?") {
+                query = String(rest[rest.index(after: mark)...])
+                rest = String(rest[..<mark])
+            }
+            base = String(text[..<end.upperBound])
+            path = rest
+            host = ""
+            return
+        }
         var full = text.contains("://") ? text : "http://" + text
         if let hash = full.firstIndex(of: "#") { full = String(full[..<hash]) }
         if let mark = full.firstIndex(of: "?") {

@@ -45,7 +45,8 @@ enum ImportNames {
 
     /// An environment-variable prefix: `swagger-petstore` → `SWAGGER_PETSTORE`.
     static func variable(_ service: String) -> String {
-        String(service.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+        let name = String(service.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+        return name.first?.isNumber == true ? "_" + name : name  // a variable name starts with a letter or '_'
     }
 
     /// A `{placeholder}` name for a parameter (letters, digits, `_`, `-`, `.`; not starting with a digit).

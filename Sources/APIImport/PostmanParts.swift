@@ -74,27 +74,10 @@ extension PostmanMapper {
                 warn(response, "\(path)[\(i)].code", "status \(code) is not 100–599; the example is not imported")
                 continue
             }
-            var e: [YAMLOut.Entry] = []
-            if code != 200 { e.append(.pair("status", .number(String(code)))) }
-            var headers: [YAMLOut.Entry] = []
-            var json = response["_postman_previewlanguage"]?.text == "json"
-            for (name, value, _) in CollectionInput.enabled(response["header"]) {
-                let lower = name.lowercased()
-                guard !["content-length", "transfer-encoding", "content-encoding", "connection"].contains(lower),
-                      ImportText.headerProblem(name: name, value: value) == nil,
-                      !headers.contains(where: { if case .pair(let k, _) = $0 { return k.lowercased() == lower } else { return false } }) else { continue }
-                if lower == "content-type" { json = json || value.lowercased().contains("json") }
-                headers.append(.pair(name, .string(ImportText.literal(value))))
-            }
-            if !headers.isEmpty { e.append(.pair("headers", .map(headers))) }
-            if let body = response["body"]?.text, !body.isEmpty {
-                if json, let value = CurlMapper.json(body) {
-                    e.append(.pair("json", ImportText.literal(value)))
-                } else {
-                    e.append(.pair("body", .string(ImportText.literal(body))))
-                }
-            }
-            r.samples.append((response["name"]?.text ?? String(code), code, .map(e)))
+            let headers = CollectionInput.enabled(response["header"]).map { ($0.key, $0.value) }
+            let json = response["_postman_previewlanguage"]?.text == "json"
+            let e = CollectionRequest.sample(status: code, headers: headers, body: response["body"]?.text, json: json)
+            r.samples.append((response["name"]?.text ?? String(code), code, e))
         }
     }
 }

@@ -27,6 +27,7 @@ extension PostmanMapper {
         headers(node["header"], at: "\(path).header", into: &r)
         if let body = node["body"], body["disabled"]?.bool != true {
             self.body(body, at: "\(path).body", into: &r)
+            for w in r.secretJSONFields(prefix: prefix) { warn(body, "\(path).body", w) }
         }
         let own = Self.inherits(node["auth"]) ? nil : node["auth"]
         if let auth = own ?? inherited {
@@ -58,20 +59,7 @@ extension PostmanMapper {
     private mutating func pathAndParams(_ url: CollectionURL, node: SpecNode, into r: inout CollectionRequest) {
         var defaults: [String: String] = [:]
         for (key, value, _) in CollectionInput.enabled(node["variable"]) { defaults[key] = value }
-        var segments: [String] = []
-        for segment in url.path.split(separator: "/", omittingEmptySubsequences: false) {
-            if segment.hasPrefix(":"), segment.count > 1 {
-                let source = String(segment.dropFirst())
-                let name = ImportNames.placeholder(source)
-                segments.append("{\(name)}")
-                if !r.params.contains(where: { if case .pair(name, _) = $0 { return true } else { return false } }) {
-                    r.params.append(.pair(name, .string(variables.text(defaults[source] ?? ""))))
-                }
-            } else {
-                segments.append(variables.text(CollectionURL.segment(segment)))
-            }
-        }
-        r.path = segments.joined(separator: "/")
+        r.setPath(url.path, defaults: defaults, variables: &variables)
     }
 
     private mutating func query(_ url: CollectionURL, node: SpecNode, at path: String, into r: inout CollectionRequest) {

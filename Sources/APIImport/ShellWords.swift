@@ -3,11 +3,59 @@ import APITransport
 /// everything, `"double"` quotes honour `\"`, `\\`, `\$` and `` \` ``, a backslash outside quotes
 /// escapes the next character, and backslash-newline joins lines. `$'…'` (ANSI-C quoting, which
 /// browsers' "Copy as cURL" uses) is read as bash reads it (see `ansiQuoted`).
-/// No expansion, globbing, pipes or redirections: those are errors a caller reports.
+/// A `#` that starts a word starts a comment to the end of the line (so a shebang line and a
+/// `# comment` before the command are skipped, and an apostrophe in them is not a quote).
+/// `$NAME` and `${NAME}` outside single quotes are the shell's variables: each becomes
+/// `ShellWords.variable(NAME)`, a marker the importer turns into a `${NAME}` reference.
+/// No other expansion, globbing, pipes or redirections: those are errors a caller reports.
 enum ShellWords {
-    struct Unterminated: Error {
-        var quote: Character
+    /// Marks a shell variable inside a word: plain ASCII that URLs, JSON and headers carry as is.
+    static let variableStart = "__apicli_shell_var__"
+    static let variableEnd = "__end_shell_var__"
+
+    static func variable(_ name: String) -> String { variableStart + name + variableEnd }
+
+    /// The variables marked in `text`, and the text with each marker replaced by `replace(name)`.
+    static func replacingVariables(_ text: String, _ replace: (String) -> String) -> String {
+        guard text.contains(variableStart) else { return text }
+        var out = ""
+        var rest = text[...]
+        while let start = rest.firstRange(of: variableStart), let end = rest[start.upperBound...].firstRange(of: variableEnd) {
+            out += rest[..<start.lowerBound]
+            out += replace(String(rest[start.upperBound..<end.lowerBound]))
+            rest = rest[end.upperBound...]
+        }
+        return out + rest
     }
+
+    /// `$NAME` or `${NAME}` after the `$`: the variable's name, consumed; nil (nothing consumed) otherwise.
+    private static func variableName(_ chars: inout ArraySlice<Character>) -> String? {
+        func isStart(_ c: Character) -> Bool { c == "_" || (c.isASCII && c.isLetter) }
+        func isName(_ c: Character) -> Bool { isStart(c) || (c.isASCII && c.isNumber) }
+        if chars.first == "{" {
+            let inner = chars.dropFirst()
+            guard let close = inner.firstIndex(of: "}"), let first = inner.first, isStart(first),
+                  inner[..<close].allSatisfy(isName) else { return nil }
+            let name = String(inner[..<close])
+            chars = chars[(close + 1)...]
+            return name
+        }
+        guard let first = chars.first, isStart(first) else { return nil }
+        let name = String(chars.prefix(while: isName))
+        chars.removeFirst(name.count)
+        return name
+    }
+
+    /// Why a command line cannot be split: what to tell the user.
+    struct Unterminated: Error {
+        var message: String
+
+        init(quote: Character) { message = "the curl command has an unterminated \(quote) quote" }
+        init(message: String) { self.message = message }
+    }
+
+    /// `$(…)` and `` `…` `` run a command when the shell reads the line: an import cannot.
+    static let substitution = Unterminated(message: "the curl command holds a command substitution ($(…) or `…`), which the shell runs first; an import cannot")
 
     static func split(_ text: String) throws(Unterminated) -> [String] {
         var words: [String] = []
@@ -34,6 +82,13 @@ enum ShellWords {
                 inWord = true
                 chars.removeFirst()
                 try ansiQuoted(&chars, into: &word)
+            case "$" where chars.first == "(", "`":
+                throw substitution
+            case "$":
+                inWord = true
+                word += variableName(&chars).map(variable) ?? "$"
+            case "#" where !inWord:
+                while let next = chars.first, next != "\n" { chars.removeFirst() }
             default:
                 inWord = true
                 word.append(c)
@@ -49,6 +104,10 @@ enum ShellWords {
             if c == "\\", let next = chars.first, "\"\\$`\n".contains(next) {
                 chars.removeFirst()
                 if next != "\n" { word.append(next) }
+            } else if c == "`" || (c == "$" && chars.first == "(") {
+                throw substitution
+            } else if c == "$", let name = variableName(&chars) {
+                word += variable(name)
             } else {
                 word.append(c)
             }

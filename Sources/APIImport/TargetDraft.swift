@@ -1,4 +1,5 @@
 import APIYAML
+import APITargets
 import APITransport
 /// A target as an import writes it: the keys of a target file, in the order a person writes them.
 package struct TargetDraft: Sendable, Equatable {
@@ -14,6 +15,9 @@ package struct TargetDraft: Sendable, Equatable {
     package var auth: YAMLOut?
     package var timeout: String?
     package var check: Bool?
+    /// `followRedirects: false` (a recorded 3xx kept as it was answered, a `.http` file's
+    /// `# @no-redirect`, a Bruno request's settings).
+    package var followRedirects: Bool?
     package var expect: [YAMLOut.Entry] = []
     package var sample: YAMLOut?
     package var samples: [YAMLOut.Entry] = []
@@ -46,6 +50,7 @@ package struct TargetDraft: Sendable, Equatable {
         if let auth { e.append(.pair("auth", auth)) }
         if let timeout { e.append(.pair("timeout", .number(timeout))) }
         if let check { e.append(.pair("check", .bool(check))) }
+        if let followRedirects { e.append(.pair("followRedirects", .bool(followRedirects))) }
         Self.add("expect", expect, to: &e)
         if let sample { e.append(.pair("sample", sample)) }
         Self.add("samples", samples, to: &e)
@@ -93,6 +98,7 @@ package struct ServiceDraft: Sendable, Equatable {
         return .map(e)
     }
 
-    /// The file's text: the same draft always gives the same bytes.
-    package var text: String { YAMLWriter.document(yaml, header: header) }
+    /// The file's text: the same draft always gives the same bytes. Its first line is the modeline
+    /// naming the schema editors check it with (the one place every importer and `call --save` write it).
+    package var text: String { EditorSchema.targets.modeline + "\n" + YAMLWriter.document(yaml, header: header) }
 }

@@ -35,6 +35,9 @@ package struct LoadPlan: Sendable {
 
     package static let maxUsers = 100_000
     package static let maxRequests = 1_000_000_000
+    /// The most bytes of a response body a run holds (`load --max-body`): only what `until:` judges
+    /// and `needs:` capture from is held; every other body is counted as it comes and dropped.
+    package static let defaultMaxBody: Int64 = 1 << 20
 
     /// Indices into `items`, each as often as its weight, spread evenly (smooth weighted round
     /// robin): request k of a user or of the schedule sends `order[k % order.count]`.

@@ -2,6 +2,7 @@ import APISupport
 import APIDiagnostics
 import APITargets
 import APIEndpoint
+import APITransport
 import APILive
 import APISend
 #if canImport(FoundationEssentials)
@@ -87,6 +88,9 @@ package final class LoadRunner: Sendable {
         let names = plan.items.map(\.target.qualifiedName)
         var batch = LoadRecorder.Batch()
         defer { batch.flush(to: recorder) }
+        // The user's requests one after another: one counter for all of them.
+        let body = BodyCounter()
+        let transfer = Transfer(stream: body)
         while let k = claim() {
             let i = order[k % order.count]
             let ready: Ready
@@ -104,9 +108,10 @@ package final class LoadRunner: Sendable {
                 }
             }
             let due = monotonicSeconds()
-            let sent = await caller.send(ready.call)
+            body.reset()
+            let sent = await caller.send(ready.call, transfer: transfer)
             let end = monotonicSeconds()
-            if let entry = entry(names[i], sent, due: due, end: end, lag: nil) { batch.add(entry, to: recorder) }
+            if let entry = entry(names[i], sent, bytes: body.bytes, due: due, end: end, lag: nil) { batch.add(entry, to: recorder) }
             if think > 0 { try? await Task.sleep(nanoseconds: UInt64(think * 1e9)) }
         }
     }
@@ -116,16 +121,16 @@ package final class LoadRunner: Sendable {
         init(_ call: PreparedCall) { self.call = call }
     }
 
-    func record(_ name: String, _ sent: Sent, due: Double, lag: Double?) {
-        if let entry = entry(name, sent, due: due, end: monotonicSeconds(), lag: lag) { recorder.record(entry) }
+    func record(_ name: String, _ sent: Sent, bytes: Int, due: Double, lag: Double?) {
+        if let entry = entry(name, sent, bytes: bytes, due: due, end: monotonicSeconds(), lag: lag) { recorder.record(entry) }
     }
 
-    /// What the recorder counts of `sent`; nil for a request the run's stop cut short.
-    private func entry(_ name: String, _ sent: Sent, due: Double, end: Double, lag: Double?) -> LoadRecorder.Entry? {
+    /// What the recorder counts of `sent` (`bytes`: its body's, counted as it came); nil for a
+    /// request the run's stop cut short.
+    private func entry(_ name: String, _ sent: Sent, bytes: Int, due: Double, end: Double, lag: Double?) -> LoadRecorder.Entry? {
         if case .failure(let e) = sent.last, cancelled(e) { return nil }
-        let bytes: Int
-        if case .success(let r) = sent.last { bytes = r.body.count } else { bytes = 0 }
-        return LoadRecorder.Entry(name: name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: bytes, lag: lag)
+        let counted = if case .success = sent.last { bytes } else { 0 }
+        return LoadRecorder.Entry(name: name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: counted, lag: lag)
     }
 
     /// A request that failed once the run was stopped (Ctrl-C cancels the requests in flight):
@@ -133,4 +138,19 @@ package final class LoadRunner: Sendable {
     private func cancelled(_ error: APIError) -> Bool {
         stopped.current != nil || Task.isCancelled
     }
+}
+
+/// Where a load run's response bodies go: their bytes are counted and none is kept (a run held
+/// every body in memory, up to 64 MiB a request in flight: 512 MB at 8 users against endless
+/// bodies). Only `until:` (judged on each answer) and `needs:` (captured from) hold a body, up to
+/// `load --max-body`. Writes come one at a time (`BodySink`); `bytes` is read once the exchange is
+/// done, and `reset` before the next.
+final class BodyCounter: BodySink, @unchecked Sendable {
+    private(set) var bytes = 0
+
+    func write(_ raw: UnsafeRawBufferPointer) {
+        bytes += raw.count
+    }
+
+    func reset() { bytes = 0 }
 }

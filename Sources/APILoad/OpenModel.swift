@@ -97,11 +97,26 @@ extension LoadRunner {
     }
 
     /// One request, sent and counted. Not inlined into the request's task: its frame (the result,
-    /// the error) is there only while a request is with the transport.
+    /// the error) is there only while a request is with the transport. Its `--timeout` counts from
+    /// `due`, its scheduled start: what it waited at its origin's gate (or started late) it has
+    /// less, and one whose time ran out while it waited is a timeout at its deadline, not sent (a
+    /// silent server made a 1 s run with `--timeout 1` last 13 s, with 12 s latencies).
     @inline(never)
     private func send(_ call: PreparedCall, caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
-        let sent = await EventLoopExecutor.run(on: loop) { await caller.send(call) }
-        record(call.target.qualifiedName, sent, due: due, lag: lag)
+        var call = call
+        let waited = monotonicSeconds() - due
+        if waited > Self.early {
+            let timeout = call.request.timeout
+            guard waited < timeout else {
+                recorder.record(LoadRecorder.Entry(name: call.target.qualifiedName, due: due, end: due + timeout,
+                                                   error: LoadOutcome.errorKind(APIError.timedOut(timeout)), bytes: 0, lag: lag))
+                return
+            }
+            call.request.timeout = timeout - waited
+        }
+        let body = BodyCounter()
+        let sent = await EventLoopExecutor.run(on: loop) { await caller.send(call, transfer: Transfer(stream: body)) }
+        record(call.target.qualifiedName, sent, bytes: body.bytes, due: due, lag: lag)
     }
 
     /// How early a request may start rather than sleep until it is due (seconds).

@@ -14,6 +14,11 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `apicli mock`'s HTTP/1.1 server (SwiftNIO): every request is answered from the current
 /// `MockTable`, which `reload` swaps whole. It never prints: each answered request is reported
@@ -47,11 +52,16 @@ package final class MockServer: Sendable {
         package var requestTimeout: Double
         /// The longest request target (path and query) answered; a longer one gets 414.
         package var uriLength: Int
+        /// Requests a connection may have waiting for their answers (pipelined); one more closes it.
+        /// (A connection whose answers are not being read is not read either, and is closed when
+        /// they have not drained for `requestTimeout`: `MockBackpressure`.)
+        package var pipelined: Int
 
-        package init(connections: Int = 512, requestTimeout: Double = 30, uriLength: Int = 8192) {
+        package init(connections: Int = 512, requestTimeout: Double = 30, uriLength: Int = 8192, pipelined: Int = 128) {
             self.connections = connections
             self.requestTimeout = requestTimeout
             self.uriLength = uriLength
+            self.pipelined = pipelined
         }
     }
 
@@ -78,10 +88,13 @@ package final class MockServer: Sendable {
                 return channel.eventLoop.makeCompletedFuture {
                     let upgrade: NIOHTTPServerUpgradeConfiguration = (upgraders: [MockWebSocket.upgrader(table: shared, log: log)],
                                                                         completionHandler: { _ in })
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(MockHandler(table: shared, limits: limits,
-                                                                               connections: connections, log: log),
-                                                                   name: MockHandler.name)
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(MockBackpressure(stall: limits.requestTimeout))
+                    try pipeline.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: true)
+                    try pipeline.addHandler(MockPipelineGuard(limit: limits.pipelined), name: MockPipelineGuard.name,
+                                            position: .before(try pipeline.handler(type: HTTPServerPipelineHandler.self)))
+                    try pipeline.addHandler(MockHandler(table: shared, limits: limits, connections: connections, log: log),
+                                            name: MockHandler.name)
                 }
             }
         do {
@@ -90,7 +103,18 @@ package final class MockServer: Sendable {
             return MockServer(table: shared, group: group, channel: channel, host: host, port: bound)
         } catch {
             try? await group.shutdownGracefully()
-            throw .network(.other("cannot listen on \(host):\(port): \(error)"))
+            throw .network(.other("cannot listen on \(host):\(port): " + Self.listenProblem(error)))
+        }
+    }
+
+    /// Why the address cannot be listened on, in plain words (NIO's text names its syscall and errno).
+    static func listenProblem(_ error: any Error) -> String {
+        guard let e = error as? IOError else { return "\(error)" }
+        switch e.errnoCode {
+        case EADDRINUSE: return "the port is in use (another server listens there); pick another with --port, or --port 0 for a free one"
+        case EACCES: return "permission denied (ports below 1024 need privileges); pick another with --port, or --port 0 for a free one"
+        case EADDRNOTAVAIL: return "this machine has no such address; --host takes one of its own addresses (127.0.0.1, 0.0.0.0)"
+        default: return String(cString: strerror(e.errnoCode)).lowercased()
         }
     }
 
@@ -137,6 +161,8 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
     static let maxBody = 8 << 20
     /// Closes the connection when the next request is not in by then.
     private var deadline: Scheduled<Void>?
+    /// A request whose answer waits for the answers before it to drain.
+    private var parked: (HTTPRequestHead, Data)?
 
     init(table: Locked<MockTable>, limits: MockServer.Limits, connections: MockConnections,
          log: (@Sendable (MockServer.Event) -> Void)?) {
@@ -187,41 +213,61 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
             guard let head else { return }
             self.head = nil
             deadline?.cancel()
-            let channel = context.channel
-            if head.uri.utf8.count > limits.uriLength {
-                let answer = MockTable.Answer(reply: MockTable.json(414, [("error", .string(
-                    "the request target is longer than \(limits.uriLength) bytes"))]), target: nil, sample: nil)
-                respond(answer, to: head, channel: channel, close: true)
+            // Answers not drained yet (a client not reading them): this one waits for them, and NIO's
+            // pipelining handler holds the requests after it (and stops reading) until it is sent.
+            guard context.channel.isWritable else {
+                parked = (head, body)
+                body = Data()
                 return
             }
-            let answer = table.current.answer(method: head.method.rawValue, uri: head.uri,
-                                              sampleHeader: head.headers.first(name: MockTable.sampleHeader), body: body)
+            answer(head, body: body, context: context)
             body = Data()
-            let loop = context.eventLoop
-            let rearm = NIOLoopBound(self, eventLoop: loop)
-            let bound = NIOLoopBound(context, eventLoop: loop)
-            let connections = self.connections
-            let idle = { @Sendable in
-                loop.execute {
-                    guard channel.isActive else { return }
-                    connections.busy(channel, false)
-                    rearm.value.arm(bound.value)
-                }
-            }
-            if case .events(let status, let headers, let events, let delay) = answer.reply {
-                // the connection is busy (not timed out) until the stream has ended
-                let log = self.logger(answer, head)
-                Self.after(delay, on: channel) {
-                    Self.stream(status: status, headers: headers, events: events, to: head, channel: channel) { sent in
-                        log(sent ? status : nil)
-                        idle()
-                    }
-                }
-                return
-            }
-            respond(answer, to: head, channel: channel, close: false)
-            idle()
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let (head, body) = parked {
+            parked = nil
+            answer(head, body: body, context: context)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Answers a whole request (`body`: what was kept of its body).
+    private func answer(_ head: HTTPRequestHead, body: Data, context: ChannelHandlerContext) {
+        let channel = context.channel
+        if head.uri.utf8.count > limits.uriLength {
+            let answer = MockTable.Answer(reply: MockTable.json(414, [("error", .string(
+                "the request target is longer than \(limits.uriLength) bytes"))]), target: nil, sample: nil)
+            respond(answer, to: head, channel: channel, close: true)
+            return
+        }
+        let answer = table.current.answer(method: head.method.rawValue, uri: head.uri,
+                                          sampleHeader: head.headers.first(name: MockTable.sampleHeader), body: body)
+        let loop = context.eventLoop
+        let rearm = NIOLoopBound(self, eventLoop: loop)
+        let bound = NIOLoopBound(context, eventLoop: loop)
+        let connections = self.connections
+        let idle = { @Sendable in
+            loop.execute {
+                guard channel.isActive else { return }
+                connections.busy(channel, false)
+                rearm.value.arm(bound.value)
+            }
+        }
+        if case .events(let status, let headers, let events, let delay) = answer.reply {
+            // the connection is busy (not timed out) until the stream has ended
+            let log = self.logger(answer, head)
+            Self.after(delay, on: channel) {
+                Self.stream(status: status, headers: headers, events: events, to: head, channel: channel) { sent in
+                    log(sent ? status : nil)
+                    idle()
+                }
+            }
+            return
+        }
+        respond(answer, to: head, channel: channel, close: false)
+        idle()
     }
 
     /// Reports the answer to `head` with the status sent (nil: closed without a response).

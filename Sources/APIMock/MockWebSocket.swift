@@ -46,7 +46,10 @@ enum MockWebSocket {
         NIOWebSocketServerUpgrader(
             maxFrameSize: 1 << 20,
             shouldUpgrade: { channel, head in
-                channel.eventLoop.makeSucceededFuture(table.current.webSocket(uri: head.uri) == nil ? nil : HTTPHeaders())
+                guard table.current.webSocket(uri: head.uri) != nil else { return channel.eventLoop.makeSucceededFuture(nil) }
+                // before NIO removes the request decoder (which hands on the bytes after the request): the
+                // pipelining guard reads HTTP parts only
+                return channel.pipeline.removeHandler(name: MockPipelineGuard.name).map { HTTPHeaders() }
             },
             upgradePipelineHandler: { channel, head in
                 guard let answer = table.current.webSocket(uri: head.uri) else { return channel.close() }
@@ -70,6 +73,8 @@ final class MessagesHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let messages: [(delay: Double, text: String)]
     private let done: @Sendable () -> Void
     private var closing = false
+    /// The next message, waiting for the ones before it to drain.
+    private var waiting: Int?
 
     init(messages: [(delay: Double, text: String)], done: @escaping @Sendable () -> Void) {
         (self.messages, self.done) = (messages, done)
@@ -86,10 +91,28 @@ final class MessagesHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.eventLoop.scheduleTask(in: .nanoseconds(Int64(messages[index].delay * 1e9))) {
             let (handler, context) = bound.value
             guard !handler.closing, context.channel.isActive else { return }
-            let data = context.channel.allocator.buffer(string: handler.messages[index].text)
-            context.writeAndFlush(handler.wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: data)), promise: nil)
-            handler.send(index + 1, context: context)
+            handler.emit(index, context: context)
         }
+    }
+
+    /// Message `index`, once the ones before it have drained (a client that does not read them
+    /// would otherwise hold the whole sample in the mock's memory, once per connection).
+    private func emit(_ index: Int, context: ChannelHandlerContext) {
+        guard context.channel.isWritable else {
+            waiting = index
+            return
+        }
+        let data = context.channel.allocator.buffer(string: messages[index].text)
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: data)), promise: nil)
+        send(index + 1, context: context)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let index = waiting, !closing {
+            waiting = nil
+            emit(index, context: context)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     private func close(context: ChannelHandlerContext, code: WebSocketErrorCode) {

@@ -58,6 +58,11 @@ extension APICLI {
                                                                        valueName: "n"))
         var maxInFlight = 1000
 
+        @Option(name: .customLong("max-body"),
+                help: ArgumentHelp("The most bytes of a response body held, for until: and needs: only (default 1 MiB; a larger one is an error); every other body is counted and dropped.",
+                                   valueName: "bytes"))
+        var maxBody: Int64?
+
         @Option(help: ArgumentHelp("A target's weight (service.target=3), over its load: { weight: }. Repeatable.", valueName: "name=n"))
         var weight: [String] = []
 
@@ -102,7 +107,7 @@ extension APICLI {
             var console = Console.plain
             let (setup, workspace): (LoadSetup, Workspace)
             do throws(APIError) {
-                workspace = try APICLI.workspace(targets, environment, request, maxBody: nil)
+                workspace = try APICLI.workspace(targets, environment, request, maxBody: flags.maxBody)
                 console = Console(workspace)
                 setup = try LoadSetup(workspace, flags.request(patterns))
             } catch {

@@ -20,6 +20,8 @@ struct LoadFlags {
     var shard: Shard.Request?
     /// Unix seconds.
     var startAt: Double?
+    /// `--max-body`, or the run's default.
+    var maxBody: Int64 = LoadPlan.defaultMaxBody
 
     static let maxSeconds = Durations.maxSeconds
 
@@ -79,6 +81,10 @@ struct LoadFlags {
             case .success(let th): thresholds.append(th)
             case .failure(let p): throw ValidationError("--threshold: " + p.message)
             }
+        }
+        if let n = c.maxBody {
+            guard n >= 1 else { throw ValidationError("--max-body takes a number of bytes of at least 1, got \(n)") }
+            maxBody = n
         }
         shard = try ShardOption.parse(c.shard)
         if let text = c.startAt {

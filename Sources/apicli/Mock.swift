@@ -22,6 +22,7 @@ extension APICLI {
         static let configuration = CommandConfiguration(
             commandName: "mock",
             abstract: "Serve the targets' samples over HTTP: a mock server of the declared API.",
+            usage: "apicli mock [<options>] [<pattern> ...]",  // argument-parser's own is wider than 80 columns
             discussion: """
                 A request is routed by its method and path: the service's baseURL path, then the target's \
                 path, {name} matching one segment (and expanding {name} in the sample). The header \
@@ -64,7 +65,7 @@ extension APICLI {
         var maxConnections = MockServer.Limits().connections
 
         @Option(name: .customLong("request-timeout"),
-                help: ArgumentHelp("Seconds a connection has to send a whole request, from when it opened or got its last response; then it is closed (idle and slow clients; default 30).",
+                help: ArgumentHelp("Seconds a connection has to send a whole request, from when it opened or got its last response, and the longest its answers may wait unread; then it is closed (idle, slow and non-reading clients; default 30).",
                                    valueName: "seconds"))
         var requestTimeout = MockServer.Limits().requestTimeout
 

@@ -40,13 +40,17 @@ final class ImportCurlTests: XCTestCase {
     }
 
     func testCombinedAndAttachedShortOptions() throws {
-        var p = CurlParser(cwd: "/w")
+        let w = FileManager.default.temporaryDirectory.appendingPathComponent("curl-short-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: w, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: w) }
+        try Data("png".utf8).write(to: w.appendingPathComponent("pic.png"))
+        var p = CurlParser(cwd: w.path)
         try p.parse(["curl", "-sSLk", "-XPATCH", "-HX-A: 1", "-uu:p", "-F", "f=@pic.png;type=image/png;filename=\"a;b.png\"", "http://h/x"])
         XCTAssertEqual(p.request.method, "PATCH")
         XCTAssertTrue(p.request.insecure)
         XCTAssertEqual(p.request.headers.map { "\($0.name)=\($0.value)" }, ["X-A=1"])
         XCTAssertEqual(p.request.user, "u:p")
-        XCTAssertEqual(p.request.form.first?.file, "/w/pic.png")
+        XCTAssertEqual(p.request.form.first?.file, w.path + "/pic.png")
         XCTAssertEqual(p.request.form.first?.type, "image/png")
         XCTAssertEqual(p.request.form.first?.filename, "a;b.png")
         XCTAssertEqual(p.warnings, [])

@@ -4,7 +4,7 @@ import XCTest
 @testable import APISecrets
 @testable import APIImport
 
-/// What the five importers share: one protocol (`read` maps the input, `run` adds the shared
+/// What the importers share: one protocol (`read` maps the input, `run` adds the shared
 /// rules), one grouping by origin, one numbering of repeated names (linear), one secret policy
 /// (every credential a `${SERVICE_…}` variable) and one rule for header values they cannot write.
 final class ImportShapeTests: XCTestCase {
@@ -34,8 +34,40 @@ final class ImportShapeTests: XCTestCase {
               {"name": "Authorization", "value": "Bearer TOK123"}, {"name": "Cookie", "value": "sid=CK123"},
               {"name": "X-Api-Key", "value": "AK123"}]}, "response": {"status": 200, "headers": [], "content": {"mimeType": "application/json"}}}]}}
             """)
+        let http = try imported(HttpFileImport(options: .init(service: "svc"), readFile: { _ in nil }), "x.http", """
+            GET http://127.0.0.1:9/x?api_key=QKEY
+            Authorization: Bearer TOK123
+            Cookie: sid=CK123
+            X-Api-Key: AK123
+            """)
+        let noFiles = ImportFolder(read: { _ in nil }, list: { _ in nil })
+        let bru = try imported(BrunoImport(options: .init(service: "svc"), files: noFiles), "x.bru", """
+            get {
+              url: http://127.0.0.1:9/x?api_key=QKEY
+              auth: bearer
+            }
+
+            auth:bearer {
+              token: TOK123
+            }
+
+            headers {
+              Cookie: sid=CK123
+              X-Api-Key: AK123
+            }
+            """)
+        let openCollection = try imported(BrunoImport(options: .init(service: "svc"), files: noFiles), "x.yml", """
+            opencollection: "1.0.0"
+            items:
+              - info: { name: x, type: http }
+                http:
+                  url: http://127.0.0.1:9/x?api_key=QKEY
+                  headers: [{ name: Cookie, value: sid=CK123 }, { name: X-Api-Key, value: AK123 }]
+                  auth: { type: bearer, token: TOK123 }
+            """)
         // THEN no importer writes a credential, and every one is a variable with the service's prefix
-        for (kind, result) in [("curl", curl), ("postman", postman), ("insomnia", insomnia), ("har", har)] {
+        for (kind, result) in [("curl", curl), ("postman", postman), ("insomnia", insomnia), ("har", har), ("http", http), ("bruno", bru),
+                               ("opencollection", openCollection)] {
             let text = result.drafts.map(\.text).joined()
             for secret in ["TOK123", "CK123", "AK123", "QKEY"] { XCTAssertFalse(text.contains(secret), "\(kind): \(secret) in\n\(text)") }
             let prefix = ImportNames.variable(result.drafts[0].service) + "_"
@@ -48,6 +80,36 @@ final class ImportShapeTests: XCTestCase {
         XCTAssertTrue(curl.draft.text.contains("# The input's credentials are not written: set ${LOCAL_"), curl.draft.text)
         XCTAssertTrue(curl.warnings.contains { $0.message.contains("is written as ${LOCAL_TOKEN} in local.yaml, not as given: set LOCAL_TOKEN") },
                       "\(curl.warnings)")
+    }
+
+    /// A password or token written literally in a JSON body is a credential too: the collection
+    /// importers write it as `${SERVICE_…}` (a variable stays one).
+    func testCollectionImportersWriteSecretJSONFieldsAsVariables() throws {
+        let noFiles = ImportFolder(read: { _ in nil }, list: { _ in nil })
+        let body = #"{"user": "ann", "password": "PW123", "auth": {"apiToken": "TK123"}, "other": "{{pw}}"}"#
+        let results = [
+            ("postman", try imported(PostmanImport(options: .init(service: "svc")), "c.json", """
+                {"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "item": [{"name": "x", "request": {"method": "POST", "url": "http://127.0.0.1:9/x",
+                   "body": {"mode": "raw", "raw": \(String(reflecting: body)), "options": {"raw": {"language": "json"}}}}}]}
+                """)),
+            ("insomnia", try imported(InsomniaImport(options: .init(service: "svc")), "i.json", """
+                {"__export_format": 4, "resources": [{"_id": "wrk", "_type": "workspace", "name": "w"},
+                  {"_id": "r1", "_type": "request", "parentId": "wrk", "name": "x", "method": "POST", "url": "http://127.0.0.1:9/x",
+                   "body": {"mimeType": "application/json", "text": \(String(reflecting: body))}}]}
+                """)),
+            ("http", try imported(HttpFileImport(options: .init(service: "svc"), readFile: { _ in nil }), "x.http",
+                                  "POST http://127.0.0.1:9/x\nContent-Type: application/json\n\n\(body)\n")),
+            ("bruno", try imported(BrunoImport(options: .init(service: "svc"), files: noFiles), "x.bru",
+                                   "post {\n  url: http://127.0.0.1:9/x\n  body: json\n}\n\nbody:json {\n  \(body)\n}\n")),
+        ]
+        for (kind, result) in results {
+            let text = result.drafts.map(\.text).joined()
+            XCTAssertFalse(text.contains("PW123") || text.contains("TK123"), "\(kind):\n\(text)")
+            XCTAssertTrue(text.contains(#"password: "${SVC_PASSWORD}""#) && text.contains(#"apiToken: "${SVC_APITOKEN}""#), "\(kind):\n\(text)")
+            XCTAssertTrue(text.contains("user: ann"), "\(kind):\n\(text)")
+            XCTAssertTrue(result.warnings.contains { $0.message.contains("the JSON field password is written as ${SVC_PASSWORD}") }, "\(kind): \(result.warnings)")
+        }
     }
 
     /// `call URL` sends what the command says: `read` keeps the values; only `run` (what writes a

@@ -9,6 +9,7 @@ Every method, every path: 200, application/json, the object
     {"method": "POST", "target": "/p?a=1", "path": "/p", "query": "a=1" (null without '?'),
      "headers": [["Host", "127.0.0.1:PORT"], ...] (as sent: order, case, repeats),
      "body": "<base64 of the body bytes>"}
+A HEAD answer has no body: it carries the same object, base64-encoded, in an X-Echo header.
 A chunked request body is de-chunked. The server exits after --lifetime seconds (default 120).
 """
 import base64
@@ -59,6 +60,8 @@ class Handler(QuietHandler):
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(answer)))
+        if self.command == "HEAD":
+            self.send_header("X-Echo", base64.b64encode(answer).decode("ascii"))
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(answer)

@@ -10,6 +10,9 @@ Loopback only, bounded lifetime.
     POST /login          {"token": "tok-N"} (N counts logins; every token issued stays valid)
     GET  /me             200 {"user": T} when X-Token is a token issued here, else 401
     GET  /stats          {"requests": N, "logins": N, "me_by_token": {token: N}, "paths": {path: N}}
+    GET  /big?mb=N       N MiB of 'x' (Content-Length)
+    GET  /endless        a chunked body of 'x' that never ends (until the client goes)
+    GET  /silent         accepts the request and never answers (until the client goes, or 60 s)
     POST /reset          forgets the counts
 """
 import threading
@@ -42,6 +45,33 @@ class Handler(QuietHandler):
             return self.send_json(200, {"slept_ms": ms})
         if url.path.startswith("/status/"):
             return self.send_json(int(url.path.rsplit("/", 1)[1]), {"status": url.path})
+        if url.path in ("/big", "/endless"):
+            size = int(float(parse_qs(url.query).get("mb", ["1"])[0]) * (1 << 20)) if url.path == "/big" else None
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length" if size is not None else "Transfer-Encoding", str(size) if size is not None else "chunked")
+            self.end_headers()
+            chunk = b"x" * (1 << 16)
+            framed = b"%x\r\n%s\r\n" % (len(chunk), chunk)
+            try:
+                if size is not None:
+                    while size > 0:
+                        self.wfile.write(chunk[:size])
+                        size -= len(chunk)
+                else:
+                    while True:
+                        self.wfile.write(framed)
+            except OSError:
+                self.close_connection = True
+            return
+        if url.path == "/silent":
+            self.connection.settimeout(60)
+            try:
+                self.connection.recv(1)  # ends when the client closes (or 60 s)
+            except OSError:
+                pass
+            self.close_connection = True
+            return
         if url.path == "/redirect":  # 302 to ?to= (the load guard's redirect refusal)
             self.send_response(302)
             self.send_header("Location", parse_qs(url.query)["to"][0])

@@ -107,6 +107,7 @@ final class ImportCurlCLITests: FolderTestCase {
 
             """)
         XCTAssertEqual(r.stdout, """
+            # yaml-language-server: $schema=.apicli-targets.schema.json
             # Imported by apicli import curl.
             service: example
             baseURL: https://api.example.com
@@ -132,13 +133,11 @@ final class ImportCurlCLITests: FolderTestCase {
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertEqual(r.stderr, """
             curl: warning: curl option --retry 3 is not imported
-            curl: warning: curl option -o out.txt is not imported
-            curl: warning: curl option --digest is not imported
-            curl: warning: the password of the basic auth of getX is written as ${LOCAL_PASSWORD} in local.yaml, not as given: set LOCAL_PASSWORD to call it
+            curl: warning: the password of the digest auth of getX is written as ${LOCAL_PASSWORD} in local.yaml, not as given: set LOCAL_PASSWORD to call it
 
             """)
         XCTAssertTrue(r.stdout.contains("service: local\nbaseURL: http://localhost:8080\n"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("    auth: { basic: { user: me, password: \"${LOCAL_PASSWORD}\" } }\n"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("    auth: { digest: { username: me, password: \"${LOCAL_PASSWORD}\" } }\n"), r.stdout)
     }
 
     func testAppendsToAServiceFile() throws {

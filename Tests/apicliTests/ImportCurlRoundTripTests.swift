@@ -6,22 +6,7 @@ import XCTest
 /// imported and sent with `apicli call`, both to Tests/Servers/echo-server.py, which answers with the
 /// request as it arrived. Method, path, raw query, body bytes and the headers (but those each
 /// client sets for itself) must be equal.
-final class ImportCurlRoundTripTests: FolderTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else {
-            if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" { XCTFail("no /usr/bin/curl: run make deps") }
-            throw XCTSkip("no /usr/bin/curl (make deps installs it)")
-        }
-        server = try TestServer("echo-server.py")
-    }
-
-    override func tearDown() {
-        server?.stop()
-        super.tearDown()
-    }
-
+final class ImportCurlRoundTripTests: CurlEchoTestCase {
     /// What the echo server saw.
     struct Seen: Equatable, CustomStringConvertible {
         var method: String

@@ -1,0 +1,1 @@
+curl --compressed http://localhost:28139/docs

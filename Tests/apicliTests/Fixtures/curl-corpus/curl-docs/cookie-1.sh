@@ -1,0 +1,1 @@
+curl -b "" http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl -b cookiefile -c cookiefile http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl -b name=Jane http://localhost:28139/docs

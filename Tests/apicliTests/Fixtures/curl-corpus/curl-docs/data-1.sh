@@ -1,0 +1,1 @@
+curl -d "name=curl" http://localhost:28139/docs

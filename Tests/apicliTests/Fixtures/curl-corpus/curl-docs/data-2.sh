@@ -1,0 +1,1 @@
+curl -d "name=curl" -d "tool=cmdline" http://localhost:28139/docs

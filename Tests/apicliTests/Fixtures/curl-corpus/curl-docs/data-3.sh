@@ -1,0 +1,1 @@
+curl -d @filename http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl --data-ascii @file http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl --data-binary @filename http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl --data-raw "hello" http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl --data-raw "@at@at@" http://localhost:28139/docs

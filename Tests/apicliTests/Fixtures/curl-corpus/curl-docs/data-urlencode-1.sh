@@ -1,0 +1,1 @@
+curl --data-urlencode name=val http://localhost:28139/docs

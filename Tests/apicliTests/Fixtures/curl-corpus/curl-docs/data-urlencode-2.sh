@@ -1,0 +1,1 @@
+curl --data-urlencode =encodethis http://localhost:28139/docs

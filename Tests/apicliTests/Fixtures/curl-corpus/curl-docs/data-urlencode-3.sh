@@ -1,0 +1,1 @@
+curl --data-urlencode name@file http://localhost:28139/docs

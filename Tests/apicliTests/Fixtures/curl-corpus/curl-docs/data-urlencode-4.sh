@@ -1,0 +1,1 @@
+curl --data-urlencode @fileonly http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl -u name:password --digest http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl --form "name=curl" --form "file=@loadthis" http://localhost:28139/docs

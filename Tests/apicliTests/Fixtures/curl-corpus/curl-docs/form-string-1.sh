@@ -1,0 +1,1 @@
+curl --form-string "name=data" http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl --get http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl -g "https://example.com/{[]}}}}"

@@ -1,0 +1,1 @@
+curl -H "X-First-Name: Joe" http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl -H "Host:" http://localhost:28139/docs

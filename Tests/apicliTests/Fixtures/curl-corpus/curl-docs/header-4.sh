@@ -1,0 +1,1 @@
+curl -H @headers.txt http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl --insecure http://localhost:28139/docs

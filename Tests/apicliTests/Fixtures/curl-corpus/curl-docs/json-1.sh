@@ -1,0 +1,1 @@
+curl --json '{ "drink": "coffee" }' http://localhost:28139/docs

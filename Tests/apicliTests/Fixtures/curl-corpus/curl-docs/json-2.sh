@@ -1,0 +1,1 @@
+curl --json '{ "drink":' --json ' "coffee" }' http://localhost:28139/docs

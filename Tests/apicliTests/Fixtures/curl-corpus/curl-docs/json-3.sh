@@ -1,0 +1,1 @@
+curl --json @prepared http://localhost:28139/docs

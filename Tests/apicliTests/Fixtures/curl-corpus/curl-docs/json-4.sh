@@ -1,0 +1,1 @@
+curl --json @- http://localhost:28139/docs < json.txt

@@ -1,0 +1,1 @@
+curl --max-time 10 http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl --referer "https://fake.example" http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl --referer ";auto" -L http://localhost:28139/docs

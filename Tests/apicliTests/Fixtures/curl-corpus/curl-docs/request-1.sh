@@ -1,0 +1,1 @@
+curl --request "DELETE" http://localhost:28139/docs

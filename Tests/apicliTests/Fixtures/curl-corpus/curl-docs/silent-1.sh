@@ -1,0 +1,1 @@
+curl -s http://localhost:28139/docs

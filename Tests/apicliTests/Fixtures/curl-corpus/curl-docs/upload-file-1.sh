@@ -1,0 +1,1 @@
+curl -T file http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl -T file -T file2 http://localhost:28139/docs http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl --url http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl --url @file

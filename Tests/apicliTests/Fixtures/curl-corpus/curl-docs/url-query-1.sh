@@ -1,0 +1,1 @@
+curl --url-query name=val http://localhost:28139/docs

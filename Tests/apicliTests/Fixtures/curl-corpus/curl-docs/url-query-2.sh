@@ -1,0 +1,1 @@
+curl --url-query =encodethis http://example.net/foo

@@ -1,0 +1,1 @@
+curl --url-query @fileonly http://localhost:28139/docs

@@ -1,0 +1,1 @@
+curl -u user:secret http://localhost:28139/docs

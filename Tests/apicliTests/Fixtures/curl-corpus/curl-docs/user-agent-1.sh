@@ -1,0 +1,1 @@
+curl -A "Agent 007" http://localhost:28139/docs
