@@ -268,7 +268,7 @@ run: deps-build
 # from the checkout SwiftPM already fetched, in a folder of its own: the plugin itself would first
 # rebuild every product of the package in release without --static-swift-stdlib. Completions come
 # from the binary (`--generate-completion-script`). Nothing here needs the network.
-VERSION    := $(shell sed -n 's/^ *version: "\([^"]*\)",*$$/\1/p' Sources/apicli/APICLI.swift | head -n 1)
+VERSION    := $(shell sed -n 's/^package let apicliVersion = "\([^"]*\)"$$/\1/p' Sources/APISupport/Version.swift)
 RELEASE    := .build/release/apicli
 DOCS       := .build/docs
 MANUAL_BIN := .build/tools/debug/generate-manual

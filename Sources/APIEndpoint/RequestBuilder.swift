@@ -9,9 +9,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `Endpoint` → `PreparedRequest`: applies the task's encodings and the default Content-Type.
+/// `Endpoint` → `PreparedRequest`: applies the task's encodings, the default Content-Type and User-Agent.
 /// No network; every task form's exact result is testable.
 package enum RequestBuilder {
+
+    /// The `User-Agent` of a request that names none.
+    package static let defaultUserAgent = "apicli/" + apicliVersion
 
     /// `boundary` separates multipart parts (random, made only for a multipart body, unless a test fixes it).
     package static func build(_ endpoint: Endpoint, boundary fixed: String? = nil) throws(APIError) -> PreparedRequest {
@@ -96,6 +99,11 @@ package enum RequestBuilder {
         }
         if payload != nil, headers.value(of: "Content-Type") == nil, let type = task.contentType?.text ?? contentType {
             headers.append(HeaderField("Content-Type", type))
+        }
+        // Every request names its client, as curl and xh do (GitHub's API refuses one without):
+        // unless the target, a rule, `-H` or the project named one, in any case.
+        if headers.value(of: "User-Agent") == nil {
+            headers.append(HeaderField("User-Agent", defaultUserAgent))
         }
         var request = PreparedRequest(url: url, method: endpoint.method, headers: headers, body: payload,
                                       timeout: endpoint.timeout, tls: endpoint.tls, cookies: endpoint.cookies,

@@ -1,3 +1,4 @@
+import APISupport
 import APIDiagnostics
 import APITargets
 import APIImport
@@ -28,7 +29,7 @@ struct APICLI: AsyncParsableCommand {
 
             Exit codes: `apicli help exit-codes` (or `apicli exit-codes`; `--markdown` for the manual's table).
             """,
-        version: "0.1.0",
+        version: apicliVersion,
         subcommands: [Call.self, List.self, Show.self, Check.self, Load.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self,
                       Init.self, Schema.self]
     )
