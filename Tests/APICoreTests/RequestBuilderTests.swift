@@ -9,6 +9,8 @@ import XCTest
 
 /// `RequestBuilder`: endpoint → the exact request on the wire, for every task form. No network.
 final class RequestBuilderTests: XCTestCase {
+    /// What a request that names no client carries last among its own headers.
+    static let agent = HeaderField("User-Agent", "apicli/" + apicliVersion)
 
     /// A one-target file: `baseURL: https://api.test`, then target `t` with `lines` (indented by the helper).
     private func request(_ lines: String, serviceLines: String = "", env: [String: String] = [:],
@@ -41,6 +43,17 @@ final class RequestBuilderTests: XCTestCase {
         XCTAssertEqual(request.headers, [HeaderField("User-Agent", "apicli")])
         XCTAssertNil(request.body)
         XCTAssertEqual(request.timeout, 15)
+    }
+
+    func testARequestThatNamesNoClientSaysApicliAndItsVersionAndANamedOneStaysAlone() throws {
+        // GIVEN no User-Agent anywhere THEN the default names apicli and its version, after the declared headers
+        XCTAssertEqual(try request("path: /zen", serviceLines: "headers: { X-A: one }\n").headers,
+                       [HeaderField("X-A", "one"), HeaderField("User-Agent", "apicli/" + apicliVersion)])
+        XCTAssertTrue(apicliVersion.split(separator: ".").count == 3, apicliVersion)
+        // GIVEN one in any case, from the target or the command line THEN it is the only one
+        XCTAssertEqual(try request("path: /zen\nheaders: { user-agent: mine }").headers, [HeaderField("user-agent", "mine")])
+        XCTAssertEqual(try request("path: /zen", overrides: .init(headers: [HeaderField("USER-AGENT", "cli")])).headers,
+                       [HeaderField("USER-AGENT", "cli")])
     }
 
     func testQueryKeysAreSorted() throws {
@@ -122,7 +135,7 @@ final class RequestBuilderTests: XCTestCase {
         XCTAssertEqual(request.method, "POST")
         XCTAssertEqual(bodyText(request),
                        #"{"title":"Found a bug","labels":["bug"],"n":1.50,"big":12345678901234567890,"ok":true,"none":null,"nested":{"quote\"":"a\nb"}}"#)
-        XCTAssertEqual(request.headers, [HeaderField("Accept", "application/json"), HeaderField("Content-Type", "application/json")])
+        XCTAssertEqual(request.headers, [HeaderField("Accept", "application/json"), HeaderField("Content-Type", "application/json"), Self.agent])
     }
 
     func testDeclaredContentTypeHeaderWinsOverTheBodysDefault() throws {
@@ -131,8 +144,8 @@ final class RequestBuilderTests: XCTestCase {
         let fromCLI = try request("method: POST\ntask: { json: { a: 1 } }",
                                   overrides: .init(headers: [HeaderField("CONTENT-TYPE", "text/x-custom")]))
         // THEN that header is the only Content-Type
-        XCTAssertEqual(fromTarget.headers, [HeaderField("content-type", "application/vnd.api+json")])
-        XCTAssertEqual(fromCLI.headers, [HeaderField("CONTENT-TYPE", "text/x-custom")])
+        XCTAssertEqual(fromTarget.headers, [HeaderField("content-type", "application/vnd.api+json"), Self.agent])
+        XCTAssertEqual(fromCLI.headers, [HeaderField("CONTENT-TYPE", "text/x-custom"), Self.agent])
         XCTAssertEqual(bodyText(fromTarget), #"{"a":1}"#)
     }
 
@@ -140,7 +153,7 @@ final class RequestBuilderTests: XCTestCase {
         // GIVEN a JSON body with `contentType:`
         let request = try request("method: PATCH\ntask: { json: { a: 1 }, contentType: application/merge-patch+json }")
         // THEN it is used instead of application/json
-        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "application/merge-patch+json")])
+        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "application/merge-patch+json"), Self.agent])
     }
 
     func testTextBodyIsPlainTextUTF8ByDefault() throws {
@@ -148,7 +161,7 @@ final class RequestBuilderTests: XCTestCase {
         let request = try request("method: POST\nparams: { who: moya }\ntask: { body: \"hello {who}, {not-a-param}\" }")
         // THEN the text is sent as is (known placeholders expanded) as text/plain
         XCTAssertEqual(bodyText(request), "hello moya, {not-a-param}")
-        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "text/plain; charset=utf-8")])
+        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "text/plain; charset=utf-8"), Self.agent])
     }
 
     func testTextBodyWithContentType() throws {
@@ -156,7 +169,7 @@ final class RequestBuilderTests: XCTestCase {
         let request = try request("method: POST\ntask: { body: \"a,b\\n1,2\\n\", contentType: text/csv }")
         // THEN its content type is the declared one
         XCTAssertEqual(bodyText(request), "a,b\n1,2\n")
-        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "text/csv")])
+        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "text/csv"), Self.agent])
     }
 
     func testBodyFileIsSentFromTheFile() throws {
@@ -169,7 +182,7 @@ final class RequestBuilderTests: XCTestCase {
         XCTAssertEqual(request.url.absoluteString, "https://files.test/upload")
         XCTAssertEqual(request.method, "PUT")
         XCTAssertEqual(request.body, .file(Fixtures.path("files/payload.bin")))
-        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "application/octet-stream")])
+        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "application/octet-stream"), Self.agent])
     }
 
     func testFormBodyIsURLEncoded() throws {
@@ -178,7 +191,7 @@ final class RequestBuilderTests: XCTestCase {
         // THEN it is encoded like a query, sorted, as a form content type
         XCTAssertEqual(request.url.absoluteString, "https://api.test")
         XCTAssertEqual(bodyText(request), "name=a%20b&ok=1&tags%5B%5D=x&tags%5B%5D=y")
-        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")])
+        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"), Self.agent])
     }
 
     // MARK: Parameters
@@ -190,7 +203,7 @@ final class RequestBuilderTests: XCTestCase {
             // THEN they are the query and there is no body
             XCTAssertEqual(request.url.absoluteString, "https://api.test?a=1&b=2", method)
             XCTAssertNil(request.body, method)
-            XCTAssertEqual(request.headers, [], method)
+            XCTAssertEqual(request.headers, [Self.agent], method)
         }
     }
 
@@ -201,7 +214,7 @@ final class RequestBuilderTests: XCTestCase {
             // THEN they are a form body
             XCTAssertEqual(request.url.absoluteString, "https://api.test", method)
             XCTAssertEqual(bodyText(request), "a=1&b=2", method)
-            XCTAssertEqual(request.headers, [HeaderField("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")], method)
+            XCTAssertEqual(request.headers, [HeaderField("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"), Self.agent], method)
         }
     }
 
@@ -215,10 +228,10 @@ final class RequestBuilderTests: XCTestCase {
         XCTAssertNil(query.body)
         XCTAssertEqual(form.url.absoluteString, "https://api.test")
         XCTAssertEqual(bodyText(form), "a=1")
-        XCTAssertEqual(form.headers, [HeaderField("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")])
+        XCTAssertEqual(form.headers, [HeaderField("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"), Self.agent])
         XCTAssertEqual(json.url.absoluteString, "https://api.test")
         XCTAssertEqual(bodyText(json), #"{"b":[1,2],"a":"x"}"#, "JSON keeps the declared order")
-        XCTAssertEqual(json.headers, [HeaderField("Content-Type", "application/json")])
+        XCTAssertEqual(json.headers, [HeaderField("Content-Type", "application/json"), Self.agent])
     }
 
     func testQueryParametersMergeWithTheQuery() throws {
@@ -234,7 +247,7 @@ final class RequestBuilderTests: XCTestCase {
         // THEN the query is in the URL and the JSON is the body
         XCTAssertEqual(request.url.absoluteString, "https://api.test/items?page=2")
         XCTAssertEqual(bodyText(request), #"{"a":1}"#)
-        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "application/json")])
+        XCTAssertEqual(request.headers, [HeaderField("Content-Type", "application/json"), Self.agent])
     }
 
     func testURLEncodedParametersOnAGETWithAJSONBodyGoToTheQuery() throws {
@@ -257,7 +270,7 @@ final class RequestBuilderTests: XCTestCase {
         XCTAssertEqual(request.url.absoluteString, "https://api.test/p")
         XCTAssertEqual(request.method, "POST")
         XCTAssertEqual(bodyText(request), "n=3&q=a%26b")
-        XCTAssertEqual(request.headers, [HeaderField("X-A", "1"), HeaderField("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")])
+        XCTAssertEqual(request.headers, [HeaderField("X-A", "1"), HeaderField("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"), Self.agent])
         XCTAssertEqual(request.timeout, 9)
     }
 }

@@ -78,6 +78,12 @@ struct CLI {
         "CIRCLE_NODE_TOTAL", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", "JOB_COMPLETION_INDEX",
     ]
 
+    /// The `User-Agent` apicli sends when nothing names another: `apicli/` and what `--version` prints.
+    static let defaultUserAgent: String = {
+        let version = (try? run(["--version"]))?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        return "apicli/" + version
+    }()
+
     /// The local httpbin started by `make test`. Without it the live tests skip, unless
     /// APICLI_REQUIRE_LIVE=1 (as `make test` sets), where its absence is a failure.
     static func httpbin() throws -> String {

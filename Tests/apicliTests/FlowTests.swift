@@ -70,7 +70,7 @@ final class FlowTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("\"authenticated\": true"), r.stdout)
         // -v shows every step, the secret capture hidden
         XCTAssertTrue(r.stderr.contains("> POST \(httpbin)/anything/login"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("> GET \(httpbin)/bearer\n> Authorization: ••••\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("> GET \(httpbin)/bearer\n> User-Agent: \(CLI.defaultUserAgent)\n> Authorization: ••••\n"), r.stderr)
         // AND a capture fills a path placeholder
         let user = try CLI.run(["call", "flow.user"], env: env, cwd: dir)
         XCTAssertEqual(user.code, 0, user.stderr)

@@ -85,7 +85,7 @@ final class OnePathMatrixTests: XCTestCase {
     /// The headers every command must have built, as shown (the bearer token redacted).
     var expectedHeaders: [String] {
         ["X-Proj: from-project", "X-Env: staging", "X-Rule: rule-7", "X-File: envfile-value",
-         "Content-Type: application/json", "Authorization: ••••"]
+         "Content-Type: application/json", "User-Agent: \(CLI.defaultUserAgent)", "Authorization: ••••"]
     }
 
     var expectedURL: String { "\(httpbin)/anything/7" }

@@ -99,6 +99,7 @@ final class RulesCLITests: XCTestCase {
             GET \(base)/cookies/set?session=abc
             APP_NAME: My Awesome App
             AUTHENTICATION_TOKEN: ••••
+            User-Agent: \(CLI.defaultUserAgent)
 
             timeout   30 s
             validate  none
