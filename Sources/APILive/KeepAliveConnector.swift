@@ -38,7 +38,6 @@ struct KeepAliveConnector: Connector {
         return memo.plain(request.url) { url in (url.scheme ?? "").equalsIgnoringCase("http") && url.host != nil }
     }
 
-    private static let bodiless: Set<String> = ["GET", "HEAD", "DELETE", "CONNECT", "TRACE"]
 
     func exchange(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller) async throws(APIError) -> Exchanged {
         do {
@@ -90,32 +89,14 @@ struct KeepAliveConnector: Connector {
         return Exchanged(response, follows: received.follows)
     }
 
-    /// `request` on the wire: the header block as async-http-client's request would carry it (the
-    /// request's headers in order, `Host:` when it names none, framing: the body's length, or 0 for
-    /// methods that carry one; TE/CL from the request dropped).
+    /// `request` on the wire: the header block of `PreparedRequest.wireHeaders` (the one place
+    /// Host, framing and Accept-Encoding are decided, as async-http-client is handed them too).
     private func encode(_ request: PreparedRequest) throws -> KeepAliveRequestMemo.Encoded {
         guard let host = request.url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
         let port = request.url.port
-        var fields = [HeaderField]()
-        fields.reserveCapacity(request.headers.count + 3)
-        var hasHost = false
-        for header in request.headers {
-            if header.name.equalsIgnoringCase("Content-Length")
-                || header.name.equalsIgnoringCase("Transfer-Encoding") { continue }
-            if header.name.equalsIgnoringCase("Host") { hasHost = true }
-            fields.append(header)
-        }
-        if !hasHost {
-            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-            fields.append(HeaderField("Host", port.flatMap { $0 == 80 ? nil : "\(name):\($0)" } ?? name))
-        }
         var body: Data?
-        if case .data(let data)? = request.body, !data.isEmpty {
-            body = data
-            fields.append(HeaderField("Content-Length", String(data.count)))
-        } else if !Self.bodiless.contains(request.method) {
-            fields.append(HeaderField("Content-Length", "0"))
-        }
+        if case .data(let data)? = request.body, !data.isEmpty { body = data }
+        let fields = request.wireHeaders(bodyLength: Int64(body?.count ?? 0))
         var uri = request.url.path(percentEncoded: true)
         if uri.isEmpty { uri = "/" }
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }

@@ -12,8 +12,8 @@ import NIOHTTP1
 /// decompressor for every request of a load run), and the head the response decoder is told about
 /// (the method decides whether a body follows). The head is what NIO's `HTTPRequestEncoder` writes
 /// for the same request with `NIOHTTPRequestHeadersValidator`'s checks (a header name, value,
-/// method or target it would refuse fails with the same `HTTPParserError.invalidHeaderToken`) and
-/// `NIOHTTPResponseDecompressor`'s `Accept-Encoding: deflate, gzip` when the request names none.
+/// method or target it would refuse fails with the same `HTTPParserError.invalidHeaderToken`); the
+/// fields are `PreparedRequest.wireHeaders` (Host, framing, `Accept-Encoding` already decided).
 struct KeepAliveRequest {
     var bytes: ByteBuffer
     /// The method only (the response decoder reads nothing else).
@@ -21,7 +21,7 @@ struct KeepAliveRequest {
     /// No `Connection: close` asked: the connection may be kept after the response.
     var keepAlive: Bool
 
-    /// `fields`: the request's headers in order, framing and `Host:` already decided by the caller.
+    /// `fields`: every header in order, as `PreparedRequest.wireHeaders` decided them.
     package init(method: String, uri: String, fields: [HeaderField], body: Data?) throws {
         guard Self.isToken(method.utf8), Self.isTarget(uri.utf8) else { throw HTTPParserError.invalidHeaderToken }
         var size = method.utf8.count + uri.utf8.count + 40 + (body?.count ?? 0)
@@ -32,10 +32,8 @@ struct KeepAliveRequest {
         buffer.writeString(uri)
         buffer.writeStaticString(" HTTP/1.1\r\n")
         var keepAlive = true
-        var acceptEncoding = false
         for field in fields {
             guard Self.isToken(field.name.utf8), HeaderField.forbiddenCharacter(in: field.value) == nil else { throw HTTPParserError.invalidHeaderToken }
-            if field.name.equalsIgnoringCase("Accept-Encoding") { acceptEncoding = true }
             if field.name.equalsIgnoringCase("Connection"), field.value.lowercased().split(separator: ",").contains(where: {
                 $0.trimmingSpaces() == "close"
             }) { keepAlive = false }
@@ -44,7 +42,6 @@ struct KeepAliveRequest {
             buffer.writeString(field.value)
             buffer.writeStaticString("\r\n")
         }
-        if !acceptEncoding { buffer.writeStaticString("Accept-Encoding: deflate, gzip\r\n") }
         buffer.writeStaticString("\r\n")
         if let body, !body.isEmpty { buffer.writeBytes(body) }
         self.bytes = buffer

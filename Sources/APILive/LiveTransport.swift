@@ -145,6 +145,21 @@ package struct LiveTransport: Transport {
         }
     }
 
+    /// The first hop's headers as its connector writes them: async-http-client's and the keep-alive
+    /// connections' from `PreparedRequest.wireHeaders`, with the cookie jar's; h2c and URLSession
+    /// add theirs where apicli does not see them (`:authority`; URLSession's Host, Accept-Encoding,
+    /// Connection…), so only the request's own (with the jar's cookies) are told for those.
+    package func headersSent(_ request: PreparedRequest, transfer: Transfer) -> [HeaderField] {
+        let sent = settings.cookieHeader(for: request).map { RunSettings.joining($0, to: request) } ?? request
+        switch connection(for: request, transfer, settings.hop(request)) {
+        case .nio, .keepAlive: return sent.wireHeaders
+        case .h2c: return sent.headers
+        #if !os(Linux) || URLSessionTransport
+        case .urlSession: return sent.headers
+        #endif
+        }
+    }
+
     /// Whether URLSession sends this exchange (in a build that has it).
     package func usesURLSession(_ request: PreparedRequest, _ transfer: Transfer) -> Bool {
         #if !os(Linux) || URLSessionTransport

@@ -12,13 +12,9 @@ import NIOHTTP1
 extension NIOConnector {
     /// The URL async-http-client is given for a request that `route` sends elsewhere: another port
     /// (`--connect-to`) or a unix socket (`http+unix://`). Either way `Host:` stays the request's
-    /// (set here unless the request sets it), as curl sends it.
-    static func wireURL(_ url: URL, route: ConnectionOptions.Route, headers: inout HTTPHeaders) throws(APIError) -> URL {
+    /// (`PreparedRequest.wireHeaders` names it), as curl sends it.
+    static func wireURL(_ url: URL, route: ConnectionOptions.Route) throws(APIError) -> URL {
         guard route.socket != nil || route.port != nil else { return url }
-        if !headers.contains(name: "Host"), let host = url.host {
-            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-            headers.add(name: "Host", value: url.port.map { "\(name):\($0)" } ?? name)
-        }
         if let socket = route.socket {
             var uri = url.path(percentEncoded: true)
             if uri.isEmpty { uri = "/" }

@@ -50,17 +50,22 @@ struct NIOConnector: Connector {
     private func exchange(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller,
                           collector: ResponseCollector) async throws -> Exchanged {
         let client = try ClientPool.client(tls: tls.isDefault ? request.tls : tls.overridden(by: request.tls), hop: hop)
-        var headers = HTTPHeaders()
-        for header in request.headers { headers.add(name: header.name, value: header.value) }
-        let wire = try Self.wireURL(request.url, route: hop.route, headers: &headers)
+        let wire = try Self.wireURL(request.url, route: hop.route)
         var body: HTTPClient.Body?
+        var length: Int64 = 0
         switch request.body {
-        case .data(let data)?: body = .bytes(data)
+        case .data(let data)?: (body, length) = (.bytes(data), Int64(data.count))
         case let streamed?:
             let sized = try SizedBody(streamed)
             body = .stream(contentLength: sized.length, Self.upload(sized, on: client.eventLoopGroup, progress: transfer.progress))
+            length = sized.length
         case nil: break
         }
+        // Host, Accept-Encoding and the framing decided as for the keep-alive connector (and as
+        // -v prints them): async-http-client keeps a Host and an Accept-Encoding it is given and
+        // frames the body with the same Content-Length.
+        var headers = HTTPHeaders()
+        for header in request.wireHeaders(bodyLength: length) { headers.add(name: header.name, value: header.value) }
         var outgoing = try Self.parsed(wire, method: request.method)
         (outgoing.headers, outgoing.body) = (headers, body)
         // A task running on an event loop (`EventLoopExecutor`) prefers a connection of that loop and

@@ -242,6 +242,12 @@ struct Decorated: Transport {
         try await send(request, transfer: Transfer())
     }
 
+    /// The live transport's (the decorators add their auth after `-v` printed the request, as
+    /// before); a WebSocket handshake is written by `WebSocketTransport`, which tells nothing.
+    func headersSent(_ request: PreparedRequest, transfer: Transfer) -> [HeaderField] {
+        request.websocket == nil ? base.headersSent(request, transfer: transfer) : request.headers
+    }
+
     func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         // What each decorator of `chain` looks at; with none set, each would pass the request on.
         if request.idle == nil, request.digest == nil, request.oauth2 == nil, request.aws == nil, request.websocket == nil {

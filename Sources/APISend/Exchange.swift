@@ -16,7 +16,12 @@ package struct Exchange: Sendable {
     package static func perform(_ request: PreparedRequest, transport: some Transport,
                                plugins: [any Plugin] = [], transfer: Transfer = Transfer()) async throws(APIError) -> Exchange {
         let prepared = plugins.prepare(request)
-        for plugin in plugins { plugin.willSend(prepared) }
+        if !plugins.isEmpty {
+            // The plugins hear the request as it goes out: with the headers the transport adds.
+            var sent = prepared
+            sent.headers = transport.headersSent(prepared, transfer: transfer)
+            for plugin in plugins { plugin.willSend(sent) }
+        }
         var moving = transfer
         if !plugins.isEmpty {  // none: progress goes straight to the transfer's (no closure a request)
             let progress = transfer.progress

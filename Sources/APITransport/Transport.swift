@@ -1,3 +1,4 @@
+import APISupport
 import APIDiagnostics
 import APITargets
 import APIEndpoint
@@ -14,9 +15,17 @@ package protocol Transport: Sendable {
     /// Sends with the body received into `transfer.destination` (when set) and progress reported
     /// as bytes move. Default: `send(_:)`, then the body written to the destination.
     func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response
+    /// The headers `request` goes out with when sent with `transfer`: its own and those the
+    /// transport adds (`Host`, framing, `Accept-Encoding`, the cookie jar's `Cookie`), for `-v`.
+    /// Default: its own (a transport that adds none, or cannot say which it adds).
+    func headersSent(_ request: PreparedRequest, transfer: Transfer) -> [HeaderField]
 }
 
 extension Transport {
+    package func headersSent(_ request: PreparedRequest, transfer: Transfer) -> [HeaderField] {
+        request.headers
+    }
+
     package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         var response = try await send(request)
         transfer.head(response)

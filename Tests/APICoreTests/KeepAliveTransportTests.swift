@@ -24,6 +24,29 @@ final class KeepAliveTransportTests: XCTestCase {
         }
     }
 
+    /// Issue 37: what `headersSent` tells (-v prints) is what arrives, Host, Accept-Encoding and
+    /// Content-Length among them, from the keep-alive connections and async-http-client alike.
+    func testTheHeadersSentAreTheHeadersThatArrive() async throws {
+        guard let httpbin = ProcessInfo.processInfo.environment["APICLI_TEST_HTTPBIN"], !httpbin.isEmpty else {
+            throw XCTSkip("no local httpbin (APICLI_TEST_HTTPBIN)")
+        }
+        for (name, transport) in [("keep-alive", LiveTransport(only: .keepAlive)), ("async-http-client", LiveTransport(only: .nio))] {
+            for (method, body) in [("GET", nil), ("POST", Data("a=1".utf8)), ("PUT", nil)] as [(String, Data?)] {
+                let request = PreparedRequest(url: URL(string: httpbin + "/anything?x=1")!, method: method,
+                                              headers: [HeaderField("X-A", "1")], body: body.map { .data($0) }, timeout: 20)
+                let (told, response) = try await EventLoopExecutor.$current.withValue(loop) { () async throws -> ([HeaderField], Response) in
+                    let told = transport.headersSent(request, transfer: Transfer())
+                    return (told, try await transport.send(request))
+                }
+                let echo = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+                let arrived = (echo?["headers"] as? [String: String] ?? [:]).map { "\($0.key.lowercased()): \($0.value)" }.sorted()
+                XCTAssertEqual(told.map { "\($0.name.lowercased()): \($0.value)" }.sorted(), arrived, "\(name) \(method)")
+                XCTAssertNotNil(told.value(of: "Host"), "\(name) \(method)")
+                XCTAssertEqual(told.value(of: "Accept-Encoding"), "deflate, gzip", "\(name) \(method)")
+            }
+        }
+    }
+
     /// Issue 34 item 25: a port above 65535 that got past the files and the command line (a caller's
     /// URL) is a clean error from every engine's entry, never a trap in `SocketAddress`.
     func testAPortAbove65535IsAnErrorNotATrap() async throws {

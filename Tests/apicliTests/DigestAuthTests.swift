@@ -62,7 +62,7 @@ final class DigestAuthTests: FolderTestCase {
         let dir = try targets()
         // WHEN the curl command is asked for THEN it uses curl's --digest -u, the password hidden
         let hidden = try run(dir, "call", "dg.md5", "--curl", "--dry-run")
-        XCTAssertEqual(hidden.stdout, "curl -L '\(base)/digest-auth/auth/ann/••••/MD5' --digest -u 'ann:••••' --max-time 60\n")
+        XCTAssertEqual(hidden.stdout, "curl -L '\(base)/digest-auth/auth/ann/••••/MD5' -H 'User-Agent: \(CLI.defaultUserAgent)' --digest -u 'ann:••••' --max-time 60\n")
         // AND with --show-secrets curl itself runs it and is let in
         let shown = try run(dir, "call", "dg.sha256", "--curl", "--dry-run", "--show-secrets")
         XCTAssertTrue(shown.stdout.contains("--digest -u ann:\(password)"), shown.stdout)

@@ -282,6 +282,7 @@ final class TransferCLITests: XCTestCase {
 
             POST https://httpbin.test/post?v=2
             Content-Type: multipart/form-data; boundary=\(boundary)
+            User-Agent: \(CLI.defaultUserAgent)
 
             [multipart/form-data, 4 parts]
               file: blob.bin (application/x-blob) from \(targets)/fixtures/data.bin, 3000 bytes
@@ -296,6 +297,7 @@ final class TransferCLITests: XCTestCase {
             """)
         let curl = try CLI.run(["call", "bin.upload", "--dry-run", "--curl", "--targets", targets], cwd: dir)
         XCTAssertEqual(curl.stdout, "curl -L -X POST 'https://httpbin.test/post?v=2' "
+                       + "-H 'User-Agent: \(CLI.defaultUserAgent)' "
                        + "-F 'file=@\(targets)/fixtures/data.bin;filename=blob.bin;type=application/x-blob' "
                        + "-F 'notes=@\(targets)/fixtures/notes.txt;type=text/plain' --form-string 'comment=hello world' --max-time 60\n")
     }

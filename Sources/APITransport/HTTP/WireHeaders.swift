@@ -1,0 +1,57 @@
+import APISupport
+import APIEndpoint
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension PreparedRequest {
+    /// Methods whose request sends no `Content-Length: 0` when it has no body (RFC 9110; what
+    /// async-http-client does).
+    package static let bodilessMethods: Set<String> = ["GET", "HEAD", "DELETE", "CONNECT", "TRACE"]
+
+    /// The header block an HTTP/1.1 request goes out with, decided in this one place: the request's
+    /// own headers in order (its own `Content-Length`/`Transfer-Encoding` dropped: the body frames
+    /// itself), `Host` when it names none (the port only when not the scheme's default),
+    /// `Accept-Encoding: deflate, gzip` when it names none (what the response decompressor asks for),
+    /// then `Content-Length` of a body of `bodyLength` bytes (`0` for a method that carries a body,
+    /// nothing for GET, HEAD, DELETE, CONNECT, TRACE without one). `KeepAliveConnector` writes exactly
+    /// these; async-http-client is handed them and adds none of its own; `-v` prints them.
+    package func wireHeaders(bodyLength: Int64) -> [HeaderField] {
+        var fields = [HeaderField]()
+        fields.reserveCapacity(headers.count + 3)
+        var hasHost = false, hasAcceptEncoding = false
+        for header in headers {
+            if header.name.equalsIgnoringCase("Content-Length") || header.name.equalsIgnoringCase("Transfer-Encoding") { continue }
+            if header.name.equalsIgnoringCase("Host") { hasHost = true }
+            if header.name.equalsIgnoringCase("Accept-Encoding") { hasAcceptEncoding = true }
+            fields.append(header)
+        }
+        if !hasHost, let host = url.host {
+            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            let scheme = url.scheme?.lowercased() ?? "http"
+            let standard = scheme == "https" || scheme == "wss" ? 443 : 80
+            fields.append(HeaderField("Host", url.port.flatMap { $0 == standard ? nil : "\(name):\($0)" } ?? name))
+        }
+        if !hasAcceptEncoding { fields.append(HeaderField("Accept-Encoding", "deflate, gzip")) }
+        if bodyLength > 0 || !Self.bodilessMethods.contains(method) {
+            fields.append(HeaderField("Content-Length", String(bodyLength)))
+        }
+        return fields
+    }
+
+    /// `wireHeaders(bodyLength:)` with the body's length: in memory, or its files measured now (a
+    /// file that cannot be read leaves the framing out: sending it fails on its own).
+    package var wireHeaders: [HeaderField] {
+        switch body {
+        case nil: return wireHeaders(bodyLength: 0)
+        case .data(let data)?: return wireHeaders(bodyLength: Int64(data.count))
+        case let streamed?:
+            guard let sized = try? SizedBody(streamed) else {
+                return wireHeaders(bodyLength: 0).filter { !$0.name.equalsIgnoringCase("Content-Length") }
+            }
+            return wireHeaders(bodyLength: sized.length)
+        }
+    }
+}
