@@ -129,6 +129,11 @@ struct CurlMapper {
                 warnings.append("header \(name) is not imported; apicli sets it")
                 continue
             }
+            // apicli's own default (`--curl` prints it): the target would pin a version.
+            if name.equalsIgnoringCase("User-Agent"), value.hasPrefix("apicli/") {
+                warnings.append("header \(name): \(value) is not imported; apicli sends its own")
+                continue
+            }
             let entry = YAMLOut.Entry.pair(name, .string(literal(value)))
             if let i = seen[name.lowercased()] {
                 warnings.append("header \(name) is given twice; the last value is kept")

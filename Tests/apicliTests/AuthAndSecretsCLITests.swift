@@ -92,11 +92,11 @@ final class AuthAndSecretsCLITests: XCTestCase {
             XCTAssertFalse(r.stderr.contains(secret), "\(mode) stderr: \(r.stderr)")
             if mode != "-vv" { XCTAssertFalse(r.stdout.contains(secret), "\(mode) stdout: \(r.stdout)") }
         }
-        XCTAssertTrue(runs[0].1.stderr.contains("> GET \(base)/status/200?t=••••\n> X-Token: ••••\n> Authorization: ••••\n"),
+        XCTAssertTrue(runs[0].1.stderr.contains("> GET \(base)/status/200?t=••••\n> X-Token: ••••\n> User-Agent: \(CLI.defaultUserAgent)\n> Authorization: ••••\n"),
                       runs[0].1.stderr)
         XCTAssertTrue(runs[2].1.stderr.contains(#""X-Token": "••••""#), runs[2].1.stderr)
         XCTAssertEqual(runs[5].1.stdout,
-                       "curl -L '\(base)/status/200?t=••••' -H 'X-Token: ••••' -H 'Authorization: ••••' --max-time 60\n")
+                       "curl -L '\(base)/status/200?t=••••' -H 'X-Token: ••••' -H 'User-Agent: \(CLI.defaultUserAgent)' -H 'Authorization: ••••' --max-time 60\n")
         XCTAssertEqual(runs[5].1.code, 0)
         XCTAssertTrue(runs[7].1.stderr.hasSuffix(
             "leaky.yaml:1:10: error: base URL '••••' for leaky.a does not start with http://, https://, ws:// or wss://\n"
@@ -108,7 +108,7 @@ final class AuthAndSecretsCLITests: XCTestCase {
         // WHEN --show-secrets is given THEN the curl command is runnable as is
         let r = try run("call", "auth.quiet", "--curl", "--dry-run", "--show-secrets")
         XCTAssertEqual(r.stdout, "curl -L '\(base)/status/200?t=\(secret)' -H 'X-Token: \(secret)' "
-                       + "-H 'Authorization: Bearer \(secret)' --max-time 60\n")
+                       + "-H 'User-Agent: \(CLI.defaultUserAgent)' -H 'Authorization: Bearer \(secret)' --max-time 60\n")
     }
 
     func testTheCurlCommandRunsAndSendsTheSameRequest() throws {
