@@ -129,7 +129,8 @@ package struct MockTable: Sendable {
 
     /// The answer to `method uri` (origin form: path and query). `HEAD` is answered by a `GET`
     /// route when no `HEAD` route matches (the server sends no body).
-    package func answer(method: String, uri: String, sampleHeader: String? = nil, body: Data = Data()) -> Answer {
+    package func answer(method: String, uri: String, sampleHeader: String? = nil, body: Data = Data(),
+                        headers: [(name: String, value: String)] = []) -> Answer {
         let (path, query) = Self.split(uri)
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         let chosen = sampleHeader.flatMap { $0.isEmpty ? nil : $0 } ?? Self.queryValue(Self.sampleParameter, in: query)
@@ -143,7 +144,8 @@ package struct MockTable: Sendable {
                         case .refused(let refused): return refused
                         }
                     }
-                    if validateRequests, let refused = Self.refused(body, query: query, captures: captures, by: entry.route.target) {
+                    if validateRequests, let refused = Self.refused(body, query: query, captures: captures, headers: headers,
+                                                                         by: entry.route.target) {
                         return refused
                     }
                     return answer(entry, captures: captures, sample: chosen)
@@ -249,7 +251,8 @@ package struct MockTable: Sendable {
     /// 400 with every violation (what Prism answers) when `body` breaks the target's request
     /// schema or a query or path parameter breaks its own (or a required one is missing); a
     /// parameter's violations name it (`"in": "query", "parameter": "limit"`).
-    static func refused(_ body: Data, query: Substring = "", captures: [String: String] = [:], by target: Target) -> Answer? {
+    static func refused(_ body: Data, query: Substring = "", captures: [String: String] = [:],
+                        headers: [(name: String, value: String)] = [], by target: Target) -> Answer? {
         guard let schema = target.expect?.schema else { return nil }
         func entry(_ v: SchemaViolation, _ p: RequestParameter?) -> JSONValue {
             var members: [(key: String, value: JSONValue)] = []
@@ -259,7 +262,7 @@ package struct MockTable: Sendable {
                                       ("keyword", .string(v.keyword)), ("expected", .string(v.expected)), ("got", .string(v.got)),
                                       ("message", .string(message))])
         }
-        let parameters = schema.parameterViolations(query: query, captures: captures)
+        let parameters = schema.parameterViolations(RequestParameter.Request(query: query, captures: captures, headers: headers))
         let list = parameters.flatMap { p in p.violations.map { entry($0, p.parameter) } }
             + schema.requestViolations(body).map { entry($0, nil) }
         guard !list.isEmpty else { return nil }

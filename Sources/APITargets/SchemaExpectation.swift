@@ -64,24 +64,14 @@ package struct SchemaExpectation: Sendable, Equatable {
         return request.violations(of: value, options: SchemaOptions(assertFormats: assertFormats, direction: .request))
     }
 
-    /// Each parameter's violations, in the description's order, for a request with `query`
-    /// (the raw text after `?`) whose path captured `captures`; parameters without any left out.
-    package func parameterViolations(query: Substring, captures: [String: String]) -> [(parameter: RequestParameter, violations: [SchemaViolation])] {
-        let pairs = query.split(separator: "&").map { pair in
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (t: Substring) in String(t).removingPercentEscapes() ?? String(t) }
-            return (decode(kv[0]), kv.count > 1 ? decode(kv[1]) : "")
-        }
+    /// Each parameter's violations, in the description's order, for `request` (its query, the
+    /// path's captures, its headers and cookies); parameters without any left out.
+    package func parameterViolations(_ request: RequestParameter.Request) -> [(parameter: RequestParameter, violations: [SchemaViolation])] {
+        let queryNames = Set(parameters.filter { $0.place == .query }.map(\.name))
         return parameters.compactMap { p in
-            let values: [String]
-            switch p.place {
-            case .query: values = pairs.filter { $0.0 == p.name }.map(\.1)
-            case .path:
-                guard let captured = captures[p.name] else { return nil }  // the target's path names it otherwise
-                values = [captured]
-            }
-            let found = p.violations(values, assertFormats: assertFormats)
-            return found.isEmpty ? nil : (p, found)
+            guard let found = p.violations(in: request, others: queryNames.subtracting([p.name]), assertFormats: assertFormats),
+                  !found.isEmpty else { return nil }
+            return (p, found)
         }
     }
 
