@@ -194,8 +194,9 @@ package struct RequestParameter: Sendable {
         return object(pairsOf(pieces))
     }
 
+    /// The pieces of a delimited value; none for the empty text (`?ids=` is the empty array).
     private func split(_ text: String, by delimiter: Character) -> [String] {
-        text.split(separator: delimiter, omittingEmptySubsequences: false).map(String.init)
+        text.isEmpty ? [] : text.split(separator: delimiter, omittingEmptySubsequences: false).map(String.init)
     }
 
     /// `[k, v, k, v]` → `[(k, v), (k, v)]` (a last key without a value has the empty string).

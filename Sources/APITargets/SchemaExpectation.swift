@@ -31,9 +31,19 @@ package struct SchemaExpectation: Sendable, Equatable {
     package var requestRequired = false
     /// The operation's query and path parameters with schemas (`openapi:` + `operation:` only).
     package var parameters: [RequestParameter] = []
-    /// How `mock --validate` refuses a bad request: 400 (422 when the operation documents 422 and
-    /// not 400) with the JSON media type the operation documents for it (`application/problem+json`…).
-    package var refusal = (status: 400, contentType: "application/json")
+    /// How `mock --validate` refuses a bad request (`OpenAPIContract.refusal`).
+    package var refusal = Refusal()
+
+    package struct Refusal: Sendable {
+        package var status = 400
+        /// The JSON media type the operation documents for `status` (`application/problem+json`…).
+        package var contentType = "application/json"
+        /// False when the operation documents no client-error response at all (so 400 is the mock's own).
+        package var documented = true
+        /// A value the documented body schema of `status` accepts (built from it, as JSON text),
+        /// for a refusal whose own body it does not accept; nil when there is none.
+        package var sample: String?
+    }
 
     package init(source: String, mark: Mark, schemas: [(status: String, schema: JSONSchema)], assertFormats: Bool = false) {
         self.source = source
