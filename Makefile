@@ -54,7 +54,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: help deps deps-build bench-deps test-all test-urlsession bench venv build release docs dist dist-test test warnings run install uninstall \
         install-only clean distclean \
-        httpbin-start httpbin-stop httpbin-status fuzz fuzz-build
+        httpbin-start httpbin-stop httpbin-status fuzz fuzz-build example-test docs-library
 
 help:
 	@echo "apicli make targets:"
@@ -65,14 +65,18 @@ help:
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
 	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), stop it: one debug build"
-	@echo "  test-all       test, then dist-test and test-urlsession (what CI runs: .ci/run)"
+	@echo "  test-all       test, then dist-test, test-urlsession and example-test (what CI runs: .ci/run)"
 	@echo "  test-urlsession  only the URLSession transport's contract tests"
 	@echo "  warnings       swift build --build-tests; fails on a warning from this repo's Sources/ or Tests/ (run by test)"
+	@echo "  example-test   build and test Examples/ (a package using the library products by path; its own .build)"
+	@echo "  docs-library   the library's DocC reference into .build/docs-library (warnings are errors)"
 	@echo "  run            offline demo: swift run apicli call github.zen --stub"
-	@echo "  install        release build, install apicli, its man page and bash/zsh/fish completions under"
+	@echo "  install        release build, install apicli, its man pages (apicli.1, apicli-targets.5), the target"
+	@echo "                 files' JSON Schemas (share/apicli) and bash/zsh/fish completions under"
 	@echo "                 \$$(DESTDIR)\$$(PREFIX) (PREFIX=$(PREFIX))"
 	@echo "  uninstall      remove what install installed"
-	@echo "  docs           the man page (argument-parser's generate-manual) and completions into $(DOCS)"
+	@echo "  docs           the man pages (argument-parser's generate-manual; scripts/manpage.awk), schemas and"
+	@echo "                 completions into $(DOCS)"
 	@echo "  dist           $(DIST)/$(DIST_NAME).tar.gz and $(DIST)/$(DEB): binary, man page, completions"
 	@echo "  dist-test      make dist, then run the packaged binary with an empty environment (run by test-all)"
 	@echo "  fuzz           libFuzzer over the YAML layer, decoders and endpoint mapping (FUZZ_TIME=seconds, default 60)"
@@ -234,12 +238,28 @@ test: deps venv warnings
 # `make test-all` is what CI runs (.ci/run): `make test` (one debug build of everything), then the
 # two checks that need builds of their own: the release binary packaged and run with an empty
 # environment (`dist-test`), and the URLSession transport's contract tests (the trait build, in
-# $(URLSESSION_BUILD)). Run it before a release or when you touch packaging or the URLSession transport.
-test-all: test dist-test test-urlsession
+# $(URLSESSION_BUILD)), and Examples/ against the library products (`example-test`, its own build
+# folder: 2:45 cold here). Run it before a release or when you touch packaging, the URLSession
+# transport or the library.
+test-all: test dist-test test-urlsession example-test
 
 # `make test-urlsession`: only the URLSession transport's contract tests (its own build folder).
 test-urlsession: deps venv
 	@$(MAKE) --no-print-directory test SWIFT_TEST_FLAGS="--traits URLSessionTransport --scratch-path $(URLSESSION_BUILD) --filter 'TransportContractTests|TransferContractTests|TransportErrorTests'"
+
+# `make example-test`: Examples/, a package that depends on this one by path and on its library
+# products alone (docs/swift-library.md), built and tested with its own build folder; its live test
+# starts Tests/Servers/echo-server.py.
+example-test: deps
+	cd Examples && $(SWIFT) build --build-tests && NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost $(SWIFT) test --skip-build
+
+# `make docs-library`: the library's DocC reference (swift-docc-plugin), a warning fails it.
+LIBRARY_DOCS := .build/docs-library
+docs-library: deps-build
+	@mkdir -p $(LIBRARY_DOCS); for target in APITargetsKit APITargetsURLSession; do \
+	  $(SWIFT) package --allow-writing-to-directory $(LIBRARY_DOCS) generate-documentation --target $$target \
+	    --output-path $(LIBRARY_DOCS)/$$target --warnings-as-errors || exit 1; \
+	done; echo "docs-library: $(LIBRARY_DOCS)/APITargetsKit, $(LIBRARY_DOCS)/APITargetsURLSession"
 
 run: deps-build
 	$(SWIFT) run apicli call github.zen --stub
@@ -255,6 +275,10 @@ MANUAL_BIN := .build/tools/debug/generate-manual
 BASH_COMPLETIONS := $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS  := $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS := $(PREFIX)/share/fish/vendor_completions.d
+# The JSON Schemas of target files (`apicli schema`), for editors.
+SCHEMADIR  := $(PREFIX)/share/apicli
+# apicli-targets(5): the manual's target-file pages as a man page (scripts/manpage.awk, no pandoc).
+TARGETS_MAN_PAGES := docs/target-files.md docs/project-file.md
 
 $(MANUAL_BIN):
 	@[ -d .build/checkouts/swift-argument-parser ] || $(SWIFT) package resolve
@@ -265,22 +289,36 @@ docs: release $(MANUAL_BIN)
 	@rm -rf $(DOCS) && mkdir -p $(DOCS)
 	$(MANUAL_BIN) $(RELEASE) --output-directory $(DOCS) --authors "the apicli authors" >/dev/null
 	@test -s $(DOCS)/apicli.1 || { echo "docs: generate-manual wrote no apicli.1"; exit 1; }
+	@# generate-manual leaves the discussions' blank lines (groff -ww: "mdoc warning: Empty input line"):
+	@# each becomes .Pp; and apicli(1) names apicli-targets(5).
+	awk '/^$$/ { print ".Pp"; next } /^\.Sh AUTHORS/ { print ".Sh SEE ALSO"; print ".Xr apicli-targets 5" } { print }' \
+	  $(DOCS)/apicli.1 > $(DOCS)/apicli.1.tmp && mv $(DOCS)/apicli.1.tmp $(DOCS)/apicli.1
+	awk -v name=apicli-targets -v section=5 -v version=$(VERSION) \
+	  -v summary="the target files of apicli: service files and apicli.yaml" \
+	  -v see="apicli(1); apicli schema prints these files' JSON Schema (installed in share/apicli)" \
+	  -f scripts/manpage.awk $(TARGETS_MAN_PAGES) > $(DOCS)/apicli-targets.5
+	$(RELEASE) schema targets > $(DOCS)/apicli-targets.schema.json
+	$(RELEASE) schema project > $(DOCS)/apicli-project.schema.json
 	$(RELEASE) --generate-completion-script bash > $(DOCS)/apicli.bash
 	$(RELEASE) --generate-completion-script zsh > $(DOCS)/_apicli
 	$(RELEASE) --generate-completion-script fish > $(DOCS)/apicli.fish
 
 install: docs
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASH_COMPLETIONS)" \
-	  "$(DESTDIR)$(ZSH_COMPLETIONS)" "$(DESTDIR)$(FISH_COMPLETIONS)"
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASH_COMPLETIONS)" \
+	  "$(DESTDIR)$(ZSH_COMPLETIONS)" "$(DESTDIR)$(FISH_COMPLETIONS)" "$(DESTDIR)$(SCHEMADIR)"
 	install -s -m 755 $(RELEASE) "$(DESTDIR)$(BINDIR)/apicli"
 	install -m 644 $(DOCS)/apicli.1 "$(DESTDIR)$(MANDIR)/man1/apicli.1"
+	install -m 644 $(DOCS)/apicli-targets.5 "$(DESTDIR)$(MANDIR)/man5/apicli-targets.5"
+	install -m 644 $(DOCS)/apicli-targets.schema.json $(DOCS)/apicli-project.schema.json "$(DESTDIR)$(SCHEMADIR)"
 	install -m 644 $(DOCS)/apicli.bash "$(DESTDIR)$(BASH_COMPLETIONS)/apicli"
 	install -m 644 $(DOCS)/_apicli "$(DESTDIR)$(ZSH_COMPLETIONS)/_apicli"
 	install -m 644 $(DOCS)/apicli.fish "$(DESTDIR)$(FISH_COMPLETIONS)/apicli.fish"
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/apicli" "$(DESTDIR)$(MANDIR)/man1/apicli.1" "$(DESTDIR)$(BASH_COMPLETIONS)/apicli" \
-	  "$(DESTDIR)$(ZSH_COMPLETIONS)/_apicli" "$(DESTDIR)$(FISH_COMPLETIONS)/apicli.fish"
+	rm -f "$(DESTDIR)$(BINDIR)/apicli" "$(DESTDIR)$(MANDIR)/man1/apicli.1" "$(DESTDIR)$(MANDIR)/man5/apicli-targets.5" \
+	  "$(DESTDIR)$(BASH_COMPLETIONS)/apicli" "$(DESTDIR)$(ZSH_COMPLETIONS)/_apicli" "$(DESTDIR)$(FISH_COMPLETIONS)/apicli.fish" \
+	  "$(DESTDIR)$(SCHEMADIR)/apicli-targets.schema.json" "$(DESTDIR)$(SCHEMADIR)/apicli-project.schema.json"
+	-rmdir "$(DESTDIR)$(SCHEMADIR)" 2>/dev/null
 
 # `make dist`: what `make install PREFIX=/usr` installs, as a tarball (usr/… inside) and a .deb
 # built with dpkg-deb that depends on the runtime packages of libyaml and PCRE2 only (the Swift runtime is linked
@@ -294,7 +332,7 @@ dist: docs
 	@rm -rf $(DIST)/root $(DIST)/deb && mkdir -p $(DIST)
 	$(MAKE) --no-print-directory install-only DESTDIR=$(abspath $(DIST))/root PREFIX=/usr
 	tar -C $(DIST)/root --owner=0 --group=0 --sort=name -czf $(DIST)/$(DIST_NAME).tar.gz usr
-	cp -a $(DIST)/root $(DIST)/deb && gzip -9n $(DIST)/deb/usr/share/man/man1/apicli.1
+	cp -a $(DIST)/root $(DIST)/deb && gzip -9n $(DIST)/deb/usr/share/man/man1/apicli.1 $(DIST)/deb/usr/share/man/man5/apicli-targets.5
 	mkdir -p $(DIST)/deb/DEBIAN
 	{ echo "Package: apicli"; echo "Version: $(VERSION)"; echo "Architecture: $(ARCH_DEB)"; \
 	  echo "Maintainer: apicli authors <apicli@localhost>"; echo "Depends: libyaml-0-2, libpcre2-8-0"; \

@@ -17,6 +17,13 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "apicli", targets: ["apicli"]),
+        // The Swift library over the same target files (docs/swift-library.md): loading, Moya-shaped
+        // targets, requests, offline contract checks. Built from the stages up to APIVerdict: no
+        // NIO, no async-http-client, no argument parser (ModuleGraphTests checks it).
+        .library(name: "APITargetsKit", targets: ["APITargetsKit"]),
+        // Its URLSession parts: URLRequests, the stubbing URLProtocol, the async client. On Linux
+        // they need FoundationNetworking (libcurl), which the `apicli` executable never links.
+        .library(name: "APITargetsURLSession", targets: ["APITargetsURLSession"]),
     ],
     // On Linux the live transport is async-http-client alone (no libcurl). This trait builds the
     // URLSession transport there too (FoundationNetworking, libcurl) and sends plain calls through
@@ -44,6 +51,8 @@ let package = Package(
         // The WebSocket client's handshake headers (HTTPTypes) and its Logger.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `make docs-library`: the library's DocC reference (`swift package generate-documentation`).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The system's libyaml (Debian: libyaml-dev). Only APIYAML imports it.
@@ -102,6 +111,11 @@ let package = Package(
         .target(name: "APIRecord", dependencies: ["APISend"]),
         .target(name: "APIImport", dependencies: ["APISend"]),
 
+        // The library (issue 38): the public Swift API over the stages up to the verdict; nothing
+        // of the program depends on it.
+        .target(name: "APITargetsKit", dependencies: ["APIVerdict"]),
+        .target(name: "APITargetsURLSession", dependencies: ["APITargetsKit"]),
+
         // Argument parsing, rendering and exit codes.
         // Linux: export none of the program's symbols (Sources/apicli/exports.map says why: start-up).
         .executableTarget(
@@ -128,6 +142,9 @@ let package = Package(
         ),
         // Runs the built binary: exit codes, stdout/stderr, live calls against a local httpbin.
         // Fixtures and Malformed are read from the source tree (by #filePath), not bundled.
+        // The library's tests: URLRequests against `apicli show`, URLProtocol stubs, the client.
+        .testTarget(name: "APITargetsKitTests", dependencies: ["APITargetsURLSession", "APISend", "apicli", "TestServers"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "apicliTests", dependencies: ["apicli", "apicli-fuzz", "TestServers"], exclude: ["Fixtures", "Malformed"]),
     ]
 )

@@ -3,7 +3,8 @@
 # would: the tarball extracted and the .deb unpacked (dpkg -x) into temporary folders, then in each
 # `apicli --version`, `apicli call github.zen --stub` and `apicli mock` (one request by curl), with an
 # empty environment (env -i) and PATH=/usr/bin:/bin. Also: the .deb depends on libyaml-0-2 and libpcre2-8-0 only,
-# both hold the man page and the completions, and the binary links no Swift library.
+# both hold the man pages (apicli.1, apicli-targets.5), the completions and the JSON Schemas
+# (usr/share/apicli, what `apicli schema` prints), and the binary links no Swift library.
 # Run by `make dist-test` (and so by `make test`).
 set -euo pipefail
 
@@ -40,6 +41,11 @@ check_root() {
     [ -s "$root/$f" ] || fail "$name: no $f"
   done
   ls "$root"/usr/share/man/man1/apicli.1* >/dev/null 2>&1 || fail "$name: no man page"
+  ls "$root"/usr/share/man/man5/apicli-targets.5* >/dev/null 2>&1 || fail "$name: no apicli-targets(5)"
+  for f in apicli-targets apicli-project; do
+    cmp -s "$root/usr/share/apicli/$f.schema.json" <(clean_env "$bin" schema "${f#apicli-}") \
+      || fail "$name: usr/share/apicli/$f.schema.json is missing or not what apicli schema prints"
+  done
   if ldd "$bin" | grep -i swift >/dev/null; then fail "$name: the binary links a Swift library: $(ldd "$bin" | grep -i swift)"; fi
   if readelf -S "$bin" | grep '\.symtab' >/dev/null; then fail "$name: the binary is not stripped"; fi
 

@@ -170,10 +170,15 @@ package struct Workspace: Sendable {
         try resolver.bindings(for: target, in: service)
     }
 
+    /// A target's base URL, after the environment, `APICLI_BASE_URL_<SERVICE>` and `--base-url`.
+    package func baseURL(for target: Target, in service: Service) throws(APIError) -> String {
+        try resolver.baseURL(for: target, in: service)
+    }
+
     /// The path of a target's base URL (`/v1` of `https://api.example.com/v1/`, "" for none):
     /// where `mock` serves the target's path.
     package func basePath(for target: Target, in service: Service) throws(APIError) -> String {
-        let base = try resolver.baseURL(for: target, in: service)
+        let base = try baseURL(for: target, in: service)
         let path = URLComponents(string: base)?.percentEncodedPath ?? ""
         return path.split(separator: "/").joined(separator: "/").isEmpty ? "" : "/" + path.split(separator: "/").joined(separator: "/")
     }

@@ -50,12 +50,14 @@ extension CollectionRequest {
         return nil
     }
 
-    /// The path: `:name` segments (Postman's and Bruno's path variables) → `{name}` with
-    /// `defaults[name]` as the param's value; other segments with their variables as `${NAME}`.
-    mutating func setPath(_ path: String, defaults: [String: String], variables: inout CollectionVariables) {
+    /// The path: `:name` segments (Postman's and Bruno's path variables, Insomnia's path
+    /// parameters) → `{name}` with `defaults[name]` as the param's value; other segments with their
+    /// variables as `${NAME}`. `only`: just the `:name`s it holds (Insomnia sends a `:name` that is
+    /// not one of its path parameters as it is).
+    mutating func setPath(_ path: String, defaults: [String: String], only: Set<String>? = nil, variables: inout CollectionVariables) {
         var segments: [String] = []
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
-            if segment.hasPrefix(":"), segment.count > 1 {
+            if segment.hasPrefix(":"), segment.count > 1, only?.contains(String(segment.dropFirst())) ?? true {
                 let source = String(segment.dropFirst())
                 let name = ImportNames.placeholder(source)
                 segments.append("{\(name)}")

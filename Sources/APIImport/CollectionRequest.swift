@@ -7,6 +7,9 @@ struct CollectionRequest {
     /// Folder names from the top, then the request's own name, as the input writes them.
     var folders: [String] = []
     var name: String
+    /// The request's own description (Postman `description`, Insomnia `description`): the
+    /// target's `doc:` after its folders and name.
+    var description: String?
     /// The name was made from the method and route (the input gives none): not a `doc:`.
     var nameFromRoute = false
     var method = "GET"
@@ -42,7 +45,9 @@ struct CollectionRequest {
         let parts = (folders + [name]).compactMap(ImportNames.lowerCamel)
         let base = parts.isEmpty ? ImportNames.fromRoute(method, path) : parts.joined(separator: "-")
         var t = TargetDraft(name: taken.claim(base))
-        t.doc = ImportText.oneLine((folders + (nameFromRoute ? [] : [name])).joined(separator: " / "))
+        let about = description.map(ImportText.oneLine).flatMap { $0.isEmpty ? nil : $0 }
+        let place = ImportText.oneLine((folders + (nameFromRoute ? [] : [name])).joined(separator: " / "))
+        t.doc = [place, about ?? ""].filter { !$0.isEmpty }.joined(separator: ": ")
         if t.doc?.isEmpty == true { t.doc = nil }
         t.notes = notes
         t.method = method
@@ -80,7 +85,8 @@ struct CollectionRequest {
 /// `service-host`. Targets keep the input's order.
 enum CollectionDrafts {
     static func services(_ requests: [CollectionRequest], service: String, header: [String],
-                         auth: YAMLOut?, notes: [String], environments: [String: [YAMLOut.Entry]] = [:]) -> [ServiceDraft] {
+                         auth: YAMLOut?, notes: [String], doc: String? = nil,
+                         environments: [String: [YAMLOut.Entry]] = [:]) -> [ServiceDraft] {
         // The origin most requests use gets the plain name (the first of equals).
         let groups = ImportOrigins.group(requests, by: \.origin).enumerated()
             .sorted { ($0.element.items.count, -$0.offset) > ($1.element.items.count, -$1.offset) }.map(\.element)
@@ -91,6 +97,7 @@ enum CollectionDrafts {
             let name = names.claim(suffix.map { "\(service)-\($0)" } ?? service)
             var draft = ServiceDraft(service: name, baseURL: origin)
             draft.header = header + notes
+            draft.doc = doc
             draft.auth = auth
             draft.environments = environments[origin] ?? []
             var taken = UniqueNames()
@@ -117,6 +124,18 @@ enum CollectionDrafts {
             out[r.origin] = entries
         }
         return out
+    }
+
+    /// A service's `doc:`: the collection's description, then each folder's (`Folder: text`),
+    /// one line; nil when there is none.
+    static func doc(_ description: String?, folders: [(path: [String], text: String)]) -> String? {
+        var parts: [String] = []
+        if let d = description.map(ImportText.oneLine), !d.isEmpty { parts.append(d) }
+        for f in folders {
+            let text = ImportText.oneLine(f.text)
+            if !text.isEmpty { parts.append(ImportText.oneLine(f.path.joined(separator: " / ")) + ": " + text) }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
     /// `https://api.example.com:8443` → `api example com 8443`; `${BASE_URL}` → `base url`.

@@ -25,6 +25,10 @@ struct HarEntry {
     /// `postData.mimeType` and `postData.text` (HAR keeps request bodies as text).
     var postType: String?
     var postText: String?
+    /// `request.bodySize` (-1 or missing: unknown).
+    var bodySize: Int?
+    /// `postData.params` given (a form as name/value pairs; HAR keeps `text` beside it).
+    var postParams = false
     var status: Int
     var responseHeaders: [Header]
     /// `content.mimeType`, and the body's bytes (`encoding: base64` decoded); nil when the HAR has no text.
@@ -70,8 +74,22 @@ struct HarEntry {
         }
         return HarEntry(index: index, method: method.uppercased(), url: url, requestHeaders: headers(request),
                         postType: request["postData"]?["mimeType"]?.stringValue, postText: request["postData"]?["text"]?.stringValue,
+                        bodySize: request["bodySize"]?.scalarText.flatMap { Int($0) },
+                        postParams: { if case .array(let p)? = request["postData"]?["params"] { return !p.isEmpty } else { return false } }(),
                         status: status(response), responseHeaders: headers(response), mimeType: content?["mimeType"]?.stringValue ?? "",
                         body: body, resourceType: item["_resourceType"]?.stringValue)
+    }
+
+    /// A request body the recording does not hold, as a warning says it (`a 17-byte body`):
+    /// `Content-Length` or `bodySize` above 0, or `postData.params`, with no `postData.text`
+    /// (Playwright writes `bodySize: 0` and no `postData` for some uploads, and then the header
+    /// is the only trace); nil when nothing is missing.
+    var missingBody: String? {
+        guard (postText ?? "").isEmpty else { return nil }
+        let length = requestHeaders.last { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value.trimmingSpaces()) }
+        let size = max(length ?? 0, bodySize ?? 0)
+        if size > 0 { return "a \(size)-byte body" }
+        return postParams ? "a form body (postData.params without text)" : nil
     }
 
     /// HAR statuses are numbers; 0 (a request that got no answer) is kept as 0.

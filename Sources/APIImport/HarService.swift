@@ -50,8 +50,15 @@ struct HarService {
         }
         headers(e, &t)
         body(e, &t)
+        if let what = e.missingBody {
+            let at = e.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? e.url  // the query may hold a credential
+            appendWarning("entry \(e.index) (\(e.method) \(at)): the request had \(what) the recording does not hold; target \(t.name) is sent without one (add task: { body: … } or record again with bodies)")
+            t.notes.append("The recorded request had \(what) the recording does not hold: add it (task: { body: … }).")
+        }
         if !["GET", "HEAD", "OPTIONS"].contains(e.method) { t.check = false }
         if (100...599).contains(e.status) { t.expect = [.pair("status", .number(String(e.status)))] }
+        // A recorded redirect is what the server answered, not where the client went next.
+        if (300...399).contains(e.status) { t.followRedirects = false }
         var sampleNotes: [String] = []
         t.sample = sample(e, expectFailure: false, notes: &sampleNotes)
         t.notes += sampleNotes

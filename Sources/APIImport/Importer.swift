@@ -1,13 +1,14 @@
 import APIDiagnostics
 /// What an importer reads: a file's bytes or a command's text, and the name warnings give it
-/// (the file as the user named it, `curl` for a command).
+/// (the file as the user named it, `curl` for a command). A UTF-8 byte order mark at the start
+/// is left out, as JSON readers may (RFC 8259 §8.1) and YAML's do.
 package struct ImportInput: Sendable {
     package var name: String
     package var bytes: [UInt8]
 
     package init(name: String, bytes: [UInt8]) {
         self.name = name
-        self.bytes = bytes
+        self.bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
     }
 
     package init(name: String, text: String) {

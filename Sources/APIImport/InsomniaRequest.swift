@@ -1,10 +1,12 @@
 import APISupport
 import APITargets
 import APITransport
-/// An Insomnia request → a `CollectionRequest`: URL, `parameters` (query), headers, body by
-/// `mimeType`, and `authentication` (the request's, else its nearest request group's).
+/// An Insomnia request → a `CollectionRequest`: URL (`:name` segments as `{name}`, their values
+/// from `pathParameters`), `parameters` (query), headers, body by `mimeType`, `authentication`
+/// (the request's, else its nearest request group's) and `description`.
 extension InsomniaMapper {
-    mutating func request(_ node: SpecNode, at path: String) -> CollectionRequest? {
+    mutating func request(_ res: InsomniaResource) -> CollectionRequest? {
+        let node = res.node, path = res.path
         let name = node["name"]?.text ?? ""
         guard let rawURL = node["url"]?.text, !rawURL.trimmingWhitespace().isEmpty else {
             warn(node, path, "request '\(name)' has no URL; it is not imported")
@@ -18,10 +20,12 @@ extension InsomniaMapper {
         let url = CollectionURL(variables.inlined(rawURL))
         var r = CollectionRequest(name: name, origin: variables.text(url.origin))
         r.rawOrigin = url.origin
-        r.folders = folders(of: node)
+        r.folders = folders(of: res)
+        r.description = CollectionInput.description(node["description"]) ?? CollectionInput.description(node["meta"]?["description"])
         r.method = method
-        r.path = url.path.split(separator: "/", omittingEmptySubsequences: false)
-            .map { variables.text(CollectionURL.segment($0)) }.joined(separator: "/")
+        var defaults: [String: String] = [:]
+        for (key, value, _) in CollectionInput.enabled(node["pathParameters"], key: "name") { defaults[key] = variables.inlined(value) }
+        r.setPath(url.path, defaults: defaults, only: Set(defaults.keys), variables: &variables)
         var query = url.query
         for (key, value, _) in CollectionInput.enabled(node["parameters"], key: "name") { query.append((key, value)) }
         r.setQuery(query, variables: &variables)
@@ -32,10 +36,9 @@ extension InsomniaMapper {
             self.body(body, at: "\(path).body", into: &r)
             for w in r.secretJSONFields(prefix: prefix) { warn(body, "\(path).body", w) }
         }
-        auth(node, at: path, into: &r)
-        for (key, what) in [("preRequestScript", "pre-request script"), ("afterResponseScript", "after-response script")] {
-            guard let script = node[key], !(script.text ?? "").trimmingWhitespace().isEmpty else { continue }
-            warn(script, "\(path).\(key)", "the \(what) of request '\(name)' is not run (apicli runs no JavaScript)")
+        auth(res, into: &r)
+        for (script, at, what) in scripts(res) {
+            warn(script, at, "the \(what) of request '\(name)' is not run (apicli runs no JavaScript)")
             r.notes.append("The \(what) was not imported (apicli runs no JavaScript).")
         }
         return r
@@ -68,10 +71,10 @@ extension InsomniaMapper {
         for w in warnings { warn(b, path, w) }
     }
 
-    private mutating func auth(_ node: SpecNode, at path: String, into r: inout CollectionRequest) {
-        let own = node["authentication"].flatMap { $0["type"]?.text == nil ? nil : $0 }
-        guard let a = own ?? groupAuth(of: node), a["disabled"]?.bool != true else { return }
-        let here = own != nil ? "\(path).authentication" : "(the request group's authentication)"
+    private mutating func auth(_ res: InsomniaResource, into r: inout CollectionRequest) {
+        let own = res.node["authentication"].flatMap { $0["type"]?.text == nil ? nil : $0 }
+        guard let a = own ?? groupAuth(of: res), a["disabled"]?.bool != true else { return }
+        let here = own != nil ? "\(res.path).authentication" : "(the request group's authentication)"
         let type = a["type"]?.text ?? ""
         let field = { (k: String) in a[k]?.text ?? "" }
         let kind: CollectionAuth.Kind

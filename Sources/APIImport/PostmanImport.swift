@@ -1,3 +1,4 @@
+import APIJSON
 import APISupport
 import APIYAML
 import APIDiagnostics
@@ -40,8 +41,9 @@ package struct PostmanImport: Importer {
         }
         var header = ["Imported from \(Path.lastComponent(file)) (Postman collection\(title.map { " '\(ImportText.oneLine($0))'" } ?? "")) by apicli import postman."]
         header += mapper.serviceAuth.notes
+        let doc = CollectionDrafts.doc(CollectionInput.description(root["info"]?["description"]), folders: mapper.folderDocs)
         let drafts = CollectionDrafts.services(mapper.requests, service: service, header: header,
-                                               auth: mapper.serviceAuth.auth, notes: mapper.variables.notes)
+                                               auth: mapper.serviceAuth.auth, notes: mapper.variables.notes, doc: doc)
         let warnings = mapper.warnings + mapper.variables.warnings.map { ImportWarning(file: file, mark: nil, message: $0) }
         return ImportResult(drafts: drafts, warnings: warnings)
     }
@@ -61,9 +63,29 @@ package struct CollectionOptions: Sendable {
 enum CollectionInput {
     static func root(_ input: ImportInput) throws(APIError) -> SpecNode {
         let node: Node?
-        do { node = try YAMLParser.parse(input.bytes) } catch { throw .invalid(Diagnostic(file: input.name, error)) }
+        do { node = try YAMLParser.parse(jsonDEL(input.bytes)) } catch { throw .invalid(Diagnostic(file: input.name, error)) }
         guard let node else { throw .invalid(Diagnostic(file: input.name, mark: nil, message: "the file is empty")) }
         return SpecNode(node: node, file: input.name)
+    }
+
+    /// JSON read through the YAML layer (for its lines and columns) as JSON reads it: a raw DEL
+    /// (0x7F) is a character like any other in a JSON string (RFC 8259 §7), where YAML refuses it
+    /// unescaped, so in a file that is JSON each one inside a string becomes the escape `\u007F`
+    /// (the same character; a column after it on its line moves by 5). YAML input is left alone.
+    static func jsonDEL(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(0x7F), JSONParser.parseValue(bytes) != nil else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var inString = false, escaped = false
+        for b in bytes {
+            if inString, b == 0x7F {
+                out += Array("\\u007F".utf8)
+                continue
+            }
+            out.append(b)
+            if escaped { escaped = false } else if inString, b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString.toggle() }
+        }
+        return out
     }
 
     /// Exit 2 at `node`, naming its JSON path.
@@ -79,6 +101,13 @@ enum CollectionInput {
             return given
         }
         return title.flatMap(ImportNames.service) ?? ImportNames.service(Path.stem(Path.lastComponent(file))) ?? "imported"
+    }
+
+    /// A description's text: a string, or Postman's `{ content:, type: }` object.
+    static func description(_ node: SpecNode?) -> String? {
+        guard let node else { return nil }
+        let text = node.text ?? node["content"]?.text
+        return text?.trimmingWhitespace().isEmpty == false ? text : nil
     }
 
     /// `key`/`name` + `value` pairs of a list, leaving out `disabled: true` ones.

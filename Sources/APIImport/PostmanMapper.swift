@@ -10,6 +10,8 @@ struct PostmanMapper {
     var variables: CollectionVariables
     var requests: [CollectionRequest] = []
     var warnings: [ImportWarning] = []
+    /// Folders' descriptions, with the folders' names from the top (for the service's `doc:`).
+    var folderDocs: [(path: [String], text: String)] = []
     /// The collection's `auth`: the service files' `auth:`.
     var serviceAuth = CollectionAuth.Mapped()
     private var collectionAuth: SpecNode?
@@ -54,6 +56,7 @@ struct PostmanMapper {
             if let children = item["item"] {
                 scripts(item["event"], at: "\(here).event", owner: "folder '\(name)'")
                 let inherited = Self.inherits(item["auth"]) ? auth : item["auth"]
+                if let text = CollectionInput.description(item["description"]) { folderDocs.append((folders + [name], text)) }
                 if folders.count >= Self.maxDepth {
                     warn(item, here, "folders nested deeper than \(Self.maxDepth): its requests are named as their parent's")
                     try walk(children, at: "\(here).item", folders: folders, auth: inherited)
@@ -62,6 +65,7 @@ struct PostmanMapper {
                 }
             } else if let request = item["request"] {
                 guard var r = self.request(request, at: "\(here).request", name: name, folders: folders, inherited: auth) else { continue }
+                r.description = CollectionInput.description(request["description"]) ?? CollectionInput.description(item["description"])
                 responses(item["response"], at: "\(here).response", into: &r)
                 r.expectStatus = scripts(item["event"], at: "\(here).event", owner: "request '\(name)'", request: &r)
                 for w in variables.takeWarnings() { warn(request, "\(here).request", w) }

@@ -1,4 +1,5 @@
 import APIYAML
+import APITargets
 import APITransport
 /// A target as an import writes it: the keys of a target file, in the order a person writes them.
 package struct TargetDraft: Sendable, Equatable {
@@ -14,7 +15,8 @@ package struct TargetDraft: Sendable, Equatable {
     package var auth: YAMLOut?
     package var timeout: String?
     package var check: Bool?
-    /// `followRedirects: false` (a `.http` file's `# @no-redirect`, a Bruno request's settings).
+    /// `followRedirects: false` (a recorded 3xx kept as it was answered, a `.http` file's
+    /// `# @no-redirect`, a Bruno request's settings).
     package var followRedirects: Bool?
     package var expect: [YAMLOut.Entry] = []
     package var sample: YAMLOut?
@@ -93,6 +95,7 @@ package struct ServiceDraft: Sendable, Equatable {
         return .map(e)
     }
 
-    /// The file's text: the same draft always gives the same bytes.
-    package var text: String { YAMLWriter.document(yaml, header: header) }
+    /// The file's text: the same draft always gives the same bytes. Its first line is the modeline
+    /// naming the schema editors check it with (the one place every importer and `call --save` write it).
+    package var text: String { EditorSchema.targets.modeline + "\n" + YAMLWriter.document(yaml, header: header) }
 }

@@ -27,14 +27,6 @@ package final class PiecesInputStream: InputStream {
         return _failure
     }
 
-    /// The whole body in memory (platforms where a stream subclass cannot be used).
-    package static func collect(_ body: SizedBody) throws(APIError) -> Data {
-        let reader = BodyReader(body)
-        var data = Data()
-        while let chunk = try reader.next() { data += chunk }
-        return data
-    }
-
     package override func open() {}
     package override func close() {}
     package override var hasBytesAvailable: Bool {

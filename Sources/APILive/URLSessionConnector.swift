@@ -65,10 +65,10 @@ struct URLSessionConnector: Connector {
                 stream = PiecesInputStream(body)
                 urlRequest.httpBodyStream = stream
             } else {
-                urlRequest.httpBody = try PiecesInputStream.collect(body)
+                urlRequest.httpBody = try body.data()
             }
             #else
-            urlRequest.httpBody = try PiecesInputStream.collect(body)
+            urlRequest.httpBody = try body.data()
             #endif
         case nil: break
         }

@@ -14,6 +14,11 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `apicli mock`'s HTTP/1.1 server (SwiftNIO): every request is answered from the current
 /// `MockTable`, which `reload` swaps whole. It never prints: each answered request is reported
@@ -98,7 +103,18 @@ package final class MockServer: Sendable {
             return MockServer(table: shared, group: group, channel: channel, host: host, port: bound)
         } catch {
             try? await group.shutdownGracefully()
-            throw .network(.other("cannot listen on \(host):\(port): \(error)"))
+            throw .network(.other("cannot listen on \(host):\(port): " + Self.listenProblem(error)))
+        }
+    }
+
+    /// Why the address cannot be listened on, in plain words (NIO's text names its syscall and errno).
+    static func listenProblem(_ error: any Error) -> String {
+        guard let e = error as? IOError else { return "\(error)" }
+        switch e.errnoCode {
+        case EADDRINUSE: return "the port is in use (another server listens there); pick another with --port, or --port 0 for a free one"
+        case EACCES: return "permission denied (ports below 1024 need privileges); pick another with --port, or --port 0 for a free one"
+        case EADDRNOTAVAIL: return "this machine has no such address; --host takes one of its own addresses (127.0.0.1, 0.0.0.0)"
+        default: return String(cString: strerror(e.errnoCode)).lowercased()
         }
     }
 

@@ -17,7 +17,7 @@ import Foundation
 /// hands in method, target-form URI and the sample header, and writes back what comes out.
 package struct MockTable: Sendable {
     struct Entry: Sendable {
-        var route: MockRoute
+        var route: TargetRoute
         var bindings: Bindings
         /// Responses rendered once, by sample name ("" for `sample:`): for a route without captures
         /// a text or JSON sample always renders the same (a `file:` body is read each time).
@@ -33,7 +33,7 @@ package struct MockTable: Sendable {
     /// Selected targets that have no sample: not served.
     package private(set) var withoutSamples: [String] = []
 
-    package var routes: [MockRoute] { entries.map(\.route) }
+    package var routes: [TargetRoute] { entries.map(\.route) }
 
     /// Routes for `selected`. Two routes that answer the same requests are an error naming both,
     /// unless `prefer` (`--service`) names the service of exactly one of them.
@@ -49,14 +49,8 @@ package struct MockTable: Sendable {
                 continue
             }
             do throws(APIError) {
-                let base = try workspace.basePath(for: target, in: service)
-                let bindings = try workspace.bindings(for: target, in: service)
-                let env = Bindings(environment: bindings.environment, secrets: bindings.secrets, providers: bindings.providers)
-                let path = try target.path.map { t throws(APIError) in
-                    try env.expand(t, in: "the path of \(target.qualifiedName)", file: service.file, unresolved: .keep)
-                } ?? ""
-                var entry = Entry(route: MockRoute(service: service, target: target, basePath: base, path: path),
-                                  bindings: bindings)
+                let (route, bindings) = try workspace.route(for: target, in: service)
+                var entry = Entry(route: route, bindings: bindings)
                 if !entry.route.hasCaptures {
                     for (name, sample) in target.allSamples where sample.error == nil {
                         if case .file? = sample.body { continue }
@@ -69,11 +63,7 @@ package struct MockTable: Sendable {
                 if case .invalidInput(let d) = error { problems += d } else { throw error }
             }
         }
-        self.entries = try Self.resolveConflicts(entries, prefer: prefer, problems: problems)
-            .enumerated().sorted { a, b in
-                let (x, y) = (a.element.route.specificity, b.element.route.specificity)
-                return x != y ? x.lexicographicallyPrecedes(y) == false : a.offset < b.offset
-            }.map(\.element)
+        self.entries = TargetRoute.mostSpecificFirst(try Self.resolveConflicts(entries, prefer: prefer, problems: problems), \.route)
     }
 
     private static func resolveConflicts(_ entries: [Entry], prefer: [String], problems: [Diagnostic]) throws(APIError) -> [Entry] {
@@ -211,17 +201,11 @@ package struct MockTable: Sendable {
         }
     }
 
-    /// The most characters of a request line compared with each route to find the closest ones:
-    /// the distance costs their product, and it runs on the event loop.
-    static let comparedLength = 200
-
     /// 404 with the routes closest to what was asked, nearest first.
     private func notFound(method: String, path: String, parts: [Substring]) -> Reply {
         let asked = "\(method) \(path)"
-        let compared = String(asked.prefix(Self.comparedLength))
-        let scored = entries.map { e in (e.route, Suggestions.distance(compared, String(e.route.filled(with: parts).prefix(Self.comparedLength)))) }
-            .sorted { $0.1 < $1.1 }.prefix(3)
-        let closest: [JSONValue] = scored.map { route, _ in
+        let compared = String(asked.prefix(TargetRoute.comparedLength))
+        let closest: [JSONValue] = TargetRoute.closest(to: method, path: path, parts: parts, among: routes).map { route in
             .object([("route", .string(route.label)), ("target", .string(route.target.qualifiedName))])
         }
         return Self.json(404, [("error", .string("no route for \(compared)\(asked.count > compared.count ? "…" : "")")),

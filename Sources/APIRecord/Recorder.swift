@@ -28,9 +28,7 @@ package enum Recorder {
     @discardableResult
     package static func write(_ sample: RecordedSample, service: Service, target: Target, name: String?) throws(APIError) -> String? {
         let file = service.file
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw .invalid(Diagnostic(file: file, mark: nil, message: "cannot read target file"))
-        }
+        guard let data = FileManager.default.contents(atPath: file) else { throw .invalid(TargetFile.unreadable(file)) }
         let root: Node?
         do { root = try YAMLParser.parse([UInt8](data)) } catch { throw .invalid(Diagnostic(file: file, error)) }
         guard let root else { throw .invalid(Diagnostic(file: file, mark: nil, message: "the target file is empty")) }

@@ -72,7 +72,7 @@ struct SchemaCompiler {
             try reader.ref(value["$ref"]!)
         } else {
             for member in members { try reader.read(member.key, member.value) }
-            reader.finish(value)
+            try reader.finish(value)
         }
         self = reader.compiler
         return n
@@ -149,10 +149,10 @@ struct SchemaCompiler {
         }
 
         mutating func read(_ k: String, _ v: JSONValue) throws(SchemaError) {
-            let modern = dialect == .draft2020
+            let draft = dialect.draft
             switch k {
             case "$ref": try ref(v)
-            case "$dynamicRef" where modern:
+            case "$dynamicRef" where draft == .d2020:
                 guard let r = v.stringValue else { throw bad(k, "a string") }
                 let target = try compiler.resolve(r, from: place, dialect: dialect, location: location + "/$dynamicRef")
                 node.dynamicRef = target
@@ -162,22 +162,35 @@ struct SchemaCompiler {
                    compiler.registry.walk(bookend) != nil {
                     node.dynamicAnchorName = name
                 }
+            case "$recursiveRef" where draft == .d2019:
+                // resolved like `$ref`; when its target starts with `$recursiveAnchor: true`, the
+                // outermost resource of the dynamic scope that does too is used instead
+                guard let r = v.stringValue else { throw bad(k, "a string") }
+                node.dynamicRef = try compiler.resolve(r, from: place, dialect: dialect, location: location + "/$recursiveRef")
+                let uri = SchemaURI.resolve(r, against: place.resource)
+                if (SchemaURI.fragment(uri) ?? "").isEmpty,
+                   compiler.registry.dynamicAnchors[SchemaURI.stripFragment(uri)]?[SchemaRegistry.recursiveAnchor] != nil {
+                    node.dynamicAnchorName = SchemaRegistry.recursiveAnchor
+                }
             case "type":
                 if let s = v.stringValue { node.types = [s] }
                 else if case .array(let xs) = v { node.types = xs.compactMap(\.stringValue) }
                 else { throw bad(k, "a string or an array of strings") }
+                if dialect == .swagger2, node.types == ["file"] { node.types = nil }  // a file: any content
             case "nullable" where dialect == .openAPI30: node.nullable = v == .bool(true)
-            case "readOnly": node.readOnly = v == .bool(true)
-            case "writeOnly": node.writeOnly = v == .bool(true)
+            case "x-nullable" where dialect == .swagger2: node.nullable = v == .bool(true)
+            case "readOnly" where dialect.directional: node.readOnly = v == .bool(true)
+            case "writeOnly" where dialect.directional && dialect != .swagger2: node.writeOnly = v == .bool(true)
             case "enum":
                 guard case .array(let xs) = v else { throw bad(k, "an array") }
                 node.enumValues = xs
-            case "const" where modern: node.constValue = v
+            case "const" where draft >= .d6: node.constValue = v
             case "format": node.format = v.stringValue
             case "minimum": node.minimum = try number(v, k)
             case "maximum": node.maximum = try number(v, k)
-            case "exclusiveMinimum", "exclusiveMaximum":
-                if modern { let d = try number(v, k); if k == "exclusiveMinimum" { node.exclusiveMinimum = d } else { node.exclusiveMaximum = d } }
+            case "exclusiveMinimum" where draft >= .d6: node.exclusiveMinimum = try number(v, k)
+            case "exclusiveMaximum" where draft >= .d6: node.exclusiveMaximum = try number(v, k)
+            case "exclusiveMinimum", "exclusiveMaximum": break  // draft 4: a boolean beside minimum/maximum, read in finish
             case "multipleOf":
                 let d = try number(v, k)
                 guard d > 0 else { throw bad(k, "a number above 0") }
@@ -189,17 +202,19 @@ struct SchemaCompiler {
                 let p = SchemaPattern(s)
                 guard p.regex != nil else { throw bad(k, "a valid regular expression (\(s))") }
                 node.pattern = p
-            case "prefixItems" where modern: node.prefixItems = try list(v, k)
+            case "prefixItems" where draft == .d2020: node.prefixItems = try list(v, k)
             case "items":
-                if !modern, case .array = v { node.prefixItems = try list(v, k) } else { node.items = try sub(v, k) }
-            case "additionalItems" where !modern: break  // read in finish, after items
-            case "contains" where modern: node.contains = try sub(v, k)
-            case "minContains" where modern: node.minContains = try count(v, k)
-            case "maxContains" where modern: node.maxContains = try count(v, k)
+                if draft <= .d2019, case .array = v { node.prefixItems = try list(v, k) } else { node.items = try sub(v, k) }
+            case "additionalItems" where draft <= .d2019: break  // read in finish, after items
+            case "contains" where draft >= .d6:
+                node.contains = try sub(v, k)
+                node.containsAnnotates = draft == .d2020
+            case "minContains" where draft >= .d2019: node.minContains = try count(v, k)
+            case "maxContains" where draft >= .d2019: node.maxContains = try count(v, k)
             case "minItems": node.minItems = try count(v, k)
             case "maxItems": node.maxItems = try count(v, k)
             case "uniqueItems": node.uniqueItems = v == .bool(true)
-            case "unevaluatedItems" where modern: node.unevaluatedItems = try sub(v, k)
+            case "unevaluatedItems" where draft >= .d2019: node.unevaluatedItems = try sub(v, k)
             case "properties": node.properties = Dictionary(try map(v, k), uniquingKeysWith: { $1 })
             case "patternProperties":
                 for (p, n) in try map(v, k) {
@@ -208,15 +223,15 @@ struct SchemaCompiler {
                     node.patternProperties.append((pattern, n))
                 }
             case "additionalProperties": node.additionalProperties = try sub(v, k)
-            case "propertyNames" where modern: node.propertyNames = try sub(v, k)
+            case "propertyNames" where draft >= .d6: node.propertyNames = try sub(v, k)
             case "required":
                 guard case .array(let xs) = v else { throw bad(k, "an array of strings") }
                 node.required = xs.compactMap(\.stringValue)
-            case "dependentRequired" where modern:
+            case "dependentRequired" where draft >= .d2019:
                 guard case .object(let ms) = v else { throw bad(k, "an object") }
-                node.dependentRequired = ms.map { ($0.key, $0.value.arrayValue.compactMap(\.stringValue)) }
-            case "dependentSchemas" where modern: node.dependentSchemas = try map(v, k)
-            case "dependencies" where !modern:
+                node.dependentRequired += ms.map { ($0.key, $0.value.arrayValue.compactMap(\.stringValue)) }
+            case "dependentSchemas" where draft >= .d2019: node.dependentSchemas += try map(v, k)
+            case "dependencies" where draft <= .d7:
                 guard case .object(let ms) = v else { throw bad(k, "an object") }
                 for m in ms {
                     if case .array(let names) = m.value { node.dependentRequired.append((m.key, names.compactMap(\.stringValue))) }
@@ -224,16 +239,18 @@ struct SchemaCompiler {
                 }
             case "minProperties": node.minProperties = try count(v, k)
             case "maxProperties": node.maxProperties = try count(v, k)
-            case "unevaluatedProperties" where modern: node.unevaluatedProperties = try sub(v, k)
+            case "unevaluatedProperties" where draft >= .d2019: node.unevaluatedProperties = try sub(v, k)
             case "allOf": node.allOf = try list(v, k)
             case "anyOf": node.anyOf = try list(v, k)
             case "oneOf": node.oneOf = try list(v, k)
             case "not": node.not = try sub(v, k)
-            case "if" where modern: node.ifNode = try sub(v, k)
-            case "then" where modern: node.thenNode = try sub(v, k)
-            case "else" where modern: node.elseNode = try sub(v, k)
-            case "$defs", "definitions":
+            case "if" where draft >= .d7: node.ifNode = try sub(v, k)
+            case "then" where draft >= .d7: node.thenNode = try sub(v, k)
+            case "else" where draft >= .d7: node.elseNode = try sub(v, k)
+            case "definitions":
                 _ = try map(v, k)  // compiled so that a bad one is reported at load time
+            case "$defs" where draft >= .d2019:
+                _ = try map(v, k)
             case "discriminator" where dialect == .openAPI30:
                 guard let name = v["propertyName"]?.stringValue else { throw bad(k, "an object with propertyName") }
                 var mapping: [String: SchemaNode] = [:]
@@ -245,12 +262,45 @@ struct SchemaCompiler {
                     }
                 }
                 node.discriminator = (name, mapping)
+            case "discriminator" where dialect == .swagger2:
+                // Swagger 2.0: the property whose value names this definition or one inheriting it
+                // (`allOf` with a `$ref` to it, at any remove); only those are compiled
+                guard let name = v.stringValue else { throw bad(k, "a string (the property naming the definition, Swagger 2.0)") }
+                var mapping: [String: SchemaNode] = [:]
+                if place.pointer.count == 2, place.pointer[0] == "definitions",
+                   case .object(let definitions)? = compiler.registry.resources[place.resource]?.value["definitions"] {
+                    for heir in Self.heirs(of: place.pointer[1], in: definitions) {
+                        mapping[heir] = try compiler.resolve("#/definitions/" + SchemaURI.escape(heir), from: place, dialect: dialect,
+                                                             location: location + "/discriminator")
+                    }
+                }
+                node.discriminator = (name, mapping)
             default: break
             }
         }
 
-        mutating func finish(_ value: JSONValue) {
-            if dialect != .draft2020 {
+        /// `name` and the definitions that inherit it through `allOf: [{$ref: "#/definitions/…"}]`, at any remove.
+        static func heirs(of name: String, in definitions: [(key: String, value: JSONValue)]) -> [String] {
+            var parents: [String: [String]] = [:]  // parent → children
+            for d in definitions {
+                guard case .array(let parts)? = d.value["allOf"] else { continue }
+                for part in parts {
+                    if let r = part["$ref"]?.stringValue, r.hasPrefix("#"), let steps = SchemaURI.pointer(String(r.dropFirst())),
+                       steps.count == 2, steps[0] == "definitions" {
+                        parents[steps[1], default: []].append(d.key)
+                    }
+                }
+            }
+            var found = [name], seen: Set<String> = [name], i = 0
+            while i < found.count {
+                for child in parents[found[i]] ?? [] where seen.insert(child).inserted { found.append(child) }
+                i += 1
+            }
+            return found
+        }
+
+        mutating func finish(_ value: JSONValue) throws(SchemaError) {
+            if dialect.draft == .d4 {
                 if let max = value["maximum"]?.numberValue, value["exclusiveMaximum"] == .bool(true) {
                     node.maximum = nil
                     node.exclusiveMaximum = max
@@ -259,9 +309,9 @@ struct SchemaCompiler {
                     node.minimum = nil
                     node.exclusiveMinimum = min
                 }
-                if !node.prefixItems.isEmpty, let extra = value["additionalItems"] {
-                    node.items = try? sub(extra, "additionalItems")
-                }
+            }
+            if dialect.draft <= .d2019, case .array? = value["items"], let extra = value["additionalItems"] {
+                node.items = try sub(extra, "additionalItems")
             }
         }
     }

@@ -8,12 +8,17 @@ extension SchemaEvaluator {
             var a = Annotations()
             if eval(sub, v, at, &errs, &a) { ann.merge(a) } else { ok = false; if errs == nil { return false } }
         }
-        if let d = n.discriminator, case .string(let name)? = v[d.property] {
+        // a schema the discriminator picks may include this one (`allOf: [$ref: Pet]`): on that
+        // instance the discriminator has done its work and is not applied again
+        if let d = n.discriminator, case .string(let name)? = v[d.property],
+           !dispatching.contains(where: { $0.node == ObjectIdentifier(n) && $0.depth == at.depth }) {
             let target = d.mapping[name] ?? (n.oneOf + n.anyOf).first { $0.ref?.location.hasSuffix("/" + SchemaURI.escape(name)) == true }
             guard let target else {
                 return fail(&errs, n, at, "discriminator", expected: "a known \(d.property)", got: name,
                             "\(d.property) \(JSONValue.string(name).text(limit: 40)) names no schema")
             }
+            dispatching.append((ObjectIdentifier(n), at.depth))
+            defer { dispatching.removeLast() }
             var a = Annotations()
             if eval(target, v, at, &errs, &a) { ann.merge(a); return ok }
             return false
@@ -104,7 +109,7 @@ extension SchemaEvaluator {
             var found = 0
             for (i, x) in xs.enumerated() {
                 var quiet: [SchemaViolation]? = nil, a = Annotations()
-                if eval(contains, x, path.child(at, .index(i)), &quiet, &a) { found += 1; if annotates { ann.items.insert(i) } }
+                if eval(contains, x, path.child(at, .index(i)), &quiet, &a) { found += 1; if annotates && n.containsAnnotates { ann.items.insert(i) } }
             }
             let least = n.minContains ?? 1
             if found < least {

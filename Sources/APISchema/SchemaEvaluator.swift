@@ -50,6 +50,8 @@ final class SchemaEvaluator {
     @exclusivity(unchecked) var path = InstancePath()
     @exclusivity(unchecked) private var depth = 0
     @exclusivity(unchecked) private var scope: [String] = []
+    /// Discriminators applying the schema they picked, and at which instance depth.
+    @exclusivity(unchecked) var dispatching: [(node: ObjectIdentifier, depth: Int)] = []
     static let maxDepth = 300
 
     /// Whether annotations are recorded (some node has `unevaluated*`).

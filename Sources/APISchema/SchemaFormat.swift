@@ -3,7 +3,7 @@
 enum SchemaFormat {
     static let asserted: Set<String> = ["date-time", "date", "time", "email", "hostname", "ipv4", "ipv6", "uri", "uuid", "regex"]
 
-    /// `dialect`: draft 4 follows RFC 1123 for host names (`ab--cd` is one), 2020-12 RFC 5891.
+    /// `dialect`: drafts 4 to 7 follow RFC 1123 for host names (`ab--cd` is one), 2019-09 and 2020-12 RFC 5891.
     static func check(_ format: String, _ s: String, dialect: SchemaDialect = .draft2020) -> Bool? {
         switch format {
         case "date": return date(Array(s.utf8)[...])
@@ -90,7 +90,7 @@ enum SchemaFormat {
             guard (1...63).contains(l.count), l.first != UInt8(ascii: "-"), l.last != UInt8(ascii: "-") else { return false }
             guard l.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") }) else { return false }
             let s = l.startIndex
-            if dialect == .draft2020, l.count >= 4, l[s + 2] == UInt8(ascii: "-"), l[s + 3] == UInt8(ascii: "-") {
+            if dialect.draft >= .d2019, l.count >= 4, l[s + 2] == UInt8(ascii: "-"), l[s + 3] == UInt8(ascii: "-") {
                 return (l[s] | 0x20) == UInt8(ascii: "x") && (l[s + 1] | 0x20) == UInt8(ascii: "n")
             }
             return true

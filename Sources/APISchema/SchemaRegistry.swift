@@ -23,6 +23,9 @@ struct SchemaRegistry {
     static let single: Set<String> = ["additionalProperties", "additionalItems", "items", "contains", "propertyNames",
                                       "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema"]
     static let list: Set<String> = ["allOf", "anyOf", "oneOf", "prefixItems", "items"]
+    /// The name `$recursiveAnchor: true` (2019-09) is kept under among the dynamic anchors: no
+    /// `$dynamicAnchor` can be spelled so.
+    static let recursiveAnchor = "$recursiveAnchor"
     static let map: Set<String> = ["$defs", "definitions", "properties", "patternProperties", "dependentSchemas", "dependencies"]
 
     mutating func add(_ value: JSONValue, uri: String, dialect: SchemaDialect, location: String) {
@@ -49,11 +52,10 @@ struct SchemaRegistry {
         var resource = resource, pointer = pointer, location = location
         let dialect = SchemaDialect.from(value["$schema"]?.stringValue) ?? dialect
         let hidden = dialect.refHidesSiblings && value["$ref"] != nil
-        let idKey = dialect == .draft2020 ? "$id" : "id"
-        if !hidden, let id = value[idKey]?.stringValue {
+        if !hidden, let id = value[dialect.idKeyword]?.stringValue {
             let full = SchemaURI.resolve(id, against: resource)
             let base = SchemaURI.stripFragment(full)
-            if id.hasPrefix("#"), dialect != .draft2020, let name = SchemaURI.fragment(full) {
+            if id.hasPrefix("#"), dialect.draft <= .d7, let name = SchemaURI.fragment(full) {
                 anchors[resource + "#" + name] = Place(resource: resource, pointer: pointer)
             } else if base != resource || pointer.isEmpty {
                 resource = base
@@ -66,10 +68,13 @@ struct SchemaRegistry {
         if pointer.isEmpty, resources[resource] == nil {
             resources[resource] = Resource(value: value, dialect: dialect, location: location)
         }
-        if dialect == .draft2020 {
-            if let name = value["$anchor"]?.stringValue {
-                anchors[resource + "#" + name] = Place(resource: resource, pointer: pointer)
-            }
+        if dialect.draft >= .d2019, let name = value["$anchor"]?.stringValue {
+            anchors[resource + "#" + name] = Place(resource: resource, pointer: pointer)
+        }
+        if dialect.draft == .d2019, pointer.isEmpty, value["$recursiveAnchor"] == .bool(true) {
+            dynamicAnchors[resource, default: [:]][Self.recursiveAnchor] = Place(resource: resource, pointer: pointer)
+        }
+        if dialect.draft == .d2020 {
             if let name = value["$dynamicAnchor"]?.stringValue {
                 anchors[resource + "#" + name] = Place(resource: resource, pointer: pointer)
                 dynamicAnchors[resource, default: [:]][name] = Place(resource: resource, pointer: pointer)
@@ -138,7 +143,7 @@ extension SchemaRegistry {
     /// The resource URI `value` starts (its `$id`, or draft 4's `id`, resolved), nil when it starts none.
     func identifier(_ value: JSONValue, dialect: SchemaDialect, in resource: String) -> String? {
         if dialect.refHidesSiblings && value["$ref"] != nil { return nil }
-        guard let id = value[dialect == .draft2020 ? "$id" : "id"]?.stringValue, !id.hasPrefix("#") else { return nil }
+        guard let id = value[dialect.idKeyword]?.stringValue, !id.hasPrefix("#") else { return nil }
         let base = SchemaURI.stripFragment(SchemaURI.resolve(id, against: resource))
         return base == resource ? nil : base
     }

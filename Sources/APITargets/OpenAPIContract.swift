@@ -48,8 +48,7 @@ package enum OpenAPIContract {
             // Its schemas sit where OpenAPI 3's do not (and say x-nullable): read as 3, nothing would be checked.
             return .failure(SchemaError(location: written, message: "schema file '\(written)' is a Swagger \(v) description; contracts read OpenAPI 3 (apicli import openapi converts it and refers to the converted copy)"))
         }
-        var dialect = SchemaDialect.draft2020
-        if case .string(let v)? = json["openapi"], v.hasPrefix("3.0") { dialect = .openAPI30 }
+        let dialect = SchemaDialect.default(for: json)
         let prepared = SchemaDocument(json, uri: "file://" + path, dialect: dialect, loader: fileLoader(root: folder))
         return .success(Document(value: json, path: path, dialect: dialect, prepared: prepared))
     }

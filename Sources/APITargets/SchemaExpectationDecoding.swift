@@ -54,7 +54,7 @@ extension ServiceDecoder {
             return SchemaExpectation(source: "inline", mark: node.mark, schemas: [("*", schema)])
         } catch {
             reader.error("expect schema: \(error.message) (at \(error.location))", at: Self.mark(of: error.location, in: node),
-                         hint: "see json-schema.org draft 2020-12")
+                         hint: "see json-schema.org: draft 2020-12, or the draft its $schema names")
             return nil
         }
     }

@@ -60,11 +60,22 @@ package enum TargetFile {
     /// time of freeing thousands of nodes one by one (`validate`, `list`).
     package static func load(_ path: String, only: String? = nil, keeping trees: inout [Node]?) throws(APIError) -> Service {
         try checkSize(path)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read target file"))
-        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .invalid(unreadable(path)) }
         let stem = Path.stem(Path.lastComponent(path))
         return try decode([UInt8](data), file: path, defaultName: stem, only: only, keeping: &trees)
+    }
+
+    /// Why `path` could not be read: the system's reason (`No such file or directory`), and for a
+    /// folder where a file was expected, how to name a folder of target files.
+    package static func unreadable(_ path: String) -> Diagnostic {
+        if Path.isDirectory(path) {
+            return Diagnostic(file: path, mark: nil, message: "cannot read target file: it is a folder",
+                              hint: "name a folder of target files with --targets \(path)")
+        }
+        let fd = open(path, O_RDONLY)
+        let reason = fd < 0 ? String(cString: strerror(errno)) : "it cannot be read"
+        if fd >= 0 { close(fd) }
+        return Diagnostic(file: path, mark: nil, message: "cannot read target file: \(reason)")
     }
 
     /// The largest target file read, in bytes: 16 MiB, or `APICLI_MAX_TARGET_FILE_SIZE` (bytes).

@@ -133,3 +133,14 @@ package final class BodyReader: @unchecked Sendable {
         }
     }
 }
+
+extension SizedBody {
+    /// The whole body in memory (a multipart body with its files read): for a request that
+    /// cannot stream it.
+    package func data() throws(APIError) -> Data {
+        let reader = BodyReader(self)
+        var data = Data()
+        while let chunk = try reader.next() { data += chunk }
+        return data
+    }
+}

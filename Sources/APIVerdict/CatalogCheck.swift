@@ -10,13 +10,19 @@ package enum CatalogCheck {
     /// The services of `files` and their problems. `trees`: the files' YAML trees, kept when not nil.
     package static func run(files: [String], workspace: Workspace, keeping trees: inout [Node]?)
         -> (services: [Service], problems: [Diagnostic]) {
-        var (services, problems) = Catalog.loadAll(files: files, keeping: &trees)
-        problems += FlowGraph.problems(Catalog(services: services))
-        for service in services {
+        let (services, problems) = Catalog.loadAll(files: files, keeping: &trees)
+        return (services, unique(problems + self.problems(of: Catalog(services: services), workspace: workspace)))
+    }
+
+    /// The problems of services that loaded: `needs:` that name nothing or go round, files that
+    /// are not there, samples that break their expectations; one per place.
+    package static func problems(of catalog: Catalog, workspace: Workspace) -> [Diagnostic] {
+        var problems = FlowGraph.problems(catalog)
+        for service in catalog.services {
             problems += FileCheck.missing(in: service)
             problems += SampleCheck.diagnostics(service, workspace: workspace)
         }
-        return (services, unique(problems))
+        return unique(problems)
     }
 
     /// One diagnostic per place: a missing sample file is found by the file check and by the stub.

@@ -1,3 +1,4 @@
+import APIDiagnostics
 import APITargets
 import APIImport
 import ArgumentParser
@@ -28,7 +29,8 @@ struct APICLI: AsyncParsableCommand {
             Exit codes: `apicli help exit-codes` (or `apicli exit-codes`; `--markdown` for the manual's table).
             """,
         version: "0.1.0",
-        subcommands: [Call.self, List.self, Show.self, Check.self, Load.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self]
+        subcommands: [Call.self, List.self, Show.self, Check.self, Load.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self,
+                      Init.self, Schema.self]
     )
 
     /// The command line, with `--drift=MODE` (an option whose value may be left out, which the
@@ -40,7 +42,8 @@ struct APICLI: AsyncParsableCommand {
     }
 
     /// Parses, runs, and leaves with `_exit`: once the output is flushed there is nothing left to
-    /// tear down, and a live libcurl transfer (a timed-out request) can hang `exit()`'s handlers.
+    /// tear down, and `exit()`'s handlers would run while NIO's event-loop threads still hold live
+    /// connections (a timed-out request's among them).
     static func main() async {
         var code: Int32 = 0
         do {
@@ -56,6 +59,10 @@ struct APICLI: AsyncParsableCommand {
             if let quick = HandParser.parse(words, adHoc: adHoc) {
                 try await quick.runAndLeave()
             } else {
+                if let mistyped = unknownCommand(words) {
+                    Console.plain.err(mistyped)
+                    leave(ExitStatus.usage.rawValue)
+                }
                 var command = try parseAsRoot(words)
                 if let call = command as? Call {
                     // `call URL`: with the curl flags taken out before parsing.
@@ -80,6 +87,15 @@ struct APICLI: AsyncParsableCommand {
             }
         }
         leave(code)
+    }
+
+    /// `apicli cal x`: the message for a first word that is no command but a typo away from one
+    /// (argument-parser would say only "unexpected argument"), or nil.
+    static func unknownCommand(_ words: [String]) -> String? {
+        guard let first = words.first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help", "exit-codes"]
+        guard !names.contains(first), let hint = Suggestions.hint(for: first, in: names) else { return nil }
+        return "apicli: '\(first)' is not a command\n  hint: \(hint) (apicli --help lists them)\n"
     }
 
     /// Saves the cookie files, flushes and ends the process with `code` (or the cookie files' failure).

@@ -78,12 +78,26 @@ extension CallValues {
         text.hasPrefix("http://") || text.hasPrefix("https://")
     }
 
+    /// Why `text`, neither `service.target` nor an http(s) URL, looks like a URL apicli cannot
+    /// call as written (`ftp://…`, `127.0.0.1:8191/get`), or nil.
+    static func urlProblem(_ text: String) -> String? {
+        guard !isURL(text) else { return nil }
+        if let scheme = text.firstRange(of: "://") {
+            return "'\(text)' is a \(text[..<scheme.lowerBound]) URL; apicli calls only http:// and https:// URLs"
+        }
+        guard text.contains("/") || text.contains(":") else { return nil }
+        return "'\(text)' is neither service.target nor a URL; add http:// (or https://): apicli call http://\(text)"
+    }
+
     /// The URL's request as a target in memory (named like `import curl` names it). The command
     /// line's -H and -F reach it as they reach any target (overrides), so no secret of theirs is
     /// ever written into the target text.
     func adHocTarget(_ url: String, _ workspace: Workspace) throws(APIError) -> (Service, Target) {
+        // -F sends a form as curl's -F does: a POST unless -X says otherwise (its parts reach the
+        // target as overrides, not through the curl words).
+        let post = adHoc.method == nil && !form.forms.isEmpty ? ["-X", "POST"] : []
         let result = try CurlImport(options: .init(cwd: FileManager.default.currentDirectoryPath))
-            .read(words: adHoc.curlWords(url, extra: []))
+            .read(words: adHoc.curlWords(url, extra: post))
         let draft = result.draft
         let service = try TargetFile.decode(Array(draft.text.utf8), file: "(command line)", defaultName: draft.service)
         guard let target = service.targets.first else {
@@ -107,7 +121,8 @@ extension CallValues {
         draft.header = ["Saved by apicli call --save."]
         let file = Path.join(workspace.options.directory, parts[0] + ".yaml")
         let text: String
-        if Path.exists(file) {
+        let isNew = !Path.exists(file)
+        if !isNew {
             let old = String(decoding: try ImportIO.read(file), as: UTF8.self)
             text = try TargetAppend.append(draft.targets[0], base: draft.baseURL, to: old, file: file)
         } else {
@@ -116,5 +131,6 @@ extension CallValues {
         }
         try ImportIO.write(text, to: file, force: true)
         if !quiet { console.err("apicli: saved \(name) in \(file)\n") }
+        if isNew { _ = try InitFiles.schema(.targets, beside: file) }  // the schema the new file names
     }
 }

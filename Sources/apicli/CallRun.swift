@@ -46,6 +46,7 @@ struct CallValues {
         if Self.isURL(target), let problem = URLBuilder.problem(withPortOf: target) {
             throw ValidationError("'\(target)' \(problem)")
         }
+        if let problem = Self.urlProblem(target) { throw ValidationError(problem) }
         if sample != nil && !stub { throw ValidationError("--sample works with --stub") }
         if download && output != nil { throw ValidationError("--download and -o do not go together: -o names the file") }
     }

@@ -11,7 +11,8 @@ extension APICLI {
                 OPTIONS, and targets with check: false, are skipped unless --all. With --stub every sample \
                 is judged offline; a sample with expectFailure: true passes when it fails.
 
-                Exit codes: 0 all passed, 1 a check failed, 2 bad target file or pattern, 3 every failure was \
+                Exit codes: 0 all passed, 1 a check failed, 2 bad target file or pattern, or a live run \
+                checked nothing (without --allow-empty), 3 every failure was \
                 a network failure, 4 every failure was a timeout, 5 a report file could not be written. \
                 --fail-on-flaky: a check that passed only on a retry exits 1.
 
@@ -45,6 +46,10 @@ extension APICLI {
         @Flag(help: "Start nothing new after the first failure.")
         var failFast = false
 
+        @Flag(name: .customLong("allow-empty"),
+              help: "Exit 0 when a live run checks nothing (nothing selected, or every target skipped); without it that is exit 2.")
+        var allowEmpty = false
+
         @Option(help: ArgumentHelp("Run only slice i of n (1-based) of the targets sorted by name; auto: i and n from the CI engine's environment.",
                                    valueName: "i/n|auto"))
         var shard: String?
@@ -74,7 +79,7 @@ extension APICLI {
         var values: CheckValues {
             CheckValues(patterns: patterns, targets: targets.values, environment: environment.values, request: request.values,
                         stub: stub, all: all, jobs: jobs, retries: retries, failFast: failFast, shard: shard, ci: ci.values,
-                        maxBody: maxBody, drift: drift, driftMode: driftMode, junit: junit, json: json)
+                        maxBody: maxBody, drift: drift, driftMode: driftMode, junit: junit, json: json, allowEmpty: allowEmpty)
         }
 
         func validate() throws { try values.validate() }

@@ -32,6 +32,8 @@ struct CheckValues {
     var driftMode: Drift.Mode?
     var junit: String?
     var json: String?
+    /// `--allow-empty`: a run in which no check ran exits 0 (else 2: a gate that checks nothing is not green).
+    var allowEmpty = false
 
     /// `check`'s own checks (the request group's are `request.validate()`).
     func validate() throws {
@@ -96,7 +98,16 @@ struct CheckValues {
         console.out(TextReport.summary(results))
         printAnnotations(results, selected, console)
         try ReportFiles(junit: junit, json: json, html: ci.reportHTML).write(results, run: scope.run, console)
-        let status = Self.exitStatus(CheckSummary(results), failOnFlaky: ci.failOnFlaky)
+        let summary = CheckSummary(results)
+        if summary.passed + summary.failed == 0, !stub, !allowEmpty, scope.rerun == nil, scope.shard == nil {
+            // A rerun of a clean report and an empty shard check nothing by design; --stub judges
+            // the files' samples, and a file without any is said by its SKIP lines.
+            console.err("apicli: no check ran: " + (summary.skipped == 0 ? "no target was selected"
+                : "every selected target was skipped (\(summary.skipped); only GET, HEAD and OPTIONS are checked unless --all or check: true)")
+                + "\n  hint: a gate that checks nothing is not green; pass --allow-empty if that is fine\n")
+            throw ExitStatus.invalid.code
+        }
+        let status = Self.exitStatus(summary, failOnFlaky: ci.failOnFlaky)
         LeftToExit.keep((items, selected, sent, shown, results, runner))
         throw status.code
     }

@@ -48,12 +48,13 @@ enum ExitStatus: Int32, CaseIterable {
             + "until:'s failIf: held; an oauth2 token was refused; check --fail-on-flaky and a flaky check; load (and report merge "
             + "of load reports): a threshold failed"),
         (.invalid, "bad target file, unknown target or pattern, unresolved {param} or ${VAR}, a target that cannot "
-            + "be built; record: the edit would break the file; import: bad input; report merge: reports refused"),
+            + "be built; record: the edit would break the file; import: bad input; report merge: reports refused; "
+            + "check: a live run checked nothing (without --allow-empty)"),
         (.network, "network failure (refused, DNS, TLS, reset) or a stubbed error:; check: every failure was one; "
             + "mock: the address cannot be listened on"),
         (.timeout, "timeout (also until:'s within: running out, and a stream's idle timeout); check: every failure was one"),
         (.output, "a local file could not be written (-o, a download, a report, a recorded sample); import: the "
-            + "file exists (use --force)"),
+            + "file exists (use --force); init: a file it would write exists"),
         (.usage, "bad command-line usage; load: a host that is neither loopback nor a baseURL of the target files, without --yes"),
         (.hungUp, "hung up (SIGHUP)"),
         (.interrupted, "interrupted (Ctrl-C); load: after printing and writing the report so far"),
@@ -77,7 +78,7 @@ enum ExitStatus: Int32, CaseIterable {
     }
 
     /// The table as text, one status a line, wrapped under its meaning at `width` columns.
-    static func text(width: Int = 100) -> String {
+    static func text(width: Int = 80) -> String {
         table.map { status, meaning in
             let code = String(status.rawValue)
             return code + String(repeating: " ", count: max(1, 5 - code.count)) + wrap(meaning, width: width - 5, indent: 5)

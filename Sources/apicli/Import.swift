@@ -84,6 +84,7 @@ enum ImportIO {
         for w in plan.writes {
             try write(w.draft.text, to: w.path, force: true)
             if w.path != "-" { Console.plain.err("apicli: \(report(w, plan.warnings.count))\n") }
+            _ = try InitFiles.schema(.targets, beside: w.path)  // the schema the file names, when the folder has none
         }
     }
 }
@@ -93,6 +94,7 @@ extension APICLI.Import {
         static let configuration = CommandConfiguration(
             commandName: "openapi",
             abstract: "Write a service file from a Swagger 2.0 or OpenAPI 3.0, 3.1 or 3.2 description (YAML or JSON).",
+            usage: "apicli import openapi [<options>] <spec>",  // argument-parser's own is wider than 80 columns
             discussion: """
                 Every operation becomes a target (named from operationId), with params, query, headers, \
                 body, auth, expect: and samples from the description's examples or schemas. What cannot be \
@@ -151,6 +153,7 @@ extension APICLI.Import {
         static let configuration = CommandConfiguration(
             commandName: "curl",
             abstract: "Write a target from a curl command (the inverse of call --curl).",
+            usage: "apicli import curl [<options>] [<command>]",  // argument-parser's own is wider than 80 columns
             discussion: """
                 The command comes as one argument (quote it) or on standard input. Prints a service file \
                 with the one target, or with --to FILE adds the target to that service file.

@@ -54,6 +54,7 @@ extension APICLI.Import {
         static let configuration = CommandConfiguration(
             commandName: "postman",
             abstract: "Write service files from a Postman Collection v2.0 or v2.1 (JSON).",
+            usage: "apicli import postman [<options>] <collection>",  // argument-parser's own is wider than 80 columns
             discussion: """
                 Folders prefix the target names (folder-request); {{variables}} become ${VARIABLES}; \
                 auth, bodies, path variables and saved responses are mapped; scripts are not run \
@@ -77,7 +78,8 @@ extension APICLI.Import {
     struct Insomnia: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "insomnia",
-            abstract: "Write service files from an Insomnia export (format 4, JSON or YAML).",
+            abstract: "Write service files from an Insomnia export (format 4 JSON or YAML, or format 5 YAML).",
+            usage: "apicli import insomnia [<options>] <export>",  // argument-parser's own is wider than 80 columns
             discussion: """
                 Request groups prefix the target names; {{ _.variables }} become ${VARIABLES} with the base \
                 environment's values as defaults; sub-environments that give a whole base URL become \

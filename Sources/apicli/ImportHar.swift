@@ -12,6 +12,7 @@ extension APICLI.Import {
         static let configuration = CommandConfiguration(
             commandName: "har",
             abstract: "Write service files from a HAR recording (a browser's or a proxy's).",
+            usage: "apicli import har [<options>] <file>",  // argument-parser's own is wider than 80 columns
             discussion: """
                 One service file per origin (DIR/SERVICE.yaml), one target per method and path (ids as {id}), \
                 the recorded responses as samples. Static assets are skipped unless --all; Authorization, \

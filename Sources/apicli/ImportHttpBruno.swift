@@ -13,6 +13,7 @@ extension APICLI.Import {
         static let configuration = CommandConfiguration(
             commandName: "http",
             abstract: "Write service files from .http / .rest files (JetBrains HTTP Client, REST Client, httpyac, Kulala).",
+            usage: "apicli import http [<options>] <file> ...",  // argument-parser's own is wider than 80 columns
             discussion: """
                 One target per request (### separates them; # @name names one); {{variables}} become ${VARIABLES} \
                 with @var = value and http-client.env.json values as defaults, its environments' base URLs \
@@ -51,6 +52,7 @@ extension APICLI.Import {
         static let configuration = CommandConfiguration(
             commandName: "bruno",
             abstract: "Write service files from a Bruno collection (.bru files or OpenCollection YAML).",
+            usage: "apicli import bruno [<options>] <dir|file>",  // argument-parser's own is wider than 80 columns
             discussion: """
                 DIR is the collection's folder (bruno.json or opencollection.yml); FILE a .bru request or an \
                 OpenCollection file. Folders prefix the target names; headers, auth and vars are inherited as in \

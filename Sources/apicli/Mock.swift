@@ -22,6 +22,7 @@ extension APICLI {
         static let configuration = CommandConfiguration(
             commandName: "mock",
             abstract: "Serve the targets' samples over HTTP: a mock server of the declared API.",
+            usage: "apicli mock [<options>] [<pattern> ...]",  // argument-parser's own is wider than 80 columns
             discussion: """
                 A request is routed by its method and path: the service's baseURL path, then the target's \
                 path, {name} matching one segment (and expanding {name} in the sample). The header \

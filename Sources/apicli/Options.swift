@@ -85,9 +85,9 @@ struct RequestOptions: ParsableArguments {
                                valueName: "url"))
     var baseURL: String?
 
-    @Option(help: ArgumentHelp("Timeout in seconds for the whole exchange (default: the target's, else 60).",
-                               valueName: "seconds"))
-    var timeout: Double?
+    @Option(help: ArgumentHelp("Timeout for the whole exchange: 30, 1.5, 800ms, 2s, 1m (default: the target's, else 60 s).",
+                               valueName: "duration"))
+    var timeout: Seconds?
 
     @Option(help: ArgumentHelp("Trust the certificates in this PEM file too (a private CA, a self-signed server).",
                                valueName: "file"), completion: .file())
@@ -158,7 +158,7 @@ struct RequestOptions: ParsableArguments {
 
     /// The plain values, as the hand parser (HandParser.swift) fills them too.
     var values: RequestValues {
-        RequestValues(params: params, headers: headers, baseURL: baseURL, timeout: timeout, cacert: cacert, cert: cert,
+        RequestValues(params: params, headers: headers, baseURL: baseURL, timeout: timeout?.value, cacert: cacert, cert: cert,
                       key: key, keyPassword: keyPassword, insecure: insecure, resolve: resolve, connectTo: connectTo,
                       unixSocket: unixSocket, http1: http1, cookie: cookie, cookieJar: cookieJar,
                       http2PriorKnowledge: http2PriorKnowledge, awsSigV4: awsSigV4, noFollow: noFollow, showSecrets: showSecrets,
@@ -166,6 +166,17 @@ struct RequestOptions: ParsableArguments {
     }
 
     func validate() throws { try values.validate() }
+}
+
+/// A duration on the command line, written as target files write one (`timeout: 2s`): seconds
+/// (30, 1.5) or a number with a unit (800ms, 2s, 1m). Its range is checked with the option's.
+struct Seconds: ExpressibleByArgument {
+    var value: Double
+
+    init?(argument: String) {
+        guard let seconds = NodeReader.seconds(argument) else { return nil }
+        value = seconds
+    }
 }
 
 /// Completes `service.target` names from the target files (honours --targets on the line).

@@ -24,6 +24,7 @@ extension APICLI.Report {
         static let configuration = CommandConfiguration(
             commandName: "merge",
             abstract: "Merge the JSON reports of a sharded check (or load) into one report, as one unsharded run would have written it.",
+            usage: "apicli report merge [<options>] <report.json> ...",  // argument-parser's own is wider than 80 columns
             discussion: """
                 Every report must come from the same suite (the same selected targets, and the same --stub and \
                 --all) and hold other shards of the same count; every shard must be there unless --allow-missing. \

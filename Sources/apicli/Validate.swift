@@ -16,6 +16,7 @@ extension APICLI {
         static let configuration = CommandConfiguration(
             commandName: "validate",
             abstract: "Load and type-check target files, and judge every sample against its target's expectations.",
+            usage: "apicli validate [<options>] [<file> ...]",  // argument-parser's own is wider than 80 columns
             discussion: """
                 Samples are judged as `check --stub` judges them: with the validate: and timeout the project file, \
                 the environment (--env) and the rules give each target. Nothing is expanded that a request needs \

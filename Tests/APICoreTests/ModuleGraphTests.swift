@@ -12,6 +12,9 @@ final class ModuleGraphTests: XCTestCase {
                          "APIEndpoint", "APITransport", "APIVerdict", "APILive", "APISend"]
     /// Front stages: only the executable (and the tests) depend on them, and none on another.
     static let front = ["APICheck", "APILoad", "APIMock", "APIRecord", "APIImport"]
+    /// The library (issue 38): the public Swift API over the stages up to the verdict, then its
+    /// URLSession parts. Nothing of the program depends on them.
+    static let library = ["APITargetsKit", "APITargetsURLSession"]
     /// Where the network engines start: no stage below `APILive` links one (a library over target
     /// files, samples and verdicts needs no NIO).
     static let engines = ["AsyncHTTPClient", "NIOCore", "NIOPosix", "NIOHTTP1", "NIOHTTP2", "NIOSSL", "NIOWebSocket",
@@ -32,8 +35,20 @@ final class ModuleGraphTests: XCTestCase {
     /// `swift package describe --type json`'s targets: from the file `make test` writes before the
     /// tests run (APICLI_PACKAGE_DESCRIPTION; SwiftPM's lock on .build keeps a second SwiftPM from
     /// running while `swift test` does), else described here with a scratch folder of its own.
-    static let targets: [String: Target] = {
-        struct Package: Decodable { var targets: [Target] }
+    struct Product: Decodable {
+        var name: String
+        var targets: [String]
+    }
+
+    static let targets: [String: Target] = description.targets
+
+    static let products: [String: Product] = description.products
+
+    static let description: (targets: [String: Target], products: [String: Product]) = {
+        struct Package: Decodable {
+            var targets: [Target]
+            var products: [Product]
+        }
         var data: Data?
         if let path = ProcessInfo.processInfo.environment["APICLI_PACKAGE_DESCRIPTION"] {
             data = FileManager.default.contents(atPath: path)
@@ -52,8 +67,9 @@ final class ModuleGraphTests: XCTestCase {
                 process.waitUntilExit()
             }
         }
-        guard let data, let package = try? JSONDecoder().decode(Package.self, from: data) else { return [:] }
-        return Dictionary(package.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        guard let data, let package = try? JSONDecoder().decode(Package.self, from: data) else { return ([:], [:]) }
+        return (Dictionary(package.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }),
+                Dictionary(package.products.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }))
     }()
 
     func testEveryStageIsATargetThatDependsOnlyOnStagesBelowIt() throws {
@@ -69,7 +85,7 @@ final class ModuleGraphTests: XCTestCase {
         // Every API… target is a stage or a front stage (a new one is placed in the order here and
         // on the architecture page).
         for name in targets.keys where name.hasPrefix("API") && !name.hasSuffix("Tests") {
-            XCTAssertTrue(Self.stages.contains(name) || Self.front.contains(name),
+            XCTAssertTrue(Self.stages.contains(name) || Self.front.contains(name) || Self.library.contains(name),
                           "\(name) is in no stage: add it to ModuleGraphTests and docs/dev/architecture.md")
         }
     }
@@ -99,6 +115,39 @@ final class ModuleGraphTests: XCTestCase {
         }
     }
 
+    /// The library's products are built from the stages up to APIVerdict and the library's own
+    /// targets: no NIO, no async-http-client, no argument parser (what `swift package describe`
+    /// says). And the program never links the library (its URLSession parts bring libcurl on Linux).
+    func testTheLibraryProductsLinkNoNetworkEngineAndTheProgramNoLibrary() throws {
+        let verdict = try XCTUnwrap(Self.stages.firstIndex(of: "APIVerdict"))
+        // The system libraries (libyaml, PCRE2) the stages wrap are no engines.
+        let system = Self.targets.values.filter { $0.type == "system-target" }.map(\.name)
+        let allowed = Set(Self.stages[...verdict] + Self.library + system)
+        for product in ["APITargetsKit", "APITargetsURLSession"] {
+            let roots = try XCTUnwrap(Self.products[product], "no library product \(product)").targets
+            let reached = Self.reached(from: roots)
+            XCTAssertEqual(reached.targets.subtracting(allowed), [], "\(product) reaches targets beyond the verdict")
+            XCTAssertEqual(reached.products, [], "\(product) links \(reached.products.sorted())")
+        }
+        XCTAssertFalse(Self.reached(from: ["APITargetsKit"]).targets.contains("APITargetsURLSession"))
+        for program in ["apicli", "apicli-fuzz"] {
+            XCTAssertEqual(Self.reached(from: [program]).targets.intersection(Self.library), [], "\(program) links the library")
+        }
+    }
+
+    /// Every target and product `roots` depend on, directly or not (the roots included).
+    static func reached(from roots: [String]) -> (targets: Set<String>, products: Set<String>) {
+        var seen: Set<String> = []
+        var products: Set<String> = []
+        var queue = roots
+        while let next = queue.popLast() {
+            guard seen.insert(next).inserted, let target = targets[next] else { continue }
+            products.formUnion(target.products)
+            queue += target.targets
+        }
+        return (seen, products)
+    }
+
     /// The graph as README and docs/dev/architecture.md show it: every stage with what it depends on
     /// directly, in the flow's order. Regenerate the page's block from this test's failure message.
     func testReadmeAndTheArchitecturePageShowTheModuleGraph() throws {
@@ -113,7 +162,7 @@ final class ModuleGraphTests: XCTestCase {
     }
 
     static func graphText(_ targets: [String: Target]) -> String {
-        let order = stages + front + ["apicli", "apicli-fuzz"]
+        let order = stages + front + ["apicli", "apicli-fuzz"] + library
         let width = order.map(\.count).max() ?? 0
         var out = ""
         for name in order {
@@ -149,7 +198,8 @@ final class ModuleGraphTests: XCTestCase {
     /// `canImport(FoundationEssentials)` check, or in a file only the URLSession trait compiles.
     func testTheProgramLinksFoundationEssentialsOnly() throws {
         var found: [String] = []
-        for (path, text) in try Self.sourceFiles() {
+        // The library is no part of the program: its users link Foundation anyway.
+        for (path, text) in try Self.sourceFiles() where !Self.library.contains(where: { path.hasPrefix("Sources/\($0)/") }) {
             guard text.contains("\nimport Foundation\n") || text.hasPrefix("import Foundation\n") else { continue }
             let guarded = text.contains("#if canImport(FoundationEssentials)\nimport FoundationEssentials\n#else\nimport Foundation\n")
             let traitOnly = text.hasPrefix("#if !os(Linux) || URLSessionTransport\n")

@@ -35,8 +35,10 @@ struct SchemaTestSuite {
         }
     }
 
-    /// Runs every test of `file` (a path under tests/), skipping the groups `skip` names.
-    func run(_ file: String, dialect: SchemaDialect, assertFormats: Bool = false, skip: Set<String> = []) throws -> Outcome {
+    /// Runs every test of `file` (a path under tests/), skipping the groups `skip` names. `declare`:
+    /// `dialect` is stated as the schema's `$schema` (where it states none) instead of passed as
+    /// the default, which is then draft 2020-12.
+    func run(_ file: String, dialect: SchemaDialect, assertFormats: Bool = false, declare: Bool = false, skip: Set<String> = []) throws -> Outcome {
         let data = try Data(contentsOf: root.appendingPathComponent("tests").appendingPathComponent(file))
         guard case .array(let groups)? = JSONValue.parse(data) else { throw SuiteError("\(file) is not a JSON array") }
         var out = Outcome()
@@ -44,11 +46,14 @@ struct SchemaTestSuite {
         for group in groups {
             let description = group["description"]?.stringValue ?? "?"
             if skip.contains(description) { continue }
-            let schema = group["schema"] ?? .null
+            var schema = group["schema"] ?? .null
+            if declare, case .object(let members) = schema, !members.contains(where: { $0.key == "$schema" }) {
+                schema = .object([(key: "$schema", value: .string(dialect.uri))] + members)
+            }
             let tests = group["tests"]?.arrayValue ?? []
             let compiled: JSONSchema?
             var compileError = ""
-            do { compiled = try JSONSchema(schema, uri: "urn:suite:root", dialect: dialect, loader: loader()) } catch {
+            do { compiled = try JSONSchema(schema, uri: "urn:suite:root", dialect: declare ? .draft2020 : dialect, loader: loader()) } catch {
                 compiled = nil
                 compileError = error.description
             }

@@ -678,7 +678,12 @@ final class TargetFileTests: XCTestCase {
         // GIVEN a path with no file
         let error = expectAPIError { () throws(APIError) in try TargetFile.load("/nonexistent-dir/none.yaml") }
         // THEN one diagnostic without a mark
-        XCTAssertEqual(error, .invalidInput([Diagnostic(file: "/nonexistent-dir/none.yaml", mark: nil, message: "cannot read target file")]))
+        XCTAssertEqual(error, .invalidInput([Diagnostic(file: "/nonexistent-dir/none.yaml", mark: nil,
+                                                        message: "cannot read target file: No such file or directory")]))
+        // GIVEN a folder where a file was expected: the hint names --targets
+        let folder = expectAPIError { () throws(APIError) in try TargetFile.load("/tmp") }
+        XCTAssertEqual(folder, .invalidInput([Diagnostic(file: "/tmp", mark: nil, message: "cannot read target file: it is a folder",
+                                                         hint: "name a folder of target files with --targets /tmp")]))
     }
 
     func testYAMLErrorsBecomeDiagnosticsWithNotes() {

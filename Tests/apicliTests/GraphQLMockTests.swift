@@ -69,7 +69,7 @@ final class GraphQLMockTests: XCTestCase {
         let call = try CLI.run(["call", "gql.users", "--base-url", mock.url], env: env, cwd: dir)
         XCTAssertEqual(call.code, 0, call.stderr)
         XCTAssertTrue(call.stdout.contains("Grace"), call.stdout)
-        let check = try CLI.run(["check", "gql.user", "--base-url", mock.url], cwd: dir)
+        let check = try CLI.run(["check", "gql.user", "--all", "--base-url", mock.url], cwd: dir)
         XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
     }
 

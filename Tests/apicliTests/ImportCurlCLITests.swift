@@ -107,6 +107,7 @@ final class ImportCurlCLITests: FolderTestCase {
 
             """)
         XCTAssertEqual(r.stdout, """
+            # yaml-language-server: $schema=.apicli-targets.schema.json
             # Imported by apicli import curl.
             service: example
             baseURL: https://api.example.com

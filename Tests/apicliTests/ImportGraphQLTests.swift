@@ -30,7 +30,7 @@ final class ImportGraphQLTests: FolderTestCase {
         // collection) → ${SERVICE_VARS}
         XCTAssertTrue(text.contains("""
               testRequestGraphQLBody:
-                doc: Test Request GraphQL Body
+                doc: "Test Request GraphQL Body: Request with graphql body"
                 method: POST
                 path: /graphql/
                 task:

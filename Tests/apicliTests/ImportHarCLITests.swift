@@ -21,8 +21,10 @@ final class ImportHarCLITests: FolderTestCase {
         let r = try CLI.run(["import", "har", har.path, "--to", "out"] + flags, cwd: dir)
         XCTAssertEqual(r.code, 0, r.stderr, file: file, line: line)
         let out = dir.appendingPathComponent("out")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        let names = all.filter { !$0.hasPrefix(".") }
         XCTAssertFalse(names.isEmpty, "nothing written: \(r.stderr)", file: file, line: line)
+        XCTAssertTrue(all.contains(".apicli-targets.schema.json"), "the schema the files name: \(all)", file: file, line: line)
         var files: [String: String] = [:]
         var variables: [String: String] = [:]
         let pattern = try NSRegularExpression(pattern: #"(?<!\$)\$\{([A-Z0-9_]+)\}"#)
@@ -78,6 +80,7 @@ final class ImportHarCLITests: FolderTestCase {
         let r = try importHolds(dir.appendingPathComponent("a.har"), secrets: secrets)
         XCTAssertEqual(r.files.keys.sorted(), ["local.yaml"])
         XCTAssertEqual(r.files["local.yaml"], """
+            # yaml-language-server: $schema=.apicli-targets.schema.json
             # Imported by apicli import har.
             service: local
             baseURL: http://127.0.0.1:8080

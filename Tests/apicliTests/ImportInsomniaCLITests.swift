@@ -27,6 +27,10 @@ final class ImportInsomniaCLITests: FolderTestCase {
         let main = try XCTUnwrap(files["swagger-petstore-1-0-0"])
         XCTAssertTrue(main.contains("""
             baseURL: "${SWAGGER_PETSTORE_1_0_0_SCHEME}://${SWAGGER_PETSTORE_1_0_0_HOST}${SWAGGER_PETSTORE_1_0_0_BASE_PATH}"
+            doc: "This is a sample server Petstore server.
+            """), main)
+        XCTAssertTrue(main.contains("""
+            the authorization filters."
             environments: { openapi-env: { baseURL: "http://petstore.swagger.io/v2" } }
             """), main)
         // variables the export does not define (the base environment leaves them to a sub-environment) get the prefix
@@ -88,8 +92,8 @@ final class ImportInsomniaCLITests: FolderTestCase {
         ])
         try assertRefused("insomnia", [
             ("none.json", "none.json:1:56: error: $.resources: the export has no HTTP requests to import"),
-            ("old.json", "old.json:1:40: error: $.__export_format: Insomnia export format 3 is not read; only format 4"),
-            ("postman.json", "postman.json:1:1: error: $: not an Insomnia export: there is no 'resources' list"),
+            ("old.json", "old.json:1:40: error: $.__export_format: Insomnia export format 3 is not read; only formats 4 and 5"),
+            ("postman.json", "postman.json:1:1: error: $: not an Insomnia export: there is no 'resources' list nor 'type: collection.insomnia.rest/5.0'"),
         ], in: dir)
     }
 

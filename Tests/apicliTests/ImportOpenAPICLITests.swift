@@ -25,6 +25,7 @@ final class ImportOpenAPICLITests: FolderTestCase {
     }
 
     static let petstore = """
+        # yaml-language-server: $schema=.apicli-targets.schema.json
         # Imported from petstore.yaml (OpenAPI 3.0.3) by apicli import openapi.
         # Every operation is a target; samples come from the description's examples or schemas.
         # expect: schema: refers to a copy of petstore.yaml in swagger-petstore.openapi/; import again with --force to refresh it.
@@ -89,10 +90,10 @@ final class ImportOpenAPICLITests: FolderTestCase {
         // WHEN both are imported to stdout
         let json = try importSpec(ImportFixtures.path("petstore.json"), ["-o", "-"], into: dir)
         let yaml = try importSpec(ImportFixtures.path("petstore.yaml"), ["-o", "-"], into: dir)
-        // THEN only the first comment line (the spec's file name) differs
+        // THEN only the comment line naming the spec's file differs (after the schema's modeline)
         XCTAssertEqual(json.code, 0, json.stderr)
-        XCTAssertEqual(json.stdout.split(separator: "\n").dropFirst(), yaml.stdout.split(separator: "\n").dropFirst())
-        XCTAssertTrue(json.stdout.hasPrefix("# Imported from petstore.json (OpenAPI 3.0.3)"), json.stdout)
+        XCTAssertEqual(json.stdout.split(separator: "\n").dropFirst(2), yaml.stdout.split(separator: "\n").dropFirst(2))
+        XCTAssertTrue(json.stdout.hasPrefix("# yaml-language-server: $schema=.apicli-targets.schema.json\n# Imported from petstore.json (OpenAPI 3.0.3)"), json.stdout)
     }
 
     func testEveryMappingAndItsWarnings() throws {
@@ -215,7 +216,7 @@ final class ImportOpenAPICLITests: FolderTestCase {
         XCTAssertEqual(f.code, 0, f.stderr)
         XCTAssertEqual(try String(contentsOf: path, encoding: .utf8), Self.petstore)
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("targets").path)
-        XCTAssertEqual(left.sorted(), ["swagger-petstore.openapi", "swagger-petstore.yaml"])
+        XCTAssertEqual(left.sorted(), [".apicli-targets.schema.json", "swagger-petstore.openapi", "swagger-petstore.yaml"])
     }
 
     func testUnwritableDestinationIsExit5() throws {

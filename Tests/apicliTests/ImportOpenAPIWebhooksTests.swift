@@ -52,6 +52,7 @@ final class ImportOpenAPIWebhooksTests: FolderTestCase {
         // the schema's own properties (int within its exclusive bounds, none null) beside its anyOf,
         // type: foo (the discriminator mapping's key for the only alternative)
         XCTAssertEqual(try read(dir, "targets/mega-webhooks.yaml"), """
+            # yaml-language-server: $schema=.apicli-targets.schema.json
             # Imported from mega.yaml (OpenAPI 3.1.0) by apicli import openapi: its webhooks.
             # Each target is a request the API sends to your receiver: set MEGA_WEBHOOK_URL to its URL
             # (each webhook goes to that URL + /NAME; change path: to your receiver's route).
@@ -86,7 +87,8 @@ final class ImportOpenAPIWebhooksTests: FolderTestCase {
         XCTAssertEqual(r.code, 0, r.stderr)
         // THEN only the webhooks' file, without a warning about the API's servers (there is no API file)
         XCTAssertEqual(r.stderr, "apicli: wrote targets/pets-webhooks.yaml (1 target, 0 warnings)\n")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("targets").path), ["pets-webhooks.yaml"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("targets").path).sorted(),
+                       [".apicli-targets.schema.json", "pets-webhooks.yaml"])
         XCTAssertTrue(try read(dir, "targets/pets-webhooks.yaml").contains("""
               newPet:
                 # Webhook 'newPet': the API sends this request to your receiver (baseURL).
@@ -243,7 +245,7 @@ final class ImportOpenAPIWebhooksTests: FolderTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("targets/shop.yaml").path))
         XCTAssertEqual(try read(dir, "targets/shop-webhooks.yaml"), "mine\n")
         XCTAssertEqual(try CLI.run(["import", "openapi", "spec.yaml", "--force"], cwd: dir).code, 0)
-        XCTAssertTrue(try read(dir, "targets/shop-webhooks.yaml").hasPrefix("# Imported from spec.yaml"))
+        XCTAssertTrue(try read(dir, "targets/shop-webhooks.yaml").hasPrefix("# yaml-language-server: $schema=.apicli-targets.schema.json\n# Imported from spec.yaml"))
         // AND with -o - the paths' file is printed, and the webhooks are a warning (not a second document)
         let o = try CLI.run(["import", "openapi", "spec.yaml", "-o", "-"], cwd: dir)
         XCTAssertEqual(o.code, 0, o.stderr)

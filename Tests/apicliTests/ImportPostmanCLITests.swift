@@ -21,9 +21,11 @@ final class ImportPostmanCLITests: FolderTestCase {
         let r = try importApp("postman", Self.fixtures.appendingPathComponent("newman-sample-collection.json").path, into: dir)
         XCTAssertTrue(r.stderr.contains("newman-sample-collection.json:10:15: warning: $.item[0].event[0]: the test script of request 'A simple GET request' is not run"), r.stderr)
         XCTAssertEqual(try writtenFiles(dir)["sample-postman-collection"], """
+            # yaml-language-server: $schema=.apicli-targets.schema.json
             # Imported from newman-sample-collection.json (Postman collection 'Sample Postman Collection') by apicli import postman.
             service: sample-postman-collection
             baseURL: https://postman-echo.com
+            doc: A sample collection to demonstrate collections as a set of related requests
             targets:
               aSimpleGETRequest:
                 # The test script was not imported (apicli runs no JavaScript).

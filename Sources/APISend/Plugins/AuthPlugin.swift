@@ -20,19 +20,11 @@ package struct AuthPlugin: Plugin {
     /// The header added before sending; nil for Digest, whose `Authorization` answers the
     /// server's challenge (`DigestTransport`), and for AWS, signed as it is sent (`SigV4Transport`).
     package var header: HeaderField? {
-        switch credential {
-        case .bearer(let token):
-            return HeaderField("Authorization", "Bearer \(token)")
-        case .basic(let user, let password):
-            return HeaderField("Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
-        case .header(let name, let value):
-            return HeaderField(name, value)
-        case .oauth2:
+        if case .oauth2 = credential {
             // The token is fetched (or taken from the cache) when the request is sent: `OAuth2Client`.
             return HeaderField("Authorization", "Bearer " + OAuth2Client.pending)
-        case .digest, .aws:
-            return nil
         }
+        return credential.staticHeader
     }
 
     package func prepare(_ request: PreparedRequest) -> PreparedRequest {

@@ -1,14 +1,17 @@
 import APISupport
+import APIDiagnostics
 import APITargets
+import APIEndpoint
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 
-/// One served target: its method and the path a request must have, the service's baseURL path
-/// followed by the target's path (`/v1` + `/users/{name}`), split into segments.
-package struct MockRoute: Sendable {
+/// One target as requests are matched to it: its method and the path a request must have, the
+/// service's baseURL path followed by the target's path (`/v1` + `/users/{name}`), split into
+/// segments. `apicli mock` routes with it, and so does the library's stubbing URLProtocol.
+package struct TargetRoute: Sendable {
     /// A piece of the path template.
     package enum Segment: Sendable, Equatable {
         case literal(String)
@@ -73,7 +76,7 @@ package struct MockRoute: Sendable {
 
     /// `METHOD /path` with each capture replaced by the request's segment at its place: what a
     /// request is compared with to find the closest routes (`/users/octocat` is near `/users/{name}`).
-    func filled(with parts: [Substring]) -> String {
+    package func filled(with parts: [Substring]) -> String {
         let path = segments.enumerated().map { i, segment -> String in
             switch segment {
             case .literal(let text): return text
@@ -85,9 +88,31 @@ package struct MockRoute: Sendable {
         return "\(method) /" + path.joined(separator: "/")
     }
 
+    /// The most characters of a request line compared with each route to find the closest ones:
+    /// the distance costs their product (and `mock` runs it on the event loop).
+    package static let comparedLength = 200
+
+    /// The `count` routes nearest to `METHOD path` (`parts`: the path split, not yet decoded),
+    /// nearest first: what a request that matches none is told.
+    package static func closest(to method: String, path: String, parts: [Substring], among routes: [TargetRoute],
+                                count: Int = 3) -> [TargetRoute] {
+        let compared = String("\(method) \(path)".prefix(comparedLength))
+        return routes.map { ($0, Suggestions.distance(compared, String($0.filled(with: parts).prefix(comparedLength)))) }
+            .sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
+    }
+
+    /// `items` sorted by their routes' `specificity`, the most specific first, else in their order:
+    /// the order requests are matched in.
+    package static func mostSpecificFirst<Item>(_ items: [Item], _ route: (Item) -> TargetRoute) -> [Item] {
+        items.enumerated().sorted { a, b in
+            let (x, y) = (route(a.element).specificity, route(b.element).specificity)
+            return x != y ? x.lexicographicallyPrecedes(y) == false : a.offset < b.offset
+        }.map(\.element)
+    }
+
     /// Literal segments count most, then captures with fixed text around them: the most specific
     /// route wins (`/users/me` before `/users/{name}`).
-    var specificity: [Int] {
+    package var specificity: [Int] {
         segments.map { segment in
             switch segment {
             case .literal: return 2
@@ -98,12 +123,12 @@ package struct MockRoute: Sendable {
     }
 
     /// Whether the path captures anything (`{name}`, `{+rest}`).
-    var hasCaptures: Bool {
+    package var hasCaptures: Bool {
         segments.contains { if case .literal = $0 { return false } else { return true } }
     }
 
     /// Two routes that answer exactly the same requests.
-    func sameShape(as other: MockRoute) -> Bool {
+    package func sameShape(as other: TargetRoute) -> Bool {
         guard method == other.method, segments.count == other.segments.count else { return false }
         return zip(segments, other.segments).allSatisfy { a, b in
             switch (a, b) {
@@ -113,5 +138,20 @@ package struct MockRoute: Sendable {
             default: return false
             }
         }
+    }
+}
+
+extension Workspace {
+    /// The route requests to `target` are matched with, and the bindings its samples expand with:
+    /// the base URL's path and the target's path, its `${VAR}`s expanded and its `{name}`s kept
+    /// as captures.
+    package func route(for target: Target, in service: Service) throws(APIError) -> (route: TargetRoute, bindings: Bindings) {
+        let base = try basePath(for: target, in: service)
+        let bindings = try self.bindings(for: target, in: service)
+        let env = Bindings(environment: bindings.environment, secrets: bindings.secrets, providers: bindings.providers)
+        let path = try target.path.map { t throws(APIError) in
+            try env.expand(t, in: "the path of \(target.qualifiedName)", file: service.file, unresolved: .keep)
+        } ?? ""
+        return (TargetRoute(service: service, target: target, basePath: base, path: path), bindings)
     }
 }

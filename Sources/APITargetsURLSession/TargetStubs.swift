@@ -1,0 +1,215 @@
+import APISupport
+import APIDiagnostics
+import APITargets
+import APIEndpoint
+import APITransport
+import APITargetsKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Answers `URLSession` requests with the samples of a catalogue, as `apicli mock` does over HTTP:
+/// a request whose method and path match a target (`GET /users/{name}`) gets the target's sample
+/// (a named one when the test chose it), after its `delay:`; an `error:` sample fails as a
+/// `URLError`; a request that matches no target fails loudly, naming the closest targets.
+/// Works with any code built on URLSession: give it ``session()`` (or ``configuration(_:)``), or
+/// ``install()`` the stubs for `URLSession.shared` too.
+///
+/// ```swift
+/// let stubs = try TargetStubs(catalog)
+/// try stubs.use(sample: "notFound", for: "httpbin.status")
+/// let (data, response) = try await stubs.session().data(from: url)
+/// ```
+///
+/// One set of stubs answers at a time (the last one installed; `URLProtocol` classes are
+/// process-wide): run tests that stub one after another, as XCTest does.
+public final class TargetStubs: @unchecked Sendable {
+    /// How stubbed requests are answered, as Moya's `StubBehavior`.
+    public enum Behavior: Sendable, Equatable {
+        /// After each sample's `delay:` (the default); a delay beyond the request's timeout is a
+        /// timeout (`URLError.timedOut`), as a server that slow would be.
+        case sampleDelay
+        /// At once, whatever `delay:` says.
+        case immediate
+        /// After `seconds`, whatever `delay:` says.
+        case delayed(seconds: TimeInterval)
+        /// Not stubbed: requests go to the network.
+        case never
+    }
+
+    struct Route {
+        var route: TargetRoute
+        var bindings: Bindings
+    }
+
+    /// What tests change and read while requests are answered.
+    struct State {
+        var chosen: [String: String] = [:]
+        var behavior: Behavior
+        var answered: [String] = []
+        var unmatched: [String] = []
+    }
+
+    let catalog: TargetCatalog
+    let routes: [Route]
+    private let state: Locked<State>
+
+    /// Stubs for every target of `catalog` that has a sample. The requests are never sent, so a
+    /// `${VAR}` that only feeds them need not be set; one their samples use must.
+    /// - Throws: `TargetsError.invalid` when a route cannot be built (two targets answering
+    ///   the same requests are matched in file order, the first wins).
+    public init(_ catalog: TargetCatalog, behavior: Behavior = .sampleDelay) throws(TargetsError) {
+        self.catalog = catalog
+        state = Locked(State(behavior: behavior))
+        let workspace = catalog.workspace.offline()
+        var routes: [Route] = []
+        for service in catalog.catalog.services {
+            for target in service.targets where !target.allSamples.isEmpty {
+                do throws(APIError) {
+                    let (route, bindings) = try workspace.route(for: target, in: service)
+                    routes.append(Route(route: route, bindings: bindings))
+                } catch {
+                    throw TargetsError(error, target: target.qualifiedName)
+                }
+            }
+        }
+        // The most specific first (`/users/me` before `/users/{name}`), as `apicli mock` serves them.
+        self.routes = TargetRoute.mostSpecificFirst(routes, \.route)
+    }
+
+    deinit { uninstall() }
+
+    /// How requests are answered from now on.
+    public var behavior: Behavior {
+        get { state.current.behavior }
+        set { state.withLock { $0.behavior = newValue } }
+    }
+
+    /// Answer `target` (`service.target`) with its sample `sample` (`samples:` in the file; nil:
+    /// its default `sample:`) from now on.
+    /// - Throws: `TargetsError.invalid` for an unknown target or sample name, with the closest.
+    public func use(sample: String?, for target: String) throws(TargetsError) {
+        let (service, found) = try catalog.find(target)
+        if let sample, found.sample(named: sample) == nil {
+            let names = found.samples.map(\.name)
+            throw .invalid([TargetsProblem(Diagnostic(file: service.file, mark: found.mark,
+                message: "\(found.qualifiedName) has no sample named '\(sample)'",
+                hint: Suggestions.hint(for: sample, in: names) ?? "its samples: " + (names.isEmpty ? "none" : names.joined(separator: ", "))))])
+        }
+        state.withLock { $0.chosen[found.qualifiedName] = sample }
+    }
+
+    /// The targets that answered, in order (`service.target`, and `:sample` for a named one).
+    public var answered: [String] { state.current.answered }
+
+    /// Every request no target matched, with the message it failed with.
+    public var unmatched: [String] { state.current.unmatched }
+
+    /// `base` (an ephemeral configuration by default) with the stubbing protocol first; installs
+    /// these stubs.
+    public func configuration(_ base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
+        install()
+        base.protocolClasses = [StubURLProtocol.self] + (base.protocolClasses ?? [])
+        return base
+    }
+
+    /// A session answered by these stubs (installed).
+    public func session() -> URLSession {
+        URLSession(configuration: configuration())
+    }
+
+    /// These stubs answer from now on, `URLSession.shared`'s requests too (where the platform lets
+    /// a registered `URLProtocol` see them).
+    public func install() {
+        StubURLProtocol.active.withLock { $0 = self }
+        _ = URLProtocol.registerClass(StubURLProtocol.self)
+    }
+
+    /// These stubs answer no more (nothing, if others were installed since).
+    public func uninstall() {
+        StubURLProtocol.active.withLock { if $0 === self { $0 = nil } }
+    }
+
+    // MARK: Answering
+
+    /// What a request gets: a response and its body, or an error, after a delay.
+    enum Answer: Sendable {
+        case response(HTTPURLResponse, Data, delay: TimeInterval)
+        case failure(URLError, delay: TimeInterval)
+    }
+
+    func answer(_ request: URLRequest) -> Answer {
+        let method = request.httpMethod ?? "GET"
+        guard let url = request.url else { return .failure(URLError(.badURL), delay: 0) }
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let (route, captures) = match(method: method, parts: parts) else {
+            let closest = TargetRoute.closest(to: method, path: path, parts: parts, among: routes.map(\.route))
+                .map { "\($0.target.qualifiedName) (\($0.label))" }
+            let message = "no target matches \(method) \(path)" + (closest.isEmpty ? "" : "; closest: " + closest.joined(separator: ", "))
+            state.withLock { $0.unmatched.append(message) }
+            return .failure(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: url]), delay: 0)
+        }
+        let target = route.route.target
+        let (name, behavior) = state.withLock { ($0.chosen[target.qualifiedName], $0.behavior) }
+        guard let sample = target.sample(named: name) ?? (name == nil ? target.samples.first?.sample : nil) else {
+            return .failure(URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: "\(target.qualifiedName) has no default sample: choose one with use(sample:for:)"]), delay: 0)
+        }
+        state.withLock { $0.answered.append(target.qualifiedName + (name.map { ":\($0)" } ?? "")) }
+        let stub = Workspace.stub(sample, bindings: route.bindings, captures: captures, file: route.route.service.file)
+        let timeout = request.timeoutInterval
+        let delay: TimeInterval
+        switch behavior {
+        case .sampleDelay: delay = min(sample.delay, timeout)
+        case .immediate, .never: delay = 0
+        case .delayed(let seconds): delay = seconds
+        }
+        if behavior == .sampleDelay, let failure = stub.failure(timeout: timeout) {
+            return .failure(Self.urlError(failure, url: url), delay: delay)
+        } else if let error = sample.error {
+            return .failure(Self.urlError(.network(.stubbed(error)), url: url), delay: delay)
+        }
+        do throws(APIError) {
+            let response = try stub.response()
+            var fields: [String: String] = [:]
+            for header in response.headers { fields[header.name] = fields[header.name].map { $0 + ", " + header.value } ?? header.value }
+            let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields)!
+            return .response(http, response.body, delay: delay)
+        } catch {
+            return .failure(URLError(.cannotParseResponse, userInfo: [NSLocalizedDescriptionKey: "\(target.qualifiedName): the sample cannot be rendered: \(error.summary)"]), delay: 0)
+        }
+    }
+
+    private func match(method: String, parts: [Substring]) -> (Route, [String: String])? {
+        for route in routes where route.route.method == method {
+            if let captures = route.route.match(parts) { return (route, captures) }
+        }
+        return nil
+    }
+
+    /// A sample's failure as URLSession reports one: its `error:` text, with the code its words name.
+    static func urlError(_ error: APIError, url: URL) -> URLError {
+        if case .timedOut = error {
+            return URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "The request timed out.", NSURLErrorFailingURLErrorKey: url])
+        }
+        var text = error.summary
+        if case .network(.stubbed(let message)) = error { text = message }
+        return URLError(code(for: text), userInfo: [NSLocalizedDescriptionKey: text, NSURLErrorFailingURLErrorKey: url])
+    }
+
+    /// The `URLError` code an `error:` text names (`connection refused`, `offline`, …);
+    /// `.networkConnectionLost` when it names none.
+    static func code(for text: String) -> URLError.Code {
+        let words = text.lowercased()
+        let table: [(String, URLError.Code)] = [
+            ("offline", .notConnectedToInternet), ("internet", .notConnectedToInternet),
+            ("refused", .cannotConnectToHost), ("could not connect", .cannotConnectToHost),
+            ("timed out", .timedOut), ("timeout", .timedOut),
+            ("dns", .cannotFindHost), ("host", .cannotFindHost),
+            ("certificate", .serverCertificateUntrusted), ("tls", .secureConnectionFailed), ("ssl", .secureConnectionFailed),
+            ("cancel", .cancelled),
+        ]
+        return table.first { words.contains($0.0) }?.1 ?? .networkConnectionLost
+    }
+}
