@@ -36,23 +36,36 @@ final class ImportMockConformanceTests: FolderTestCase {
         for (spec, service) in Self.included {
             let path = ImportOpenAPIRealSpecTests.specs.appendingPathComponent(spec).path
             let dir = try folder()
-            let r = try CLI.run(["import", "openapi", path, "--service", service], cwd: dir)
-            XCTAssertEqual(r.code, 0, "\(spec): \(r.stderr)")
-            let file = try String(contentsOf: dir.appendingPathComponent("targets/\(service).yaml"), encoding: .utf8)
             mock?.stop()
-            let m = try MockProcess(["--validate", "--targets", dir.appendingPathComponent("targets").path],
-                                    env: ImportContractTests.dummies(file))
+            let (file, m) = try Self.serve(path, service: service, in: dir)
             mock = m
-            let st = try CLI.run([
+            let st = try Self.schemathesis([
                 "run", path, "--url", m.url + Self.basePath(file),
                 "--checks", "response_schema_conformance,status_code_conformance,content_type_conformance",
                 "--mode", "positive", "--phases", "examples,fuzzing", "--max-examples", "8",
-                "--seed", "1", "--workers", "1", "--generation-database", "none", "--no-color", "--request-timeout", "5",
-                "--suppress-health-check", "all",
-            ], env: ["NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"], cwd: dir, timeout: 120,
-               executable: URL(fileURLWithPath: Self.schemathesis))
+            ], in: dir, timeout: 120)
             XCTAssertEqual(st.code, 0, "\(spec): schemathesis found a non-conformance:\n\(st.stdout)\n\(st.stderr)")
         }
+    }
+
+    /// `import openapi` of `spec` into `dir`, served by `apicli mock --validate`: the target file
+    /// written, and the mock.
+    static func serve(_ spec: String, service: String, in dir: URL) throws -> (file: String, mock: MockProcess) {
+        let r = try CLI.run(["import", "openapi", spec, "--service", service], cwd: dir)
+        XCTAssertEqual(r.code, 0, "\(spec): \(r.stderr)")
+        let file = try String(contentsOf: dir.appendingPathComponent("targets/\(service).yaml"), encoding: .utf8)
+        let m = try MockProcess(["--validate", "--targets", dir.appendingPathComponent("targets").path],
+                                env: ImportContractTests.dummies(file))
+        return (file, m)
+    }
+
+    /// `st` with `arguments` and the settings every run here shares (a fixed seed, one worker, no
+    /// example database, loopback without a proxy).
+    static func schemathesis(_ arguments: [String], in dir: URL, timeout: Double) throws -> CLI.Result {
+        try CLI.run(arguments + ["--seed", "1", "--workers", "1", "--generation-database", "none", "--no-color",
+                                 "--request-timeout", "5", "--suppress-health-check", "all"],
+                    env: ["NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"], cwd: dir, timeout: timeout,
+                    executable: URL(fileURLWithPath: schemathesis))
     }
 
     /// The path of the imported `baseURL` (`http://petstore.swagger.io/api` → `/api`), where the
@@ -98,20 +111,13 @@ final class MockParameterConformanceTests: FolderTestCase {
     private func conforms(_ spec: URL, service: String, checks: String, exclude: [String] = [], mode: String = "all", maxExamples: Int = 30,
                           file: StaticString = #filePath, line: UInt = #line) throws {
         let dir = try folder()
-        let r = try CLI.run(["import", "openapi", spec.path, "--service", service], cwd: dir)
-        XCTAssertEqual(r.code, 0, r.stderr, file: file, line: line)
-        let written = try String(contentsOf: dir.appendingPathComponent("targets/\(service).yaml"), encoding: .utf8)
         mock?.stop()
-        let m = try MockProcess(["--validate", "--targets", dir.appendingPathComponent("targets").path],
-                                env: ImportContractTests.dummies(written))
+        let (written, m) = try ImportMockConformanceTests.serve(spec.path, service: service, in: dir)
         mock = m
-        let st = try CLI.run([
+        let st = try ImportMockConformanceTests.schemathesis([
             "run", spec.path, "--url", m.url + ImportMockConformanceTests.basePath(written), "--checks", checks, "--mode", mode,
-            "--max-examples", String(maxExamples), "--seed", "1", "--workers", "1", "--generation-database", "none",
-            "--no-color", "--request-timeout", "5", "--suppress-health-check", "all", "--phases", "examples,coverage,fuzzing",
-        ] + exclude.flatMap { ["--exclude-operation-id", $0] },
-           env: ["NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"], cwd: dir, timeout: 300,
-           executable: URL(fileURLWithPath: ImportMockConformanceTests.schemathesis))
+            "--max-examples", String(maxExamples), "--phases", "examples,coverage,fuzzing",
+        ] + exclude.flatMap { ["--exclude-operation-id", $0] }, in: dir, timeout: 300)
         XCTAssertEqual(st.code, 0, "\(spec.lastPathComponent): schemathesis found a non-conformance:\n\(st.stdout)\n\(st.stderr)",
                        file: file, line: line)
     }
@@ -140,11 +146,8 @@ final class MockParameterConformanceTests: FolderTestCase {
     /// with a body valid under its schema, the reason in `X-Apicli-Refusal` (SchemaCLITests: the
     /// refusal of an operation that documents no client error); a method a path does not serve is 405.
     func testTheRefusalIsTheDocumentedOneAndSaysWhenNoneIs() throws {
-        let dir = try folder()
-        let spec = Self.fixtures.appendingPathComponent("styles.yaml")
-        let r = try CLI.run(["import", "openapi", spec.path, "--service", "styles"], cwd: dir)
-        XCTAssertEqual(r.code, 0, r.stderr)
-        let m = try MockProcess(["--validate", "--targets", dir.appendingPathComponent("targets").path])
+        let (_, m) = try ImportMockConformanceTests.serve(Self.fixtures.appendingPathComponent("styles.yaml").path,
+                                                          service: "styles", in: try folder())
         mock = m
         let bad = try Curl.run([m.url + "/v1/path/1/.0/;matrix=x"])
         XCTAssertEqual(bad.status, 422, "422 is what pathStyles documents: \(bad.body)")
