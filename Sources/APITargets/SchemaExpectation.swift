@@ -63,6 +63,17 @@ package struct SchemaExpectation: Sendable, Equatable {
         return schemas.first { $0.status == "default" }?.schema
     }
 
+    /// The response statuses the operation documents (`200`, `4XX`, `DEFAULT`), sorted.
+    package var documentedStatuses: [String] { Set(schemas.map { $0.status.uppercased() }).union(bodiless).sorted() }
+
+    /// Whether the operation documents a response of `status` (exact, `4XX`, or `default`); nil when
+    /// the schema is not an OpenAPI operation's (one `*` schema) or the operation documents none.
+    package func documents(_ status: Int) -> Bool? {
+        let documented = Set(documentedStatuses)
+        guard !documented.isEmpty, !documented.contains("*") else { return nil }
+        return documented.contains(String(status)) || documented.contains("\(status / 100)XX") || documented.contains("DEFAULT")
+    }
+
     /// The request body's violations; empty when there is no request schema. A body that is
     /// not JSON is one violation at `$`.
     package func requestViolations(_ body: Data) -> [SchemaViolation] {

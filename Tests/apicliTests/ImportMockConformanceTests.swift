@@ -162,3 +162,24 @@ final class MockParameterConformanceTests: FolderTestCase {
         XCTAssertEqual(wrongMethod.headers["allow"], "GET, HEAD")
     }
 }
+
+extension MockParameterConformanceTests {
+    /// Issue 36: the mock answers only with what the operation documents: `mock --validate` refuses
+    /// to start when a sample answers a status its operation does not document.
+    func testASampleOfAnUndocumentedStatusIsRefusedAtStart() throws {
+        let dir = try folder()
+        let spec = Self.fixtures.appendingPathComponent("styles.yaml").path
+        let r = try CLI.run(["import", "openapi", spec, "--service", "styles"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let file = dir.appendingPathComponent("targets/styles.yaml")
+        let written = try String(contentsOf: file, encoding: .utf8)
+        let teapot = written.replacingOccurrences(of: "    sample: { json: { ok: true } }\n\n  pathStyles:",
+                                                  with: "    sample: { status: 418, json: { ok: true } }\n\n  pathStyles:")
+        XCTAssertNotEqual(teapot, written, "the imported queryStyles sample is where the test expects it")
+        try teapot.write(to: file, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["mock", "--validate", "--port", "0", "--targets", dir.appendingPathComponent("targets").path], cwd: dir)
+        XCTAssertEqual(refused.code, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("the sample of styles.queryStyles answers 418, which"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("does not document (its responses: 200, 400)"), refused.stderr)
+    }
+}
