@@ -53,8 +53,8 @@ package enum ImportContracts {
         }
         guard let service = try? TargetFile.decode(Array(draft.text.utf8), file: file, defaultName: draft.service) else { return warnings }
         for target in service.targets {
-            guard let schema = target.expect?.schema, let problem = brokenSample(target, schema, file: file),
-                  let i = draft.targets.firstIndex(where: { $0.name == target.name }) else { continue }
+            guard let schema = target.expect?.schema, let i = draft.targets.firstIndex(where: { $0.name == target.name }),
+                  let problem = brokenSample(target, schema, file: file, builtFrom: draft.targets[i].sampleSchema) else { continue }
             draft.targets[i].expect.removeAll { if case .pair("schema", _) = $0 { return true } else { return false } }
             leaveOut(&draft.targets[i], problem, &warnings)
         }
@@ -70,12 +70,18 @@ package enum ImportContracts {
         .map([.pair("openapi", .string(description)), .pair("operation", .string(operation))])
     }
 
-    /// The first sample (not `expectFailure`) that breaks the schema for its status, said in words.
-    static func brokenSample(_ target: Target, _ schema: SchemaExpectation, file: String) -> String? {
+    /// The first sample (not `expectFailure`) that breaks the schema for its status, said in words:
+    /// the description's example, or the sample built from the schema at `builtFrom` (the import
+    /// could not make one the schema accepts: a keyword it does not construct for).
+    static func brokenSample(_ target: Target, _ schema: SchemaExpectation, file: String, builtFrom: TargetDraft.Operation? = nil) -> String? {
         for (name, sample) in target.allSamples where !sample.expectFailure {
             guard let response = try? StubTransport(sample: sample, bindings: Bindings(), file: file).response() else { continue }
             if let first = Judge.schema(schema, response).first {
-                return "the description's example (\(name.map { "sample '\($0)'" } ?? "the sample")) breaks its schema: \(first.dropFirst("schema: ".count))"
+                let why = first.dropFirst("schema: ".count)
+                if name == nil, let at = builtFrom {
+                    return "the sample built from the schema at \(at.file):\(at.mark.line):\(at.mark.column) breaks it (write an example there): \(why)"
+                }
+                return "the description's example (\(name.map { "sample '\($0)'" } ?? "the sample")) breaks its schema: \(why)"
             }
         }
         return nil

@@ -8,6 +8,8 @@ extension OpenAPIMapper {
     struct Example {
         var name: String?
         var value: YAMLOut
+        /// The schema the value was built from (nil: the description states it).
+        var schema: SpecNode? = nil
     }
 
     /// The examples a media type object states: `example`, else every entry of `examples`.
@@ -35,10 +37,18 @@ extension OpenAPIMapper {
         defer { sampler.direction = .any }
         if media["schema"] == nil, let item = media["itemSchema"] {  // 3.2: a stream (JSON Lines, events) of items
             warn(item, "the stream's itemSchema gives one item for the sample; expect: checks the Content-Type, not each item")
-            return sampler.value(item).map { Example(name: nil, value: $0) }
+            return sampler.value(item).map { Example(name: nil, value: $0, schema: item) }
         }
-        return media["schema"].flatMap { sampler.value($0) }.map { Example(name: nil, value: $0) }
+        guard let schema = media["schema"] else { return nil }
+        if let v = sampler.value(schema) { return Example(name: nil, value: v, schema: schema) }
+        // `schema: {}` (FastAPI's for a route returning anything) accepts any JSON: an empty object
+        guard let s = loader.resolve(schema), s.entries.allSatisfy({ Self.annotations.contains($0.key) || $0.key.hasPrefix("x-") }) else { return nil }
+        return Example(name: nil, value: .map([]), schema: schema)
     }
+
+    /// Schema keywords that assert nothing about a value.
+    static let annotations: Set<String> = ["title", "description", "$comment", "deprecated", "readOnly", "writeOnly",
+                                           "externalDocs", "xml", "nullable", "$schema", "$id"]
 
     static func isJSON(_ type: String) -> Bool {
         let t = type.lowercased()

@@ -17,6 +17,8 @@ final class OpenAPIMapper {
     var serviceQuery: YAMLOut.Entry?
     /// Server lists of paths and operations already warned about.
     var ignoredServers: Set<[String]> = []
+    /// The first server's URL as written (variables as `${…}`), what relative URLs are resolved against.
+    var baseURL = "http://localhost"
 
     init(loader: SpecLoader, root: SpecNode, service: String) {
         self.loader = loader
@@ -31,7 +33,8 @@ final class OpenAPIMapper {
     /// The file-level keys: base URL and environments from `servers`, `doc` from `info`, `auth`.
     func service(baseURL: String) -> ServiceDraft {
         let servers = self.servers()
-        var draft = ServiceDraft(service: service, baseURL: servers.first?.url ?? "http://localhost")
+        self.baseURL = servers.first?.base ?? self.baseURL
+        var draft = ServiceDraft(service: service, baseURL: servers.first?.url ?? self.baseURL)
         if servers.isEmpty, root["paths"] != nil || root["webhooks"] == nil {  // (webhooks only: no file of paths)
             warn(root, "no servers: baseURL is http://localhost; set it, or pass --base-url when calling")
         }
@@ -56,7 +59,7 @@ final class OpenAPIMapper {
         var taken = UniqueNames()
         let tags = tags.isEmpty ? tags : Self.withChildren(tags, root["tags"])
         if let me = root["$self"] {
-            warn(me, "$self is not used: $refs are read relative to the file (\(me.text ?? "?") names no file read)")
+            warn(me, "$self is not used for $refs (only for relative server URLs): they are read relative to the file (\(me.text ?? "?") names no file read)")
         }
         var out: [TargetDraft] = []
         guard let paths = root["paths"] else {

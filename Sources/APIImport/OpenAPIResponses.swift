@@ -74,6 +74,7 @@ extension OpenAPIMapper {
             let s = sample(r.status, type, e.value, method: method, expectFailure: false)
             if i == 0 {
                 t.sample = s
+                t.sampleSchema = e.schema.map { .init(name: "", file: $0.file, mark: $0.mark) }
             } else {
                 t.samples.append(.pair(names.claim(e.name.flatMap(ImportNames.lowerCamel) ?? r.code), s))
             }

@@ -81,10 +81,11 @@ extension OpenAPIMapper {
         let flows = s["flows"]
         for (flow, grant) in [("clientCredentials", "client_credentials"), ("password", "password"),
                               ("authorizationCode", "refresh_token")] {
-            guard let tokenURL = flows?[flow]?["tokenUrl"]?.text, !tokenURL.isEmpty else { continue }
+            guard let given = flows?[flow]?["tokenUrl"]?.text, !given.isEmpty else { continue }
+            let tokenURL = url(ImportText.literal(given), in: flows?[flow]?["tokenUrl"])
             // Client credentials are a confidential client's; the others may be public (no secret).
             let secret = grant == "client_credentials" ? "${\(v)_CLIENT_SECRET}" : "${\(v)_CLIENT_SECRET:-}"
-            var fields: [YAMLOut.Entry] = [.pair("tokenURL", .string(ImportText.literal(tokenURL))), .pair("clientId", .string("${\(v)_CLIENT_ID}")),
+            var fields: [YAMLOut.Entry] = [.pair("tokenURL", .string(tokenURL)), .pair("clientId", .string("${\(v)_CLIENT_ID}")),
                                            .pair("clientSecret", .string(secret))]
             if !scopes.isEmpty { fields.append(.pair("scope", .string(ImportText.literal(scopes.joined(separator: " "))))) }
             fields.append(.pair("grant", .string(grant)))
@@ -94,11 +95,14 @@ extension OpenAPIMapper {
                 fields += [.pair("username", .string("${\(v)_USERNAME}")), .pair("password", .string("${\(v)_PASSWORD}"))]
             case "authorizationCode":
                 fields.append(.pair("refreshToken", .string("${\(v)_REFRESH_TOKEN}")))
-                let authorize = flows?[flow]?["authorizationUrl"]?.text.map { " at \($0)" } ?? ""
+                let authorize = flows?[flow]?["authorizationUrl"]?.text.map { " at \(url($0))" } ?? ""
                 notes = ["Security scheme '\(name)': OAuth2 authorizationCode flow. Authorize once in a browser\(authorize)",
                          "and set ${\(v)_REFRESH_TOKEN}; apicli trades it for access tokens and refreshes them."]
             default:
                 break
+            }
+            if let refresh = flows?[flow]?["refreshUrl"]?.text.map({ url(ImportText.literal($0)) }), refresh != tokenURL {
+                notes.append("Its refreshUrl is \(refresh); apicli refreshes at tokenURL: change it there if the two differ.")
             }
             return MappedAuth(auth: .map([.pair("oauth2", .map(fields))]), notes: notes)
         }
@@ -117,12 +121,23 @@ extension OpenAPIMapper {
         let what = s["type"]?.text == "openIdConnect" ? "OpenID Connect" : "OAuth2 with no flow apicli runs (implicit, deviceAuthorization)"
         var notes = ["Security scheme '\(name)' is \(what):",
                      "apicli sends a token you obtain yourself as ${\(variablePrefix)_TOKEN}."]
-        if let url = s["openIdConnectUrl"]?.text { notes.append("OpenID Connect discovery: \(url)") }
+        if let discovery = s["openIdConnectUrl"]?.text { notes.append("OpenID Connect discovery: \(url(discovery))") }
         for (flow, _, f) in s["flows"]?.entries ?? [] {
-            let url = f["tokenUrl"]?.text ?? f["authorizationUrl"]?.text ?? "?"
-            notes.append("\(flow) flow: \(url)")
+            let given = f["tokenUrl"]?.text ?? f["authorizationUrl"]?.text
+            notes.append("\(flow) flow: \(given.map { url($0) } ?? "?")")
         }
         return notes
+    }
+
+    /// A URL of a security scheme (`tokenUrl`, `authorizationUrl`, `refreshUrl`, `openIdConnectUrl`):
+    /// a relative one (FastAPI writes `tokenUrl: token`) is resolved against the first server's URL
+    /// (OpenAPI 4.6: relative references resolve against the Server Object). One that cannot be
+    /// resolved stays as written, with a warning at `node`.
+    func url(_ given: String, in node: SpecNode? = nil) -> String {
+        if Self.isAbsolute(given) { return given }
+        if let resolved = Self.resolve(given, against: baseURL) { return resolved }
+        if let node { warn(node, "'\(given)' is a relative URL that cannot be resolved against \(baseURL); write it whole") }
+        return given
     }
 
     private static func describe(_ s: SpecNode) -> String {

@@ -1,13 +1,21 @@
 import APISecrets
 import APITargets
 import APITransport
-/// `servers:` → base URLs: variables become `${SERVICE_NAME:-default}`, relative URLs are made
-/// absolute against http://localhost (with a warning). The first variable with an `enum` gives
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+/// `servers:` → base URLs: variables become `${SERVICE_NAME:-default}`, relative URLs are resolved
+/// (RFC 3986) against the description's `$self` when that is a URL, else against http://localhost
+/// (with a warning). The first variable with an `enum` gives
 /// one environment per value (used when there is one server).
 extension OpenAPIMapper {
     struct Server {
         var name: String
         var url: String
+        /// The URL before its trailing `/` is dropped: what relative URLs resolve against.
+        var base: String
         /// Environment name → base URL, one per `enum` value of the first variable that has one.
         var variants: [(name: String, url: String)] = []
     }
@@ -51,14 +59,19 @@ extension OpenAPIMapper {
                 }
                 example = example.replacing("{\(name)}", with: "x")
             }
-            if !(example.hasPrefix("http://") || example.hasPrefix("https://")) {
-                warn(s, "server url '\(url)' is not absolute; it is written as http://localhost\(url.hasPrefix("/") ? "" : "/")\(url)")
-                url = "http://localhost" + (url.hasPrefix("/") ? "" : "/") + url
+            if !Self.isAbsolute(example) {
+                // Relative to where the description is served (OpenAPI 4.8.5): its `$self` when that
+                // is a URL; else a local server.
+                let location = Self.isAbsolute(root["$self"]?.text ?? "") ? root["$self"]?.text : nil
+                let resolved = Self.resolve(url, against: location ?? "http://localhost/") ?? "http://localhost/" + url
+                if location == nil { warn(s, "server url '\(url)' is not absolute; it is written as \(resolved)") }
+                url = resolved
             }
+            let base = url
             if url.hasSuffix("/") && url.count > "https://x/".count { url.removeLast() }
             let described = s["description"]?.text.flatMap(ImportNames.lowerCamel)
             let name = taken.claim(described ?? (i == 0 ? "default" : "server\(i + 1)"))
-            var server = Server(name: name, url: url)
+            var server = Server(name: name, url: url, base: base)
             if let choice {
                 var names = UniqueNames()
                 server.variants = choice.values.map { value in
@@ -68,6 +81,34 @@ extension OpenAPIMapper {
             }
             out.append(server)
         }
+        return out
+    }
+}
+
+extension OpenAPIMapper {
+    /// An `http://` or `https://` URL (of any letter case).
+    static func isAbsolute(_ url: String) -> Bool {
+        let lower = url.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// `reference` resolved against `base` as RFC 3986 section 5 says (Foundation's URL resolves):
+    /// what the description writes as a relative URL (`tokenUrl: token`, `url: /v1`) is relative to
+    /// its server. `${…}` variables and escapes in either stay as written. nil when either is no URL.
+    static func resolve(_ reference: String, against base: String) -> String? {
+        if isAbsolute(reference) { return reference }
+        var tokens: [String] = []
+        func hide(_ s: String) -> String {
+            s.replacing(/\$\{[^}]*\}/) { match in
+                tokens.append(String(match.output))
+                return "apicliv\(tokens.count - 1)v"
+            }
+        }
+        let (r, b) = (hide(reference), hide(base))
+        guard !r.contains("{"), !b.contains("{"), let baseURL = URL(string: b), baseURL.host != nil,
+              let resolved = URL(string: r, relativeTo: baseURL)?.absoluteString else { return nil }
+        var out = resolved
+        for (i, token) in tokens.enumerated().reversed() { out = out.replacing("apicliv\(i)v", with: token) }
         return out
     }
 }

@@ -111,8 +111,8 @@ struct SchemaSample {
             if let first = s[key]?.items.first {
                 var v = value(first, variant: variant)
                 // The schema's own properties hold beside the alternative's (`required: [id]` next to `oneOf`)
-                if s["properties"] != nil || s["required"] != nil, let alternative = v, alternative.pairs != nil {
-                    guard let own = object(s, variant: variant) else { return nil }
+                if s["properties"] != nil || s["required"] != nil, let alternative = v, let pairs = alternative.pairs {
+                    guard let own = object(s, variant: variant, given: Set(pairs.map(\.0))) else { return nil }
                     v = Self.union([own, alternative])
                 }
                 return Self.discriminated(v, s, chosen: first, fixed: fixedByEnum(first, s["discriminator"]?["propertyName"]?.text))
@@ -145,7 +145,9 @@ struct SchemaSample {
     /// The required properties (every property when the schema requires none, at most
     /// `maxProperties`), then optional ones up to `minProperties`; a required name without a
     /// property schema gets a string.
-    private mutating func object(_ s: SpecNode, variant: Int) -> YAMLOut? {
+    /// `given`: names another part of the schema (an `allOf` part, the chosen `oneOf`) already
+    /// sampled from its property schema; a name only required here keeps that value.
+    private mutating func object(_ s: SpecNode, variant: Int, given: Set<String> = []) -> YAMLOut? {
         let requiredList = s["required"]?.items.compactMap(\.text) ?? []
         let required = Set(requiredList)
         let minimum = s["minProperties"]?.text.flatMap { Int($0) }.map { min($0, Self.maxItems) } ?? 0
@@ -161,12 +163,18 @@ struct SchemaSample {
             let v = value(p.value, variant: variant)
             defer { cycled = cycled || outer }
             if let v { entries.append(.pair(p.key, v)); names.insert(p.key) } else if cycled, !lenient, required.contains(p.key) { return nil }
+            else if !cycled, required.contains(p.key), let schema = loader.resolve(p.value), Self.type(of: schema) == nil,
+                    schema["type"] == nil, schema["not"] == nil {
+                // A required property without a type (or anything implying one) accepts any value: a string
+                entries.append(.pair(p.key, .string("string")))
+                names.insert(p.key)
+            }
         }
         for p in properties where names.count < minimum && !names.contains(p.key) {
             if let v = value(p.value, variant: variant) { entries.append(.pair(p.key, v)); names.insert(p.key) }
         }
         let extra = s["additionalProperties"]
-        for name in requiredList where !names.contains(name) && !all.contains(where: { $0.key == name }) {
+        for name in requiredList where !names.contains(name) && !given.contains(name) && !all.contains(where: { $0.key == name }) {
             entries.append(.pair(name, extra.flatMap { value($0, variant: variant) } ?? .string("string")))
             names.insert(name)
         }
@@ -223,7 +231,7 @@ struct SchemaSample {
             if let v { samples.append(v) } else if cycled, !lenient { return nil }  // a part stopped at the recursion guard
         }
         if s["properties"] != nil || s["required"] != nil {
-            guard let own = object(s, variant: variant) else { return nil }
+            guard let own = object(s, variant: variant, given: Set(samples.flatMap { $0.pairs?.map(\.0) ?? [] })) else { return nil }
             samples.append(own)
         }
         return Self.union(samples)
@@ -278,7 +286,9 @@ struct SchemaSample {
     /// Required properties of an object schema (through `$ref` and `allOf`), for `expect: json`.
     mutating func requiredProperties(_ schema: SpecNode) -> [String] {
         guard let s = loader.resolve(schema) else { return [] }
-        var names = s["required"]?.items.compactMap(\.text) ?? []
+        var names: [String] = []
+        // A name listed twice (OpenAI's description does) is one field: `expect: json:` keys are unique.
+        for n in s["required"]?.items.compactMap(\.text) ?? [] where !names.contains(n) { names.append(n) }
         guard depth < Self.maxDepth else { return names }
         depth += 1
         defer { depth -= 1 }

@@ -24,6 +24,9 @@ package struct TargetDraft: Sendable, Equatable {
     /// The description's operation (its operationId, else `METHOD /path`) and where it is, for
     /// `expect: { schema: { openapi:, operation: } }` (see `ImportContracts`); not written itself.
     package var operation: Operation?
+    /// Where the schema is that `sample:` was built from, when no example gave it (for the
+    /// warning when it breaks the operation's schema); not written itself.
+    package var sampleSchema: Operation?
 
     package struct Operation: Sendable, Equatable {
         package var name: String

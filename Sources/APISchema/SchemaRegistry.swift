@@ -1,4 +1,5 @@
 import APIJSON
+import APISupport
 /// Every schema resource the compiler can reach, by absolute URI: the root document, resources
 /// embedded with `$id`, documents fetched through the loader; with their `$anchor`s and
 /// `$dynamicAnchor`s as JSON Pointers into their resource.
@@ -9,12 +10,18 @@ struct SchemaRegistry {
         /// Where the resource sits for messages: `#/…` in the root document, else its URI.
         let location: String
     }
-    struct Place { let resource: String; let pointer: [String] }
+    struct Place: Hashable { let resource: String; let pointer: [String] }
+    typealias Walked = (value: JSONValue, place: Place, dialect: SchemaDialect, location: String)
 
     private(set) var resources: [String: Resource] = [:]
     private(set) var anchors: [String: Place] = [:]
     private(set) var dynamicAnchors: [String: [String: Place]] = [:]
     let loader: (@Sendable (String) -> JSONValue?)?
+    /// Pointers already walked, shared by every copy of the registry (each operation of a
+    /// description compiles with a copy): a step into an object scans its members, so walking
+    /// `#/components/schemas/X` again for every `$ref` made an import quadratic in the number of
+    /// schemas (issue 36). A walk depends only on its resource's document, which never changes.
+    private let walked = Locked<[Place: Walked]>([:])
 
     package init(loader: (@Sendable (String) -> JSONValue?)?) { self.loader = loader }
 
@@ -112,7 +119,14 @@ struct SchemaRegistry {
         return walk(place)
     }
 
-    func walk(_ place: Place) -> (value: JSONValue, place: Place, dialect: SchemaDialect, location: String)? {
+    func walk(_ place: Place) -> Walked? {
+        if let hit = walked.withLock({ $0[place] }) { return hit }
+        guard let found = walkUncached(place) else { return nil }
+        walked.withLock { $0[place] = found }
+        return found
+    }
+
+    private func walkUncached(_ place: Place) -> Walked? {
         guard let start = resources[place.resource] else { return nil }
         var value = start.value
         var resource = place.resource, pointer: [String] = [], location = start.location, dialect = start.dialect

@@ -271,7 +271,7 @@ final class ImportSwaggerTests: XCTestCase {
         XCTAssertTrue(result.draft.text.contains(#"auth: { bearer: "${NEW_TOKEN}" }"#), result.draft.text)
         XCTAssertTrue(result.draft.text.contains("deviceAuthorization flow: https://new.example.com/token"), result.draft.text)
         let warnings = result.warnings.map(\.description)
-        XCTAssertTrue(warnings.contains("spec.yaml:2:8: warning: $self is not used: $refs are read relative to the file (https://example.com/api/openapi names no file read)"), "\(warnings)")
+        XCTAssertTrue(warnings.contains("spec.yaml:2:8: warning: $self is not used for $refs (only for relative server URLs): they are read relative to the file (https://example.com/api/openapi names no file read)"), "\(warnings)")
         XCTAssertTrue(warnings.contains("spec.yaml:32:7: warning: additional operation 'get' is not imported: its method has a fixed field of the Path Item (use that)"), "\(warnings)")
         XCTAssertTrue(warnings.contains { $0.contains("itemSchema gives one item") }, "\(warnings)")
         // AND --tags pets takes its child tag cats, not copyPets's other

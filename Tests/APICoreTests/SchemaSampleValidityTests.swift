@@ -28,7 +28,7 @@ final class SchemaSampleValidityTests: XCTestCase {
                      // integer; the import warns at those operations and writes them no schema:)
                      "swagger2/harbor/swagger.yaml", "swagger2/netlify/swagger.yml",
                      "swagger2/slack/slack_web_openapi_v2.json", "oai-tests-3.2/path-item-object-example.yaml",
-                     "oai-tests-3.2/media-type-examples.yaml", "apicli-3.2/streams.yaml"] {
+                     "oai-tests-3.2/media-type-examples.yaml", "apicli-3.2/streams.yaml", "openai/containers.yaml", "fastapi/openapi.json"] {
             try judge("specs/" + spec, minimum: 0)
         }
     }
@@ -48,6 +48,18 @@ final class SchemaSampleValidityTests: XCTestCase {
         let doc = try loader.root(Self.fixtures.appendingPathComponent("import/samples/keywords31.yaml").path)
         let board = try XCTUnwrap(SpecLoader.follow(pointer: "/components/schemas/Board", in: doc))
         XCTAssertEqual(sampler.value(board)?.jsonValue.jsonText, #"[[".",".","."],[".",".","."],[".",".","."]]"#)
+    }
+
+    /// Issue 36: a name required beside `allOf` keeps the part's property schema (an integer, not
+    /// the string a bare required name gets), and a required property without a type is not left out.
+    func testRequiredBesideAllOfAndRequiredUntyped() throws {
+        let (loader, path) = try load("import/samples/keywords31.yaml")
+        var sampler = SchemaSample(loader: loader)
+        let doc = try loader.root(path)
+        let beside = try XCTUnwrap(SpecLoader.follow(pointer: "/components/schemas/RequiredBesideAllOf", in: doc))
+        XCTAssertEqual(sampler.value(beside)?.jsonValue.jsonText, #"{"count":1}"#)
+        let untyped = try XCTUnwrap(SpecLoader.follow(pointer: "/components/schemas/RequiredUntyped", in: doc))
+        XCTAssertEqual(sampler.value(untyped)?.jsonValue.jsonText, #"{"id":0,"anything":"string"}"#)
     }
 
     /// The OAI's mega.yaml shape: the schema's own properties beside `anyOf` are in the sample (its

@@ -14,6 +14,7 @@ final class ImportOpenAPIRealSpecTests: FolderTestCase {
             ("api-with-examples.yaml", "examples", 2, 0), ("link-example.yaml", "links", 6, 0), ("callback-example.yaml", "callbacks", 1, 0),
             ("non-oauth-scopes.yaml", "scopes", 1, 0), ("redocly-starter/openapi.yaml", "starter", 12, 1), ("museum.yaml", "museum", 8, 1),
             ("oai-tests/mega.yaml", "mega", 1, 1), ("oai-tests/webhook-example.yaml", "hooks", 0, 1),
+            ("openai/containers.yaml", "openai", 2, 0), ("fastapi/openapi.json", "fastapi", 4, 0),
         ] {
             let dir = try folder()
             let r = try CLI.run(["import", "openapi", Self.specs.appendingPathComponent(spec).path, "--service", service], cwd: dir)
