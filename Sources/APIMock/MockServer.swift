@@ -243,7 +243,8 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         let answer = table.current.answer(method: head.method.rawValue, uri: head.uri,
-                                          sampleHeader: head.headers.first(name: MockTable.sampleHeader), body: body)
+                                          sampleHeader: head.headers.first(name: MockTable.sampleHeader), body: body,
+                                          headers: head.headers.map { ($0.name, $0.value) })
         let loop = context.eventLoop
         let rearm = NIOLoopBound(self, eventLoop: loop)
         let bound = NIOLoopBound(context, eventLoop: loop)

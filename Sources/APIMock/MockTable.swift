@@ -119,7 +119,8 @@ package struct MockTable: Sendable {
 
     /// The answer to `method uri` (origin form: path and query). `HEAD` is answered by a `GET`
     /// route when no `HEAD` route matches (the server sends no body).
-    package func answer(method: String, uri: String, sampleHeader: String? = nil, body: Data = Data()) -> Answer {
+    package func answer(method: String, uri: String, sampleHeader: String? = nil, body: Data = Data(),
+                        headers: [(name: String, value: String)] = []) -> Answer {
         let (path, query) = Self.split(uri)
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         let chosen = sampleHeader.flatMap { $0.isEmpty ? nil : $0 } ?? Self.queryValue(Self.sampleParameter, in: query)
@@ -133,12 +134,22 @@ package struct MockTable: Sendable {
                         case .refused(let refused): return refused
                         }
                     }
-                    if validateRequests, let refused = Self.refused(body, query: query, captures: captures, by: entry.route.target) {
+                    if validateRequests, let refused = Self.refused(body, query: query, captures: captures, headers: headers,
+                                                                         by: entry.route.target) {
                         return refused
                     }
                     return answer(entry, captures: captures, sample: chosen)
                 }
             }
+        }
+        let allowed = entries.filter { $0.route.match(parts) != nil }.map(\.route.method)
+        if !allowed.isEmpty {
+            // RFC 9110 §15.5.6: the path is served, the method is not
+            let allow = (allowed.contains("GET") && !allowed.contains("HEAD") ? allowed + ["HEAD"] : allowed)
+                .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ")
+            let text = JSONValue.object([("error", .string("\(method) is not served at \(path); it allows \(allow)"))]).jsonText + "\n"
+            return Answer(reply: .response(status: 405, headers: [HeaderField("Content-Type", "application/json"), HeaderField("Allow", allow)],
+                                           body: Data(text.utf8), delay: 0), target: nil, sample: nil)
         }
         return Answer(reply: notFound(method: method, path: path, parts: parts), target: nil, sample: nil)
     }
@@ -230,10 +241,35 @@ package struct MockTable: Sendable {
         return nil
     }
 
+    /// The header that says why the mock refused a request (ASCII, at most `reasonLength` characters),
+    /// whatever body the operation's documented schema made it send.
+    package static let refusalHeader = "X-Apicli-Refusal"
+    static let reasonLength = 500
+
+    /// The refusal's body: the mock's own (`error`, `violations`) when the operation documents no
+    /// body schema for the refusal's status or that schema accepts it; else the sample of that
+    /// schema, with the reason in its first string member (`error`, `message`, `detail`, `title`,
+    /// `description`) the schema still accepts there.
+    static func refusalBody(_ own: JSONValue, error: String, schema: SchemaExpectation) -> JSONValue {
+        let options = SchemaOptions(assertFormats: schema.assertFormats, direction: .response)
+        guard let documented = schema.schema(for: schema.refusal.status), !documented.isValid(own, options: options),
+              let text = schema.refusal.sample, let sample = JSONValue.parse(Data(text.utf8)),
+              documented.isValid(sample, options: options) else { return own }
+        guard case .object(let members) = sample else { return sample }
+        let keys = ["error", "message", "detail", "title", "description"]
+        for key in keys.filter({ k in members.contains { $0.key == k } }) + keys {  // a member the sample has first
+            var changed = members
+            if let i = changed.firstIndex(where: { $0.key == key }) { changed[i].value = .string(error) } else { changed.append((key, .string(error))) }
+            if documented.isValid(.object(changed), options: options) { return .object(changed) }
+        }
+        return sample
+    }
+
     /// 400 with every violation (what Prism answers) when `body` breaks the target's request
     /// schema or a query or path parameter breaks its own (or a required one is missing); a
     /// parameter's violations name it (`"in": "query", "parameter": "limit"`).
-    static func refused(_ body: Data, query: Substring = "", captures: [String: String] = [:], by target: Target) -> Answer? {
+    static func refused(_ body: Data, query: Substring = "", captures: [String: String] = [:],
+                        headers: [(name: String, value: String)] = [], by target: Target) -> Answer? {
         guard let schema = target.expect?.schema else { return nil }
         func entry(_ v: SchemaViolation, _ p: RequestParameter?) -> JSONValue {
             var members: [(key: String, value: JSONValue)] = []
@@ -243,16 +279,22 @@ package struct MockTable: Sendable {
                                       ("keyword", .string(v.keyword)), ("expected", .string(v.expected)), ("got", .string(v.got)),
                                       ("message", .string(message))])
         }
-        let parameters = schema.parameterViolations(query: query, captures: captures)
+        let parameters = schema.parameterViolations(RequestParameter.Request(query: query, captures: captures, headers: headers))
         let list = parameters.flatMap { p in p.violations.map { entry($0, p.parameter) } }
             + schema.requestViolations(body).map { entry($0, nil) }
         guard !list.isEmpty else { return nil }
         let bodyBroken = list.count > parameters.reduce(0) { $0 + $1.violations.count }
         let named = parameters.map { "\($0.parameter.place.rawValue) parameter \($0.parameter.name)" } + (bodyBroken ? ["the body"] : [])
-        let error = parameters.isEmpty ? "the request body breaks the request schema of \(target.qualifiedName)"
+        var error = parameters.isEmpty ? "the request body breaks the request schema of \(target.qualifiedName)"
             : "the request breaks the request schema of \(target.qualifiedName): " + named.joined(separator: ", ")
-        let reply = json(schema.refusal.status, [("error", .string(error)),
-                                                 ("violations", .array(list))], contentType: schema.refusal.contentType)
+        let refusal = schema.refusal
+        if !refusal.documented { error += " (the operation documents no client-error response: 400 is the mock's own)" }
+        let body = refusalBody(.object([("error", .string(error)), ("violations", .array(list))]), error: error, schema: schema)
+        let reason = String(String(error.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+            .prefix(Self.reasonLength))
+        let reply = Reply.response(status: refusal.status, headers: [HeaderField("Content-Type", refusal.contentType),
+                                                                     HeaderField(Self.refusalHeader, reason)],
+                                   body: Data((body.jsonText + "\n").utf8), delay: 0)
         return Answer(reply: reply, target: target.qualifiedName, sample: nil)
     }
 }

@@ -123,19 +123,38 @@ package enum OpenAPIContract {
         }
     }
 
-    /// The status and JSON media type the operation documents for a refused request.
-    static func refusal(_ op: Place, loader: @Sendable (String) -> JSONValue?) -> (status: Int, contentType: String) {
+    /// How the mock refuses a request to `op` (docs/samples-and-mock.md, "What --validate checks"):
+    /// 400 when documented, else 422, else 400 under a documented `4XX` or `default`, else the
+    /// lowest client-error status the operation documents (not 401, 403, 407 or 429, which say
+    /// something else), else 400, undocumented. With the JSON media type documented for it and a
+    /// sample of its schema, for a refusal whose own body that schema does not accept.
+    static func refusal(_ op: Place, loader: @escaping @Sendable (String) -> JSONValue?) -> SchemaExpectation.Refusal {
         let responses = op.node["responses"]?.members ?? []
-        let documented = Set(responses.map { $0.key.uppercased() })
-        let status = !documented.contains("400") && documented.contains("422") ? 422 : 400
-        for code in [String(status), "4XX", "DEFAULT"] {
-            guard let raw = responses.first(where: { $0.key.uppercased() == code })?.value else { continue }
-            let at = Place(value: op.value, path: op.path, pointer: op.pointer + "/responses/\(code)", node: raw)
-            let media = follow(at, loader: loader)?.node["content"]?.members.map(\.key) ?? []
-            let usable = media.first { isJSON($0) && $0 != "*/*" && HeaderField.forbiddenCharacter(in: $0) == nil }
-            return (status, usable ?? "application/json")
+        let documented = responses.map { $0.key.uppercased() }
+        var out = SchemaExpectation.Refusal()
+        let others = documented.compactMap { Int($0) }.filter { (400..<500).contains($0) && ![401, 403, 407, 429].contains($0) }.sorted()
+        let chosen: (status: Int, key: String)? = documented.contains("400") ? (400, "400")
+            : documented.contains("422") ? (422, "422")
+            : documented.contains("4XX") ? (400, "4XX")
+            : documented.contains("DEFAULT") ? (400, "DEFAULT")
+            : others.first.map { ($0, String($0)) }
+        guard let chosen else {
+            out.documented = false
+            return out
         }
-        return (status, "application/json")
+        out.status = chosen.status
+        guard let (key, raw) = responses.first(where: { $0.key.uppercased() == chosen.key }).map({ ($0.key, $0.value) }) else { return out }
+        let at = Place(value: op.value, path: op.path, pointer: op.pointer + "/responses/\(SchemaURI.escape(key))", node: raw)
+        guard let response = follow(at, loader: loader) else { return out }
+        let media = response.node["content"]?.members ?? []
+        guard let usable = media.first(where: { isJSON($0.key) && $0.key != "*/*" && HeaderField.forbiddenCharacter(in: $0.key) == nil })
+        else { return out }
+        out.contentType = usable.key
+        if let schema = usable.value["schema"] {
+            let pointer = response.pointer + "/content/\(SchemaURI.escape(usable.key))/schema"
+            out.sample = RefusalSample(loader: loader).value(Place(value: response.value, path: response.path, pointer: pointer, node: schema))?.jsonText
+        }
+        return out
     }
 
     /// The schema of the JSON media type of a Response or Request Body object.

@@ -1,3 +1,4 @@
+import APISupport
 import APIJSON
 import APISchema
 #if canImport(FoundationEssentials)
@@ -6,14 +7,17 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// An operation's query and path parameters with their schemas (OpenAPI 3 `parameters:` of the
-/// Path Item and the Operation, the Operation's winning by name and place), for `mock --validate`:
-/// a request whose parameter is missing or breaks its schema is refused, naming the parameter.
-/// Text is read as the schema's type asks (`?limit=5` is the integer 5 for `type: integer`);
-/// an array is the repeated parameter (`?tag=a&tag=b`, `explode`, the default) or one
-/// comma-separated value (`explode: false`, and path parameters).
+/// An operation's query, path, header and cookie parameters with their schemas (OpenAPI 3
+/// `parameters:` of the Path Item and the Operation, the Operation's winning by name and place),
+/// for `mock --validate`: a request whose parameter is missing or breaks its schema is refused,
+/// naming the parameter. Text is read as the schema's type asks (`?limit=5` is the integer 5 for
+/// `type: integer`), and arrays and objects as the parameter's `style` and `explode` write them
+/// (OpenAPI 3 "Style Values"): query `form` (`?tag=a&tag=b`, `?tag=a,b`, `?name=x&age=3`,
+/// `?filter=name,x,age,3`), `deepObject` (`?filter[name]=x`), `spaceDelimited`, `pipeDelimited`;
+/// path `simple`, `label` (`.a.b`), `matrix` (`;id=a,b`); header `simple`; cookie `form`.
 package struct RequestParameter: Sendable {
-    package enum Place: String, Sendable { case query, path }
+    package enum Place: String, Sendable { case query, path, header, cookie }
+    package enum Style: String, Sendable { case form, simple, label, matrix, deepObject, spaceDelimited, pipeDelimited }
     package var name: String
     package var place: Place
     package var required: Bool
@@ -22,25 +26,194 @@ package struct RequestParameter: Sendable {
     var type: String?
     /// For an array: its items' `type`.
     var itemType: String?
+    /// For an object: each property's `type` (nil when it names none), in the schema's order.
+    var propertyTypes: [(name: String, type: String?)] = []
+    var style: Style
     var explode: Bool
 
-    /// The violations of the request's values for this parameter (`values`: every occurrence in
-    /// the query, or the path segment's one); empty when it is fine.
-    func violations(_ values: [String], assertFormats: Bool) -> [SchemaViolation] {
-        guard !values.isEmpty else {
+    init(name: String, place: Place, required: Bool, schema: JSONSchema, type: String?, itemType: String?,
+         propertyTypes: [(name: String, type: String?)] = [], style: Style? = nil, explode: Bool? = nil) {
+        self.name = name
+        self.place = place
+        self.required = required
+        self.schema = schema
+        self.type = type
+        self.itemType = itemType
+        self.propertyTypes = propertyTypes
+        let style = style ?? (place == .query || place == .cookie ? .form : .simple)
+        self.style = style
+        self.explode = explode ?? (style == .form)
+    }
+
+    /// What a request carries, read once for all of an operation's parameters.
+    package struct Request: Sendable {
+        /// The query's pairs, percent-decoded, in order.
+        var query: [(name: String, value: String)]
+        /// The path's captures by parameter name (percent-decoded segments).
+        var captures: [String: String]
+        /// Header fields (names compared without case).
+        var headers: [(name: String, value: String)]
+        /// The `Cookie` header's pairs.
+        var cookies: [(name: String, value: String)]
+
+        package init(query: Substring, captures: [String: String], headers: [(name: String, value: String)] = []) {
+            let decode = { (t: Substring) in String(t).removingPercentEscapes() ?? String(t) }
+            self.query = query.split(separator: "&").map { pair in
+                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (decode(kv[0]), kv.count > 1 ? decode(kv[1]) : "")
+            }
+            self.captures = captures
+            self.headers = headers
+            self.cookies = headers.filter { $0.name.lowercased() == "cookie" }.flatMap { field in
+                field.value.split(separator: ";").map { piece -> (name: String, value: String) in
+                    let kv = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    let name = kv[0].trimmingSpaces()
+                    return (name, kv.count > 1 ? kv[1].trimmingSpaces() : "")
+                }
+            }
+        }
+    }
+
+    /// The violations of `request`'s value for this parameter (`others`: the names of the
+    /// operation's other query parameters, which an exploded free-form object does not take);
+    /// nil when the request does not reach it (a path parameter the target's path names
+    /// otherwise); empty when it is fine.
+    func violations(in request: Request, others: Set<String> = [], assertFormats: Bool) -> [SchemaViolation]? {
+        guard let read = value(in: request, others: others) else { return nil }
+        guard let value = read else {
             guard required else { return [] }
             return [SchemaViolation(instancePath: "$", schemaPath: schema.root.location, keyword: "required", expected: "present",
                                     got: "absent", message: "is required and missing")]
         }
-        let value: JSONValue
-        if type == "array" {
-            let items = values.count == 1 && (!explode || place == .path)
-                ? values[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init) : values
-            value = .array(items.map { Self.typed($0, as: itemType) })
-        } else {
-            value = Self.typed(values[values.count - 1], as: type)
-        }
         return schema.violations(of: value, options: SchemaOptions(assertFormats: assertFormats, direction: .request))
+    }
+
+    /// The parameter's value as JSON: `.some(nil)` when the request does not carry it, nil when
+    /// the request cannot (a path parameter the route does not capture).
+    func value(in request: Request, others: Set<String> = []) -> JSONValue?? {
+        switch place {
+        case .path:
+            guard let captured = request.captures[name] else { return nil }
+            return .some(path(captured))
+        case .header:
+            let fields = request.headers.filter { $0.name.lowercased() == name.lowercased() }
+            guard !fields.isEmpty else { return .some(nil) }
+            return .some(simple(fields.map(\.value).joined(separator: ",")))
+        case .query:
+            return .some(query(request.query, others: others))
+        case .cookie:
+            return .some(query(request.cookies, others: others))
+        }
+    }
+
+    private var isObject: Bool { type == "object" || (type == nil && !propertyTypes.isEmpty) }
+
+    /// `query` (or cookie) pairs as this parameter's style writes it.
+    private func query(_ pairs: [(name: String, value: String)], others: Set<String>) -> JSONValue? {
+        let mine = pairs.filter { $0.name == name }.map(\.value)
+        if isObject {
+            switch style {
+            case .deepObject:
+                let prefix = name + "["
+                let members = pairs.compactMap { pair -> (String, String)? in
+                    guard pair.name.hasPrefix(prefix), pair.name.hasSuffix("]") else { return nil }
+                    return (String(pair.name.dropFirst(prefix.count).dropLast()), pair.value)
+                }
+                return members.isEmpty ? nil : object(members)
+            case .form where explode:
+                let known = Set(propertyTypes.map(\.name))
+                let members = pairs.filter { known.isEmpty ? !others.contains($0.name) && $0.name != "apicli-sample" : known.contains($0.name) }
+                // every pair is optional: an exploded object is present even when none of its properties is
+                return object(members.map { ($0.name, $0.value) })
+            default:
+                guard let last = mine.last else { return nil }
+                return object(pairsOf(split(last, by: delimiter)))
+            }
+        }
+        guard !mine.isEmpty else { return nil }
+        if type == "array" {
+            let items = mine.count == 1 && !explode ? split(mine[0], by: delimiter) : mine
+            return array(items)
+        }
+        return Self.typed(mine[mine.count - 1], as: type)
+    }
+
+    /// The delimiter of a non-exploded array or object in the query.
+    private var delimiter: Character {
+        switch style {
+        case .spaceDelimited: return " "
+        case .pipeDelimited: return "|"
+        default: return ","
+        }
+    }
+
+    /// A path segment (the capture) as `simple`, `label` or `matrix` writes it.
+    private func path(_ text: String) -> JSONValue? {
+        switch style {
+        case .label:
+            guard text.hasPrefix(".") else { return Self.typed(text, as: type) }
+            let rest = String(text.dropFirst())
+            guard type == "array" || isObject else { return Self.typed(rest, as: type) }
+            if explode {
+                return structured(split(rest, by: "."), exploded: true)
+            }
+            return structured([rest], exploded: false)
+        case .matrix:
+            guard text.hasPrefix(";") else { return Self.typed(text, as: type) }
+            let pieces = split(String(text.dropFirst()), by: ";")
+            if isObject, explode { return structured(pieces, exploded: true) }
+            let values = pieces.map { piece -> String in
+                let kv = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return kv.count > 1 ? String(kv[1]) : ""
+            }
+            if type == "array" { return explode ? array(values) : array(values.flatMap { split($0, by: ",") }) }
+            if isObject { return object(pairsOf(values.flatMap { split($0, by: ",") })) }
+            return Self.typed(values.last ?? "", as: type)
+        default:
+            return simple(text)
+        }
+    }
+
+    /// A `simple` value: `a,b` for an array, `k,v,k,v` (or `k=v,k=v` exploded) for an object.
+    private func simple(_ text: String) -> JSONValue {
+        guard type == "array" || isObject else { return Self.typed(text, as: type) }
+        return structured(split(text, by: ","), exploded: explode)
+    }
+
+    /// Pieces already split: array items, or an object's `k=v` pieces (exploded) or `k`, `v` pairs;
+    /// a non-exploded label value (one piece) is split at commas.
+    private func structured(_ pieces: [String], exploded: Bool) -> JSONValue {
+        let pieces = pieces.count == 1 && !exploded ? split(pieces[0], by: ",") : pieces
+        if type == "array" { return array(pieces) }
+        if exploded {
+            return object(pieces.map { piece in
+                let kv = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (String(kv[0]), kv.count > 1 ? String(kv[1]) : "")
+            })
+        }
+        return object(pairsOf(pieces))
+    }
+
+    /// The pieces of a delimited value; none for the empty text (`?ids=` is the empty array).
+    private func split(_ text: String, by delimiter: Character) -> [String] {
+        text.isEmpty ? [] : text.split(separator: delimiter, omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// `[k, v, k, v]` → `[(k, v), (k, v)]` (a last key without a value has the empty string).
+    private func pairsOf(_ pieces: [String]) -> [(String, String)] {
+        stride(from: 0, to: pieces.count, by: 2).map { (pieces[$0], $0 + 1 < pieces.count ? pieces[$0 + 1] : "") }
+    }
+
+    private func array(_ items: [String]) -> JSONValue { .array(items.map { Self.typed($0, as: itemType) }) }
+
+    private func object(_ members: [(String, String)]) -> JSONValue {
+        var seen: Set<String> = []
+        var out: [(key: String, value: JSONValue)] = []
+        for (key, text) in members.reversed() where seen.insert(key).inserted {  // the last of a repeated key wins
+            let type = propertyTypes.first { $0.name == key }?.type ?? nil
+            out.insert((key, Self.typed(text, as: type)), at: 0)
+        }
+        return .object(out)
     }
 
     /// The text as the JSON value the type asks for; left a string when it is not one (the
@@ -61,7 +234,8 @@ package struct RequestParameter: Sendable {
 }
 
 extension OpenAPIContract {
-    /// The query and path parameters of `op` (and of its Path Item `item`) that have a schema.
+    /// The parameters of `op` (and of its Path Item `item`) that have a schema; header parameters
+    /// named `Accept`, `Content-Type` or `Authorization` are left out, as OpenAPI says.
     static func parameters(of op: Place, item: Place, dialect: SchemaDialect, loader: @escaping @Sendable (String) -> JSONValue?,
                            main: Document) throws -> [RequestParameter] {
         var found: [RequestParameter] = []
@@ -72,6 +246,7 @@ extension OpenAPIContract {
                 guard let p = follow(at, loader: loader), case .string(let name)? = p.node["name"],
                       case .string(let written)? = p.node["in"], let place = RequestParameter.Place(rawValue: written),
                       let schemaNode = p.node["schema"] else { continue }
+                if place == .header, ["accept", "content-type", "authorization"].contains(name.lowercased()) { continue }
                 let pointer = p.pointer + "/schema"
                 let schema = p.path == main.path
                     ? try JSONSchema(in: main.prepared, pointer: pointer)
@@ -83,9 +258,18 @@ extension OpenAPIContract {
                     itemType = follow(Place(value: items.value, path: items.path, pointer: items.pointer + "/items", node: raw),
                                       loader: loader)?.node["type"]?.stringValue
                 }
+                var properties: [(name: String, type: String?)] = []
+                if let object = resolved, case .object(let members)? = object.node["properties"] {
+                    properties = members.map { member in
+                        let at = Place(value: object.value, path: object.path,
+                                       pointer: object.pointer + "/properties/" + SchemaURI.escape(member.key), node: member.value)
+                        return (member.key, follow(at, loader: loader)?.node["type"]?.stringValue)
+                    }
+                }
                 let parameter = RequestParameter(name: name, place: place, required: place == .path || p.node["required"] == .bool(true),
-                                                 schema: schema, type: type, itemType: itemType,
-                                                 explode: p.node["explode"].map { $0 == .bool(true) } ?? true)
+                                                 schema: schema, type: type, itemType: itemType, propertyTypes: properties,
+                                                 style: p.node["style"]?.stringValue.flatMap(RequestParameter.Style.init(rawValue:)),
+                                                 explode: p.node["explode"].flatMap { if case .bool(let b) = $0 { b } else { nil } })
                 found.removeAll { $0.name == name && $0.place == place }
                 found.append(parameter)
             }

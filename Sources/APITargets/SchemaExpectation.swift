@@ -31,9 +31,19 @@ package struct SchemaExpectation: Sendable, Equatable {
     package var requestRequired = false
     /// The operation's query and path parameters with schemas (`openapi:` + `operation:` only).
     package var parameters: [RequestParameter] = []
-    /// How `mock --validate` refuses a bad request: 400 (422 when the operation documents 422 and
-    /// not 400) with the JSON media type the operation documents for it (`application/problem+json`…).
-    package var refusal = (status: 400, contentType: "application/json")
+    /// How `mock --validate` refuses a bad request (`OpenAPIContract.refusal`).
+    package var refusal = Refusal()
+
+    package struct Refusal: Sendable {
+        package var status = 400
+        /// The JSON media type the operation documents for `status` (`application/problem+json`…).
+        package var contentType = "application/json"
+        /// False when the operation documents no client-error response at all (so 400 is the mock's own).
+        package var documented = true
+        /// A value the documented body schema of `status` accepts (built from it, as JSON text),
+        /// for a refusal whose own body it does not accept; nil when there is none.
+        package var sample: String?
+    }
 
     package init(source: String, mark: Mark, schemas: [(status: String, schema: JSONSchema)], assertFormats: Bool = false) {
         self.source = source
@@ -53,6 +63,17 @@ package struct SchemaExpectation: Sendable, Equatable {
         return schemas.first { $0.status == "default" }?.schema
     }
 
+    /// The response statuses the operation documents (`200`, `4XX`, `DEFAULT`), sorted.
+    package var documentedStatuses: [String] { Set(schemas.map { $0.status.uppercased() }).union(bodiless).sorted() }
+
+    /// Whether the operation documents a response of `status` (exact, `4XX`, or `default`); nil when
+    /// the schema is not an OpenAPI operation's (one `*` schema) or the operation documents none.
+    package func documents(_ status: Int) -> Bool? {
+        let documented = Set(documentedStatuses)
+        guard !documented.isEmpty, !documented.contains("*") else { return nil }
+        return documented.contains(String(status)) || documented.contains("\(status / 100)XX") || documented.contains("DEFAULT")
+    }
+
     /// The request body's violations; empty when there is no request schema. A body that is
     /// not JSON is one violation at `$`.
     package func requestViolations(_ body: Data) -> [SchemaViolation] {
@@ -64,24 +85,14 @@ package struct SchemaExpectation: Sendable, Equatable {
         return request.violations(of: value, options: SchemaOptions(assertFormats: assertFormats, direction: .request))
     }
 
-    /// Each parameter's violations, in the description's order, for a request with `query`
-    /// (the raw text after `?`) whose path captured `captures`; parameters without any left out.
-    package func parameterViolations(query: Substring, captures: [String: String]) -> [(parameter: RequestParameter, violations: [SchemaViolation])] {
-        let pairs = query.split(separator: "&").map { pair in
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (t: Substring) in String(t).removingPercentEscapes() ?? String(t) }
-            return (decode(kv[0]), kv.count > 1 ? decode(kv[1]) : "")
-        }
+    /// Each parameter's violations, in the description's order, for `request` (its query, the
+    /// path's captures, its headers and cookies); parameters without any left out.
+    package func parameterViolations(_ request: RequestParameter.Request) -> [(parameter: RequestParameter, violations: [SchemaViolation])] {
+        let queryNames = Set(parameters.filter { $0.place == .query }.map(\.name))
         return parameters.compactMap { p in
-            let values: [String]
-            switch p.place {
-            case .query: values = pairs.filter { $0.0 == p.name }.map(\.1)
-            case .path:
-                guard let captured = captures[p.name] else { return nil }  // the target's path names it otherwise
-                values = [captured]
-            }
-            let found = p.violations(values, assertFormats: assertFormats)
-            return found.isEmpty ? nil : (p, found)
+            guard let found = p.violations(in: request, others: queryNames.subtracting([p.name]), assertFormats: assertFormats),
+                  !found.isEmpty else { return nil }
+            return (p, found)
         }
     }
 

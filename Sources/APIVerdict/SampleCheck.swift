@@ -74,8 +74,9 @@ package enum SampleCheck {
 
 extension SampleCheck {
     /// `apicli mock --validate`: every sample of the selected targets that breaks its target's
-    /// `expect: schema:` (for the sample's status), as a diagnostic at the sample, so the mock
-    /// refuses to start serving a body that contradicts the contract.
+    /// `expect: schema:` (for the sample's status), or answers a status its OpenAPI operation does
+    /// not document, as a diagnostic at the sample, so the mock refuses to start serving an answer
+    /// that contradicts the contract.
     package static func schemaDiagnostics(_ selected: [(Service, Target)], workspace: Workspace) -> [Diagnostic] {
         let workspace = workspace.offline()
         var out: [Diagnostic] = []
@@ -85,9 +86,16 @@ extension SampleCheck {
             for (name, sample) in target.allSamples where !sample.expectFailure {
                 guard let response = try? Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file).response()
                 else { continue }
+                let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"
+                if schema.documents(response.status) == false {
+                    let listed = schema.documentedStatuses.joined(separator: ", ")
+                    out.append(Diagnostic(file: service.file, mark: sample.mark,
+                                          message: "\(what) answers \(response.status), which \(schema.source) does not document (its responses: \(listed))",
+                                          hint: "answer with a documented status, or document \(response.status) in the description"))
+                    continue
+                }
                 let violations = Judge.schema(schema, response)
                 guard let first = violations.first else { continue }
-                let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"
                 let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
                 out.append(Diagnostic(file: service.file, mark: sample.mark, message: "\(what) breaks its schema: \(first.dropFirst("schema: ".count))\(more)",
                                       hint: "fix the sample (or re-record it), or the schema"))

@@ -110,14 +110,15 @@ final class MockTests: XCTestCase {
         XCTAssertTrue(m.waitForStderr("shop.user  offline  closed"), m.stderr)
     }
 
-    func testUnmatchedIs404WithTheClosestRoutes() throws {
+    func testUnmatchedIs404WithTheClosestRoutesAndAnUnservedMethod405() throws {
         let m = try start()
         let r = try Curl.run([m.url + "/v1/user/octocat"])
         XCTAssertEqual(r.status, 404)
         XCTAssertTrue(r.body.hasPrefix(#"{"error":"no route for GET /v1/user/octocat","closest":[{"route":"GET /v1/users/{name}","target":"shop.user"}"#), r.body)
         let post = try Curl.run(["-X", "DELETE", m.url + "/v1/users"])
-        XCTAssertEqual(post.status, 404)
-        XCTAssertTrue(post.body.contains(#""route":"POST /v1/users""#), post.body)
+        XCTAssertEqual(post.status, 405, "the path is served, not the method (RFC 9110 §15.5.6)")
+        XCTAssertEqual(post.headers["allow"], "POST")
+        XCTAssertTrue(post.body.contains("DELETE is not served at /v1/users; it allows POST"), post.body)
         XCTAssertTrue(m.waitForStderr("GET /v1/user/octocat  -  -  404"), m.stderr)
     }
 

@@ -224,6 +224,8 @@ final class SchemaCLITests: XCTestCase {
         XCTAssertEqual(path.status, 400, path.body)
         XCTAssertTrue(path.body.contains(#""in":"path","parameter":"petId""#) && path.body.contains(#""keyword":"minimum""#), path.body)
         XCTAssertTrue(path.body.contains("path parameter petId"), path.body)
+        XCTAssertTrue(path.body.contains("the operation documents no client-error response: 400 is the mock's own"), path.body)
+        XCTAssertTrue(path.headers["x-apicli-refusal"]?.hasSuffix("400 is the mock's own)") == true, "\(path.headers)")
 
         let missing = try Curl.run([m.url + "/pets/3"])
         XCTAssertEqual(missing.status, 400, missing.body)
