@@ -25,16 +25,7 @@ port=$nginx_port
 url=http://127.0.0.1:$port
 for _ in $(seq 50); do curl -s -o /dev/null "$url/hello" && break; sleep 0.1; done
 printf 'baseURL: %s\nvalidate: success\ntargets:\n  hello: { path: /hello, sample: { json: { hello: world } } }\n' "$url" >"$out/targets/bench.yaml"
-python3 - 10000 >"$out/load/gen.yaml" <<'EOF'
-import sys
-n = int(sys.argv[1])
-print("baseURL: http://127.0.0.1:9\nvalidate: success\ntargets:")
-for i in range(n):
-    print(f"  t{i}:\n    path: /items/{{id}}/t{i}\n    method: {'GET' if i % 3 else 'POST'}\n"
-          f"    params: {{ id: {i} }}\n    task: {{ query: {{ page: {i % 7}, q: \"x{i}\" }} }}\n"
-          f"    expect: {{ status: 200, json: {{ \"$.id\": {i} }} }}\n"
-          f"    sample: {{ status: 200, json: {{ id: {i} }} }}")
-EOF
+python3 bench/gen-targets.py 10000 >"$out/load/gen.yaml"
 {
   echo "baseURL: $url"; echo "validate: success"; echo "targets:"
   for ((i = 0; i < 10000; i++)); do echo "  t$i: { path: /hello, task: { query: { i: $i } }, expect: { status: 200 } }"; done

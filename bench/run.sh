@@ -162,16 +162,7 @@ for n in 1000 10000 100000; do
   d=$out/load-$n
   if [[ ! -f $d/gen.yaml ]]; then
     mkdir -p "$d"
-    python3 - "$n" >"$d/gen.yaml" <<'EOF'
-import sys
-n = int(sys.argv[1])
-print("baseURL: http://127.0.0.1:9\nvalidate: success\ntargets:")
-for i in range(n):
-    print(f"  t{i}:\n    path: /items/{{id}}/t{i}\n    method: {'GET' if i % 3 else 'POST'}\n"
-          f"    params: {{ id: {i} }}\n    task: {{ query: {{ page: {i % 7}, q: \"x{i}\" }} }}\n"
-          f"    expect: {{ status: 200, json: {{ \"$.id\": {i} }} }}\n"
-          f"    sample: {{ status: 200, json: {{ id: {i} }} }}")
-EOF
+    python3 bench/gen-targets.py "$n" >"$d/gen.yaml"
   fi
   r=$([[ $n -ge 100000 ]] && echo 5 || echo "$runs")
   list_ms=n/a val_ms=n/a
