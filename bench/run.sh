@@ -302,6 +302,9 @@ source bench/load.sh
 # ---------------------------------------------------------------- 8. mock soak
 source bench/mock-soak.sh
 
+# ---------------------------------------------------------------- 9. import openapi
+source bench/openapi-import.sh
+
 # ---------------------------------------------------------------- results.md
 {
   echo "# apicli benchmark results"
