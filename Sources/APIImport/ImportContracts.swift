@@ -51,7 +51,8 @@ package enum ImportContracts {
                 leaveOut(&draft.targets[i], "its schemas do not load: \(e.message)", &warnings)
             }
         }
-        guard let service = try? TargetFile.decode(Array(draft.text.utf8), file: file, defaultName: draft.service) else { return warnings }
+        guard let service = try? TargetFile.decode(Array(draft.text.utf8), file: file, defaultName: draft.service, documents: [description: doc])
+        else { return warnings }
         for target in service.targets {
             guard let schema = target.expect?.schema, let i = draft.targets.firstIndex(where: { $0.name == target.name }),
                   let problem = brokenSample(target, schema, file: file, builtFrom: draft.targets[i].sampleSchema) else { continue }

@@ -39,9 +39,10 @@ package struct JSONSchema: Sendable {
         guard let steps = SchemaURI.pointer(pointer) else {
             throw SchemaError(location: "#" + pointer, message: "not a JSON Pointer (it starts with /)")
         }
-        var compiler = SchemaCompiler(registry: prepared.registry)
+        var compiler = SchemaCompiler(registry: prepared.registry, shared: prepared.compiled)
         root = try compiler.compile(place: .init(resource: prepared.base, pointer: steps))
         try compiler.compileDynamicAnchors()
+        prepared.compiled.add(compiler.cache)
         dynamic = compiler.dynamic
         annotates = compiler.annotates
     }
@@ -66,10 +67,13 @@ package struct JSONSchema: Sendable {
 }
 
 /// A document indexed once (its resources and anchors) for compiling many schemas inside it:
-/// every operation of an OpenAPI description of thousands compiles against one index.
+/// every operation of an OpenAPI description of thousands compiles against one index, and a
+/// schema node two operations reach (a shared component) is compiled once.
 package struct SchemaDocument: Sendable {
     let registry: SchemaRegistry
     let base: String
+    /// Every schema node compiled inside the document so far (each once).
+    package let compiled = CompiledSchemas()
 
     package init(_ document: JSONValue, uri: String, dialect: SchemaDialect, loader: (@Sendable (String) -> JSONValue?)?) {
         var registry = SchemaRegistry(loader: loader)

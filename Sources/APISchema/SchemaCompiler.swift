@@ -1,4 +1,5 @@
 import APIJSON
+import APISupport
 /// A schema that cannot be used, with where in it (a JSON Pointer location) and why.
 package struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     package let location: String
@@ -16,7 +17,10 @@ package struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible 
 /// compiled so that validation only looks things up.
 struct SchemaCompiler {
     var registry: SchemaRegistry
-    private var cache: [String: SchemaNode] = [:]
+    /// The nodes this compiler built (committed to `shared` when the whole compile succeeds).
+    private(set) var cache: [String: SchemaNode] = [:]
+    /// Nodes compiled earlier for the same document (`SchemaDocument`), looked up before building one.
+    private let shared: CompiledSchemas?
     private(set) var dynamic: [String: [String: SchemaNode]] = [:]
     /// Schemas being compiled, one inside another (`$ref`s followed included): each is a few stack
     /// frames here and in validation, so a chain of 5,000 `$ref`s overflowed the stack.
@@ -24,11 +28,15 @@ struct SchemaCompiler {
     /// The deepest nesting compiled (schemas within schemas and `$ref` chains alike).
     package static let maxDepth = 256
 
-    package init(registry: SchemaRegistry) { self.registry = registry }
+    package init(registry: SchemaRegistry, shared: CompiledSchemas? = nil) {
+        self.registry = registry
+        self.shared = shared
+    }
 
     /// Whether any node compiled reads annotations (`unevaluatedProperties`/`Items`): when none
-    /// does, validation does not record which properties and items were looked at.
-    var annotates: Bool { cache.values.contains { $0.needsAnnotations } }
+    /// does, validation does not record which properties and items were looked at. With a shared
+    /// cache, any node of the document counts (recording more than needed changes no answer).
+    var annotates: Bool { cache.values.contains { $0.needsAnnotations } || shared?.annotates == true }
 
     mutating func compile(place: SchemaRegistry.Place) throws(SchemaError) -> SchemaNode {
         guard let found = registry.walk(place) else {
@@ -52,7 +60,7 @@ struct SchemaCompiler {
 
     private mutating func node(_ value: JSONValue, place: SchemaRegistry.Place, dialect: SchemaDialect, location: String) throws(SchemaError) -> SchemaNode {
         let key = place.resource + "#/" + place.pointer.map(SchemaURI.escape).joined(separator: "/")
-        if let done = cache[key] { return done }
+        if let done = cache[key] ?? shared?[key] { return done }
         let dialect = SchemaDialect.from(value["$schema"]?.stringValue) ?? dialect
         let hidden = dialect.refHidesSiblings && value["$ref"] != nil
         guard depth < Self.maxDepth else {
@@ -313,6 +321,35 @@ struct SchemaCompiler {
             if dialect.draft <= .d2019, case .array? = value["items"], let extra = value["additionalItems"] {
                 node.items = try sub(extra, "additionalItems")
             }
+        }
+    }
+}
+
+/// The schemas compiled inside one document (`SchemaDocument`), by place, shared by every schema
+/// compiled from it, on any thread: each distinct schema node is compiled once per document, not
+/// once per operation that reaches it (issue 36: an import compiled shared components for every
+/// operation, and every operation twice). Only whole compiles are added: a compile that fails
+/// leaves nothing half-built behind.
+package final class CompiledSchemas: Sendable {
+    private let nodes = Locked<(byPlace: [String: SchemaNode], annotates: Bool, compiles: Int)>(([:], false, 0))
+
+    package init() {}
+
+    subscript(key: String) -> SchemaNode? { nodes.withLock { $0.byPlace[key] } }
+
+    var annotates: Bool { nodes.withLock { $0.annotates } }
+
+    /// How many schema nodes were compiled for the document (each distinct one once, unless two
+    /// threads compiled it at the same time) and how many distinct places they are at.
+    package var counts: (compiled: Int, distinct: Int) { nodes.withLock { ($0.compiles, $0.byPlace.count) } }
+
+    func add(_ compiled: [String: SchemaNode]) {
+        guard !compiled.isEmpty else { return }
+        let annotates = compiled.values.contains { $0.needsAnnotations }
+        nodes.withLock {
+            $0.byPlace.merge(compiled) { old, _ in old }
+            $0.annotates = $0.annotates || annotates
+            $0.compiles += compiled.count
         }
     }
 }

@@ -20,8 +20,46 @@ package enum OpenAPIContract {
         package var value: JSONValue
         package var path: String
         package var dialect: SchemaDialect
-        /// The description indexed once, for every operation's schemas.
+        /// The description indexed once, for every operation's schemas (and each schema node
+        /// compiled once, however many operations reach it).
         var prepared: SchemaDocument
+        /// Its operations, found once: by `operationId` and by `method /path` (lower-case method),
+        /// each the first in document order.
+        var operations: [String: Operation] = [:]
+
+        /// The schema nodes compiled so far for this description.
+        package var compiled: CompiledSchemas { prepared.compiled }
+    }
+
+    /// An operation of a description: its Path Item and Operation objects, `$ref`s followed.
+    struct Operation {
+        var item: Place
+        var op: Place
+        /// Its position in the description (the first match in document order wins).
+        var order: Int
+    }
+
+    /// Every operation of `value`, keyed as `Document.operations` is.
+    static func operations(_ value: JSONValue, path file: String, loader: @Sendable (String) -> JSONValue?) -> [String: Operation] {
+        var out: [String: Operation] = [:]
+        var order = 0
+        for (path, raw) in value["paths"]?.members ?? [] {
+            let itemPlace = Place(value: value, path: file, pointer: "/paths/\(SchemaURI.escape(path))", node: raw)
+            guard let item = follow(itemPlace, loader: loader) else { continue }
+            // 3.2's `additionalOperations` (`COPY:`) beside the fixed fields
+            let fixed = item.node.members.filter { methods.contains($0.key.lowercased()) }.map { ($0.key, "/" + SchemaURI.escape($0.key), $0.value) }
+            let more = (item.node["additionalOperations"]?.members ?? []).map { ($0.key, "/additionalOperations/" + SchemaURI.escape($0.key), $0.value) }
+            for (method, step, rawOp) in fixed + more {
+                let opPlace = Place(value: item.value, path: item.path, pointer: item.pointer + step, node: rawOp)
+                guard let op = follow(opPlace, loader: loader) else { continue }
+                let found = Operation(item: item, op: op, order: order)
+                order += 1
+                if case .string(let id)? = op.node["operationId"], out["id " + id] == nil { out["id " + id] = found }
+                let key = "at \(method.lowercased()) \(path)"
+                if out[key] == nil { out[key] = found }
+            }
+        }
+        return out
     }
 
     /// `written` relative to `folder` (the target file's), refused outside it: as real paths
@@ -49,8 +87,10 @@ package enum OpenAPIContract {
             return .failure(SchemaError(location: written, message: "schema file '\(written)' is a Swagger \(v) description; contracts read OpenAPI 3 (apicli import openapi converts it and refers to the converted copy)"))
         }
         let dialect = SchemaDialect.default(for: json)
-        let prepared = SchemaDocument(json, uri: "file://" + path, dialect: dialect, loader: fileLoader(root: folder))
-        return .success(Document(value: json, path: path, dialect: dialect, prepared: prepared))
+        let loader = fileLoader(root: folder)
+        let prepared = SchemaDocument(json, uri: "file://" + path, dialect: dialect, loader: loader)
+        return .success(Document(value: json, path: path, dialect: dialect, prepared: prepared,
+                                 operations: operations(json, path: path, loader: loader)))
     }
 
     /// A place in some file of the description: the file's document and a JSON Pointer into it.
@@ -64,21 +104,10 @@ package enum OpenAPIContract {
     /// The operation's schemas in the description `doc` (read by `document`), or why not.
     package static func load(_ doc: Document, written: String, operation: String, folder: String) -> Result<SchemaExpectation, SchemaError> {
         let loader = fileLoader(root: folder)
-        let wanted = methodAndPath(operation)
-        for (path, raw) in doc.value["paths"]?.members ?? [] {
-            let itemPlace = Place(value: doc.value, path: doc.path, pointer: "/paths/\(SchemaURI.escape(path))", node: raw)
-            guard let item = follow(itemPlace, loader: loader) else { continue }
-            // 3.2's `additionalOperations` (`COPY:`) beside the fixed fields
-            let fixed = item.node.members.filter { methods.contains($0.key.lowercased()) }.map { ($0.key, "/" + SchemaURI.escape($0.key), $0.value) }
-            let more = (item.node["additionalOperations"]?.members ?? []).map { ($0.key, "/additionalOperations/" + SchemaURI.escape($0.key), $0.value) }
-            for (method, step, rawOp) in fixed + more {
-                let opPlace = Place(value: item.value, path: item.path, pointer: item.pointer + step, node: rawOp)
-                guard let op = follow(opPlace, loader: loader) else { continue }
-                let matches = op.node["operationId"] == .string(operation)
-                    || (wanted.map { $0.method == method.lowercased() && $0.path == path } ?? false)
-                guard matches else { continue }
-                return schemas(of: op, item: item, source: "\(written) \(operation)", dialect: doc.dialect, loader: loader, main: doc)
-            }
+        let byID = doc.operations["id " + operation]
+        let byPlace = methodAndPath(operation).flatMap { doc.operations["at \($0.method) \($0.path)"] }
+        if let found = [byID, byPlace].compactMap({ $0 }).min(by: { $0.order < $1.order }) {
+            return schemas(of: found.op, item: found.item, source: "\(written) \(operation)", dialect: doc.dialect, loader: loader, main: doc)
         }
         return .failure(SchemaError(location: written, message: "\(written) has no operation '\(operation)' (an operationId or METHOD /path)"))
     }

@@ -104,6 +104,19 @@ package enum TargetFile {
     /// `decode`, appending the YAML tree to `trees` when not nil (see `load(_:only:keeping:)`).
     package static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil,
                               keeping trees: inout [Node]?) throws(APIError) -> Service {
+        try decode(bytes, file: file, defaultName: defaultName, only: only, keeping: &trees, documents: [:])
+    }
+
+    /// `decode`, with OpenAPI descriptions already read (by path as `openapi:` writes it): `import
+    /// openapi` checks the file it writes against the description it read, and each of the
+    /// description's schema nodes is compiled once for both.
+    package static func decode(_ bytes: [UInt8], file: String, defaultName: String, documents: [String: OpenAPIContract.Document]) throws(APIError) -> Service {
+        var trees: [Node]? = nil
+        return try decode(bytes, file: file, defaultName: defaultName, only: nil, keeping: &trees, documents: documents)
+    }
+
+    private static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String?,
+                               keeping trees: inout [Node]?, documents: [String: OpenAPIContract.Document]) throws(APIError) -> Service {
         let root: Node?
         do {
             root = try YAMLParser.parse(bytes, onlyTarget: only)
@@ -117,6 +130,7 @@ package enum TargetFile {
         }
         var decoder = ServiceDecoder(file: file)
         decoder.only = only
+        decoder.contractDocuments = documents
         let service = decoder.service(root, defaultName: defaultName)
         if let service, decoder.reader.diagnostics.isEmpty { return service }
         throw .invalidInput(decoder.reader.diagnostics)
