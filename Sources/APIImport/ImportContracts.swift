@@ -106,6 +106,7 @@ package enum ImportContracts {
         while let file = queue.popLast() {
             guard seen.insert(file).inserted else { continue }
             out.append(file)
+            if let bytes = FileManager.default.contents(atPath: file), Self.onlyLocalReferences(Array(bytes)) { continue }
             guard let value = load("file://" + file) else { continue }
             for ref in references(in: value) {
                 let path = String(ref.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
@@ -115,6 +116,51 @@ package enum ImportContracts {
             }
         }
         return out.sorted()
+    }
+
+    /// Whether every `$ref` of a file's text plainly names a place in the same file (`"$ref": "#/…"`,
+    /// `$ref: '#/…'`), so that it names no other file and need not be parsed to find them (a large
+    /// single-file description was parsed once more for this). Anything unusual (an escape that could
+    /// spell `$`, a `$ref` followed by anything but an optional quote, `:` and a quoted or bare `#`)
+    /// answers false, and the file is parsed.
+    static func onlyLocalReferences(_ text: [UInt8]) -> Bool {
+        let dollar = UInt8(ascii: "$"), quote = UInt8(ascii: "\""), apostrophe = UInt8(ascii: "'")
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        var i = 0
+        while i < text.count {
+            let b = text[i]
+            if b == UInt8(ascii: "\\"), spellsDollar(text, escape: i) { return false }  // `"\u0024ref"` is `$ref`
+            guard b == dollar else { i += 1; continue }
+            guard i + 4 <= text.count, text[i + 1] == UInt8(ascii: "r"), text[i + 2] == UInt8(ascii: "e"), text[i + 3] == UInt8(ascii: "f") else {
+                i += 1
+                continue
+            }
+            var j = i + 4
+            if j < text.count, text[j] == quote || text[j] == apostrophe { j += 1 }
+            while j < text.count, isSpace(text[j]) { j += 1 }
+            guard j < text.count, text[j] == UInt8(ascii: ":") else { return false }
+            j += 1
+            while j < text.count, isSpace(text[j]) { j += 1 }
+            if j < text.count, text[j] == quote || text[j] == apostrophe { j += 1 }
+            guard j < text.count, text[j] == UInt8(ascii: "#") else { return false }
+            i = j
+        }
+        return true
+    }
+
+    /// Whether the escape at `i` (`\u0024`, `\x24`, `\U00000024`: JSON's and YAML's) spells `$`.
+    private static func spellsDollar(_ text: [UInt8], escape i: Int) -> Bool {
+        guard i + 1 < text.count else { return false }
+        let digits: Int
+        switch text[i + 1] {
+        case UInt8(ascii: "u"): digits = 4
+        case UInt8(ascii: "x"): digits = 2
+        case UInt8(ascii: "U"): digits = 8
+        default: return false
+        }
+        guard i + 2 + digits <= text.count,
+              let n = UInt32(String(decoding: text[(i + 2)..<(i + 2 + digits)], as: UTF8.self), radix: 16) else { return false }
+        return n == 0x24
     }
 
     /// Every `$ref` string of a document.

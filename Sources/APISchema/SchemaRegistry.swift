@@ -166,7 +166,13 @@ extension SchemaRegistry {
 extension JSONValue {
     package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.last { $0.key == key }?.value
+        // the last one wins (as JSON parsers keep it); an index loop copies no member on the way
+        var i = members.endIndex
+        while i > members.startIndex {
+            i -= 1
+            if members[i].key == key { return members[i].value }
+        }
+        return nil
     }
 
     package var stringValue: String? { if case .string(let s) = self { return s }; return nil }

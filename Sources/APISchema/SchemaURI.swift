@@ -85,9 +85,9 @@ package enum SchemaURI {
     package static func pointer(_ fragment: String) -> [String]? {
         if fragment.isEmpty { return [] }
         guard fragment.hasPrefix("/") else { return nil }
-        return fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            String($0).replacing("~1", with: "/").replacing("~0", with: "~")
-        }
+        let steps = fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        guard fragment.utf8.contains(UInt8(ascii: "~")) else { return steps.map(String.init) }
+        return steps.map { String($0).replacing("~1", with: "/").replacing("~0", with: "~") }
     }
 
     /// The pointer text for `steps` (the inverse of `pointer`).
