@@ -87,12 +87,37 @@ package enum SchemaURI {
         guard fragment.hasPrefix("/") else { return nil }
         let steps = fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         guard fragment.utf8.contains(UInt8(ascii: "~")) else { return steps.map(String.init) }
-        return steps.map { String($0).replacing("~1", with: "/").replacing("~0", with: "~") }
+        return steps.map(unescape)
     }
 
     /// The pointer text for `steps` (the inverse of `pointer`).
     package static func escapedPointer(_ steps: [String]) -> String {
         steps.map { "/" + escape($0) }.joined()
+    }
+
+    /// `~1` → `/`, `~0` → `~` (in that order of meaning: `~01` is `~1`), in one pass.
+    static func unescape(_ token: Substring) -> String {
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return String(token) }
+        var out: [UInt8] = []
+        out.reserveCapacity(token.utf8.count)
+        var tilde = false
+        for b in token.utf8 {
+            if tilde {
+                switch b {
+                case UInt8(ascii: "1"): out.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "0"): out.append(UInt8(ascii: "~"))
+                case UInt8(ascii: "~"): out.append(UInt8(ascii: "~")); continue  // (not a pointer's escape; kept)
+                default: out += [UInt8(ascii: "~"), b]
+                }
+                tilde = false
+            } else if b == UInt8(ascii: "~") {
+                tilde = true
+            } else {
+                out.append(b)
+            }
+        }
+        if tilde { out.append(UInt8(ascii: "~")) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     package static func escape(_ token: String) -> String {

@@ -142,3 +142,12 @@ final class CompiledSchemaCacheTests: XCTestCase {
         XCTAssertFalse(local("a:\n  $ref: >-\n    other.yaml\n"))
     }
 }
+
+/// The one-pass JSON Pointer unescaping reads as two `replacing`s did (`~1` first, then `~0`).
+final class PointerUnescapeTests: XCTestCase {
+    func testSameAsReplacing() {
+        for token in ["a", "~0", "~1", "~01", "~10", "~~1", "a~", "~", "~2", "x~1y~0z", "é~1ü", "~0~1~0~1"] {
+            XCTAssertEqual(SchemaURI.unescape(Substring(token)), token.replacing("~1", with: "/").replacing("~0", with: "~"), token)
+        }
+    }
+}
