@@ -97,7 +97,9 @@ package enum RequestBuilder {
         case nil:
             break
         }
-        if payload != nil, headers.value(of: "Content-Type") == nil, let type = task.contentType?.text ?? contentType {
+        // `contentType: none`: the body goes without one (as `curl -T` sends a file).
+        if payload != nil, headers.value(of: "Content-Type") == nil, let type = task.contentType?.text ?? contentType,
+           type != RequestTask.noContentType {
             headers.append(HeaderField("Content-Type", type))
         }
         // Every request names its client, as curl and xh do (GitHub's API refuses one without):

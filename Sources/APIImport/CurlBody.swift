@@ -13,15 +13,14 @@ import Foundation
 /// curl's body options → `task:`, sending the bytes curl sends. `-d`/`--data*` text → `body:` as
 /// written (curl's default type `application/x-www-form-urlencoded` as `contentType:`, a `-H
 /// Content-Type` kept as given); JSON text sent as JSON → `json:` when apicli writes it back byte
-/// for byte; one `@file` sent as it is → `body: { file: }`; `-F` → `multipart:`; `-T` → `upload:`.
+/// for byte; one `@file` sent as it is → `body: { file: }`; `-F` → `multipart:`; `-T` → `upload:` (with `contentType: none` unless a `-H Content-Type` is given).
 extension CurlMapper {
     mutating func body(_ t: inout TargetDraft, headers: inout [(name: String, value: String)]) throws(APIError) {
         let type = headers.last { $0.name.lowercased() == "content-type" }?.value.lowercased()
         if let file = request.uploadFile {
             t.task.append(.pair("upload", .string(file)))
-            if type == nil {
-                warnings.append("curl -T sends no Content-Type; upload: sends one from the file's extension (add a Content-Type header to choose it)")
-            }
+            // curl -T sends no Content-Type (upload: would send one from the file's extension)
+            if type == nil { t.task.append(.pair("contentType", .string(RequestTask.noContentType))) }
         } else if !request.form.isEmpty {
             var parts: [YAMLOut] = []
             for p in request.form { parts.append(part(p)) }

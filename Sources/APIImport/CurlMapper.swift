@@ -42,10 +42,11 @@ struct CurlMapper {
         }
         t.headers = headerEntries(headers)
         t.timeout = request.maxTime.flatMap(YAMLScalar.number)
-        auth(&t, url: url)
+        let service = service ?? url.serviceName
         let route = ShellWords.replacingVariables(url.path.removingPercentEscapes() ?? url.path) { "{\($0)}" }
         t.name = name ?? ImportNames.fromRoute(t.method, route)
-        var draft = ServiceDraft(service: service ?? url.serviceName, baseURL: url.base)
+        auth(&t, url: url, service: service)
+        var draft = ServiceDraft(service: service, baseURL: url.base)
         draft.header = ["Imported by apicli import curl."]
         draft.tls = tls()
         draft.targets = [t]
@@ -67,17 +68,25 @@ struct CurlMapper {
         return e.isEmpty ? nil : .map(e)
     }
 
-    private mutating func auth(_ t: inout TargetDraft, url: CurlURL) {
+    private mutating func auth(_ t: inout TargetDraft, url: CurlURL, service: String) {
         let user = request.user ?? url.user
         if let user {
-            let (name, password) = user.firstIndex(of: ":").map { (String(user[..<$0]), String(user[user.index(after: $0)...])) }
+            let (name, given) = user.firstIndex(of: ":").map { (String(user[..<$0]), String(user[user.index(after: $0)...])) }
                 ?? (user, "")
+            var password = ImportText.literal(given)
+            if request.user != nil, !user.contains(":") {
+                // `-u name`: curl asks for the password when it runs (an empty one is not what it sends)
+                let variable = ImportSecrets(service: service).variable("password")
+                password = "${\(variable)}"
+                warnings.append("curl -u \(name) without a password asks for it when it runs; it is written as \(password) "
+                                + "in \(service).yaml: set \(variable) to call it")
+            }
             if request.digest {
                 t.auth = .map([.pair("digest", .map([.pair("username", .string(ImportText.literal(name))),
-                                                      .pair("password", .string(ImportText.literal(password)))]))])
+                                                      .pair("password", .string(password))]))])
             } else {
                 t.auth = .map([.pair("basic", .map([.pair("user", .string(ImportText.literal(name))),
-                                                     .pair("password", .string(ImportText.literal(password)))]))])
+                                                     .pair("password", .string(password))]))])
             }
         } else if let token = request.bearer {
             t.auth = .map([.pair("bearer", .string(ImportText.literal(token)))])

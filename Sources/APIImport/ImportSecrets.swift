@@ -99,13 +99,32 @@ extension ImportSecrets {
         return warnings + secrets.warnings
     }
 
-    /// `query:` or `form:`: a mapping, or the query as text (`a=1&token=x`).
+    /// `query:` or `form:`: a mapping (a repeated key's values as a list), or the query as text
+    /// (`a=1&token=x`). Each value of a key given more than once gets its own variable
+    /// (`${SHOP_KEY}`, `${SHOP_KEY_2}`): one variable for both would send one value twice.
     private mutating func fields(_ value: YAMLOut, what: String, of target: String) -> YAMLOut {
+        var seen: [String: Int] = [:]
+        func secret(_ key: String) -> String {
+            let n = seen[key, default: 0] + 1
+            seen[key] = n
+            return n == 1 ? reference(key, "the \(what) \(key) of \(target)")
+                : reference("\(key)_\(n)", "the \(what) \(key) of \(target) (value \(n))")
+        }
         switch value {
         case .map(let entries):
             return .map(entries.map { (entry: YAMLOut.Entry) -> YAMLOut.Entry in
-                guard case .pair(let k, .string(let v)) = entry, Credentials.isSecretName(k), Self.isLiteralSecret(v) else { return entry }
-                return .pair(k, .string(reference(k, "the \(what) \(k) of \(target)")))
+                guard case .pair(let k, let v) = entry, Credentials.isSecretName(k) else { return entry }
+                switch v {
+                case .string(let text) where Self.isLiteralSecret(text):
+                    return .pair(k, .string(secret(k)))
+                case .list(let items):
+                    return .pair(k, .list(items.map { (item: YAMLOut) -> YAMLOut in
+                        guard case .string(let text) = item, Self.isLiteralSecret(text) else { return item }
+                        return .string(secret(k))
+                    }))
+                default:
+                    return entry
+                }
             })
         case .string(let text):
             let items = text.split(separator: "&", omittingEmptySubsequences: false).map { (item: Substring) -> String in
@@ -113,7 +132,7 @@ extension ImportSecrets {
                 let key = item[..<eq].removingPercentEscapes() ?? String(item[..<eq])
                 let v = String(item[item.index(after: eq)...])
                 guard Credentials.isSecretName(key), Self.isLiteralSecret(v) else { return String(item) }
-                return String(item[...eq]) + reference(key, "the \(what) \(key) of \(target)")
+                return String(item[...eq]) + secret(key)
             }
             return .string(items.joined(separator: "&"))
         default:

@@ -1,5 +1,6 @@
 import APISupport
 import APIYAML
+import APIJSON
 import APIDiagnostics
 import APITransport
 /// Reads OpenAPI descriptions (YAML or JSON, both through libyaml: JSON is YAML flow syntax) and
@@ -30,7 +31,7 @@ final class SpecLoader {
         let bytes = try read(path)
         let node: Node?
         do {
-            node = try YAMLParser.parse(bytes)
+            node = try YAMLParser.parse(JSONParser.escapingDEL(bytes))  // a raw DEL in JSON, as JSON reads it
         } catch {
             throw .invalid(Diagnostic(file: path, error))
         }

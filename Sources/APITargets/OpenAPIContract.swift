@@ -74,7 +74,7 @@ package enum OpenAPIContract {
             return .failure(SchemaError(location: written, message: "schema file '\(written)' cannot be read (looked for \(path))"))
         }
         let root: Node?
-        do { root = try YAMLParser.parse(Array(data)) } catch {
+        do { root = try YAMLParser.parse(JSONParser.escapingDEL(Array(data))) } catch {
             return .failure(SchemaError(location: written, message: "schema file '\(written)' is not YAML or JSON: \(error)"))
         }
         var fileReader = NodeReader(file: path)
@@ -230,7 +230,7 @@ package enum OpenAPIContract {
             guard uri.hasPrefix("file://") else { return nil }
             let path = String(uri.dropFirst(7))
             guard Path.isInside(path, root), let data = FileManager.default.contents(atPath: path),
-                  let node = try? YAMLParser.parse(Array(data)) else { return nil }
+                  let node = try? YAMLParser.parse(JSONParser.escapingDEL(Array(data))) else { return nil }
             var r = NodeReader(file: path)
             return r.value(node, "schema").map(JSONValue.init)
         }

@@ -26,8 +26,10 @@ package struct RequestTask: Sendable {
     package var parameters: Value?
     package var encoding: ParameterEncoding
     package var body: Body?
-    /// Overrides the body's default Content-Type (a header that sets one wins over both).
+    /// Overrides the body's default Content-Type (a header that sets one wins over both);
+    /// `noContentType` (`contentType: none`) sends the body without one.
     package var contentType: Template?
+    package static let noContentType = "none"
     package var arrays: ArrayEncoding
     package var bools: BoolEncoding
     /// The `task:` keys the target wrote; a rule's `task:` changes only the others.

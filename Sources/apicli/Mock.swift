@@ -54,7 +54,7 @@ extension APICLI {
         var services: [String] = []
 
         @Flag(name: .customLong("validate"),
-              help: "Refuse to start when a sample breaks its target's expect: schema: (each one at its line); answer 400 with the violations to a request body that breaks the operation's request schema.")
+              help: "Refuse to start when a sample breaks its target's expect: schema: or answers a status its operation does not document (each at its line); answer a request whose JSON body or parameters break the operation's schemas with the client-error status the operation documents (else 400) and the violations.")
         var validateSamples = false
 
         @Flag(name: .shortAndLong, help: "No log line per request.")

@@ -120,9 +120,12 @@ final class ImportCurlCorpusTests: CurlEchoTestCase {
                 env[name] = pair.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first.map(String.init) ?? ""
             } else if what.contains("bearer"), let a = headers["authorization"] {
                 env[name] = String(a.dropFirst(7))
-            } else if let q = what.firstMatch(of: /^the query parameter (\S+) of/) {
+            } else if let q = what.firstMatch(of: /^the query parameter (\S+) of \S+(?: \(value (\d+)\))?$/) {
+                // a key given twice: `(value 2)` is its second value's variable
                 let pairs = (curl.query ?? "").split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
-                env[name] = pairs.first { $0[0] == q.1 && $0.count == 2 }?[1] ?? ""
+                let values = pairs.filter { $0[0] == q.1 && $0.count == 2 }.map { $0[1] }
+                let n = q.2.flatMap { Int($0) } ?? 1
+                env[name] = values.count >= n ? values[n - 1] : ""
             } else {
                 env[name] = "x"  // not sent to this server (a digest password: it asks for no credentials)
             }

@@ -59,6 +59,11 @@ package enum Curl {
                      "--user", quote(redactor.text("\(aws.accessKey):\(aws.secretKey)"))]
             if let token = aws.sessionToken { args += ["-H", quote(redactor.text("X-Amz-Security-Token: \(token)"))] }
         }
+        // curl adds `application/x-www-form-urlencoded` to --data-binary without one: a body sent
+        // with none (`contentType: none`) removes it
+        if let body = r.body, r.headers.value(of: "Content-Type") == nil {
+            if case .multipart = body {} else { args += ["-H", quote("Content-Type:")] }
+        }
         switch r.body {
         case .data(let data)?:
             args += ["--data-binary", quote(redactor.text(String(decoding: data, as: UTF8.self)))]
