@@ -164,3 +164,26 @@ package final class SchemaNode: @unchecked Sendable {
         self.resource = resource
     }
 }
+
+extension SchemaNode {
+    /// The `type` the schema names for the value at `path` (property names from here), looking
+    /// through `$ref`s and `allOf` parts (the first that names one; `null` passed over); nil when
+    /// none does. For reading text (a query's `?f[a][b]=3`) as the JSON value the schema asks for.
+    package func type(at path: [String]) -> String? {
+        var seen: Set<ObjectIdentifier> = []
+        return Self.type(at: path[...], in: self, seen: &seen)
+    }
+
+    private static func type(at path: ArraySlice<String>, in node: SchemaNode, seen: inout Set<ObjectIdentifier>) -> String? {
+        guard seen.insert(ObjectIdentifier(node)).inserted else { return nil }
+        if let first = path.first {
+            if let property = node.properties[first], let found = type(at: path.dropFirst(), in: property, seen: &seen) { return found }
+        } else if let named = node.types?.first(where: { $0 != "null" }) {
+            return named
+        }
+        for next in [node.ref].compactMap({ $0 }) + node.allOf {
+            if let found = type(at: path, in: next, seen: &seen) { return found }
+        }
+        return nil
+    }
+}

@@ -30,6 +30,9 @@ package struct RequestParameter: Sendable {
     var propertyTypes: [(name: String, type: String?)] = []
     var style: Style
     var explode: Bool
+    /// `content:` instead of `schema:`: the value is that media type's text, not a style's
+    /// writing; `application/json` (and `+json`) text is parsed as JSON, other text stays a string.
+    var content: String?
 
     init(name: String, place: Place, required: Bool, schema: JSONSchema, type: String?, itemType: String?,
          propertyTypes: [(name: String, type: String?)] = [], style: Style? = nil, explode: Bool? = nil) {
@@ -79,6 +82,11 @@ package struct RequestParameter: Sendable {
     /// nil when the request does not reach it (a path parameter the target's path names
     /// otherwise); empty when it is fine.
     func violations(in request: Request, others: Set<String> = [], assertFormats: Bool) -> [SchemaViolation]? {
+        if let content, OpenAPIContract.isJSON(content), case .some(.some(let text)) = text(in: request),
+           JSONValue.parse(Data(text.utf8)) == nil {
+            return [SchemaViolation(instancePath: "$", schemaPath: schema.root.location, keyword: "content", expected: content,
+                                    got: "text", message: "is not JSON (the parameter's content is \(content))")]
+        }
         guard let read = value(in: request, others: others) else { return nil }
         guard let value = read else {
             guard required else { return [] }
@@ -91,6 +99,11 @@ package struct RequestParameter: Sendable {
     /// The parameter's value as JSON: `.some(nil)` when the request does not carry it, nil when
     /// the request cannot (a path parameter the route does not capture).
     func value(in request: Request, others: Set<String> = []) -> JSONValue?? {
+        if let content {
+            guard let read = text(in: request) else { return nil }
+            guard let text = read else { return .some(nil) }
+            return .some(OpenAPIContract.isJSON(content) ? JSONValue.parse(Data(text.utf8)) ?? .string(text) : .string(text))
+        }
         switch place {
         case .path:
             guard let captured = request.captures[name] else { return nil }
@@ -106,6 +119,19 @@ package struct RequestParameter: Sendable {
         }
     }
 
+    /// The parameter's text as the request carries it (a `content:` parameter's): `.some(nil)`
+    /// when absent, nil when the request cannot carry it.
+    func text(in request: Request) -> String?? {
+        switch place {
+        case .path: return request.captures[name].map { .some($0) }
+        case .header:
+            let fields = request.headers.filter { $0.name.lowercased() == name.lowercased() }
+            return .some(fields.isEmpty ? nil : fields.map(\.value).joined(separator: ","))
+        case .query: return .some(request.query.last { $0.name == name }?.value)
+        case .cookie: return .some(request.cookies.last { $0.name == name }?.value)
+        }
+    }
+
     private var isObject: Bool { type == "object" || (type == nil && !propertyTypes.isEmpty) }
 
     /// `query` (or cookie) pairs as this parameter's style writes it.
@@ -114,12 +140,12 @@ package struct RequestParameter: Sendable {
         if isObject {
             switch style {
             case .deepObject:
-                let prefix = name + "["
-                let members = pairs.compactMap { pair -> (String, String)? in
-                    guard pair.name.hasPrefix(prefix), pair.name.hasSuffix("]") else { return nil }
-                    return (String(pair.name.dropFirst(prefix.count).dropLast()), pair.value)
+                // `?f[status]=open`, and nested as the qs convention writes it: `?f[owner][id]=3`
+                let members = pairs.compactMap { pair -> (path: [String], value: String)? in
+                    guard let path = Self.brackets(pair.name, after: name) else { return nil }
+                    return (path, pair.value)
                 }
-                return members.isEmpty ? nil : object(members)
+                return members.isEmpty ? nil : nested(members)
             case .form where explode:
                 let known = Set(propertyTypes.map(\.name))
                 let members = pairs.filter { known.isEmpty ? !others.contains($0.name) && $0.name != "apicli-sample" : known.contains($0.name) }
@@ -204,6 +230,49 @@ package struct RequestParameter: Sendable {
         stride(from: 0, to: pieces.count, by: 2).map { (pieces[$0], $0 + 1 < pieces.count ? pieces[$0 + 1] : "") }
     }
 
+    /// `name[a][b]` → `["a", "b"]`; nil when `key` is not `name` followed by one or more `[…]`.
+    static func brackets(_ key: String, after name: String) -> [String]? {
+        guard key.hasPrefix(name + "["), key.hasSuffix("]") else { return nil }
+        let inner = key.dropFirst(name.count + 1).dropLast()
+        let parts = inner.split(separator: "][", omittingEmptySubsequences: false).map(String.init)
+        guard !parts.contains(where: { $0.contains("[") || $0.contains("]") }) else { return nil }
+        return parts
+    }
+
+    /// deepObject members by their bracket paths, as one object (the last of a repeated path
+    /// wins; a path through a value that is not an object replaces it), each value read as the
+    /// schema's type at its path.
+    private func nested(_ members: [(path: [String], value: String)]) -> JSONValue {
+        final class Tree {
+            var members: [(key: String, tree: Tree)] = []
+            var text: String?
+            func child(_ key: String) -> Tree {
+                if let i = members.firstIndex(where: { $0.key == key }) { return members[i].tree }
+                let t = Tree()
+                members.append((key, t))
+                return t
+            }
+        }
+        let root = Tree()
+        for (path, value) in members {
+            var at = root
+            for key in path {
+                at.text = nil
+                at = at.child(key)
+            }
+            at.members = []
+            at.text = value
+        }
+        func json(_ tree: Tree, _ path: [String]) -> JSONValue {
+            if let text = tree.text {
+                let type = path.count == 1 ? (propertyTypes.first { $0.name == path[0] }?.type ?? schema.root.type(at: path)) : schema.root.type(at: path)
+                return Self.typed(text, as: type)
+            }
+            return .object(tree.members.map { ($0.key, json($0.tree, path + [$0.key])) })
+        }
+        return json(root, [])
+    }
+
     private func array(_ items: [String]) -> JSONValue { .array(items.map { Self.typed($0, as: itemType) }) }
 
     private func object(_ members: [(String, String)]) -> JSONValue {
@@ -244,10 +313,12 @@ extension OpenAPIContract {
             for (i, raw) in list.enumerated() {
                 let at = Place(value: owner.value, path: owner.path, pointer: owner.pointer + "/parameters/\(i)", node: raw)
                 guard let p = follow(at, loader: loader), case .string(let name)? = p.node["name"],
-                      case .string(let written)? = p.node["in"], let place = RequestParameter.Place(rawValue: written),
-                      let schemaNode = p.node["schema"] else { continue }
+                      case .string(let written)? = p.node["in"], let place = RequestParameter.Place(rawValue: written) else { continue }
+                // `schema:`, or `content:` with one media type and its schema
+                let media = p.node["schema"] == nil ? p.node["content"]?.members.first : nil
+                guard let schemaNode = p.node["schema"] ?? media?.value["schema"] else { continue }
                 if place == .header, ["accept", "content-type", "authorization"].contains(name.lowercased()) { continue }
-                let pointer = p.pointer + "/schema"
+                let pointer = p.pointer + (media.map { "/content/\(SchemaURI.escape($0.key))/schema" } ?? "/schema")
                 let schema = p.path == main.path
                     ? try JSONSchema(in: main.prepared, pointer: pointer)
                     : try JSONSchema(document: p.value, pointer: pointer, uri: "file://" + p.path, dialect: dialect, loader: loader)
@@ -266,10 +337,11 @@ extension OpenAPIContract {
                         return (member.key, follow(at, loader: loader)?.node["type"]?.stringValue)
                     }
                 }
-                let parameter = RequestParameter(name: name, place: place, required: place == .path || p.node["required"] == .bool(true),
+                var parameter = RequestParameter(name: name, place: place, required: place == .path || p.node["required"] == .bool(true),
                                                  schema: schema, type: type, itemType: itemType, propertyTypes: properties,
                                                  style: p.node["style"]?.stringValue.flatMap(RequestParameter.Style.init(rawValue:)),
                                                  explode: p.node["explode"].flatMap { if case .bool(let b) = $0 { b } else { nil } })
+                parameter.content = media?.key
                 found.removeAll { $0.name == name && $0.place == place }
                 found.append(parameter)
             }
