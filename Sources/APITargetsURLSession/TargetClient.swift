@@ -1,6 +1,7 @@
 import APISupport
 import APIDiagnostics
 import APITargets
+import APIEndpoint
 import APITransport
 import APIVerdict
 import APITargetsKit
@@ -36,17 +37,27 @@ public struct TargetResponse: Sendable {
 /// let client = TargetClient(catalog: catalog)
 /// let profile = try await client.send("github.userProfile", params: ["name": "octocat"])
 /// ```
+///
+/// Redirects and cookies go as in one `apicli` run: the client follows a redirect itself (at most
+/// 10; not at all for a target with `followRedirects: false`, whose 3xx is the response), never
+/// carries a credential to another origin, and keeps the cookies of its responses (a redirect's
+/// too) in a jar of its own, in memory, under the rules of `apicli`'s jar (a rule's
+/// `cookies: false` neither sends nor stores): Foundation's `HTTPCookieStorage` is not used.
 public struct TargetClient: Sendable {
     /// Where the targets come from.
     public let catalog: TargetCatalog
-    /// What sends them.
-    public let session: URLSession
+    private let sender: Sender
 
-    /// A client sending the targets of `catalog` through `session`: `URLSession.shared` by
-    /// default; a stubbed one (``TargetStubs/session()``) in tests.
-    public init(catalog: TargetCatalog, session: URLSession = .shared) {
+    /// A client sending the targets of `catalog` with `session`'s configuration (its protocol
+    /// classes, such as ``TargetStubs/session()``'s, timeouts, proxies and headers), or with
+    /// `URLSessionConfiguration.default`'s. The client sends through a session of its own made
+    /// from that configuration, whose delegate hands every redirect back to it (`session`'s
+    /// delegate is not called); `URLSession.shared` itself is not used.
+    public init(catalog: TargetCatalog, session: URLSession? = nil) {
         self.catalog = catalog
-        self.session = session
+        var settings = catalog.workspace.settings
+        settings.cookies = CookieJar()
+        sender = Sender(configuration: session?.configuration ?? .default, settings: settings)
     }
 
     /// Sends `name` (`service.target`) with `params` for its `{placeholders}`.
@@ -65,31 +76,86 @@ public struct TargetClient: Sendable {
 
     /// Sends a built target.
     public func send(_ target: FileTarget) async throws(TargetsError) -> TargetResponse {
-        let request = try URLRequest(target: target)
+        try await send(target.request, name: target.name, expect: target.call.target.expect,
+                       validation: target.call.endpoint.validation)
+    }
+
+    /// The value of the `Cookie` header the client's jar sends to `url` (nil: none).
+    public func cookies(for url: URL) -> String? {
+        sender.settings.cookies.header(for: url)
+    }
+
+    /// Sends `request` through the redirect loop and the jar, and judges the last response.
+    func send(_ request: PreparedRequest, name: String, expect: Expectations?, validation: Validation) async throws(TargetsError) -> TargetResponse {
         let start = DispatchTime.now()
-        let (data, response): (Data, URLResponse)
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch let error as URLError {
-            if error.code == .timedOut { throw .timedOut(target: target.name, seconds: request.timeoutInterval) }
-            throw .network(target: target.name, message: error.localizedDescription, code: error.code.rawValue)
+        var failure: URLError?
+        let response: Response
+        do throws(APIError) {
+            response = try await sender.settings.follow(request) { (sent, _) async throws(APIError) -> Exchanged in
+                do {
+                    return try await sender.exchange(sent)
+                } catch let error as URLError {
+                    failure = error
+                    throw .network(.other(error.localizedDescription))
+                } catch let error as APIError {
+                    throw error
+                } catch {
+                    throw .network(.other("\(error)"))
+                }
+            }
         } catch {
-            throw .network(target: target.name, message: "\(error)", code: -1)
+            if let failure {
+                if failure.code == .timedOut { throw .timedOut(target: name, seconds: request.timeout) }
+                throw .network(target: name, message: failure.localizedDescription, code: failure.code.rawValue)
+            }
+            if case .invalidInput = error { throw TargetsError(error, target: name) }
+            throw .network(target: name, message: error.summary, code: -1)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw .network(target: target.name, message: "the response is not HTTP", code: URLError.badServerResponse.rawValue)
-        }
-        let headers = http.allHeaderFields.compactMap { key, value -> HTTPHeader? in
-            guard let name = key as? String else { return nil }
-            return HTTPHeader(name: name, value: "\(value)")
-        }.sorted { $0.name.lowercased() < $1.name.lowercased() }
         let duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        let judged = Response(status: http.statusCode, headers: headers.map { HeaderField($0.name, $0.value) }, body: data,
-                              duration: duration)
-        let verdict = Verdict.judge(.success(judged), expect: target.call.target.expect, validation: target.call.endpoint.validation)
+        var judged = response
+        judged.duration = duration
+        let verdict = Verdict.judge(.success(judged), expect: expect, validation: validation)
         guard verdict.passed else {
-            throw .rejected(target: target.name, status: http.statusCode, failures: verdict.messages)
+            throw .rejected(target: name, status: response.status, failures: verdict.messages)
         }
-        return TargetResponse(targetName: target.name, statusCode: http.statusCode, headers: headers, data: data, duration: duration)
+        return TargetResponse(targetName: name, statusCode: response.status,
+                              headers: response.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
+                              data: response.body, duration: duration)
+    }
+}
+
+/// The client's own session (the given configuration, Foundation's cookie storage off) and its
+/// delegate, which hands every redirect back: `RunSettings.follow` decides what follows, as for
+/// `apicli call`. Invalidated when the last copy of the client goes.
+final class Sender: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    let settings: RunSettings
+    private var session: URLSession!
+
+    init(configuration: URLSessionConfiguration, settings: RunSettings) {
+        self.settings = settings
+        super.init()
+        let configuration = configuration.copy() as! URLSessionConfiguration
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    /// One hop: `request` as it is (its `Cookie` the jar's), the response and whether it is a
+    /// redirect to follow.
+    func exchange(_ request: PreparedRequest) async throws -> Exchanged {
+        var wire = try URLRequest(prepared: request)
+        wire.httpShouldHandleCookies = false
+        let (data, response) = try await session.data(for: wire)
+        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        let headers = HeaderField.fields(ofFoundation: http.allHeaderFields)
+        let follows = Redirect.follows(status: http.statusCode, location: headers.value(of: "Location"), after: request)
+        return Exchanged(Response(status: http.statusCode, headers: headers, body: data, duration: 0), follows: follows)
     }
 }

@@ -14,7 +14,16 @@ extension URLRequest {
     /// joined with `, `), a file or multipart body read into `httpBody`, the target's timeout.
     /// - Throws: `TargetsError.invalid` when a body file cannot be read.
     public init(target: FileTarget) throws(TargetsError) {
-        let request = target.request
+        do throws(APIError) {
+            try self.init(prepared: target.request)
+        } catch {
+            throw TargetsError(error, target: target.name)
+        }
+    }
+
+    /// The request the factory prepared, with Foundation's cookie handling as the request says
+    /// (`cookies: false` turns it off).
+    init(prepared request: PreparedRequest) throws(APIError) {
         self.init(url: request.url)
         httpMethod = request.method
         timeoutInterval = request.timeout
@@ -23,11 +32,7 @@ extension URLRequest {
             addValue(header.value, forHTTPHeaderField: header.name)
         }
         if let body = request.body {
-            do throws(APIError) {
-                httpBody = try SizedBody(body).data()
-            } catch {
-                throw TargetsError(error, target: target.name)
-            }
+            httpBody = try SizedBody(body).data()
         }
     }
 }

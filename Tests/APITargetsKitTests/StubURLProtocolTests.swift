@@ -135,6 +135,9 @@ final class StubURLProtocolTests: XCTestCase {
     }
 
     /// Installed stubs answer code that uses `URLSession.shared` (a registered URLProtocol).
+    /// On Linux only when installed before the process made its first URLSession (FoundationNetworking
+    /// fixes the registered classes then): this class runs before the library tests that make
+    /// sessions (XCTest runs the classes in name order; TargetClient* come after it).
     func testInstalledStubsAnswerTheSharedSession() throws {
         stubs.install()
         let (data, response, error) = fetch("https://api.test/v1/users/me", session: .shared)

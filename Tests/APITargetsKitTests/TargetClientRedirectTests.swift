@@ -8,7 +8,7 @@ import APITargetsURLSession
 
 /// `TargetClient` follows redirects and keeps cookies as `apicli` does (docs/connections.md), not as
 /// URLSession left to itself would: against a local httpbin (`/redirect-to`, `/cookies/set`).
-final class ClientConnectionTests: XCTestCase {
+final class TargetClientRedirectTests: XCTestCase {
     var base = ""
     var catalog: TargetCatalog!
 
