@@ -10,7 +10,8 @@ import FoundationNetworking
 #endif
 
 /// Answers `URLSession` requests with the samples of a catalogue, as `apicli mock` does over HTTP:
-/// a request whose method and path match a target (`GET /users/{name}`) gets the target's sample
+/// a request whose method and path match a target (`GET /users/{name}`; a `HEAD` matches a `GET`
+/// target too, and gets its sample's head without the body) gets the target's sample
 /// (a named one when the test chose it), after its `delay:`; an `error:` sample fails as a
 /// `URLError`; a request that matches no target fails loudly, naming the closest targets.
 /// Works with any code built on URLSession: give it ``session()`` (or ``configuration(_:)``), or
@@ -55,25 +56,37 @@ public final class TargetStubs: @unchecked Sendable {
     let routes: [Route]
     private let state: Locked<State>
 
-    /// Stubs for every target of `catalog` that has a sample. The requests are never sent, so a
-    /// `${VAR}` that only feeds them need not be set; one their samples use must.
-    /// - Throws: `TargetsError.invalid` when a route cannot be built (two targets answering
-    ///   the same requests are matched in file order, the first wins).
-    public init(_ catalog: TargetCatalog, behavior: Behavior = .sampleDelay) throws(TargetsError) {
+    /// Stubs for every target of `catalog` that has a sample (or for the targets `targets` names).
+    /// The requests are never sent, so a `${VAR}` that only feeds them need not be set; one their
+    /// samples use must.
+    /// - Throws: `TargetsError.invalid` when a route cannot be built, when `targets` names an
+    ///   unknown target, and when two targets answer the same requests (the same method and path
+    ///   template, as `apicli mock` refuses them): one problem per pair, at the later target's
+    ///   `file:line`, naming both.
+    public init(_ catalog: TargetCatalog, targets: [String]? = nil, behavior: Behavior = .sampleDelay) throws(TargetsError) {
         self.catalog = catalog
         state = Locked(State(behavior: behavior))
         let workspace = catalog.workspace.offline()
+        var selected: [(Service, Target)] = []
+        if let targets {
+            for name in targets { selected.append(try catalog.find(name)) }
+        } else {
+            selected = catalog.catalog.services.flatMap { service in service.targets.map { (service, $0) } }
+        }
         var routes: [Route] = []
-        for service in catalog.catalog.services {
-            for target in service.targets where !target.allSamples.isEmpty {
-                do throws(APIError) {
-                    let (route, bindings) = try workspace.route(for: target, in: service)
-                    routes.append(Route(route: route, bindings: bindings))
-                } catch {
-                    throw TargetsError(error, target: target.qualifiedName)
-                }
+        for (service, target) in selected where !target.allSamples.isEmpty {
+            do throws(APIError) {
+                let (route, bindings) = try workspace.route(for: target, in: service)
+                routes.append(Route(route: route, bindings: bindings))
+            } catch {
+                throw TargetsError(error, target: target.qualifiedName)
             }
         }
+        // The stubs do not pick a GraphQL operation by the request's body: two on one endpoint conflict.
+        let (_, conflicts) = TargetRoute.conflicts(routes.map(\.route), operations: false) { a, b in
+            "stub one of them (TargetStubs(catalog, targets: [...]) without \(b.target.qualifiedName) or \(a.target.qualifiedName)), or change a path"
+        }
+        if !conflicts.isEmpty { throw .invalid(conflicts.map(TargetsProblem.init)) }
         // The most specific first (`/users/me` before `/users/{name}`), as `apicli mock` serves them.
         self.routes = TargetRoute.mostSpecificFirst(routes, \.route)
     }
@@ -144,13 +157,14 @@ public final class TargetStubs: @unchecked Sendable {
         guard let url = request.url else { return .failure(URLError(.badURL), delay: 0) }
         let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-        guard let (route, captures) = match(method: method, parts: parts) else {
+        guard let (index, captures) = TargetRoute.firstMatch(routes, \.route, method: method, parts: parts) else {
             let closest = TargetRoute.closest(to: method, path: path, parts: parts, among: routes.map(\.route))
                 .map { "\($0.target.qualifiedName) (\($0.label))" }
             let message = "no target matches \(method) \(path)" + (closest.isEmpty ? "" : "; closest: " + closest.joined(separator: ", "))
             state.withLock { $0.unmatched.append(message) }
             return .failure(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: url]), delay: 0)
         }
+        let route = routes[index]
         let target = route.route.target
         let (name, behavior) = state.withLock { ($0.chosen[target.qualifiedName], $0.behavior) }
         guard let sample = target.sample(named: name) ?? (name == nil ? target.samples.first?.sample : nil) else {
@@ -175,17 +189,10 @@ public final class TargetStubs: @unchecked Sendable {
             var fields: [String: String] = [:]
             for header in response.headers { fields[header.name] = fields[header.name].map { $0 + ", " + header.value } ?? header.value }
             let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields)!
-            return .response(http, response.body, delay: delay)
+            return .response(http, method == "HEAD" ? Data() : response.body, delay: delay)
         } catch {
             return .failure(URLError(.cannotParseResponse, userInfo: [NSLocalizedDescriptionKey: "\(target.qualifiedName): the sample cannot be rendered: \(error.summary)"]), delay: 0)
         }
-    }
-
-    private func match(method: String, parts: [Substring]) -> (Route, [String: String])? {
-        for route in routes where route.route.method == method {
-            if let captures = route.route.match(parts) { return (route, captures) }
-        }
-        return nil
     }
 
     /// A sample's failure as URLSession reports one: its `error:` text, with the code its words name.
