@@ -80,6 +80,17 @@ public struct TargetClient: Sendable {
                        validation: target.call.endpoint.validation)
     }
 
+    /// Sends a target written in code (your own `TargetType`, as Moya's): its request built by the
+    /// one factory (`baseURL` + `path`, `method`, `headers`, `task`), mapped by the catalogue's
+    /// ``TargetCatalog/endpointClosure``, and judged by its `validationType`.
+    /// - Throws: as ``send(_:params:)``; ``TargetsError/unsupported(target:reason:)`` for an
+    ///   `uploadMultipart` task.
+    public func send<Target: TargetType>(_ target: Target) async throws(TargetsError) -> TargetResponse {
+        if let file = target as? FileTarget { return try await send(file) }
+        let (name, request) = try catalog.request(for: target)
+        return try await send(request, name: name, expect: nil, validation: target.validationType.validation)
+    }
+
     /// The value of the `Cookie` header the client's jar sends to `url` (nil: none).
     public func cookies(for url: URL) -> String? {
         sender.settings.cookies.header(for: url)

@@ -21,6 +21,20 @@ extension URLRequest {
         }
     }
 
+    /// The request a target written in code sends (your own `TargetType`, as Moya's), built by the
+    /// one factory: `baseURL` + `path` (Moya's `appendingPathComponent`), `method`, `headers`, the
+    /// task's body, the `User-Agent` apicli sends and a 60 s timeout.
+    /// - Throws: `TargetsError.unsupported` for an `uploadMultipart` task; `TargetsError.invalid`
+    ///   when an upload's file cannot be read.
+    public init<Target: TargetType>(target: Target) throws(TargetsError) {
+        let request = try target.preparedRequest()
+        do throws(APIError) {
+            try self.init(prepared: request)
+        } catch {
+            throw TargetsError(error, target: target.codeName)
+        }
+    }
+
     /// The request the factory prepared, with Foundation's cookie handling as the request says
     /// (`cookies: false` turns it off).
     init(prepared request: PreparedRequest) throws(APIError) {

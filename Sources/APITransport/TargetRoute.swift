@@ -163,12 +163,18 @@ extension TargetRoute {
     /// `apicli mock` and the library's stubs.
     package static func firstMatch<Item>(_ items: [Item], _ route: (Item) -> TargetRoute, method: String,
                                          parts: [Substring]) -> (index: Int, captures: [String: String])? {
-        for method in method == "HEAD" ? ["HEAD", "GET"] : [method] {
+        for method in answering(method) {
             for (index, item) in items.enumerated() where route(item).method == method {
                 if let captures = route(item).match(parts) { return (index, captures) }
             }
         }
         return nil
+    }
+
+    /// The methods of the routes that answer a request with `method`, in order: `HEAD` then `GET`
+    /// for a `HEAD`, else the method itself.
+    package static func answering(_ method: String) -> [String] {
+        method == "HEAD" ? ["HEAD", "GET"] : [method]
     }
 
     /// The operation a GraphQL target sends (`""`: an anonymous one); nil for any other target.
