@@ -82,8 +82,8 @@ public struct TargetClient: Sendable {
 
     /// Sends a target written in code (your own `TargetType`, as Moya's): its request built by the
     /// one factory (`baseURL` + `path`, `method`, `headers`, `task`), mapped by the catalogue's
-    /// ``TargetCatalog/endpointClosure``, and judged by its `validationType`.
-    /// - Throws: as ``send(_:params:)``; ``TargetsError/unsupported(target:reason:)`` for an
+    /// `endpointClosure`, and judged by its `validationType`.
+    /// - Throws: as ``send(_:params:)``; `TargetsError.unsupported` for an
     ///   `uploadMultipart` task.
     public func send<Target: TargetType>(_ target: Target) async throws(TargetsError) -> TargetResponse {
         if let file = target as? FileTarget { return try await send(file) }
