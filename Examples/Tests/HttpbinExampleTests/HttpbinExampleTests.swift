@@ -93,17 +93,9 @@ final class HttpbinExampleTests: XCTestCase {
     /// A live response from a local server (apicli's Tests/Servers/echo-server.py), judged by the
     /// bundled target's `expect:` and its schema.
     func testALiveResponseIsJudgedByExpectAndSchema() async throws {
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", Self.repository.appendingPathComponent("Tests/Servers/echo-server.py").path, "--lifetime", "60"]
-        let out = Pipe()
-        server.standardOutput = out
-        try server.run()
+        let (url, server) = try server("echo-server.py")
         // SIGKILL: the child may inherit a blocked SIGTERM from the thread that started it.
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
-        var line = Data()
-        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        let url = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         XCTAssertTrue(url.hasPrefix("http://127.0.0.1:"), url)
 
         let client = TargetClient(catalog: try bundledCatalog(echoURL: url))
