@@ -42,7 +42,8 @@ public struct TargetResponse: Sendable {
 /// 10; not at all for a target with `followRedirects: false`, whose 3xx is the response), never
 /// carries a credential to another origin, and keeps the cookies of its responses (a redirect's
 /// too) in a jar of its own, in memory, under the rules of `apicli`'s jar (a rule's
-/// `cookies: false` neither sends nor stores): Foundation's `HTTPCookieStorage` is not used.
+/// `cookies: false` neither sends nor stores): Foundation's `HTTPCookieStorage` is not used. The
+/// target's timeout bounds the whole exchange, redirects included.
 public struct TargetClient: Sendable {
     /// Where the targets come from.
     public let catalog: TargetCatalog
@@ -101,20 +102,27 @@ public struct TargetClient: Sendable {
         let start = DispatchTime.now()
         var failure: URLError?
         let response: Response
-        do throws(APIError) {
-            response = try await sender.settings.follow(request) { (sent, _) async throws(APIError) -> Exchanged in
-                do {
-                    return try await sender.exchange(sent)
-                } catch let error as URLError {
-                    failure = error
-                    throw .network(.other(error.localizedDescription))
-                } catch let error as APIError {
-                    throw error
-                } catch {
-                    throw .network(.other("\(error)"))
+        // The target's timeout bounds the whole exchange, redirects included, as for `apicli call`
+        // (URLSession's own is an idle timeout): at the deadline the running hop is cancelled.
+        let holder = Canceller()
+        do {
+            response = try await Deadline.bound(request.timeout, onTimeout: { holder.cancel() }) { () async throws -> Response in
+                try await sender.settings.follow(request) { (sent, _) async throws(APIError) -> Exchanged in
+                    do {
+                        return try await sender.exchange(sent, holder: holder)
+                    } catch let error as URLError {
+                        failure = error
+                        throw .network(.other(error.localizedDescription))
+                    } catch let error as APIError {
+                        throw error
+                    } catch {
+                        throw .network(.other("\(error)"))
+                    }
                 }
             }
         } catch {
+            let error = error as? APIError ?? .network(.other("\(error)"))
+            if case .timedOut = error { throw .timedOut(target: name, seconds: request.timeout) }
             if let failure {
                 if failure.code == .timedOut { throw .timedOut(target: name, seconds: request.timeout) }
                 throw .network(target: name, message: failure.localizedDescription, code: failure.code.rawValue)
@@ -160,11 +168,23 @@ final class Sender: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
 
     /// One hop: `request` as it is (its `Cookie` the jar's), the response and whether it is a
     /// redirect to follow.
-    func exchange(_ request: PreparedRequest) async throws -> Exchanged {
+    /// `holder` cancels it (the deadline).
+    func exchange(_ request: PreparedRequest, holder: Canceller) async throws -> Exchanged {
         var wire = try URLRequest(prepared: request)
         wire.httpShouldHandleCookies = false
-        let (data, response) = try await session.data(for: wire)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        let (data, http): (Data, HTTPURLResponse) = try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: wire) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let http = response as? HTTPURLResponse {
+                    continuation.resume(returning: (data ?? Data(), http))
+                } else {
+                    continuation.resume(throwing: URLError(.badServerResponse))
+                }
+            }
+            holder.set { task.cancel() }
+            task.resume()
+        }
         let headers = HeaderField.fields(ofFoundation: http.allHeaderFields)
         let follows = Redirect.follows(status: http.statusCode, location: headers.value(of: "Location"), after: request)
         return Exchanged(Response(status: http.statusCode, headers: headers, body: data, duration: 0), follows: follows)

@@ -6,8 +6,9 @@ import FoundationNetworking
 import APITargetsKit
 import APITargetsURLSession
 
-/// `TargetClient` follows redirects and keeps cookies as `apicli` does (docs/connections.md), not as
-/// URLSession left to itself would: against a local httpbin (`/redirect-to`, `/cookies/set`).
+/// `TargetClient` follows redirects, keeps cookies and bounds an exchange by its timeout as `apicli`
+/// does (docs/connections.md), not as URLSession left to itself would: against a local httpbin
+/// (`/redirect-to`, `/cookies/set`, `/drip`).
 final class TargetClientRedirectTests: XCTestCase {
     var base = ""
     var catalog: TargetCatalog!
@@ -44,6 +45,10 @@ final class TargetClientRedirectTests: XCTestCase {
                 task: { query: { flavour: rye } }
               cookies:
                 path: /cookies
+              drip:
+                path: /drip
+                timeout: 1
+                task: { query: { duration: 4, numbytes: 8, delay: 0 } }
             """,
             "apicli.yaml": """
             rules:
@@ -95,5 +100,18 @@ final class TargetClientRedirectTests: XCTestCase {
         // Another client is another run: its own, empty jar (not Foundation's shared storage).
         let other = try await TargetClient(catalog: catalog).send("bin.cookies")
         XCTAssertEqual(json(other.data)["cookies"] as? [String: String], [:])
+    }
+
+    /// `timeout:` bounds the whole exchange, as `apicli call` does (URLSession's `timeoutInterval`
+    /// is an idle timeout: a body that trickles in would pass it).
+    func testTheTimeoutBoundsTheWholeExchange() async throws {
+        let start = Date()
+        let error = await Library.error { try await TargetClient(catalog: catalog).send("bin.drip") }
+        guard case .timedOut(let target, let seconds)? = error as? TargetsError else {
+            return XCTFail("a 4 s body passed timeout: 1: \(String(describing: error))")
+        }
+        XCTAssertEqual(target, "bin.drip")
+        XCTAssertEqual(seconds, 1)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2.5)
     }
 }
