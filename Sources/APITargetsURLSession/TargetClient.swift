@@ -45,8 +45,8 @@ public struct TargetResponse: Sendable {
 /// `cookies: false` neither sends nor stores): Foundation's `HTTPCookieStorage` is not used. The
 /// target's timeout bounds the whole exchange, redirects included.
 public struct TargetClient: Sendable {
-    /// Where the targets come from.
-    public let catalog: TargetCatalog
+    /// Where the targets come from (nil: a client of targets written in code only).
+    public let catalog: TargetCatalog?
     private let sender: Sender
 
     /// A client sending the targets of `catalog` with `session`'s configuration (its protocol
@@ -61,18 +61,34 @@ public struct TargetClient: Sendable {
         sender = Sender(configuration: session?.configuration ?? .default, settings: settings)
     }
 
+    /// A client of targets written in code only (your own `TargetType`, as Moya's), without a
+    /// catalogue of files: as ``init(catalog:session:)``, with no endpoint closure.
+    public init(session: URLSession? = nil) {
+        catalog = nil
+        sender = Sender(configuration: session?.configuration ?? .default, settings: RunSettings())
+    }
+
+    /// The catalogue, or the error that this client has none.
+    private func files(for name: String) throws(TargetsError) -> TargetCatalog {
+        guard let catalog else {
+            throw .invalid([TargetsProblem(Diagnostic(file: nil, mark: nil, message: "\(name): this client has no target files",
+                                                      hint: "make it with TargetClient(catalog:) to send the targets of a catalogue"))])
+        }
+        return catalog
+    }
+
     /// Sends `name` (`service.target`) with `params` for its `{placeholders}`.
     /// - Throws: `TargetsError.rejected` naming every failed
     ///   expectation; `TargetsError.network` and
     ///   `TargetsError.timedOut` when no response came; `TargetsError.invalid`
     ///   when the target cannot be built.
     public func send(_ name: String, params: [String: String] = [:]) async throws(TargetsError) -> TargetResponse {
-        try await send(catalog.target(name, parameters: params))
+        try await send(files(for: name).target(name, parameters: params))
     }
 
     /// Sends the target `target` names, with its parameters.
     public func send(_ target: some CatalogTarget) async throws(TargetsError) -> TargetResponse {
-        try await send(catalog.target(target))
+        try await send(files(for: target.targetName).target(target))
     }
 
     /// Sends a built target.
@@ -83,12 +99,17 @@ public struct TargetClient: Sendable {
 
     /// Sends a target written in code (your own `TargetType`, as Moya's): its request built by the
     /// one factory (`baseURL` + `path`, `method`, `headers`, `task`), mapped by the catalogue's
-    /// `endpointClosure`, and judged by its `validationType`.
+    /// `endpointClosure` (when the client has a catalogue), and judged by its `validationType`.
     /// - Throws: as ``send(_:params:)``; `TargetsError.unsupported` for an
     ///   `uploadMultipart` task.
     public func send<Target: TargetType>(_ target: Target) async throws(TargetsError) -> TargetResponse {
         if let file = target as? FileTarget { return try await send(file) }
-        let (name, request) = try catalog.request(for: target)
+        let (name, request): (String, PreparedRequest)
+        if let catalog {
+            (name, request) = try catalog.request(for: target)
+        } else {
+            (name, request) = (target.codeName, try target.preparedRequest())
+        }
         return try await send(request, name: name, expect: nil, validation: target.validationType.validation)
     }
 

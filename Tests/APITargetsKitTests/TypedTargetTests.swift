@@ -124,6 +124,15 @@ final class TypedTargetTests: XCTestCase {
             XCTAssertTrue(headers.contains("X-Trace: 1"), "the endpoint closure maps code targets too: \(headers)")
         }
 
+        // Without a catalogue: code targets only, no endpoint closure.
+        let bare = TargetClient()
+        let echoed = try JSONSerialization.jsonObject(with: try await bare.send(Shop.item(id: 3)).data) as? [String: Any]
+        XCTAssertEqual(echoed?["path"] as? String, "/v1/items/3")
+        XCTAssertFalse((echoed?["headers"] as? [[String]] ?? []).contains { $0.first == "X-Trace" })
+        let none = await Library.error { try await bare.send("shop.item") }
+        guard case .invalid(let problems)? = none as? TargetsError else { return XCTFail("\(String(describing: none))") }
+        XCTAssertEqual(problems.first?.message, "shop.item: this client has no target files")
+
         let error = await Library.error { try await client.send(Shop.strict) }
         guard case .rejected(let target, let status, let failures)? = error as? TargetsError else {
             return XCTFail("a 200 passed validationType .customCodes([201]): \(String(describing: error))")
