@@ -11,6 +11,8 @@ struct ExportState {
     /// Path templates with their parameter names blanked (`/users/{}`) → index in `paths`.
     private var shapes: [String: Int] = [:]
     var schemes: [(name: String, scheme: YAMLOut)] = []
+    /// An OAuth 2 scheme's scopes (its `flows` are written with them at the end).
+    var scopes: [String: [String]] = [:]
     var warnings: [Diagnostic] = []
     var count = 0
 
@@ -106,7 +108,27 @@ struct ExportState {
         guard auth != serviceAuth else { return nil }
         guard let auth, auth != .none else { return serviceAuth == nil || serviceAuth == Auth.none ? nil : .list([]) }
         guard let name = scheme(for: auth, in: service, target: t) else { return nil }
-        return .list([.map([.pair(name, .list([]))])])
+        return Self.requirement(name, auth)
+    }
+
+    /// `[{name: [scopes]}]`: an OAuth 2 target's scopes are its requirement's (what `import openapi` reads).
+    static func requirement(_ name: String, _ auth: Auth) -> YAMLOut {
+        .list([.map([.pair(name, .list(oauthScopes(auth).map { .string($0) }))])])
+    }
+
+    static func oauthScopes(_ auth: Auth) -> [String] {
+        guard case .oauth2(let o) = auth else { return [] }
+        return (o.scope.map { ExportText.example($0) } ?? "").split(separator: " ").map(String.init)
+    }
+
+    /// The schemes as written: OAuth 2 flows with every scope a target named.
+    var writtenSchemes: [(name: String, scheme: YAMLOut)] {
+        schemes.map { s in
+            guard let list = scopes[s.name], case .map(var entries) = s.scheme, case .pair("flows", .map(let flows))? = entries.last,
+                  case .pair(let flow, .map(let fields))? = flows.first else { return s }
+            entries[entries.count - 1] = .pair("flows", .map([.pair(flow, .map(fields + [.pair("scopes", .map(list.map { .pair($0, .string("")) }))]))]))
+            return (s.name, .map(entries))
+        }
     }
 
     /// The security scheme's name for `auth`, added to `schemes` the first time; nil (and a warning)
@@ -130,23 +152,22 @@ struct ExportState {
                 warn(service, "auth oauth2 with grant refresh_token has no OAuth flow in OpenAPI; no security scheme is written for it", at: target?.mark)
                 return nil
             }
-            let scopes = (o.scope.map { ExportText.example($0) } ?? "").split(separator: " ").map { YAMLOut.Entry.pair(String($0), .string("")) }
             described = ("oauth2" + flow.prefix(1).uppercased() + flow.dropFirst(),
                          .map([.pair("type", .string("oauth2")),
-                               .pair("flows", .map([.pair(flow, .map([.pair("tokenUrl", .string(ExportText.example(o.tokenURL))),
-                                                                       .pair("scopes", .map(scopes))]))]))]))
+                               .pair("flows", .map([.pair(flow, .map([.pair("tokenUrl", .string(ExportText.example(o.tokenURL)))]))]))]))
         case .aws:
             warn(service, "auth aws (SigV4) has no security scheme in OpenAPI; none is written for it", at: target?.mark)
             return nil
         }
         var name = described.name
         var n = 1
-        while let same = schemes.first(where: { $0.name == name }) {
-            if same.scheme == described.scheme { return name }
+        while let same = schemes.first(where: { $0.name == name }), same.scheme != described.scheme {
             n += 1
             name = described.name + String(n)
         }
-        schemes.append((name, described.scheme))
+        if !schemes.contains(where: { $0.name == name }) { schemes.append((name, described.scheme)) }
+        for scope in Self.oauthScopes(auth) where !scopes[name, default: []].contains(scope) { scopes[name, default: []].append(scope) }
+        if case .oauth2 = auth, scopes[name] == nil { scopes[name] = [] }
         return name
     }
 }

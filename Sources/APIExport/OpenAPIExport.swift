@@ -69,11 +69,11 @@ package struct OpenAPIExport {
         doc.append(.pair("info", .map(info)))
         if !firstServers.isEmpty { doc.append(.pair("servers", .list(firstServers))) }
         if let first, let auth = first.auth, let scheme = state.scheme(for: auth, in: first) {
-            doc.append(.pair("security", .list([.map([.pair(scheme, .list([]))])])))
+            doc.append(.pair("security", ExportState.requirement(scheme, auth)))
         }
         doc.append(.pair("paths", .map(state.paths.map { .pair($0.path, .map($0.item)) })))
         if !state.schemes.isEmpty {
-            doc.append(.pair("components", .map([.pair("securitySchemes", .map(state.schemes.map { .pair($0.name, $0.scheme) }))])))
+            doc.append(.pair("components", .map([.pair("securitySchemes", .map(state.writtenSchemes.map { .pair($0.name, $0.scheme) }))])))
         }
         return Result(document: .map(doc), warnings: state.warnings, operations: state.count)
     }
