@@ -33,13 +33,13 @@ struct ExportOperation {
 
     func example(_ t: Template) -> String { ExportText.example(t, params: target.params) }
 
-    mutating func build(security: YAMLOut?) -> YAMLOut {
+    mutating func build(security: YAMLOut?, components: inout ExportComponents) -> YAMLOut {
         var op: [YAMLOut.Entry] = [.pair("operationId", .string(target.name))]
         if let doc = target.doc { op.append(.pair("summary", .string(doc))) }
         let parameters = self.parameters()
         if !parameters.isEmpty { op.append(.pair("parameters", .list(parameters))) }
         if let body = requestBody() { op.append(.pair("requestBody", body)) }
-        op.append(.pair("responses", .map(responses())))
+        op.append(.pair("responses", .map(responses(&components))))
         if let security { op.append(.pair("security", security)) }
         return .map(op)
     }
@@ -183,8 +183,8 @@ struct ExportOperation {
 
     // MARK: responses
 
-    private mutating func responses() -> [YAMLOut.Entry] {
-        let schema = expectSchema()
+    private mutating func responses(_ components: inout ExportComponents) -> [YAMLOut.Entry] {
+        let (inline, documented) = expectSchemas(&components)
         var statuses: [(status: String, samples: [(name: String, sample: Sample)])] = []
         for (name, sample) in target.allSamples where sample.error == nil {
             let key = String(sample.status)
@@ -194,31 +194,42 @@ struct ExportOperation {
                 statuses.append((key, [(name ?? "sample", sample)]))
             }
         }
+        // the statuses the referenced description documents and no sample shows
+        for d in documented where !statuses.contains(where: { $0.status == d.status.uppercased() || ($0.status == "default" && d.status.uppercased() == "DEFAULT") }) {
+            statuses.append((d.status.uppercased() == "DEFAULT" ? "default" : d.status.uppercased(), []))
+        }
         if statuses.isEmpty {
             var r: [YAMLOut.Entry] = [.pair("description", .string("Not described by a sample"))]
-            if let schema { r.append(.pair("content", .map([.pair("application/json", .map([.pair("schema", schema)]))]))) }
+            if let inline { r.append(.pair("content", .map([.pair("application/json", .map([.pair("schema", inline)]))]))) }
             return [.pair("default", .map(r))]
         }
         return statuses.map { group in
             let names = group.samples.map(\.name)
-            var r: [YAMLOut.Entry] = [.pair("description", .string("From the target's " + names.joined(separator: ", ")))]
+            var r: [YAMLOut.Entry] = [.pair("description", .string(names.isEmpty ? "As the description the target refers to says"
+                                                                  : "From the target's " + names.joined(separator: ", ")))]
             let success = group.status.hasPrefix("2")
             var headers: [YAMLOut.Entry] = []
-            for h in group.samples[0].sample.headers where !["content-type", "set-cookie"].contains(h.name.lowercased()) && !Credentials.isHeader(h.name) {
+            for h in group.samples.first?.sample.headers ?? [] where !["content-type", "set-cookie"].contains(h.name.lowercased()) && !Credentials.isHeader(h.name) {
                 headers.append(.pair(h.name, .map([.pair("schema", .map([.pair("type", .string("string"))])), .pair("example", .string(example(h.value)))])))
             }
             if !headers.isEmpty { r.append(.pair("headers", .map(headers))) }
-            // Media type → (name, example) of each sample with a body
-            var media: [(type: String, examples: [(String, YAMLOut)])] = []
+            // Media type → schema and (name, example) of each sample with a body
+            var media: [(type: String, schema: YAMLOut?, examples: [(String, YAMLOut)])] = []
             for (name, sample) in group.samples {
                 guard let (type, value) = body(sample) else { continue }
-                if let i = media.firstIndex(where: { $0.type == type }) { media[i].examples.append((name, value)) } else { media.append((type, [(name, value)])) }
+                if let i = media.firstIndex(where: { $0.type == type }) { media[i].examples.append((name, value)) } else { media.append((type, nil, [(name, value)])) }
             }
-            if media.isEmpty, success, schema != nil { media.append(("application/json", [])) }
+            for d in documented where d.status.uppercased() == group.status.uppercased() {
+                if let i = media.firstIndex(where: { Self.sameType($0.type, d.mediaType) }) { media[i].schema = d.schema } else { media.append((d.mediaType, d.schema, [])) }
+            }
+            if success, let inline {
+                if media.isEmpty { media.append(("application/json", nil, [])) }
+                for i in media.indices where Self.isJSON(media[i].type) && media[i].schema == nil { media[i].schema = inline }
+            }
             if !media.isEmpty {
                 r.append(.pair("content", .map(media.map { m in
                     var entry: [YAMLOut.Entry] = []
-                    if success, let schema, Self.isJSON(m.type) { entry.append(.pair("schema", schema)) }
+                    if let schema = m.schema { entry.append(.pair("schema", schema)) }
                     if m.examples.count == 1 {
                         entry.append(.pair("example", m.examples[0].1))
                     } else if m.examples.count > 1 {
@@ -229,6 +240,12 @@ struct ExportOperation {
             }
             return .pair(group.status, .map(r))
         }
+    }
+
+    /// `application/json; charset=utf-8` is `application/json`.
+    static func sameType(_ a: String, _ b: String) -> Bool {
+        func bare(_ t: String) -> String { t.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } ?? "" }
+        return bare(a) == bare(b)
     }
 
     static func isJSON(_ type: String) -> Bool {
@@ -256,15 +273,23 @@ struct ExportOperation {
         }
     }
 
-    /// The inline `expect: schema:` of the target, as written; nil (with a warning when one is
-    /// written by reference) otherwise.
-    private mutating func expectSchema() -> YAMLOut? {
-        guard let expectation = target.expect?.schema else { return nil }
-        if expectation.source == "inline", let node = ExportTree.child(tree, ["expect", "schema"]) {
-            return YAMLOut(node)
+    /// The target's `expect: schema:`: an inline schema (for its JSON 2xx responses), or the
+    /// response schemas of the description operation it names (by status and media type); a
+    /// schema file, or a description that cannot be copied, is a warning.
+    private mutating func expectSchemas(_ components: inout ExportComponents) -> (inline: YAMLOut?, documented: [(status: String, mediaType: String, schema: YAMLOut)]) {
+        guard let expectation = target.expect?.schema else { return (nil, []) }
+        let node = ExportTree.child(tree, ["expect", "schema"])
+        if expectation.source == "inline", let node { return (YAMLOut(node), []) }
+        if let spec = ExportTree.child(node, "openapi")?.scalarText, let operation = ExportTree.child(node, "operation")?.scalarText {
+            switch components.responses(spec: spec, operation: operation, folder: Path.parent(service.file)) {
+            case .success(let found): return (nil, found)
+            case .failure(let problem):
+                warn("the schemas of its expect schema (\(spec) \(operation)) are not exported: \(problem.message)")
+                return (nil, [])
+            }
         }
-        warn("its expect schema '\(expectation.source)' is a reference to a file or a description; only inline schemas are exported")
-        return nil
+        warn("its expect schema '\(expectation.source)' is a schema file; only inline schemas and those of an OpenAPI operation are exported")
+        return (nil, [])
     }
 }
 

@@ -13,6 +13,8 @@ struct ExportState {
     var schemes: [(name: String, scheme: YAMLOut)] = []
     /// An OAuth 2 scheme's scopes (its `flows` are written with them at the end).
     var scopes: [String: [String]] = [:]
+    /// Schemas copied from the descriptions `expect: schema: { openapi: }` names.
+    var components = ExportComponents()
     var warnings: [Diagnostic] = []
     var count = 0
 
@@ -50,7 +52,7 @@ struct ExportState {
             }
             let treeTarget = ExportTree.child(tree, ["targets", target.name])
             var op = ExportOperation(service: service, target: target, path: path, tree: treeTarget)
-            let operation = op.build(security: securityEntry(target, service: service, serviceAuth: serviceAuth))
+            let operation = op.build(security: securityEntry(target, service: service, serviceAuth: serviceAuth), components: &components)
             warnings += op.warnings
             if let i = shapes[shape] {
                 paths[i].item.append(.pair(method, operation))

@@ -72,9 +72,14 @@ package struct OpenAPIExport {
             doc.append(.pair("security", ExportState.requirement(scheme, auth)))
         }
         doc.append(.pair("paths", .map(state.paths.map { .pair($0.path, .map($0.item)) })))
-        if !state.schemes.isEmpty {
-            doc.append(.pair("components", .map([.pair("securitySchemes", .map(state.writtenSchemes.map { .pair($0.name, $0.scheme) }))])))
+        var components: [YAMLOut.Entry] = []
+        if !state.components.schemas.isEmpty {
+            components.append(.pair("schemas", .map(state.components.schemas.map { .pair($0.name, $0.value) })))
         }
+        if !state.schemes.isEmpty {
+            components.append(.pair("securitySchemes", .map(state.writtenSchemes.map { .pair($0.name, $0.scheme) })))
+        }
+        if !components.isEmpty { doc.append(.pair("components", .map(components))) }
         return Result(document: .map(doc), warnings: state.warnings, operations: state.count)
     }
 }

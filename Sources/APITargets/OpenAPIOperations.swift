@@ -56,3 +56,35 @@ extension OpenAPIContract {
         }
     }
 }
+
+extension OpenAPIContract {
+    /// The response schemas `operation` (an `operationId` or `METHOD /path`) documents, by status
+    /// and media type, as written (their `$ref`s unresolved); nil when there is no such operation.
+    /// Only schemas written in the description's own file are listed (`export openapi` copies them
+    /// with the file's `components.schemas`).
+    package static func responseSchemas(_ doc: Document, operation: String, folder: String) -> [(status: String, mediaType: String, schema: JSONValue)]? {
+        let loader = fileLoader(root: folder)
+        let wanted = methodAndPath(operation)
+        for (path, raw) in doc.value["paths"]?.members ?? [] {
+            guard let item = follow(Place(value: doc.value, path: doc.path, pointer: "/paths/\(SchemaURI.escape(path))", node: raw), loader: loader)
+            else { continue }
+            for (method, rawOp) in item.node.members where methods.contains(method.lowercased()) {
+                guard let op = follow(Place(value: item.value, path: item.path, pointer: item.pointer + "/" + method, node: rawOp), loader: loader)
+                else { continue }
+                let matches = op.node["operationId"] == .string(operation)
+                    || (wanted.map { $0.method == method.lowercased() && $0.path == path } ?? false)
+                guard matches else { continue }
+                var out: [(status: String, mediaType: String, schema: JSONValue)] = []
+                for (status, rawResponse) in op.node["responses"]?.members ?? [] {
+                    let at = Place(value: op.value, path: op.path, pointer: op.pointer + "/responses/\(SchemaURI.escape(status))", node: rawResponse)
+                    guard let response = follow(at, loader: loader), response.path == doc.path else { continue }
+                    for (type, media) in response.node["content"]?.members ?? [] {
+                        if let schema = media["schema"] { out.append((status, type, schema)) }
+                    }
+                }
+                return out
+            }
+        }
+        return nil
+    }
+}
