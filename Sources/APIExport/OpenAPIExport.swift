@@ -84,6 +84,19 @@ package struct OpenAPIExport {
     }
 }
 
+extension OpenAPIExport {
+    /// The services named (`--service a,b`; nil: all) with their trees, or exit 2 naming an unknown one.
+    package static func select(_ services: [Service], trees: [Node]?, names: [String]?, folder: String) throws(APIError) -> ([Service], [Node]?) {
+        guard let names else { return (services, trees) }
+        for name in names where !services.contains(where: { $0.name == name }) {
+            let hint = Suggestions.hint(for: name, in: services.map(\.name)).map { " (\($0))" } ?? ""
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "no service '\(name)' in \(folder)\(hint)"))
+        }
+        let chosen = services.indices.filter { names.contains(services[$0].name) }
+        return (chosen.map { services[$0] }, trees.map { t in chosen.compactMap { $0 < t.count ? t[$0] : nil } })
+    }
+}
+
 /// Steps through a target file's YAML tree by keys.
 enum ExportTree {
     static func child(_ node: Node?, _ key: String) -> Node? {

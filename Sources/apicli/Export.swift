@@ -61,18 +61,8 @@ extension APICLI.Export {
             do throws(APIError) {
                 var trees: [Node]? = []
                 let catalog = try Catalog.load(directory: targets.directory, keeping: &trees)
-                var services = catalog.services
-                var kept = trees
-                if let service {
-                    let names = service.split(separator: ",").map { $0.trimmingSpaces() }
-                    for name in names where !services.contains(where: { $0.name == name }) {
-                        let hint = Suggestions.hint(for: name, in: services.map(\.name)).map { " (\($0))" } ?? ""
-                        throw .invalid(Diagnostic(file: nil, mark: nil, message: "no service '\(name)' in \(targets.directory)\(hint)"))
-                    }
-                    let chosen = services.indices.filter { names.contains(services[$0].name) }
-                    kept = chosen.compactMap { trees?[$0] }
-                    services = chosen.map { services[$0] }
-                }
+                let names = service?.split(separator: ",").map { $0.trimmingSpaces() }
+                let (services, kept) = try OpenAPIExport.select(catalog.services, trees: trees, names: names, folder: targets.directory)
                 let result = OpenAPIExport(options: .init(title: title)).run(services, trees: kept)
                 Console.plain.warn(result.warnings)
                 let json = format == "json" || (format == nil && (output ?? "").lowercased().hasSuffix(".json"))

@@ -69,4 +69,51 @@ final class CheckCoverageTests: FolderTestCase {
         XCTAssertEqual(tooMuch.code, 64, tooMuch.stderr)
         XCTAssertTrue(tooMuch.stderr.contains("from 0 to 100"), tooMuch.stderr)
     }
+
+    func testHowRequestsMatchOperationsAndStatusesMatchResponses() throws {
+        // GIVEN a description with a server variable in the server's path, a template with text
+        // around its parameter, a Path Item by $ref, `4XX` and `default`; and targets judged by
+        // their samples (--stub: the request each would send, answered with the sample's status)
+        let dir = try folder([
+            "spec.yaml": """
+                openapi: 3.1.0
+                info: { title: t, version: "1" }
+                servers: [{ url: "https://api.example.com/{ver}", variables: { ver: { default: v1 } } }]
+                paths:
+                  /files/{name}.json:
+                    get:
+                      responses: { "200": { description: ok }, "4XX": { description: client }, default: { description: other } }
+                  /files/{name}:
+                    $ref: "#/components/pathItems/File"
+                  /never:
+                    post: { responses: { "201": { description: created } } }
+                components:
+                  pathItems:
+                    File:
+                      delete: { responses: { "204": { description: gone }, "404": { description: missing } } }
+                """,
+            "targets/f.yaml": """
+                service: f
+                baseURL: http://127.0.0.1:9/v1
+                targets:
+                  json:
+                    path: /files/{name}.json
+                    params: { name: "a b" }
+                    sample: { status: 200, json: {} }
+                    samples: { gone: { status: 410 }, moved: { status: 301 } }
+                  del: { path: "/files/{name}", method: DELETE, params: { name: x }, sample: { status: 404 } }
+                  other: { path: /v2/files/x.json, sample: { status: 200 } }
+                """,
+        ])
+        let r = try CLI.run(["check", "--stub", "--all", "--coverage", "spec.yaml"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stdout + r.stderr)
+        // 410 is a 4XX; 301 is neither 200 nor 4XX: default. /v1/v2/files/x.json is no operation's.
+        XCTAssertTrue(r.stdout.contains("""
+            coverage of spec.yaml: 2 of 3 operations (66.7%), 4 of 6 documented responses (66.7%)
+              exercised  GET /files/{name}.json  by f.json  [200 seen, 4XX seen, default seen]
+              exercised  DELETE /files/{name}  by f.del  [204 not seen, 404 seen]
+              missing    POST /never  [201 not seen]
+
+            """), r.stdout)
+    }
 }
