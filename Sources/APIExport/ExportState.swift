@@ -174,35 +174,17 @@ struct ExportState {
     }
 }
 
-/// Target-file text made into example values: `${VAR:-default}` as its default, `{param}` as the
-/// param's default, the escapes `$${` and `${{}` as what they stand for. `${VAR}` without a
-/// default stays as written (the description has no variables outside `servers`).
+/// Target-file text made into example values, expanded as requests expand it (`Bindings`) but
+/// with no environment: `${VAR:-default}` as its default, an unset `${VAR}` as `••••` (the process
+/// environment, which may hold secrets, is never read), `{param}` as the param's default, the
+/// escapes `$${` and `${{}` as what they stand for.
 enum ExportText {
     static func example(_ t: Template, params: [(name: String, value: Template)] = []) -> String {
-        let text = t.text
-        var out = ""
-        var i = text.startIndex
-        while i < text.endIndex {
-            let rest = text[i...]
-            if rest.hasPrefix("$${") {
-                out += "${"
-                i = text.index(i, offsetBy: 3)
-            } else if rest.hasPrefix(Template.literalBrace) {
-                out += "{"
-                i = text.index(i, offsetBy: Template.literalBrace.count)
-            } else if rest.hasPrefix("${"), let close = rest.firstIndex(of: "}") {
-                let body = text[text.index(i, offsetBy: 2)..<close]
-                if let dash = body.firstRange(of: ":-") { out += body[dash.upperBound...] } else { out += text[i...close] }
-                i = text.index(after: close)
-            } else if text[i] == "{", let (name, _, end) = Template.placeholder(in: text, at: i),
-                      let value = params.first(where: { $0.name == name })?.value {
-                out += example(value)
-                i = end
-            } else {
-                out.append(text[i])
-                i = text.index(after: i)
-            }
+        let plain = Bindings(unset: .placeholder)
+        var values: [String: String] = [:]
+        for p in params where values[p.name] == nil {
+            values[p.name] = (try? plain.expand(p.value, in: "a param", file: nil, unresolved: .keep)) ?? p.value.text
         }
-        return out
+        return (try? Bindings(params: values, unset: .placeholder).expand(t, in: "an example", file: nil, unresolved: .keep)) ?? t.text
     }
 }
