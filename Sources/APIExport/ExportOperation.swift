@@ -118,7 +118,8 @@ struct ExportOperation {
         }
     }
 
-    /// A value of the target file as an example.
+    /// A value of the target file as an example; a member with a credential's name (`password`,
+    /// `access_token`, see `Credentials`) as `••••` when it is text.
     func out(_ v: Value) -> YAMLOut {
         switch v {
         case .null: return .null
@@ -126,7 +127,11 @@ struct ExportOperation {
         case .number(let n): return .number(n)
         case .string(let t): return .string(example(t))
         case .array(let items): return .list(items.map(out))
-        case .object(let members): return .map(members.map { .pair($0.key, out($0.value)) })
+        case .object(let members):
+            return .map(members.map { m in
+                if case .string = m.value, Credentials.isSecretName(m.key) { return .pair(m.key, .string(Redactor.mask)) }
+                return .pair(m.key, out(m.value))
+            })
         }
     }
 
@@ -162,7 +167,7 @@ struct ExportOperation {
                 switch part.content {
                 case .value(let t):
                     properties.append(.pair(part.name, .map([.pair("type", .string("string"))])))
-                    example.append(.pair(part.name, .string(self.example(t))))
+                    example.append(.pair(part.name, .string(Credentials.isSecretName(part.name) ? Redactor.mask : self.example(t))))
                 case .file:
                     properties.append(.pair(part.name, .map([.pair("type", .string("string")),
                                                              .pair("contentMediaType", .string(part.type ?? "application/octet-stream"))])))

@@ -120,14 +120,14 @@ final class ExportOpenAPITests: FolderTestCase {
               copy: { path: "/files/{id}", method: COPY, params: { id: 1 } }
               one: { path: "/items/{id}", params: { id: 7 }, headers: { X-Api-Key: hunter2-literal }, task: { query: { access_token: sekrit-query, n: 2 } } }
               two: { path: "/items/{key}", params: { key: 8 } }
-              open: { path: /open, method: POST, auth: none, task: { json: { a: 1 } } }
+              open: { path: /open, method: POST, auth: none, task: { json: { a: 1, password: hunter3-body } } }
             """])
         let r = try CLI.run(["export", "openapi"], env: ["S_TOKEN": "tok-secret-value"], cwd: dir)
         XCTAssertEqual(r.code, 0, r.stderr)
         for (target, why) in [("s.chat", "WebSocket"), ("s.copy", "method COPY"), ("s.two", "other parameter names")] {
             XCTAssertTrue(r.stderr.contains("warning: target \(target) is left out") && r.stderr.contains(why), "\(target): \(r.stderr)")
         }
-        for secret in ["tok-secret-value", "hunter2-literal", "sekrit-query"] {
+        for secret in ["tok-secret-value", "hunter2-literal", "sekrit-query", "hunter3-body"] {
             XCTAssertFalse(r.stdout.contains(secret), "\(secret) in \(r.stdout)")
         }
         XCTAssertTrue(r.stdout.contains("url: \"{S_BASE}/v1\""), r.stdout)
