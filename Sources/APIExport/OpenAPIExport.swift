@@ -48,8 +48,17 @@ package struct OpenAPIExport {
     /// The description of `services` (in order; the first one's base URL is the description's
     /// server, another service's different one its paths' `servers:`); `trees` are their files'
     /// YAML trees in the same order, for `doc:` and the inline `expect: schema:`s (nil: neither).
-    package func run(_ services: [Service], trees: [Node]?) -> Result {
+    package func run(_ services: [Service], trees: [Node]?, project: Project = Project()) -> Result {
         var state = ExportState()
+        let services = services.map { Self.withDefaults($0, of: project) }
+        if !project.rules.isEmpty, let file = project.file {
+            var d = Diagnostic(file: file, mark: nil, message: "rules: of the project file are not exported (a description has no such layer); the operations are the targets without them")
+            d.isWarning = true
+            state.warnings.append(d)
+        }
+        for service in services where !service.rules.isEmpty {
+            state.warn(service, "rules: of service \(service.name) are not exported (a description has no such layer); the operations are the targets without them")
+        }
         let first = services.first
         var firstServers: [YAMLOut] = []
         for (i, service) in services.enumerated() {
@@ -85,6 +94,18 @@ package struct OpenAPIExport {
 }
 
 extension OpenAPIExport {
+    /// `service` with the project file's (`apicli.yaml`) headers under its own and its auth when it has none.
+    static func withDefaults(_ service: Service, of project: Project) -> Service {
+        var out = service
+        var headers = project.headers
+        for h in service.headers {
+            if let i = headers.firstIndex(where: { $0.name.lowercased() == h.name.lowercased() }) { headers[i] = h } else { headers.append(h) }
+        }
+        out.headers = headers
+        if out.auth == nil { out.auth = project.auth }
+        return out
+    }
+
     /// The services named (`--service a,b`; nil: all) with their trees, or exit 2 naming an unknown one.
     package static func select(_ services: [Service], trees: [Node]?, names: [String]?, folder: String) throws(APIError) -> ([Service], [Node]?) {
         guard let names else { return (services, trees) }

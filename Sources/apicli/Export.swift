@@ -63,7 +63,8 @@ extension APICLI.Export {
                 let catalog = try Catalog.load(directory: targets.directory, keeping: &trees)
                 let names = service?.split(separator: ",").map { $0.trimmingSpaces() }
                 let (services, kept) = try OpenAPIExport.select(catalog.services, trees: trees, names: names, folder: targets.directory)
-                let result = OpenAPIExport(options: .init(title: title)).run(services, trees: kept)
+                let project = try Project.load(directory: targets.directory)
+                let result = OpenAPIExport(options: .init(title: title)).run(services, trees: kept, project: project)
                 Console.plain.warn(result.warnings)
                 let json = format == "json" || (format == nil && (output ?? "").lowercased().hasSuffix(".json"))
                 let text = json ? result.json : result.yaml

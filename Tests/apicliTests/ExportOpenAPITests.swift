@@ -37,8 +37,12 @@ final class ExportOpenAPITests: FolderTestCase {
             .replacing(/boundary=[A-Za-z0-9-]+/, with: "boundary=…")  // a fresh one for each request
     }
 
-    static func targetNames(_ file: String) -> [String] {
-        file.matches(of: /\n  ([A-Za-z0-9_-]+):\n/).map { String($0.output.1) }
+    /// The targets of `service` in the folder `dir`, as `apicli list --json` names them.
+    func targetNames(_ service: String, in dir: URL, env: [String: String]) throws -> [String] {
+        let r = try CLI.run(["list", service, "--json"], env: env, cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
+        return list.compactMap { ($0["name"] as? String)?.dropFirst(service.count + 1) }.map(String.init)
     }
 
     /// Exports `service` of `dir`'s targets, validates the description, imports it into a fresh
@@ -56,9 +60,9 @@ final class ExportOpenAPITests: FolderTestCase {
         let reimported = try String(contentsOf: back.appendingPathComponent("targets/\(service).yaml"), encoding: .utf8)
         var env = ImportContractTests.dummies(original + reimported)
         env.merge(extra) { _, b in b }
-        let names = Self.targetNames(original)
+        let names = try targetNames(service, in: dir, env: env)
         XCTAssertFalse(names.isEmpty, label)
-        XCTAssertEqual(Set(Self.targetNames(reimported)), Set(names), "\(label): the re-imported targets")
+        XCTAssertEqual(Set(try targetNames(service, in: back, env: env)), Set(names), "\(label): the re-imported targets")
         for name in names {
             let a = try CLI.run(["show", "\(service).\(name)"], env: env, cwd: dir)
             let b = try CLI.run(["show", "\(service).\(name)"], env: env, cwd: back)
@@ -138,6 +142,39 @@ final class ExportOpenAPITests: FolderTestCase {
         let file = dir.appendingPathComponent("s.yaml")
         try r.stdout.write(to: file, atomically: true, encoding: .utf8)
         if let problem = try validationProblem(file) { XCTFail(problem) }
+    }
+
+    func testTheProjectFilesHeadersAndAuthAreTheServicesDefaults() throws {
+        // GIVEN apicli.yaml with a header and auth for every service, and a service that sets its own
+        // value of one header; a rule, which has no place in a description
+        let dir = try folder([
+            "targets/apicli.yaml": """
+                headers: { X-Team: core, X-Env: prod }
+                auth: { basic: { user: me, password: "${P_PASSWORD}" } }
+                rules: [{ match: "p.*", headers: { X-Rule: yes } }]
+                """,
+            "targets/p.yaml": """
+                service: p
+                baseURL: http://127.0.0.1:9
+                headers: { X-Env: test }
+                targets:
+                  a: { path: /a, sample: { status: 200, json: { ok: true } } }
+                  b: { path: "/b/{id}", params: { id: 3 }, auth: none }
+                """,
+        ])
+        let r = try CLI.run(["export", "openapi"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("warning: rules: of the project file are not exported"), r.stderr)
+        XCTAssertTrue(r.stdout.contains("security: [{ basicAuth: [] }]"), r.stdout)
+        XCTAssertFalse(r.stdout.contains(": me") || r.stdout.contains("P_PASSWORD"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("X-Rule"), r.stdout)
+        // THEN import of the description builds the same requests (the rule's header aside: no rule applies there)
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("targets/apicli.yaml"))
+        try """
+            headers: { X-Team: core, X-Env: prod }
+            auth: { basic: { user: me, password: "${P_PASSWORD}" } }
+            """.write(to: dir.appendingPathComponent("targets/apicli.yaml"), atomically: true, encoding: .utf8)
+        try roundTrip(dir, service: "p", label: "project defaults", env: ["P_PASSWORD": "pw", "P_USER": "me"])
     }
 
     func testAnUnknownServiceAndAnExistingOutputFileAreRefused() throws {
