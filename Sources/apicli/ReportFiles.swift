@@ -36,7 +36,7 @@ struct ReportFiles {
         try Self.write(HTMLReport.render(results, run: run, coverage: coverage), to: html, console)
         if let path = summary {
             do {
-                try OutputFile.append(Data(GitHubReport.summary(results, run: run).utf8), to: path)
+                try OutputFile.append(Data(GitHubReport.summary(results, run: run, coverage: coverage).utf8), to: path)
             } catch {
                 throw console.fail(error, target: nil)
             }

@@ -18,7 +18,8 @@ final class CheckCoverageTests: FolderTestCase {
         let base = ["check", "--base-url", mock.url + "/v2", "--coverage", Self.spec]
 
         // WHEN check runs the GET targets only (POST and DELETE are check: false)
-        let r = try CLI.run(base + ["--json", "r.json", "--report-html", "r.html"], cwd: dir)
+        let r = try CLI.run(base + ["--json", "r.json", "--report-html", "r.html"],
+                            env: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": dir.appendingPathComponent("summary.md").path], cwd: dir)
         XCTAssertEqual(r.code, 0, r.stdout + r.stderr)
         XCTAssertTrue(r.stdout.contains("coverage of \(Self.spec): 2 of 4 operations (50.0%), 2 of 8 documented responses (25.0%)"), r.stdout)
         XCTAssertTrue(r.stdout.contains("  exercised  GET /pets  by pets.findPets  [200 seen, default not seen]"), r.stdout)
@@ -37,6 +38,9 @@ final class CheckCoverageTests: FolderTestCase {
         let html = try String(contentsOf: dir.appendingPathComponent("r.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("2 of 4 operations exercised (50.0%)"), html)
         XCTAssertTrue(html.contains("<td class=\"verdict failed\">DELETE /pets/{id}</td><td>—</td>"), html)
+
+        let summary = try String(contentsOf: dir.appendingPathComponent("summary.md"), encoding: .utf8)
+        XCTAssertTrue(summary.contains("2 of 4 operations (50.0%), 2 of 8 documented responses (25.0%); not exercised: `POST /pets`, `DELETE /pets/{id}`."), summary)
 
         // THEN a minimum above what was exercised fails the run (exit 1), one at or below it does not
         let low = try CLI.run(base + ["--coverage-min", "60"], cwd: dir)
