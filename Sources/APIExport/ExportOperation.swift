@@ -33,8 +33,8 @@ struct ExportOperation {
 
     func example(_ t: Template) -> String { ExportText.example(t, params: target.params) }
 
-    mutating func build(security: YAMLOut?, components: inout ExportComponents) -> YAMLOut {
-        var op: [YAMLOut.Entry] = [.pair("operationId", .string(target.name))]
+    mutating func build(operationId: String, security: YAMLOut?, components: inout ExportComponents) -> YAMLOut {
+        var op: [YAMLOut.Entry] = [.pair("operationId", .string(operationId))]
         if let doc = target.doc { op.append(.pair("summary", .string(doc))) }
         let parameters = self.parameters()
         if !parameters.isEmpty { op.append(.pair("parameters", .list(parameters))) }

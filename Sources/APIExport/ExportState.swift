@@ -15,6 +15,7 @@ struct ExportState {
     var scopes: [String: [String]] = [:]
     /// Schemas copied from the descriptions `expect: schema: { openapi: }` names.
     var components = ExportComponents()
+    private var operationIds: Set<String> = []
     var warnings: [Diagnostic] = []
     var count = 0
 
@@ -52,7 +53,12 @@ struct ExportState {
             }
             let treeTarget = ExportTree.child(tree, ["targets", target.name])
             var op = ExportOperation(service: service, target: target, path: path, tree: treeTarget)
-            let operation = op.build(security: securityEntry(target, service: service, serviceAuth: serviceAuth), components: &components)
+            // operationIds are unique in a description: another service's target of the same name is `service_name`
+            var id = target.name
+            if operationIds.contains(id) { id = service.name + "_" + target.name }
+            while operationIds.contains(id) { id += "_" }
+            operationIds.insert(id)
+            let operation = op.build(operationId: id, security: securityEntry(target, service: service, serviceAuth: serviceAuth), components: &components)
             warnings += op.warnings
             if let i = shapes[shape] {
                 paths[i].item.append(.pair(method, operation))

@@ -139,6 +139,21 @@ final class ExportOpenAPITests: FolderTestCase {
         XCTAssertTrue(r.stdout.contains("bearerAuth: { type: http, scheme: bearer }"), r.stdout)
         XCTAssertTrue(r.stdout.contains("security: []"), r.stdout)  // `auth: none` of s.open
         XCTAssertFalse(r.stdout.contains("/chat") || r.stdout.contains("copy:"), r.stdout)
+        // a second service with a target of the same name: operationIds stay unique
+        try """
+            service: t
+            baseURL: http://127.0.0.1:9/t
+            targets:
+              one: { path: /t/one }
+            """.write(to: dir.appendingPathComponent("targets/t.yaml"), atomically: true, encoding: .utf8)
+        let two = try CLI.run(["export", "openapi"], cwd: dir)
+        XCTAssertEqual(two.code, 0, two.stderr)
+        XCTAssertTrue(two.stdout.contains("operationId: one\n") && two.stdout.contains("operationId: t_one\n"), two.stdout)
+        XCTAssertTrue(two.stdout.contains("servers: [{ url: \"http://127.0.0.1:9/t\" }]"), two.stdout)  // the second service's base URL
+        let both = dir.appendingPathComponent("both.yaml")
+        try two.stdout.write(to: both, atomically: true, encoding: .utf8)
+        if let problem = try validationProblem(both) { XCTFail(problem) }
+
         let file = dir.appendingPathComponent("s.yaml")
         try r.stdout.write(to: file, atomically: true, encoding: .utf8)
         if let problem = try validationProblem(file) { XCTFail(problem) }
