@@ -147,4 +147,18 @@ package struct Coverage: Sendable, Equatable {
     }
 
     package static func percentText(_ p: Double) -> String { Text.fixed(p, 1) + "%" }
+
+    /// What is wrong with `--coverage-min` (nil: nothing): it needs `--coverage`, and is a percent.
+    package static func minimumProblem(spec: String?, minimum: Double?) -> String? {
+        guard let minimum else { return nil }
+        if spec == nil { return "--coverage-min needs --coverage SPEC" }
+        if !minimum.isFinite || !(0...100).contains(minimum) { return "--coverage-min takes a percent from 0 to 100, got \(minimum)" }
+        return nil
+    }
+
+    /// The message when fewer than `minimum` percent of the operations were exercised, else nil.
+    package func shortfall(_ minimum: Double?) -> String? {
+        guard let minimum, percent < minimum else { return nil }
+        return "coverage \(Self.percentText(percent)) of \(spec)'s operations is below --coverage-min \(Text.number(minimum))%"
+    }
 }

@@ -1,4 +1,5 @@
 import APIVerdict
+import APICheck
 import ArgumentParser
 
 extension APICLI {
@@ -69,14 +70,7 @@ extension APICLI {
                                    valueName: "mode"))
         var driftMode: Drift.Mode?
 
-        @Option(help: ArgumentHelp("Report which operations and documented responses of this OpenAPI 3 description the run exercised.",
-                                   valueName: "spec"),
-                completion: .file(extensions: ["yaml", "yml", "json"]))
-        var coverage: String?
-
-        @Option(name: .customLong("coverage-min"),
-                help: ArgumentHelp("Exit 1 when fewer than this percent of the description's operations were exercised.", valueName: "percent"))
-        var coverageMin: Double?
+        @OptionGroup var coverage: CoverageOptions
 
         @Option(help: ArgumentHelp("Write a JUnit XML report.", valueName: "file"))
         var junit: String?
@@ -89,7 +83,7 @@ extension APICLI {
             CheckValues(patterns: patterns, targets: targets.values, environment: environment.values, request: request.values,
                         stub: stub, all: all, jobs: jobs, retries: retries, failFast: failFast, shard: shard, ci: ci.values,
                         maxBody: maxBody, drift: drift, driftMode: driftMode, junit: junit, json: json, allowEmpty: allowEmpty,
-                        coverage: coverage, coverageMin: coverageMin)
+                        coverage: coverage.coverage, coverageMin: coverage.coverageMin)
         }
 
         func validate() throws { try values.validate() }
@@ -99,3 +93,19 @@ extension APICLI {
 }
 
 extension Drift.Mode: ExpressibleByArgument {}
+
+/// `--coverage SPEC` and `--coverage-min PERCENT`, of `check` and of `report merge`.
+struct CoverageOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Report which operations and documented responses of this OpenAPI 3 description the run exercised.",
+                               valueName: "spec"),
+            completion: .file(extensions: ["yaml", "yml", "json"]))
+    var coverage: String?
+
+    @Option(name: .customLong("coverage-min"),
+            help: ArgumentHelp("Exit 1 when fewer than this percent of the description's operations were exercised.", valueName: "percent"))
+    var coverageMin: Double?
+
+    func validate() throws {
+        if let problem = Coverage.minimumProblem(spec: coverage, minimum: coverageMin) { throw ValidationError(problem) }
+    }
+}

@@ -49,12 +49,7 @@ struct CheckValues {
         if !ci.shardTimings.isEmpty, shard == nil {
             throw ValidationError("--shard-timings needs --shard")
         }
-        if let coverageMin {
-            guard coverage != nil else { throw ValidationError("--coverage-min needs --coverage SPEC") }
-            guard coverageMin.isFinite, (0...100).contains(coverageMin) else {
-                throw ValidationError("--coverage-min takes a percent from 0 to 100, got \(coverageMin)")
-            }
-        }
+        if let problem = Coverage.minimumProblem(spec: coverage, minimum: coverageMin) { throw ValidationError(problem) }
     }
 
     func run() async throws {
@@ -122,8 +117,8 @@ struct CheckValues {
             throw ExitStatus.invalid.code
         }
         var status = Self.exitStatus(summary, failOnFlaky: ci.failOnFlaky)
-        if let covered, let coverageMin, covered.percent < coverageMin {
-            console.err("apicli: coverage \(Coverage.percentText(covered.percent)) of \(covered.spec)'s operations is below --coverage-min \(Text.number(coverageMin))%\n")
+        if let shortfall = covered?.shortfall(coverageMin) {
+            console.err("apicli: \(shortfall)\n")
             if status == .ok { status = .failed }
         }
         LeftToExit.keep((items, selected, sent, shown, results, runner))

@@ -45,7 +45,7 @@ enum ExitStatus: Int32, CaseIterable {
     static let table: [(ExitStatus, String)] = [
         (.ok, "success; check: every check passed (skipped ones do not count); mock: stopped by SIGINT or SIGTERM"),
         (.failed, "rejected by validate: or expect:; a check failed; a needed target failed or captured nothing; "
-            + "until:'s failIf: held; an oauth2 token was refused; check --fail-on-flaky and a flaky check; check --coverage-min: "
+            + "until:'s failIf: held; an oauth2 token was refused; check --fail-on-flaky and a flaky check; check and report merge --coverage-min: "
             + "coverage below it; load (and report merge "
             + "of load reports): a threshold failed"),
         (.invalid, "bad target file, unknown target or pattern, unresolved {param} or ${VAR}, a target that cannot "

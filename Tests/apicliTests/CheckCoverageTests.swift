@@ -49,6 +49,16 @@ final class CheckCoverageTests: FolderTestCase {
         XCTAssertTrue(low.stdout.contains("2 passed, 0 failed"), low.stdout)
         let ok = try CLI.run(base + ["--coverage-min", "50"], cwd: dir)
         XCTAssertEqual(ok.code, 0, ok.stdout + ok.stderr)
+        // and a sharded run's merged reports measure the same
+        for shard in ["1/2", "2/2"] {
+            let part = try CLI.run(base.filter { $0 != "--coverage" && $0 != Self.spec } + ["--shard", shard, "--json", "s\(shard.first!).json"], cwd: dir)
+            XCTAssertEqual(part.code, 0, part.stdout + part.stderr)
+        }
+        let merged = try CLI.run(["report", "merge", "s1.json", "s2.json", "--coverage", Self.spec, "--coverage-min", "60", "--json", "m.json"], cwd: dir)
+        XCTAssertEqual(merged.code, 1, merged.stdout + merged.stderr)
+        XCTAssertTrue(merged.stdout.contains("coverage of \(Self.spec): 2 of 4 operations (50.0%)"), merged.stdout)
+        XCTAssertTrue(merged.stderr.contains("is below --coverage-min 60%"), merged.stderr)
+        XCTAssertTrue(try String(contentsOf: dir.appendingPathComponent("m.json"), encoding: .utf8).contains("\"coverage\":{\"spec\""))
         // and with --all every operation is exercised
         let all = try CLI.run(base + ["--all", "--coverage-min", "100"], cwd: dir)
         XCTAssertEqual(all.code, 0, all.stdout + all.stderr)
