@@ -139,6 +139,10 @@ package struct TargetFileEditor {
         lines.replaceSubrange(range, with: new.map { $0 + cr })
     }
 
+    package mutating func remove(_ range: Range<Int>) {
+        lines.removeSubrange(range)
+    }
+
     package mutating func insert(_ new: [String], after index: Int) {
         lines.insert(contentsOf: new.map { $0 + cr }, at: index + 1)
     }

@@ -122,12 +122,21 @@ extension APICLI.Import {
         @Flag(help: "Replace the file if it exists.")
         var force = false
 
+        @Flag(help: "Bring the file an earlier import wrote in step with this description, keeping your edits.")
+        var update = false
+
+        @Flag(name: .customLong("dry-run"), help: "With --update: print the changes as a unified diff; write nothing.")
+        var dryRun = false
+
         @OptionGroup var targets: TargetsOptions
 
         func validate() throws {
             for dir in allowRefRoot where !Path.isDirectory(dir) {
                 throw ValidationError("--allow-ref-root \(dir): no such folder")
             }
+            if update, force { throw ValidationError("--update keeps your edits; --force replaces the file: pass one of them") }
+            if update, output == "-" { throw ValidationError("--update changes a file; -o - has none") }
+            if dryRun, !update { throw ValidationError("--dry-run goes with --update") }
         }
 
         func run() throws {
@@ -136,6 +145,7 @@ extension APICLI.Import {
             do throws(APIError) {
                 let importer = OpenAPIImport(options: .init(service: service, tags: tagList, refRoots: allowRefRoot), readFile: ImportIO.read)
                 let result = try importer.run(ImportInput(name: spec, bytes: ImportIO.read(spec)))
+                if update { return try runUpdate(importer, result) }
                 let plan = try importer.plan(result, spec: spec, output: output, directory: targets.directory, force: force)
                 try ImportIO.write(plan, report: { write, warnings in
                     let n = write.draft.targets.count
@@ -144,6 +154,27 @@ extension APICLI.Import {
             } catch {
                 throw Console.plain.fail(error, target: nil)
             }
+        }
+    }
+}
+
+extension APICLI.Import.OpenAPI {
+    /// `--update`: the files merged (`ImportUpdate`), printed as a diff (`--dry-run`) or written;
+    /// the report on stderr either way.
+    func runUpdate(_ importer: OpenAPIImport, _ result: ImportResult) throws(APIError) {
+        let plan = try importer.update(result, spec: spec, output: output, directory: targets.directory)
+        defer { plan.discard() }
+        ImportIO.warn(plan.warnings)
+        if dryRun {
+            for f in plan.files {
+                Console.plain.out(LineDiff.unified(f.old ?? "", f.new, from: f.old == nil ? "/dev/null" : f.path, to: f.path))
+            }
+        } else {
+            try plan.commit()
+            for f in plan.files where f.old == nil { _ = try InitFiles.schema(.targets, beside: f.path) }
+        }
+        for f in plan.files {
+            for line in f.report.lines { Console.plain.err("apicli: \(dryRun ? "dry run: " : "")\(line)\n") }
         }
     }
 }
