@@ -22,9 +22,9 @@ package enum ImportMarks {
         d.marker = nil
         for i in d.targets.indices { d.targets[i].marker = nil }
         guard let blocks = try? FileBlocks(text: d.text, file: d.service) else { return draft }
-        var file: [YAMLOut.Entry] = [.pair("from", .string(from))]
+        var file: [YAMLOut.Entry] = []
         for k in blocks.root.keys where fileKeys.contains(k.key) { file.append(.pair(k.key, .string(hash(k.text)))) }
-        d.marker = .map(file)
+        d.marker = file.isEmpty ? nil : .map(file)
         for i in d.targets.indices {
             guard let t = blocks.targets.first(where: { $0.name == d.targets[i].name })?.blocks else { continue }
             var e: [YAMLOut.Entry] = [.pair("operation", .string(identity(d.targets[i])))]

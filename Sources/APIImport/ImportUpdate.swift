@@ -192,6 +192,8 @@ package enum ImportUpdate {
                 if let b, mh == b {
                     edits.replace(mk.lines, with: lines(tk))
                     changed.append(name)
+                } else if b == nil {
+                    kept.append("\(name) (added; the description has one now too: yours kept)")
                 } else {
                     kept.append(th == b ? "\(name) (edited)" : "\(name) (edited; the description changed it too: yours kept)")
                 }

@@ -1,0 +1,162 @@
+import Foundation
+import XCTest
+
+/// `apicli import openapi NEWSPEC --update` on two published versions of one real description
+/// (the Train Travel API 1.0.0 and 1.2.0: Fixtures/specs/train-travel/SOURCE.txt): the user's
+/// edits are kept, the description's changes and new operations arrive, a removed operation's
+/// target is kept and marked, the report names each, and `--dry-run` writes nothing.
+final class ImportOpenAPIUpdateTests: FolderTestCase {
+    static let specs = CLI.root.appendingPathComponent("Tests/apicliTests/Fixtures/specs/train-travel")
+    static let v1 = specs.appendingPathComponent("v1.0.0/openapi.yaml").path
+    static let v2 = specs.appendingPathComponent("v1.2.0/openapi.yaml").path
+
+    /// The user's edits, each as the text replaced and its replacement (every one must survive).
+    static let edits: [(what: String, old: String, new: String)] = [
+        ("an expect block", "      schema: { openapi: train.openapi/openapi.yaml, operation: get-stations }\n",
+         "      schema: { openapi: train.openapi/openapi.yaml, operation: get-stations }\n      json: { $.data: { exists: true } }   # my own check\n"),
+        ("a doc", "    doc: Get available train trips\n", "    doc: Trips, the way our team says it\n"),
+        ("an added key", "    path: /trips\n", "    path: /trips\n    timeout: 5\n"),
+        ("an added target", "targets:\n", "targets:\n  health:\n    doc: our load balancer's probe\n    path: /health\n\n"),
+    ]
+
+    /// Imports v1 into a fresh folder and makes the edits (and a sample edit, which needs the
+    /// sample's own text); the folder.
+    private func importedAndEdited() throws -> URL {
+        let dir = try folder()
+        let r = try CLI.run(["import", "openapi", Self.v1, "--service", "train"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let file = dir.appendingPathComponent("targets/train.yaml")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        for e in Self.edits {
+            XCTAssertTrue(text.contains(e.old), "the v1 import no longer has the text to edit for \(e.what)")
+            text = text.replacingOccurrences(of: e.old, with: e.new)
+        }
+        // A sample: getBookings' sample replaced by one recorded from the user's server.
+        let sample = try XCTUnwrap(text.range(of: "  getBookings:\n"))
+        let start = try XCTUnwrap(text.range(of: "    sample:\n", range: sample.upperBound..<text.endIndex))
+        let end = try XCTUnwrap(text.range(of: "\n    x-import:", range: start.upperBound..<text.endIndex))
+        text.replaceSubrange(start.lowerBound..<end.lowerBound, with: Self.mySample)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let v = try CLI.run(["validate"], cwd: dir)
+        XCTAssertEqual(v.code, 0, "the edited v1 file: \(v.stderr)")
+        return dir
+    }
+
+    static let mySample = "    sample:\n      json: { data: [], links: { self: \"https://api.example.com/bookings\" } }   # recorded"
+
+    func testUpdateKeepsEveryEditAndAddsTheNewOperations() throws {
+        // GIVEN the v1 import, edited by hand
+        let dir = try importedAndEdited()
+        let file = dir.appendingPathComponent("targets/train.yaml")
+        // WHEN it is updated with v1.2.0
+        let r = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        // THEN every edit is there as written
+        for e in Self.edits { XCTAssertTrue(text.contains(e.new), "\(e.what) was lost:\n\(text)") }
+        XCTAssertTrue(text.contains(Self.mySample), "the edited sample was lost")
+        // AND the new operations have targets, the description's changes arrived
+        for name in ["getBooking:", "deleteBooking:", "operation: get-booking", "operation: delete-booking",
+                     "# page: 1   # optional: The page number to return",          // v1.2.0's new query parameters
+                     "mockServer: { baseURL:",                                      // its new servers
+                     "doc: Train Travel API 1.2.0"] {
+            XCTAssertTrue(text.contains(name), "no \(name) after the update:\n\(text)")
+        }
+        XCTAssertFalse(text.contains("doc: Train Travel API 1.0.0"))
+        // AND the report names what was added, changed and kept
+        for line in ["apicli: updated targets/train.yaml: 2 added,", "  added    getBooking (get-booking)", "  added    deleteBooking (delete-booking)",
+                     "  changed  the file's baseURL, doc, environments added", "  changed  getTrips: task, sample, samples added",
+                     "  kept     getStations: expect (edited)", "  kept     getTrips: doc (edited), timeout (added)",
+                     "  kept     getBookings: sample (edited)", "  kept     health (yours)"] {
+            XCTAssertTrue(r.stderr.contains(line), "the report has no '\(line)':\n\(r.stderr)")
+        }
+        // AND the result is a valid file whose every target builds and meets its samples
+        try assertUsable(dir.appendingPathComponent("targets"), service: "train",
+                         targets: ["getStations", "getTrips", "getBookings", "getBooking", "deleteBooking"])
+        // AND the copy of the description the contracts name is v1.2.0's
+        let copy = try String(contentsOf: dir.appendingPathComponent("targets/train.openapi/openapi.yaml"), encoding: .utf8)
+        XCTAssertEqual(copy, try String(contentsOfFile: Self.v2, encoding: .utf8))
+        // AND updating again with the same description changes nothing
+        let again = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir)
+        XCTAssertEqual(again.code, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("train.yaml: 0 added, 0 changed, 0 removed"), again.stderr)
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), text)
+    }
+
+    func testARemovedOperationIsKeptAndMarkedAndComesBack() throws {
+        // GIVEN a file updated to v1.2.0 (with get-booking and delete-booking)
+        let dir = try importedAndEdited()
+        let file = dir.appendingPathComponent("targets/train.yaml")
+        XCTAssertEqual(try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir).code, 0)
+        let atV2 = try String(contentsOf: file, encoding: .utf8)
+        // WHEN it is updated with a description without them (v1.0.0)
+        let r = try CLI.run(["import", "openapi", Self.v1, "--service", "train", "--update"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        // THEN their targets are still there, marked, and the file is valid
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(r.stderr.contains("  removed  getBooking (get-booking: marked, kept)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("  removed  deleteBooking (delete-booking: marked, kept)"), r.stderr)
+        XCTAssertTrue(text.contains("  # Not in the description (openapi.yaml) any more (import openapi --update): kept; delete it when you no longer need it.\n  getBooking:\n"), text)
+        XCTAssertTrue(text.contains("removed: openapi.yaml"))
+        for e in Self.edits { XCTAssertTrue(text.contains(e.new), "\(e.what) was lost") }
+        let v = try CLI.run(["validate"], cwd: dir)
+        XCTAssertEqual(v.code, 0, v.stderr)
+        // AND when they come back, the file is what it was at v1.2.0, byte for byte
+        let back = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir)
+        XCTAssertEqual(back.code, 0, back.stderr)
+        XCTAssertTrue(back.stderr.contains("  changed  getBooking: expect, back in the description"), back.stderr)
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), atV2)
+    }
+
+    func testDryRunPrintsADiffAndWritesNothing() throws {
+        // GIVEN the edited v1 import
+        let dir = try importedAndEdited()
+        // (and the same, updated for real, to compare with)
+        let copy = try folder()
+        try FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("targets"), to: copy)
+        XCTAssertEqual(try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update", "--targets", copy.path], cwd: dir).code, 0)
+        let before = try snapshot(dir)
+        // WHEN the update is a dry run
+        let r = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update", "--dry-run"], cwd: dir)
+        // THEN nothing in the folder changed (no staging folder left either)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try snapshot(dir), before)
+        XCTAssertTrue(r.stderr.contains("apicli: dry run: updated targets/train.yaml: 2 added,"), r.stderr)
+        // AND stdout is a unified diff that patch(1) applies to give the file the update writes
+        XCTAssertTrue(r.stdout.hasPrefix("--- targets/train.yaml\n+++ targets/train.yaml\n@@ -"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("\n+  getBooking:\n"))
+        try r.stdout.write(to: dir.appendingPathComponent("update.diff"), atomically: true, encoding: .utf8)
+        let patched = try shell("patch -s -p0 < update.diff", cwd: dir)
+        XCTAssertEqual(patched.code, 0, patched.stderr)
+        let diffed = try String(contentsOf: dir.appendingPathComponent("targets/train.yaml"), encoding: .utf8)
+        XCTAssertEqual(diffed, try String(contentsOf: copy.appendingPathComponent("train.yaml"), encoding: .utf8))
+    }
+
+    func testBadUses() throws {
+        let dir = try folder()
+        // nothing to update: exit 5, nothing written
+        let none = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir)
+        XCTAssertEqual(none.code, 5, none.stderr)
+        XCTAssertTrue(none.stderr.contains("targets/train.yaml does not exist: nothing to update"), none.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("targets").path))
+        // flags that contradict it: exit 64
+        for flags in [["--update", "--force"], ["--update", "-o", "-"], ["--dry-run"]] {
+            let r = try CLI.run(["import", "openapi", Self.v2] + flags, cwd: dir)
+            XCTAssertEqual(r.code, 64, "\(flags): \(r.stderr)")
+        }
+    }
+
+    /// Every file under `dir` (path → bytes), folders as empty entries.
+    private func snapshot(_ dir: URL) throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        let e = FileManager.default.enumerator(atPath: dir.path)
+        while let p = e?.nextObject() as? String {
+            let full = dir.appendingPathComponent(p).path
+            var isDir: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDir)
+            out[p] = isDir.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: full))
+        }
+        return out
+    }
+}
