@@ -99,6 +99,9 @@ extension APICLI.Import {
                 Every operation becomes a target (named from operationId), with params, query, headers, \
                 body, auth, expect: and samples from the description's examples or schemas. What cannot be \
                 mapped is listed on stderr as FILE:LINE:COL: warning: …
+                With --update, the file an earlier import wrote is brought in step with this description: \
+                the keys you edited and the targets you added are kept (each target's x-import: mark tells them \
+                apart), new operations are added, removed ones kept and marked; --dry-run prints the diff.
                 """
         )
 
