@@ -3,8 +3,8 @@ import APIDiagnostics
 import APITargets
 /// What `import openapi` owns in the files it writes, so that `--update` can tell the user's
 /// edits from the description's: every target ends with
-/// `x-import: { operation: ID, KEY: HASH, … }` and the file has one for its own keys (`from:` the
-/// description, then `baseURL`, `doc`, `auth`, …). HASH is FNV-1a (32 bits, 8 hex digits) of the
+/// `x-import: { operation: ID, KEY: HASH, … }` and the file has one for its own keys (`baseURL`,
+/// `doc`, `auth`, …). HASH is FNV-1a (32 bits, 8 hex digits) of the
 /// key's lines as written, its indentation removed: a key whose text still hashes the same is
 /// the description's (an update replaces it); one that does not was edited and is the user's.
 /// `notes` stands for the comment lines the import writes at the top of a target. Keys starting
@@ -16,8 +16,8 @@ package enum ImportMarks {
     static let notesKey = "notes"
 
     /// The draft with its marks: each target's operation (its `operationId`, else `METHOD /path`)
-    /// and the hash of each key as `draft.text` writes it; the file's from `from` (the spec's name).
-    package static func marked(_ draft: ServiceDraft, from: String) -> ServiceDraft {
+    /// and the hash of each key as `draft.text` writes it; the file's own keys' too.
+    package static func marked(_ draft: ServiceDraft) -> ServiceDraft {
         var d = draft
         d.marker = nil
         for i in d.targets.indices { d.targets[i].marker = nil }
@@ -26,7 +26,7 @@ package enum ImportMarks {
         for k in blocks.root.keys where fileKeys.contains(k.key) { file.append(.pair(k.key, .string(hash(k.text)))) }
         d.marker = file.isEmpty ? nil : .map(file)
         for i in d.targets.indices {
-            guard let t = blocks.targets.first(where: { $0.name == d.targets[i].name })?.blocks else { continue }
+            guard let t = blocks.target(d.targets[i].name)?.blocks else { continue }
             var e: [YAMLOut.Entry] = [.pair("operation", .string(identity(d.targets[i])))]
             if let notes = t.notes { e.append(.pair(notesKey, .string(hash(notes.text)))) }
             for k in t.keys where !k.key.hasPrefix("x-") { e.append(.pair(k.key, .string(hash(k.text)))) }
@@ -83,6 +83,8 @@ struct FileBlocks {
     var targetsIndent: Int?
     var targetsLine: Int?
     var node: Node
+    /// Target name → its index in `targets` (the first of a name).
+    private var index: [String: Int] = [:]
 
     init(text: String, file: String) throws(APIError) {
         let editor = TargetFileEditor(text: text, file: file)
@@ -109,12 +111,13 @@ struct FileBlocks {
                 let members = own.filter { $0.key.mark.column - 1 == indent && (keyLine...end).contains($0.key.mark.line - 1) }
                 blocks = Self.mapping(members, keyLine: keyLine, indent: indent, lines: lines)
             }
+            if index[name] == nil { index[name] = targets.count }
             targets.append((name, keyLine, end, blocks))
         }
     }
 
     func target(_ name: String) -> (name: String, keyLine: Int, end: Int, blocks: MappingBlocks?)? {
-        targets.first { $0.name == name }
+        index[name].map { targets[$0] }
     }
 
     private static func mapping(_ pairs: [Node.Pair], keyLine: Int, indent: Int, lines: [String]) -> MappingBlocks {

@@ -133,6 +133,30 @@ final class ImportOpenAPIUpdateTests: FolderTestCase {
         XCTAssertEqual(diffed, try String(contentsOf: copy.appendingPathComponent("train.yaml"), encoding: .utf8))
     }
 
+    func testARenamedTargetInACRLFFileIsStillUpdated() throws {
+        // GIVEN the v1 import with CRLF line ends, getStations renamed and a comment of the user's between its keys
+        let dir = try folder()
+        XCTAssertEqual(try CLI.run(["import", "openapi", Self.v1, "--service", "train"], cwd: dir).code, 0)
+        let file = dir.appendingPathComponent("targets/train.yaml")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: "  getStations:\n    doc: Get a list of train stations\n    path: /stations\n",
+                                         with: "  stations:\n    doc: Get a list of train stations\n    path: /stations\n    # we call it stations\n")
+        try Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: file)
+        // WHEN updated with v1.2.0
+        let r = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        // THEN the renamed target got v1.2.0's query parameters, no getStations was added, the
+        // comment is there, and every line still ends in CRLF
+        let updated = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(r.stderr.contains("  changed  stations: task added, samples added"), r.stderr)
+        XCTAssertFalse(updated.contains("getStations:"))
+        XCTAssertTrue(updated.contains("  stations:\r\n    doc: Get a list of train stations\r\n    path: /stations\r\n    task:\r\n"), updated)
+        XCTAssertTrue(updated.contains("    # we call it stations\r\n    expect:\r\n"), updated)
+        XCTAssertTrue(updated.contains("        # page: 1   # optional: The page number to return\r\n"))
+        XCTAssertFalse(updated.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "a line without its CR")
+        XCTAssertEqual(try CLI.run(["validate"], cwd: dir).code, 0)
+    }
+
     func testBadUses() throws {
         let dir = try folder()
         // nothing to update: exit 5, nothing written
