@@ -8,11 +8,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 /// What `import openapi --update` did to one file, for the user: targets added, changed (which
 /// keys), removed from the description (kept and marked), and edits kept.
 package struct ImportUpdateReport: Sendable, Equatable {
@@ -143,10 +138,17 @@ package enum ImportUpdate {
         var editor = TargetFileEditor(text: old, file: checkAs ?? file)
         edits.apply(to: &editor)
         let stem = Path.stem(Path.lastComponent(file))
-        let text = try editor.checked(defaultName: stem, what: "updating \(file) from \(specName)") { service in
-            addedNames.allSatisfy { service.target(named: $0) != nil }
+        do throws(APIError) {
+            let text = try editor.checked(defaultName: stem, what: "updating \(file) from \(specName)") { service in
+                addedNames.allSatisfy { service.target(named: $0) != nil }
+            }
+            return (text, report)
+        } catch {
+            // Said of the file the user knows, not of the staging folder's copy it was checked as.
+            guard let checkAs, case .invalidInput(var diagnostics) = error else { throw error }
+            for i in diagnostics.indices where diagnostics[i].file == checkAs { diagnostics[i].file = file }
+            throw .invalidInput(diagnostics)
         }
-        return (text, report)
     }
 
     /// The key order of a mark: operation first, then as the target writes its keys.
@@ -327,7 +329,7 @@ extension OpenAPIImport {
         var up = ImportUpdatePlan()
         var planMain = main
         if !inPlace {
-            let staging = Path.join(folder, ".apicli-update-\(getpid())")
+            let staging = Path.join(folder, ".apicli-update-\(ProcessInfo.processInfo.processIdentifier)")
             guard Path.makeDirectories(staging) != nil else { throw .output("cannot create folder \(staging)") }
             up.staging = staging
             planMain = Path.join(staging, Path.lastComponent(main))

@@ -49,7 +49,7 @@ final class ImportOpenAPIUpdateTests: FolderTestCase {
         let dir = try importedAndEdited()
         let file = dir.appendingPathComponent("targets/train.yaml")
         // WHEN it is updated with v1.2.0
-        let r = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir)
+        let r = try update(Self.v2, dir)
         XCTAssertEqual(r.code, 0, r.stderr)
         let text = try String(contentsOf: file, encoding: .utf8)
         // THEN every edit is there as written
@@ -77,20 +77,17 @@ final class ImportOpenAPIUpdateTests: FolderTestCase {
         let copy = try String(contentsOf: dir.appendingPathComponent("targets/train.openapi/openapi.yaml"), encoding: .utf8)
         XCTAssertEqual(copy, try String(contentsOfFile: Self.v2, encoding: .utf8))
         // AND updating again with the same description changes nothing
-        let again = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir)
-        XCTAssertEqual(again.code, 0, again.stderr)
-        XCTAssertTrue(again.stderr.contains("train.yaml: 0 added, 0 changed, 0 removed"), again.stderr)
-        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), text)
+        try assertUpdate(Self.v2, dir, says: "train.yaml: 0 added, 0 changed, 0 removed", leaves: text)
     }
 
     func testARemovedOperationIsKeptAndMarkedAndComesBack() throws {
         // GIVEN a file updated to v1.2.0 (with get-booking and delete-booking)
         let dir = try importedAndEdited()
         let file = dir.appendingPathComponent("targets/train.yaml")
-        XCTAssertEqual(try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir).code, 0)
+        XCTAssertEqual(try update(Self.v2, dir).code, 0)
         let atV2 = try String(contentsOf: file, encoding: .utf8)
         // WHEN it is updated with a description without them (v1.0.0)
-        let r = try CLI.run(["import", "openapi", Self.v1, "--service", "train", "--update"], cwd: dir)
+        let r = try update(Self.v1, dir)
         XCTAssertEqual(r.code, 0, r.stderr)
         // THEN their targets are still there, marked, and the file is valid
         let text = try String(contentsOf: file, encoding: .utf8)
@@ -102,10 +99,7 @@ final class ImportOpenAPIUpdateTests: FolderTestCase {
         let v = try CLI.run(["validate"], cwd: dir)
         XCTAssertEqual(v.code, 0, v.stderr)
         // AND when they come back, the file is what it was at v1.2.0, byte for byte
-        let back = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir)
-        XCTAssertEqual(back.code, 0, back.stderr)
-        XCTAssertTrue(back.stderr.contains("  changed  getBooking: expect, back in the description"), back.stderr)
-        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), atV2)
+        try assertUpdate(Self.v2, dir, says: "  changed  getBooking: expect, back in the description", leaves: atV2)
     }
 
     func testDryRunPrintsADiffAndWritesNothing() throws {
@@ -118,7 +112,7 @@ final class ImportOpenAPIUpdateTests: FolderTestCase {
         XCTAssertEqual(try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update", "--targets", copy.path], cwd: dir).code, 0)
         let before = try snapshot(dir)
         // WHEN the update is a dry run
-        let r = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update", "--dry-run"], cwd: dir)
+        let r = try update(Self.v2, dir, ["--dry-run"])
         // THEN nothing in the folder changed (no staging folder left either)
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertEqual(try snapshot(dir), before)
@@ -143,7 +137,7 @@ final class ImportOpenAPIUpdateTests: FolderTestCase {
                                          with: "  stations:\n    doc: Get a list of train stations\n    path: /stations\n    # we call it stations\n")
         try Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: file)
         // WHEN updated with v1.2.0
-        let r = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir)
+        let r = try update(Self.v2, dir)
         XCTAssertEqual(r.code, 0, r.stderr)
         // THEN the renamed target got v1.2.0's query parameters, no getStations was added, the
         // comment is there, and every line still ends in CRLF
@@ -160,7 +154,7 @@ final class ImportOpenAPIUpdateTests: FolderTestCase {
     func testBadUses() throws {
         let dir = try folder()
         // nothing to update: exit 5, nothing written
-        let none = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: dir)
+        let none = try update(Self.v2, dir)
         XCTAssertEqual(none.code, 5, none.stderr)
         XCTAssertTrue(none.stderr.contains("targets/train.yaml does not exist: nothing to update"), none.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("targets").path))
@@ -169,6 +163,19 @@ final class ImportOpenAPIUpdateTests: FolderTestCase {
             let r = try CLI.run(["import", "openapi", Self.v2] + flags, cwd: dir)
             XCTAssertEqual(r.code, 64, "\(flags): \(r.stderr)")
         }
+    }
+
+    /// `import openapi SPEC --service train --update` (and `extra`) run in `dir`.
+    private func update(_ spec: String, _ dir: URL, _ extra: [String] = []) throws -> CLI.Result {
+        try CLI.run(["import", "openapi", spec, "--service", "train", "--update"] + extra, cwd: dir)
+    }
+
+    /// `update`: exit 0, the report says `says`, and targets/train.yaml is then `text`.
+    private func assertUpdate(_ spec: String, _ dir: URL, says: String, leaves text: String, line: UInt = #line) throws {
+        let r = try update(spec, dir)
+        XCTAssertEqual(r.code, 0, r.stderr, line: line)
+        XCTAssertTrue(r.stderr.contains(says), r.stderr, line: line)
+        XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("targets/train.yaml"), encoding: .utf8), text, line: line)
     }
 
     /// Every file under `dir` (path → bytes), folders as empty entries.
