@@ -151,6 +151,24 @@ final class ImportOpenAPIUpdateTests: FolderTestCase {
         XCTAssertEqual(try CLI.run(["validate"], cwd: dir).code, 0)
     }
 
+    func testADescriptionUnderTheTargetsFolderIsUpdatedWhereItIs() throws {
+        // GIVEN v1 imported from targets/contracts/openapi.yaml (referenced where it is, not copied)
+        let dir = try folder(["targets/contracts/openapi.yaml": try String(contentsOfFile: Self.v1, encoding: .utf8)])
+        let spec = "targets/contracts/openapi.yaml"
+        XCTAssertEqual(try CLI.run(["import", "openapi", spec, "--service", "train"], cwd: dir).code, 0)
+        // WHEN the description there is replaced by v1.2.0 and the file updated
+        try FileManager.default.removeItem(at: dir.appendingPathComponent(spec))
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.v2), to: dir.appendingPathComponent(spec))
+        let r = try update(spec, dir)
+        // THEN the new operations are there, with contracts naming the description in place, and no staging folder is left
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let text = try String(contentsOf: dir.appendingPathComponent("targets/train.yaml"), encoding: .utf8)
+        XCTAssertTrue(text.contains("schema: { openapi: contracts/openapi.yaml, operation: get-booking }"), text)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("targets").path).sorted(),
+                       [".apicli-targets.schema.json", "contracts", "train-webhooks.yaml", "train.yaml"])
+        XCTAssertEqual(try CLI.run(["validate"], cwd: dir).code, 0)
+    }
+
     func testBadUses() throws {
         let dir = try folder()
         // nothing to update: exit 5, nothing written
@@ -158,6 +176,14 @@ final class ImportOpenAPIUpdateTests: FolderTestCase {
         XCTAssertEqual(none.code, 5, none.stderr)
         XCTAssertTrue(none.stderr.contains("targets/train.yaml does not exist: nothing to update"), none.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("targets").path))
+        // a file that is not YAML: exit 2 at its place, nothing written
+        let broken = "service: train\nbaseURL: https://api.example.com\ntargets:\n  a: [\n"
+        let bad = try folder(["targets/train.yaml": broken])
+        let b = try CLI.run(["import", "openapi", Self.v2, "--service", "train", "--update"], cwd: bad)
+        XCTAssertEqual(b.code, 2, b.stderr)
+        XCTAssertTrue(b.stderr.contains("targets/train.yaml:"), b.stderr)
+        XCTAssertEqual(try String(contentsOf: bad.appendingPathComponent("targets/train.yaml"), encoding: .utf8), broken)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: bad.appendingPathComponent("targets").path), ["train.yaml"])
         // flags that contradict it: exit 64
         for flags in [["--update", "--force"], ["--update", "-o", "-"], ["--dry-run"]] {
             let r = try CLI.run(["import", "openapi", Self.v2] + flags, cwd: dir)
