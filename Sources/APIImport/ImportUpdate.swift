@@ -89,7 +89,7 @@ package enum ImportUpdate {
                 if !kept.isEmpty { report.kept.append("\(old.name): \(kept.joined(separator: ", "))") }
             } else if let same = mine.target(t.name) {
                 if let i = mine.targets.firstIndex(where: { $0.name == same.name }) { matched.insert(i) }
-                report.kept.append("\(same.name) (yours: no x-import: mark for \(op); the description's target of that name is not added)")
+                report.kept.append("\(same.name) (not \(op)'s target, by its x-import: mark: the description's target of that name is not added)")
             } else {
                 let lines = reindented(Array(theirs.lines[newBlocks.keyLine...newBlocks.end]),
                                        by: (mine.targetsIndent ?? 2) - (theirs.targetsIndent ?? 2))
