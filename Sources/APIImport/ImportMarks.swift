@@ -95,7 +95,8 @@ struct FileBlocks {
             throw .invalid(Diagnostic(file: file, mark: nil, message: "\(file) is not a mapping of a target file's keys"))
         }
         node = parsed
-        let rootPairs = pairs.filter { $0.key.mark.column == 1 }
+        // The file's own keys an import owns (and its mark) are cut out; `targets:` and the rest are not needed.
+        let rootPairs = pairs.filter { $0.key.mark.column == 1 && (ImportMarks.fileKeys + [ImportMarks.key]).contains($0.key.scalarText ?? "") }
         root = Self.mapping(rootPairs, keyLine: -1, indent: 0, lines: lines)
         targets = []
         guard let t = pairs.first(where: { $0.key.scalarText == "targets" }), let list = t.value.pairs else { return }
@@ -178,9 +179,9 @@ struct FileBlocks {
         }.joined(separator: "\n")
     }
 
-    static func indentation(_ line: String) -> Int { line.prefix { $0 == " " }.count }
+    static func indentation(_ line: String) -> Int { line.utf8.prefix { $0 == 0x20 }.count }
 
-    static func isBlank(_ line: String) -> Bool { line.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" } }
+    static func isBlank(_ line: String) -> Bool { line.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
 
-    static func isComment(_ line: String) -> Bool { line.drop { $0 == " " || $0 == "\t" }.first == "#" }
+    static func isComment(_ line: String) -> Bool { line.utf8.drop { $0 == 0x20 || $0 == 0x09 }.first == 0x23 }
 }

@@ -232,7 +232,7 @@ package enum ImportUpdate {
         guard let tk = t.key(ImportMarks.key) else { return }
         let new = reindented(Array(theirs.lines[tk.lines]), by: m.indent - t.indent)
         if let mk = m.key(ImportMarks.key) {
-            edits.replace(mk.lines, with: new)
+            if reindented(Array(mine.lines[mk.lines]), by: 0) != new { edits.replace(mk.lines, with: new) }
         } else if m.keyLine >= 0 {
             edits.insert(at: (m.keys.last?.lines.upperBound).map { $0 + 1 } ?? end, new)
         } else {
@@ -251,29 +251,22 @@ package enum ImportUpdate {
     }
 }
 
-/// Line edits on the original text's line numbers, applied bottom up so each keeps its place.
+/// Line edits on the original text's line numbers, applied in one pass by the editor.
 struct Edits {
-    private var items: [(from: Int, to: Int, lines: [String], seq: Int)] = []
+    private var items: [(range: Range<Int>, lines: [String])] = []
 
     /// Replaces the lines of `range` (an empty `with` deletes them).
     mutating func replace(_ range: ClosedRange<Int>, with lines: [String]) {
-        items.append((range.lowerBound, range.upperBound + 1, lines, items.count))
+        items.append((range.lowerBound..<(range.upperBound + 1), lines))
     }
 
     /// Inserts before line `at` (`lines.count`: at the end).
     mutating func insert(at: Int, _ lines: [String]) {
-        items.append((at, at, lines, items.count))
+        items.append((at..<at, lines))
     }
 
     func apply(to editor: inout TargetFileEditor) {
-        let sorted = items.sorted { $0.from != $1.from ? $0.from > $1.from : ($0.to != $1.to ? $0.to > $1.to : $0.seq > $1.seq) }
-        for e in sorted {
-            if e.to > e.from {
-                if e.lines.isEmpty { editor.remove(e.from..<e.to) } else { editor.replace(e.from...(e.to - 1), with: e.lines) }
-            } else if !e.lines.isEmpty {
-                editor.insert(e.lines, after: e.from - 1)
-            }
-        }
+        editor.apply(items)
     }
 }
 
