@@ -3,6 +3,8 @@ import APIDiagnostics
 import APITargets
 import APITransport
 import APIImport
+import APIVerdict
+import APIYAML
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -179,6 +181,21 @@ extension APICLI.Import.OpenAPI {
         for f in plan.files {
             for line in f.report.lines { Console.plain.err("apicli: \(dryRun ? "dry run: " : "")\(line)\n") }
         }
+        if !dryRun { warnUnlessValid(plan.files.map(\.path)) }
+    }
+
+    /// `validate` of the files written: a key you kept can disagree with one the description
+    /// changed (an `expect:` you edited, and the description's new samples that it rejects or
+    /// passes): each problem is a warning, so you know what to reconcile.
+    private func warnUnlessValid(_ paths: [String]) {
+        guard let workspace = try? APICLI.workspace(targets) else { return }
+        var trees: [Node]? = nil
+        var problems = CatalogCheck.run(files: paths, workspace: workspace, keeping: &trees).problems
+        guard !problems.isEmpty else { return }
+        Console.plain.err("apicli: warning: the update is written, but validate finds \(problems.count) problem\(problems.count == 1 ? "" : "s") "
+                          + "where keys you kept and keys the description changed disagree; reconcile them:\n")
+        for i in problems.indices { problems[i].isWarning = true }
+        Console.plain.warn(problems)
     }
 }
 

@@ -169,6 +169,25 @@ final class ImportOpenAPIUpdateTests: FolderTestCase {
         XCTAssertEqual(try CLI.run(["validate"], cwd: dir).code, 0)
     }
 
+    func testAKeptKeyTheNewSamplesDisagreeWithIsAWarning() throws {
+        // GIVEN the v1 import whose getStations expects no status any more (the user's edit)
+        let dir = try folder()
+        XCTAssertEqual(try CLI.run(["import", "openapi", Self.v1, "--service", "train"], cwd: dir).code, 0)
+        let file = dir.appendingPathComponent("targets/train.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "    expect:\n      status: 200\n      headers: { Content-Type: \"~json\" }\n      schema: { openapi: train.openapi/openapi.yaml, operation: get-stations }",
+                                               with: "    expect:\n      headers: { Content-Type: \"~json\" }\n      schema: { openapi: train.openapi/openapi.yaml, operation: get-stations }")
+        XCTAssertNotEqual(edited, text)
+        try edited.write(to: file, atomically: true, encoding: .utf8)
+        // WHEN updated with v1.2.0, whose new error samples (expectFailure: true) that expect: now passes
+        let r = try update(Self.v2, dir)
+        // THEN the update is written, the edit kept, and each disagreement is a warning at its sample
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("apicli: warning: the update is written, but validate finds 5 problems where keys you kept and keys the description changed disagree"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("warning: sample '400' of train.getStations has expectFailure: true but passes its expectations"), r.stderr)
+        XCTAssertTrue(try String(contentsOf: file, encoding: .utf8).contains("  getStations:\n    doc: Get a list of train stations\n    path: /stations\n    task:"))
+    }
+
     func testBadUses() throws {
         let dir = try folder()
         // nothing to update: exit 5, nothing written
