@@ -14,6 +14,8 @@ package enum ImportMarks {
     /// The file's keys an import owns (the rest, and `service:`, are the user's).
     static let fileKeys = ["baseURL", "doc", "tls", "auth", "environments"]
     static let notesKey = "notes"
+    /// In a key's mark of hashes per entry, the whole key's hash.
+    static let wholeKey = ""
 
     /// The draft with its marks: each target's operation (its `operationId`, else `METHOD /path`)
     /// and the hash of each key as `draft.text` writes it; the file's own keys' too.
@@ -29,7 +31,16 @@ package enum ImportMarks {
             guard let t = blocks.target(d.targets[i].name)?.blocks else { continue }
             var e: [YAMLOut.Entry] = [.pair("operation", .string(identity(d.targets[i])))]
             if let notes = t.notes { e.append(.pair(notesKey, .string(hash(notes.text)))) }
-            for k in t.keys where !k.key.hasPrefix("x-") { e.append(.pair(k.key, .string(hash(k.text)))) }
+            for k in t.keys where !k.key.hasPrefix("x-") {
+                // A key written as a block mapping (`expect:`, `samples:`, …) gets a hash per entry too,
+                // under the whole key's (""): one entry edited keeps only that entry yours.
+                if let nested = k.nested.first, nested.notes == nil {
+                    e.append(.pair(k.key, .map([.pair(wholeKey, .string(hash(k.text)))]
+                                               + nested.keys.map { .pair($0.key, .string(hash($0.text))) })))
+                } else {
+                    e.append(.pair(k.key, .string(hash(k.text))))
+                }
+            }
             d.targets[i].marker = .map(e)
         }
         return d
@@ -58,6 +69,8 @@ struct KeyBlock {
     var key: String
     var lines: ClosedRange<Int>
     var text: String
+    /// A target's key written as a block mapping: its entries (one, or none).
+    var nested: [MappingBlocks] = []
 }
 
 /// A block mapping of a file (the file's own keys, or a target's): its keys in order, the
@@ -69,6 +82,8 @@ struct MappingBlocks {
     var notes: KeyBlock?
     var keys: [KeyBlock]
     var marker: [String: String]
+    /// The mark's hashes per entry of a key (`expect: { "": WHOLE, status: H, … }`).
+    var nestedMarker: [String: [String: String]] = [:]
 
     func key(_ name: String) -> KeyBlock? { keys.first { $0.key == name } }
 }
@@ -110,7 +125,7 @@ struct FileBlocks {
             if let own = pair.value.pairs, let first = own.first, first.key.mark.line - 1 > keyLine {
                 let indent = first.key.mark.column - 1
                 let members = own.filter { $0.key.mark.column - 1 == indent && (keyLine...end).contains($0.key.mark.line - 1) }
-                blocks = Self.mapping(members, keyLine: keyLine, indent: indent, lines: lines)
+                blocks = Self.mapping(members, keyLine: keyLine, indent: indent, lines: lines, nesting: true)
             }
             if index[name] == nil { index[name] = targets.count }
             targets.append((name, keyLine, end, blocks))
@@ -121,17 +136,33 @@ struct FileBlocks {
         index[name].map { targets[$0] }
     }
 
-    private static func mapping(_ pairs: [Node.Pair], keyLine: Int, indent: Int, lines: [String]) -> MappingBlocks {
+    /// `nesting`: a target's keys, whose block-mapping values are cut into entries too.
+    private static func mapping(_ pairs: [Node.Pair], keyLine: Int, indent: Int, lines: [String], nesting: Bool = false) -> MappingBlocks {
         var keys: [KeyBlock] = []
         var marker: [String: String] = [:]
+        var nestedMarker: [String: [String: String]] = [:]
         for p in pairs {
             guard let key = p.key.scalarText else { continue }
             let line = p.key.mark.line - 1
             let range = line...end(of: line, indent: indent, lines: lines)
-            keys.append(KeyBlock(key: key, lines: range, text: text(range, indent: indent, lines: lines)))
+            var block = KeyBlock(key: key, lines: range, text: text(range, indent: indent, lines: lines))
+            if nesting, key != ImportMarks.key, let own = p.value.pairs, let first = own.first, first.key.mark.line - 1 > line {
+                let inner = first.key.mark.column - 1
+                let members = own.filter { $0.key.mark.column - 1 == inner && range.contains($0.key.mark.line - 1) }
+                block.nested = [mapping(members, keyLine: line, indent: inner, lines: lines)]
+            }
+            keys.append(block)
             if key == ImportMarks.key {
                 for m in p.value.pairs ?? [] {
-                    if let k = m.key.scalarText, let v = m.value.scalarText { marker[k] = v }
+                    guard let k = m.key.scalarText else { continue }
+                    if let v = m.value.scalarText {
+                        marker[k] = v
+                    } else if let entries = m.value.pairs {
+                        var hashes: [String: String] = [:]
+                        for e in entries { if let ek = e.key.scalarText, let ev = e.value.scalarText { hashes[ek] = ev } }
+                        nestedMarker[k] = hashes
+                        marker[k] = hashes[ImportMarks.wholeKey]
+                    }
                 }
             }
         }
@@ -143,7 +174,7 @@ struct FileBlocks {
                 notes = KeyBlock(key: ImportMarks.notesKey, lines: a...b, text: text(a...b, indent: indent, lines: lines))
             }
         }
-        return MappingBlocks(keyLine: keyLine, indent: indent, notes: notes, keys: keys, marker: marker)
+        return MappingBlocks(keyLine: keyLine, indent: indent, notes: notes, keys: keys, marker: marker, nestedMarker: nestedMarker)
     }
 
     /// The last line of the key on line `index` (indented by `indent`): see `KeyBlock`.

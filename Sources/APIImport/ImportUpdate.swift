@@ -175,20 +175,39 @@ package enum ImportUpdate {
     /// The three-way merge of one mapping's keys (and its `notes`), as the type says.
     private static func merge(_ m: MappingBlocks, _ t: MappingBlocks, only: [String]?, mine: FileBlocks, theirs: FileBlocks,
                               before end: Int, edits: inout Edits, changed: inout [String], kept: inout [String]) {
+        merge(m, t, base: m.marker, nestedBase: m.nestedMarker, only: only, mine: mine, theirs: theirs, before: end,
+              edits: &edits, changed: &changed, kept: &kept)
+    }
+
+    /// `base`: the hashes of `m`'s keys as last imported; `nestedBase`: of the entries of those
+    /// written as block mappings, which are merged entry by entry when both sides still are.
+    private static func merge(_ m: MappingBlocks, _ t: MappingBlocks, base: [String: String], nestedBase: [String: [String: String]],
+                              entries: Bool = false, only: [String]?, mine: FileBlocks, theirs: FileBlocks,
+                              before end: Int, edits: inout Edits, changed: inout [String], kept: inout [String]) {
         let shift = m.indent - t.indent
         func lines(_ b: KeyBlock) -> [String] { reindented(Array(theirs.lines[b.lines]), by: shift) }
-        var theirKeys = t.keys.filter { !$0.key.hasPrefix("x-") && (only?.contains($0.key) ?? true) }
+        // A target's (and the file's) `x-` keys are the mark and yours; an entry's (a header's) are real names.
+        let owned = { (k: KeyBlock) in (entries || !k.key.hasPrefix("x-")) && (only?.contains(k.key) ?? true) }
+        var theirKeys = t.keys.filter(owned)
         if only == nil, let notes = t.notes { theirKeys.insert(notes, at: 0) }
-        var myKeys = m.keys.filter { !$0.key.hasPrefix("x-") && (only?.contains($0.key) ?? true) }
+        var myKeys = m.keys.filter(owned)
         if only == nil, let notes = m.notes { myKeys.insert(notes, at: 0) }
-        let base = m.marker
         var names = theirKeys.map(\.key)
         for k in myKeys.map(\.key) where !names.contains(k) { names.append(k) }
-        for k in base.keys.sorted() where !names.contains(k) && (only?.contains(k) ?? true) && ![ "operation", "removed", "from"].contains(k) { names.append(k) }
+        for k in base.keys.sorted() where !names.contains(k) && (only?.contains(k) ?? true) && (entries || !["operation", "removed"].contains(k)) { names.append(k) }
         for name in names {
             let mk = myKeys.first { $0.key == name }, tk = theirKeys.first { $0.key == name }
             let b = base[name]
             let mh = mk.map { ImportMarks.hash($0.text) }, th = tk.map { ImportMarks.hash($0.text) }
+            if mh != th, let hashes = nestedBase[name], let mn = mk?.nested.first, let tn = tk?.nested.first,
+               mn.notes == nil, tn.notes == nil {
+                var c: [String] = [], k: [String] = []
+                merge(mn, tn, base: hashes.filter { $0.key != ImportMarks.wholeKey }, nestedBase: [:], entries: true, only: nil,
+                      mine: mine, theirs: theirs, before: end, edits: &edits, changed: &c, kept: &k)
+                changed += c.map { "\(name).\($0)" }
+                kept += k.map { "\(name).\($0)" }
+                continue
+            }
             switch (mk, tk) {
             case let (mk?, tk?):
                 if mh == th { continue }

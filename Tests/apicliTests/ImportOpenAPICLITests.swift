@@ -51,8 +51,8 @@ final class ImportOpenAPICLITests: FolderTestCase {
               operation: listPets
               doc: "3272ff2a"
               path: "1792746b"
-              task: "7ec0a911"
-              expect: "39a6a64d"
+              task: { "": "7ec0a911", query: "6b9732f8" }
+              expect: { "": "39a6a64d", status: "67e6c4a5", headers: "921e2199", schema: a01640b6 }
               sample: "912dbd96"
               samples: "225a9b99"
 
@@ -73,7 +73,7 @@ final class ImportOpenAPICLITests: FolderTestCase {
               path: "1792746b"
               task: fa8d9004
               check: f64818b8
-              expect: "627ce9c6"
+              expect: { "": "627ce9c6", status: "66e6c312", schema: "70b29ed6" }
               sample: "8bb14b64"
 
           showPetById:
@@ -94,9 +94,14 @@ final class ImportOpenAPICLITests: FolderTestCase {
               doc: fc641a70
               path: f43c146a
               params: "96c02d41"
-              expect: ba3e0ce5
+              expect:
+                "": ba3e0ce5
+                status: "67e6c4a5"
+                headers: "921e2199"
+                json: cfdad4af
+                schema: "55d68d88"
               sample: cc9f5395
-              samples: e87de88f
+              samples: { "": e87de88f, dog: a6eaeb27, notFound: ec677018 }
 
           getStoreInventory:
             doc: Returns pet inventories by status
@@ -112,7 +117,7 @@ final class ImportOpenAPICLITests: FolderTestCase {
               doc: c30c2692
               path: "9fc41c09"
               auth: "7f16f383"
-              expect: "3dddcd82"
+              expect: { "": "3dddcd82", status: "67e6c4a5", headers: "921e2199", schema: b48d0329 }
               sample: d176ff92
 
         """
