@@ -307,18 +307,33 @@ package struct ImportUpdatePlan {
     var staging: String?
     var copy: (staged: String, destination: String)?
 
-    /// Writes each file whose text changed (atomically: a temporary file and a rename), then puts
-    /// the description's new copy in place of the old.
+    /// Puts the description's new copy in place of the old (kept in the staging folder), then
+    /// writes each file whose text changed (atomically: a temporary file and a rename). When a
+    /// file cannot be written, the old copy is put back, so the files written before it and the
+    /// copy may disagree only if that too fails.
     package func commit() throws(APIError) {
-        for f in files where f.old != f.new { try OutputFile.write(Data(f.new.utf8), to: f.path) }
-        guard let copy, Path.exists(copy.staged), let staging else { return }
-        let old = Path.join(staging, "previous.openapi")
         let fm = FileManager.default
-        do {
-            if Path.exists(copy.destination) { try fm.moveItem(atPath: copy.destination, toPath: old) }
-            try fm.moveItem(atPath: copy.staged, toPath: copy.destination)
+        var restore: (() -> Void)?
+        if let copy, Path.exists(copy.staged), let staging {
+            let old = Path.join(staging, "previous.openapi")
+            do {
+                if Path.exists(copy.destination) { try fm.moveItem(atPath: copy.destination, toPath: old) }
+                try fm.moveItem(atPath: copy.staged, toPath: copy.destination)
+            } catch {
+                if Path.exists(old), !Path.exists(copy.destination) { try? fm.moveItem(atPath: old, toPath: copy.destination) }
+                throw .output("cannot put the description's copy in \(copy.destination): \(error)")
+            }
+            restore = {
+                guard Path.exists(old) else { return }
+                try? fm.removeItem(atPath: copy.destination)
+                try? fm.moveItem(atPath: old, toPath: copy.destination)
+            }
+        }
+        do throws(APIError) {
+            for f in files where f.old != f.new { try OutputFile.write(Data(f.new.utf8), to: f.path) }
         } catch {
-            throw .output("cannot put the description's copy in \(copy.destination): \(error)")
+            restore?()
+            throw error
         }
     }
 
