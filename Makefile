@@ -103,7 +103,8 @@ deps-build:
 
 # What the tests need beside the build: system packages (quiet and a no-op when present). chromium
 # (headless) renders the HTML report in CheckCISurfacesTests; nginx (ssl_verify_client) is
-# ClientCertificateTests' server; curl and libcurl for the URLSession trait build. Python packages
+# ClientCertificateTests' server; curl and libcurl for the URLSession trait build; patch applies
+# import openapi --update --dry-run's diff (ImportOpenAPIUpdateTests). Python packages
 # go into the project's venv only (`make venv`), never into the system Python.
 deps: deps-build
 	@missing=""; \
@@ -112,6 +113,8 @@ deps: deps-build
 	  missing="$$missing curl"; fi; \
 	if ! command -v xmllint >/dev/null 2>&1; then \
 	  missing="$$missing libxml2-utils"; fi; \
+	if ! command -v patch >/dev/null 2>&1; then \
+	  missing="$$missing patch"; fi; \
 	if ! command -v chromium >/dev/null 2>&1; then \
 	  missing="$$missing chromium"; fi; \
 	if [ ! -x /usr/sbin/nginx ]; then \

@@ -55,7 +55,7 @@ enum ExitStatus: Int32, CaseIterable {
             + "mock: the address cannot be listened on"),
         (.timeout, "timeout (also until:'s within: running out, and a stream's idle timeout); check: every failure was one"),
         (.output, "a local file could not be written (-o, a download, a report, a recorded sample); import: the "
-            + "file exists (use --force); init: a file it would write exists"),
+            + "file exists (use --force), or `--update` has no file to update; init: a file it would write exists"),
         (.usage, "bad command-line usage; load: a host that is neither loopback nor a baseURL of the target files, without --yes"),
         (.hungUp, "hung up (SIGHUP)"),
         (.interrupted, "interrupted (Ctrl-C); load: after printing and writing the report so far"),
