@@ -25,23 +25,23 @@ package enum OpenAPIContract {
         var prepared: SchemaDocument
         /// Its operations, found once: by `operationId` and by `method /path` (lower-case method),
         /// each the first in document order.
-        var operations: [String: Operation] = [:]
+        var operationIndex: [String: IndexedOperation] = [:]
 
         /// The schema nodes compiled so far for this description.
         package var compiled: CompiledSchemas { prepared.compiled }
     }
 
     /// An operation of a description: its Path Item and Operation objects, `$ref`s followed.
-    struct Operation {
+    struct IndexedOperation {
         var item: Place
         var op: Place
         /// Its position in the description (the first match in document order wins).
         var order: Int
     }
 
-    /// Every operation of `value`, keyed as `Document.operations` is.
-    static func operations(_ value: JSONValue, path file: String, loader: @Sendable (String) -> JSONValue?) -> [String: Operation] {
-        var out: [String: Operation] = [:]
+    /// Every operation of `value`, keyed as `Document.operationIndex` is.
+    static func operationIndex(_ value: JSONValue, path file: String, loader: @Sendable (String) -> JSONValue?) -> [String: IndexedOperation] {
+        var out: [String: IndexedOperation] = [:]
         var order = 0
         for (path, raw) in value["paths"]?.members ?? [] {
             let itemPlace = Place(value: value, path: file, pointer: "/paths/\(SchemaURI.escape(path))", node: raw)
@@ -52,7 +52,7 @@ package enum OpenAPIContract {
             for (method, step, rawOp) in fixed + more {
                 let opPlace = Place(value: item.value, path: item.path, pointer: item.pointer + step, node: rawOp)
                 guard let op = follow(opPlace, loader: loader) else { continue }
-                let found = Operation(item: item, op: op, order: order)
+                let found = IndexedOperation(item: item, op: op, order: order)
                 order += 1
                 if case .string(let id)? = op.node["operationId"], out["id " + id] == nil { out["id " + id] = found }
                 let key = "at \(method.lowercased()) \(path)"
@@ -90,7 +90,7 @@ package enum OpenAPIContract {
         let loader = fileLoader(root: folder)
         let prepared = SchemaDocument(json, uri: "file://" + path, dialect: dialect, loader: loader)
         return .success(Document(value: json, path: path, dialect: dialect, prepared: prepared,
-                                 operations: operations(json, path: path, loader: loader)))
+                                 operationIndex: operationIndex(json, path: path, loader: loader)))
     }
 
     /// A place in some file of the description: the file's document and a JSON Pointer into it.
@@ -104,8 +104,8 @@ package enum OpenAPIContract {
     /// The operation's schemas in the description `doc` (read by `document`), or why not.
     package static func load(_ doc: Document, written: String, operation: String, folder: String) -> Result<SchemaExpectation, SchemaError> {
         let loader = fileLoader(root: folder)
-        let byID = doc.operations["id " + operation]
-        let byPlace = methodAndPath(operation).flatMap { doc.operations["at \($0.method) \($0.path)"] }
+        let byID = doc.operationIndex["id " + operation]
+        let byPlace = methodAndPath(operation).flatMap { doc.operationIndex["at \($0.method) \($0.path)"] }
         if let found = [byID, byPlace].compactMap({ $0 }).min(by: { $0.order < $1.order }) {
             return schemas(of: found.op, item: found.item, source: "\(written) \(operation)", dialect: doc.dialect, loader: loader, main: doc)
         }
