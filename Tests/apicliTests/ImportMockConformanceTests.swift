@@ -170,8 +170,12 @@ extension MockParameterConformanceTests {
         XCTAssertEqual(r.code, 0, r.stderr)
         let file = dir.appendingPathComponent("targets/styles.yaml")
         let written = try String(contentsOf: file, encoding: .utf8)
-        let teapot = written.replacingOccurrences(of: "    sample: { json: { ok: true } }\n\n  pathStyles:",
-                                                  with: "    sample: { status: 418, json: { ok: true } }\n\n  pathStyles:")
+        // queryStyles is the first target: its sample is the first (the file's x-import: marks follow it)
+        var teapot = written
+        if let r = teapot.range(of: "    sample: { json: { ok: true } }\n"), teapot[..<r.lowerBound].contains("  queryStyles:"),
+           !teapot[..<r.lowerBound].contains("  pathStyles:") {
+            teapot.replaceSubrange(r, with: "    sample: { status: 418, json: { ok: true } }\n")
+        }
         XCTAssertNotEqual(teapot, written, "the imported queryStyles sample is where the test expects it")
         try teapot.write(to: file, atomically: true, encoding: .utf8)
         let refused = try CLI.run(["mock", "--validate", "--port", "0", "--targets", dir.appendingPathComponent("targets").path], cwd: dir)
