@@ -50,9 +50,27 @@ package struct LoadSetup: Sendable {
     package var scope: HostScope
     /// The run must not start (a threshold's problem wins over a weight's).
     package var problem: Problem?
+    /// Selected targets left out because their `when:` is false (decided once, before the run,
+    /// with params, `-p` and the environment): `service.target` and why.
+    package var skipped: [(name: String, reason: String)] = []
+
+    /// `selected` without the targets whose `when:` is false; none left is an error.
+    private static func unskipped(_ selected: [(Service, Target)], _ workspace: Workspace,
+                                  _ skipped: inout [(name: String, reason: String)]) throws(APIError) -> [(Service, Target)] {
+        let kept = selected.filter { service, target in
+            guard let reason = workspace.skipReason(for: target, in: service) else { return true }
+            skipped.append((target.qualifiedName, reason))
+            return false
+        }
+        if kept.isEmpty, let first = skipped.first {
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "every selected target is skipped: \(first.name) (\(first.reason))",
+                                      hint: "set what its when: reads (-p name=value, an environment variable), or select other targets"))
+        }
+        return kept
+    }
 
     package init(_ workspace: Workspace, _ request: Request) throws(APIError) {
-        let selected = try Selection.select(try workspace.catalog(), patterns: request.patterns)
+        let selected = try Self.unskipped(try Selection.select(try workspace.catalog(), patterns: request.patterns), workspace, &skipped)
         let names = Set(selected.map(\.1.qualifiedName))
         let items = selected.map { service, target in
             LoadPlan.Item(service: service, target: target,

@@ -134,6 +134,9 @@ package actor FlowRunner {
     /// `expect:` (else `validate:`) rejects gives none.
     private func captures(of sent: Sent, _ call: PreparedCall) throws(APIError) -> [String: String] {
         let target = call.target
+        if let reason = call.skipReason {
+            throw .dependency("needs: \(target.qualifiedName), which it needs, is skipped (\(reason)); give this target the same when:")
+        }
         let response = try sent.last.get()
         let verdict = Verdict.judge(.success(response), expect: target.expect, validation: call.endpoint.validation)
         guard verdict.passed else {

@@ -85,12 +85,16 @@ struct CallValues {
     /// `--dry-run`: the request (or with `--curl` the curl command) on stdout; nothing is sent,
     /// the needs neither (their captures show as {name}).
     private func show(_ call: PreparedCall, _ console: Console, _ connection: ConnectionOptions) {
+        if let reason = call.skipReason { console.err("apicli: \(call.target.qualifiedName) would be skipped: \(reason)\n") }
         console.out(curl ? Curl.command(call.prepared, redactor: console.redactor, connection: connection)
                          : LogFormat.request(call.prepared, redactor: console.redactor, prefix: ""))
     }
 
     private func send(_ call: PreparedCall, _ caller: Caller, _ console: Console) async throws {
         let (target, endpoint) = (call.target, call.endpoint)
+        if let reason = call.skipReason {  // `when:` is false: nothing is sent, and that is no failure
+            return console.err("apicli: \(target.qualifiedName) skipped: \(reason)\n")
+        }
         if curl { console.err(Curl.command(call.prepared, redactor: console.redactor, connection: caller.workspace.settings.connection)) }
         if !stub && !endpoint.tls.verify {
             console.err("apicli: warning: TLS certificate verification is off for \(target.qualifiedName)\n")
