@@ -103,7 +103,9 @@ struct CheckValues {
             // A rerun of a clean report and an empty shard check nothing by design; --stub judges
             // the files' samples, and a file without any is said by its SKIP lines.
             console.err("apicli: no check ran: " + (summary.skipped == 0 ? "no target was selected"
-                : "every selected target was skipped (\(summary.skipped); only GET, HEAD and OPTIONS are checked unless --all or check: true)")
+                : "every selected target was skipped (\(summary.skipped); "
+                    + (results.contains { $0.skipReason?.hasPrefix("when: ") == true } ? "by their when: or because " : "")
+                    + "only GET, HEAD and OPTIONS are checked unless --all or check: true)")
                 + "\n  hint: a gate that checks nothing is not green; pass --allow-empty if that is fine\n")
             throw ExitStatus.invalid.code
         }
