@@ -278,7 +278,7 @@ struct ServiceDecoder {
         // The method first: where a task's parameters go depends on it.
         let warned = reader.warnings.count
         if let node = entries.first(where: { $0.key == "method" })?.value { target.method = method(node) ?? target.method }
-        let shared = includeForTarget(entries.first(where: { $0.key == "include" })?.value)
+        var includeNode: Node?
         for e in entries {
             switch MappingKey(e.key) {
             case "path": target.path = path(e.value)
@@ -293,6 +293,7 @@ struct ServiceDecoder {
             case "samples": target.samples = samples(e.value, what())
             case "expect": targetExpect(e.value, what(), into: &target)
             case "when": target.when = when(e.value)
+            case "include": includeNode = e.value
             case "check": target.check = reader.boolean(e.value, "check")
             case "auth": target.auth = auth(e.value, what())
             case "followRedirects": target.followRedirects = reader.boolean(e.value, "followRedirects")
@@ -304,7 +305,7 @@ struct ServiceDecoder {
             default: break
             }
         }
-        shared?.apply(to: &target)
+        includeForTarget(includeNode)?.apply(to: &target)
         if target.task.websocket != nil, (target.stream?.reconnects ?? 0) > 0,
            let node = entries.first(where: { $0.key == "stream" })?.value {
             reader.error("stream: { reconnect: } resumes an event stream, not a WebSocket conversation", at: node.mark,

@@ -260,4 +260,62 @@ final class ConditionsAndIncludesTests: FolderTestCase {
             "6:22:when: '(' is not a valid regular expression: missing closing parenthesis (at offset 1)",
         ])
     }
+
+    func testAConditionReadsACaptureOfANeedAndASkippedNeedFailsItsDependent() throws {
+        // GIVEN a target that captures a value, one whose when: reads it, and one that needs a skipped target
+        let base = try CLI.httpbin()
+        let dir = try folder(["flow.yaml": """
+            baseURL: http://127.0.0.1:9
+            targets:
+              first:
+                path: /anything
+                task: { query: { mode: fast } }
+                capture: { mode: { json: "$.args.mode" } }
+              fastOnly:
+                path: /anything/fast
+                needs: first
+                when: "{mode} == 'fast'"
+              slowOnly:
+                path: /anything/slow
+                needs: first
+                when: "{mode} == 'slow'"
+              never:
+                path: /anything/never
+                when: ${NEVER} == 'yes'
+              afterNever:
+                path: /anything/{x}
+                needs: never
+
+            """])
+        // WHEN they are checked
+        let r = try CLI.run(["check", "--targets", dir.path, "--base-url", base])
+        // THEN the capture decides, and the dependent of the skipped target fails as a dependency
+        XCTAssertEqual(r.code, 1, r.stderr)
+        let lines = CheckSupport.normalized(r.stdout).split(separator: "\n").prefix(5).map(String.init)
+        XCTAssertEqual(lines, [
+            "PASS flow.first 200 T ms",
+            "PASS flow.fastOnly 200 T ms",
+            "SKIP flow.slowOnly when: {mode} == 'slow' is false",
+            "SKIP flow.never when: ${NEVER} == 'yes' is false",
+            "FAIL flow.afterNever --- - needs: flow.never, which it needs, is skipped (when: ${NEVER} == 'yes' is false); give this target the same when:",
+        ])
+    }
+
+    func testLoadLeavesOutATargetWhoseConditionIsFalse() throws {
+        // GIVEN a target for CI and one for prod
+        let base = try CLI.httpbin()
+        let dir = try folder(["stages.yaml": stages])
+        let json = dir.appendingPathComponent("load.json")
+        // WHEN a load runs under STAGE=ci, then under a stage neither takes
+        let r = try CLI.run(["load", "--targets", dir.path, "--base-url", base, "--requests", "3", "-q", "--json", json.path],
+                            env: ["STAGE": "ci"])
+        let none = try CLI.run(["load", "--targets", dir.path, "--base-url", base, "--requests", "3", "-q"], env: ["STAGE": "dev"])
+        // THEN only the CI target is sent, the other said skipped; with none left it is exit 2
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("apicli: stages.onProd skipped: when: ${STAGE} == 'prod' || ${STAGE} =~ '^prod-' is false\n"), r.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        XCTAssertEqual((report["targets"] as? [[String: Any]])?.map { $0["name"] as? String }, ["stages.onCI"])
+        XCTAssertEqual(none.code, 2)
+        XCTAssertTrue(none.stderr.contains("every selected target is skipped: stages.onCI (when: ${STAGE} == 'ci' && !exists {skip} is false)"), none.stderr)
+    }
 }

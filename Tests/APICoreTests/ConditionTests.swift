@@ -1,0 +1,96 @@
+import XCTest
+@testable import APIYAML
+@testable import APITargets
+
+/// `when:` conditions: the grammar, what absent values mean, and the bounds.
+final class ConditionTests: XCTestCase {
+    private func holds(_ text: String, _ placeholders: [String: String] = [:], env: [String: String] = [:],
+                       file: StaticString = #filePath, line: UInt = #line) -> Bool? {
+        switch ConditionParser.parse(text) {
+        case .success(let c): return c.holds(in: ConditionValues(placeholders: placeholders, environment: env))
+        case .failure(let f):
+            XCTFail("\(text): \(f.message)", file: file, line: line)
+            return nil
+        }
+    }
+
+    func testComparisonsPresenceAndRegex() {
+        XCTAssertEqual(holds("${ENV} == 'prod'", env: ["ENV": "prod"]), true)
+        XCTAssertEqual(holds("${ENV} != \"prod\"", env: ["ENV": "prod"]), false)
+        XCTAssertEqual(holds("{id} == 42", ["id": "42"]), true)
+        XCTAssertEqual(holds("{id} =~ '^[0-9]+$'", ["id": "42"]), true)
+        XCTAssertEqual(holds("{id} =~ '^[0-9]+$'", ["id": "4x"]), false)
+        XCTAssertEqual(holds("exists {id}", ["id": ""]), true)
+        XCTAssertEqual(holds("'it\\'s' == {q}", ["q": "it's"]), true)
+    }
+
+    func testAnAbsentValueIsAbsentNotAnError() {
+        XCTAssertEqual(holds("exists {id}"), false)
+        XCTAssertEqual(holds("!exists ${TOKEN}"), true)
+        XCTAssertEqual(holds("{id} == ''"), false)
+        XCTAssertEqual(holds("{id} != 'x'"), true)
+        XCTAssertEqual(holds("{a} == {b}"), true)
+        XCTAssertEqual(holds("{id} =~ '.*'"), false)
+    }
+
+    func testAndBindsTighterThanOrAndParenthesesAndNotGroup() {
+        // a || b && c is a || (b && c)
+        XCTAssertEqual(holds("1 == 1 || 1 == 2 && 1 == 2"), true)
+        XCTAssertEqual(holds("(1 == 1 || 1 == 2) && 1 == 2"), false)
+        XCTAssertEqual(holds("!(1 == 2) && !!exists {a}", ["a": "x"]), true)
+    }
+
+    func testMistakesNameTheirOffset() {
+        let cases: [(String, Int, String)] = [
+            ("${ENV} = 'x'", 7, "expected ==, != or =~ before '= 'x''"),
+            ("ENV == 'x'", 0, "'ENV' is not a value"),
+            ("{a} == 'x", 7, "unterminated text: no closing '"),
+            ("{a} =~ {b}", 7, "=~ takes a quoted regular expression on its right"),
+            ("({a} == 'x'", 11, "expected ')'"),
+            ("{a b} == 'x'", 0, "'{a b}' is not a placeholder name"),
+            ("{a} == 'x' 'y'", 11, "unexpected ''y'' after a whole condition"),
+            ("", 0, "expected a value at the end of the condition"),
+        ]
+        for (text, offset, message) in cases {
+            guard case .failure(let f) = ConditionParser.parse(text) else { XCTFail("accepted: \(text)"); continue }
+            XCTAssertEqual(f.message, message, text)
+            XCTAssertEqual(f.offset, offset, text)
+        }
+    }
+
+    func testLengthAndNestingAreBounded() {
+        let deep = String(repeating: "(", count: 100_000) + "1 == 1" + String(repeating: ")", count: 100_000)
+        guard case .failure(let long) = ConditionParser.parse(deep) else { return XCTFail("accepted") }
+        XCTAssertTrue(long.message.hasPrefix("the condition is 200006 characters long"), long.message)
+        let nested = String(repeating: "(", count: 33) + "1 == 1" + String(repeating: ")", count: 33)
+        guard case .failure(let f) = ConditionParser.parse(nested) else { return XCTFail("accepted") }
+        XCTAssertEqual(f.message, "the condition nests deeper than 32 levels of ( and !")
+        let fine = String(repeating: "(", count: 32) + "1 == 1" + String(repeating: ")", count: 32)
+        XCTAssertEqual(holds(fine), true)
+    }
+
+    func testExpectBlocksMergeInOrderWhenTheirConditionHolds() throws {
+        let yaml = """
+            baseURL: http://127.0.0.1:9
+            targets:
+              t:
+                expect:
+                  - { status: 200, headers: { A: a }, json: { "$.x": 1 } }
+                  - when: "{v} == '2'"
+                    status: 201
+                    json: { "$.x": 2, "$.y": 3 }
+
+            """
+        let service = try TargetFile.decode(Array(yaml.utf8), file: "t.yaml", defaultName: "t")
+        let target = try XCTUnwrap(service.targets.first)
+        XCTAssertEqual(target.expect?.status, [.code(200)])
+        XCTAssertEqual(target.conditionalExpect.count, 1)
+        let off = target.expectations(with: ConditionValues(placeholders: ["v": "1"], environment: [:]))
+        XCTAssertEqual(off, target.expect)
+        let on = try XCTUnwrap(target.expectations(with: ConditionValues(placeholders: ["v": "2"], environment: [:])))
+        XCTAssertEqual(on.status, [.code(201)])
+        XCTAssertEqual(on.headers.map(\.name), ["A"])
+        XCTAssertEqual(on.json.count, 2)
+        XCTAssertEqual(on.json.first?.comparisons, [.compare(.equal, .number("2"))])
+    }
+}
