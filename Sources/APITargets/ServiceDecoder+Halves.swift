@@ -31,7 +31,7 @@ extension ServiceDecoder {
                 second = (other.1, other.2)
             }
             if let second {
-                reader.append(second.reader)
+                reader.append(second.reader, droppingRepeats: true)  // an included file's problems, read by both halves
                 files += second.files
             }
             return all
