@@ -58,6 +58,7 @@ extension APICLI {
             text += "validate  \(endpoint.validation)\n"
             if let socket = endpoint.socket { text += "socket    \(socket)\n" }
             if let download = endpoint.download { text += "download  \(download)\n" }
+            if let when = target.when { text += "when      \(when.text)" + (call.skipReason == nil ? "\n" : "  (false: skipped)\n") }
             let samples = call.target.allSamples.map { ($0.name ?? "sample") + " " + describe($0.sample) }
             text += "samples   " + (samples.isEmpty ? "none" : samples.joined(separator: ", ")) + "\n"
             if !endpoint.cookies { text += "cookies   off\n" }

@@ -63,6 +63,9 @@ final class ConditionsAndIncludesTests: FolderTestCase {
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertEqual(r.stdout, "")
         XCTAssertEqual(r.stderr, "apicli: stages.onProd skipped: when: ${STAGE} == 'prod' || ${STAGE} =~ '^prod-' is false\n")
+        // AND show prints the condition, marked false
+        let show = try CLI.run(["show", "stages.onProd", "--targets", dir.path], env: ["STAGE": "ci"])
+        XCTAssertTrue(show.stdout.contains("when      ${STAGE} == 'prod' || ${STAGE} =~ '^prod-'  (false: skipped)\n"), show.stdout)
         // AND with the condition true it is sent (and meets the closed port)
         let sent = try CLI.run(["call", "stages.onProd", "--targets", dir.path], env: ["STAGE": "prod"])
         XCTAssertEqual(sent.code, 3, sent.stderr)
