@@ -63,6 +63,12 @@ final class ConditionsAndIncludesTests: FolderTestCase {
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertEqual(r.stdout, "")
         XCTAssertEqual(r.stderr, "apicli: stages.onProd skipped: when: ${STAGE} == 'prod' || ${STAGE} =~ '^prod-' is false\n")
+        // AND record of it sends nothing and leaves the file as it was
+        let before = try String(contentsOf: dir.appendingPathComponent("stages.yaml"), encoding: .utf8)
+        let record = try CLI.run(["record", "stages.onProd", "--targets", dir.path], env: ["STAGE": "ci"])
+        XCTAssertEqual(record.code, 0, record.stderr)
+        XCTAssertEqual(record.stderr, "apicli: stages.onProd skipped: when: ${STAGE} == 'prod' || ${STAGE} =~ '^prod-' is false\n")
+        XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("stages.yaml"), encoding: .utf8), before)
         // AND show prints the condition, marked false
         let show = try CLI.run(["show", "stages.onProd", "--targets", dir.path], env: ["STAGE": "ci"])
         XCTAssertTrue(show.stdout.contains("when      ${STAGE} == 'prod' || ${STAGE} =~ '^prod-'  (false: skipped)\n"), show.stdout)
