@@ -85,8 +85,8 @@ package struct Catalog: Sendable {
         var problems: [Diagnostic] = []
         var byName: [String: String] = [:]
         for file in files {
-            if TargetFile.isSharedFile(file) {  // shared blocks (`include:`), named to `validate`: checked alone
-                problems += TargetFile.sharedFileProblems(file)
+            if let shared = TargetFile.sharedProblems(file) {  // shared blocks (`include:`) named to `validate`: checked alone
+                problems += shared
                 continue
             }
             do {

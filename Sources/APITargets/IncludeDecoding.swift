@@ -18,11 +18,19 @@ extension TargetFile {
         sharedSuffixes.contains { path.hasSuffix($0) }
     }
 
-    /// The problems of a file of shared blocks read alone (its own `include:`s followed, from
-    /// its folder): what `validate` reports for a `.inc.yaml` it is given.
-    package static func sharedFileProblems(_ path: String) -> [Diagnostic] {
+    /// The problems of a file of shared blocks read alone, or of each one in a folder of them:
+    /// what `validate` reports for a `.inc.yaml` or a folder it is named (`validate targets/*`).
+    /// Its own `include:`s are not followed (where they are read from depends on the service
+    /// file that includes it; they are checked there); nil: `path` is neither.
+    package static func sharedProblems(_ path: String) -> [Diagnostic]? {
+        if Path.isDirectory(path) {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(isSharedFile).sorted()
+            return names.isEmpty ? nil : names.flatMap { sharedProblems(Path.join(path, $0)) ?? [] }
+        }
+        guard isSharedFile(path) else { return nil }
         var decoder = ServiceDecoder(file: path)
-        _ = decoder.sharedFile(Path.lastComponent(path), mark: Mark(line: 1, column: 1), shownFrom: nil)
+        decoder.followsIncludes = false
+        _ = decoder.readShared(path)
         return decoder.reader.diagnostics
     }
 }
@@ -97,16 +105,7 @@ extension ServiceDecoder {
             reader.error("include: '\(written)' \(message)", at: mark, hint: hint)
             return nil
         }
-        if written.hasPrefix("/") || written.hasPrefix("~") {
-            return refuse("is an absolute path; included files are inside the targets folder", "write a path from the targets folder, like shared/auth.inc.yaml")
-        }
-        if written.split(separator: "/").contains("..") || written.contains("\\") {
-            return refuse("leaves the targets folder (..)", "move the file into the targets folder and write its path from there")
-        }
-        guard TargetFile.isSharedFile(written) else {
-            return refuse("is not a file of shared blocks: their names end in .inc.yaml",
-                          "rename it (e.g. \(Path.stem(Path.lastComponent(written))).inc.yaml): the catalog reads every other .yaml file as a service file")
-        }
+        if let (message, hint) = Self.refusal(written) { return refuse(message, hint) }
         let path = Path.join(includeRoot, written)
         guard let real = Path.resolved(path), Path.isRegularFile(real) else {
             return refuse(Path.exists(path) ? "is not a regular file" : "is not there (\(path))", "create it, or fix the path (it is read from \(includeRoot.isEmpty ? "." : includeRoot))")
@@ -135,8 +134,23 @@ extension ServiceDecoder {
         return block
     }
 
+    /// Why a path as written is refused before anything is read: absolute, `..`, not `*.inc.yaml`.
+    private static func refusal(_ written: String) -> (String, String)? {
+        if written.hasPrefix("/") || written.hasPrefix("~") {
+            return ("is an absolute path; included files are inside the targets folder", "write a path from the targets folder, like shared/auth.inc.yaml")
+        }
+        if written.split(separator: "/").contains("..") || written.contains("\\") {
+            return ("leaves the targets folder (..)", "move the file into the targets folder and write its path from there")
+        }
+        guard TargetFile.isSharedFile(written) else {
+            return ("is not a file of shared blocks: their names end in .inc.yaml",
+                    "rename it (e.g. \(Path.stem(Path.lastComponent(written))).inc.yaml): the catalog reads every other .yaml file as a service file")
+        }
+        return nil
+    }
+
     /// Reads and decodes a file of shared blocks (this decoder's file).
-    private mutating func readShared(_ path: String) -> SharedBlock? {
+    mutating func readShared(_ path: String) -> SharedBlock? {
         do throws(APIError) {
             try TargetFile.checkSize(path)
         } catch {
@@ -171,7 +185,7 @@ extension ServiceDecoder {
                 (own.expect, own.conditionalExpect) = (holder.expect, holder.conditionalExpect)
             case "timeout": own.timeout = reader.duration(e.value, "timeout", allowZero: false)
             case "validate": own.validation = validation(e.value)
-            case "include": included = include(e.value)
+            case "include": if followsIncludes { included = include(e.value) }
             default: break  // doc
             }
         }

@@ -156,6 +156,8 @@ struct ServiceDecoder {
     var includeChain: [(shown: String, real: String)] = []
     var sharedCache: [String: SharedBlock?] = [:]
     var serviceShared: SharedBlock?
+    /// false: `include:` inside a file of shared blocks checked alone is not read (`sharedProblems`).
+    var followsIncludes = true
 
     package init(file: String) {
         reader = NodeReader(file: file)

@@ -327,4 +327,24 @@ final class ConditionsAndIncludesTests: FolderTestCase {
         XCTAssertEqual(none.code, 2)
         XCTAssertTrue(none.stderr.contains("every selected target is skipped: stages.onCI (when: ${STAGE} == 'ci' && !exists {skip} is false)"), none.stderr)
     }
+
+    func testValidateOfTheGlobChecksAFolderOfSharedBlocksWithoutMisreadingNestedPaths() throws {
+        // GIVEN shared blocks in a folder, one including another by its path from the targets folder
+        let dir = try folder([
+            "svc.yaml": "baseURL: http://127.0.0.1:9\ntargets:\n  t:\n    include: shared/a.inc.yaml\n",
+            "shared/a.inc.yaml": "include: shared/b.inc.yaml\nheaders: { A: a }\n",
+            "shared/b.inc.yaml": "headers: { B: b }\n",
+        ])
+        // WHEN the folder's entries are named as `validate targets/*` names them
+        let r = try CLI.run(["validate", "shared", "svc.yaml"], cwd: dir)
+        let show = try CLI.run(["show", "svc.t", "--targets", "."], cwd: dir)
+        // THEN both pass, and the nested include is read from the targets folder
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(show.stdout.split(separator: "\n").filter { $0.hasPrefix("A:") || $0.hasPrefix("B:") }, ["B: b", "A: a"])
+        // AND a mistake in the folder's file is found there
+        try Data("headers: [1]\n".utf8).write(to: dir.appendingPathComponent("shared/b.inc.yaml"))
+        let bad = try CLI.run(["validate", "shared"], cwd: dir)
+        XCTAssertEqual(bad.code, 2)
+        XCTAssertTrue(bad.stderr.hasPrefix("shared/b.inc.yaml:1:10: error: the shared headers must be a mapping, not a list"), bad.stderr)
+    }
 }
