@@ -24,11 +24,13 @@ package struct LoadSetup: Sendable {
         package var weights: [String: Int]
         /// Added to the project's and the selected targets' `load: { thresholds: }`.
         package var thresholds: [LoadThreshold]
+        /// `--all`: load what `Selection.leftOut` leaves out of a sweep too.
+        package var all: Bool
 
         package init(patterns: [String] = [], model: LoadPlan.Model = .closed(users: 1, think: 0), duration: Double? = nil,
-                     requests: Int? = nil, weights: [String: Int] = [:], thresholds: [LoadThreshold] = []) {
+                     requests: Int? = nil, weights: [String: Int] = [:], thresholds: [LoadThreshold] = [], all: Bool = false) {
             (self.patterns, self.model, self.duration, self.requests) = (patterns, model, duration, requests)
-            (self.weights, self.thresholds) = (weights, thresholds)
+            (self.weights, self.thresholds, self.all) = (weights, thresholds, all)
         }
     }
 
@@ -50,27 +52,30 @@ package struct LoadSetup: Sendable {
     package var scope: HostScope
     /// The run must not start (a threshold's problem wins over a weight's).
     package var problem: Problem?
-    /// Selected targets left out because their `when:` is false (decided once, before the run,
-    /// with params, `-p` and the environment): `service.target` and why.
-    package var skipped: [(name: String, reason: String)] = []
-
-    /// `selected` without the targets whose `when:` is false; none left is an error.
-    private static func unskipped(_ selected: [(Service, Target)], _ workspace: Workspace,
-                                  _ skipped: inout [(name: String, reason: String)]) throws(APIError) -> [(Service, Target)] {
-        let kept = selected.filter { service, target in
-            guard let reason = workspace.skipReason(for: target, in: service) else { return true }
-            skipped.append((target.qualifiedName, reason))
-            return false
-        }
-        if kept.isEmpty, let first = skipped.first {
-            throw .invalid(Diagnostic(file: nil, mark: nil, message: "every selected target is skipped: \(first.name) (\(first.reason))",
-                                      hint: "set what its when: reads (-p name=value, an environment variable), or select other targets"))
-        }
-        return kept
-    }
+    /// Selected targets the run leaves out (`Selection.leftOut`, the rule `check` follows, and
+    /// those whose `when:` is false, decided once before the run with params, `-p` and the
+    /// environment), with why.
+    package var leftOut: [(String, String)] = []
 
     package init(_ workspace: Workspace, _ request: Request) throws(APIError) {
-        let selected = try Self.unskipped(try Selection.select(try workspace.catalog(), patterns: request.patterns), workspace, &skipped)
+        var selected = try Selection.select(try workspace.catalog(), patterns: request.patterns)
+        let named = Selection.exactNames(request.patterns)
+        var kept: [(Service, Target)] = []
+        for pair in selected {
+            if let reason = Selection.leftOut(pair.1, named: named, all: request.all) ?? workspace.skipReason(for: pair.1, in: pair.0) {
+                leftOut.append((pair.1.qualifiedName, reason))
+            } else {
+                kept.append(pair)
+            }
+        }
+        if kept.isEmpty, !leftOut.isEmpty {
+            throw .invalid(Diagnostic(file: nil, mark: nil,
+                                      message: "nothing to load: every selected target is left out (\(leftOut[0].0): \(leftOut[0].1))",
+                                      hint: leftOut[0].1.hasPrefix("when: ")
+                                        ? "set what its when: reads (-p name=value, an environment variable), or select other targets"
+                                        : "name a target whole (service.target), give it check: true, or pass --all"))
+        }
+        selected = kept
         let names = Set(selected.map(\.1.qualifiedName))
         let items = selected.map { service, target in
             LoadPlan.Item(service: service, target: target,

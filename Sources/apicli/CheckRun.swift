@@ -122,6 +122,7 @@ struct CheckValues {
         let (selected, scope) = try CheckScope.narrow(try Selection.select(try workspace.catalog(), patterns: patterns), scopeRequest,
                                                       environment: ProcessInfo.processInfo.environment)
         var planner = CheckPlanner(caller: caller, includeAll: all)
+        planner.named = Selection.exactNames(patterns)
         planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil
         return (planner.lazyItems(for: selected), scope, selected, planner)
     }

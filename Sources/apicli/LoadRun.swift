@@ -41,7 +41,6 @@ extension APICLI.Load {
         var template = LoadResult()
         (template.model, template.load) = Self.describe(plan)  // the whole run's load, whichever shard this is
         template.thresholds = setup.thresholds
-        for (name, reason) in setup.skipped { console.err("apicli: \(name) skipped: \(reason)\n") }
         do throws(APIError) {
             if let shard = try flags.shard?.resolve(ProcessInfo.processInfo.environment) {
                 plan = plan.share(shard)

@@ -316,16 +316,16 @@ final class ConditionsAndIncludesTests: FolderTestCase {
         let dir = try folder(["stages.yaml": stages])
         let json = dir.appendingPathComponent("load.json")
         // WHEN a load runs under STAGE=ci, then under a stage neither takes
-        let r = try CLI.run(["load", "--targets", dir.path, "--base-url", base, "--requests", "3", "-q", "--json", json.path],
+        let r = try CLI.run(["load", "--targets", dir.path, "--base-url", base, "--requests", "3", "--json", json.path],
                             env: ["STAGE": "ci"])
         let none = try CLI.run(["load", "--targets", dir.path, "--base-url", base, "--requests", "3", "-q"], env: ["STAGE": "dev"])
         // THEN only the CI target is sent, the other said skipped; with none left it is exit 2
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("apicli: stages.onProd skipped: when: ${STAGE} == 'prod' || ${STAGE} =~ '^prod-' is false\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("apicli: left out stages.onProd: when: ${STAGE} == 'prod' || ${STAGE} =~ '^prod-' is false\n"), r.stderr)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         XCTAssertEqual((report["targets"] as? [[String: Any]])?.map { $0["name"] as? String }, ["stages.onCI"])
         XCTAssertEqual(none.code, 2)
-        XCTAssertTrue(none.stderr.contains("every selected target is skipped: stages.onCI (when: ${STAGE} == 'ci' && !exists {skip} is false)"), none.stderr)
+        XCTAssertTrue(none.stderr.contains("nothing to load: every selected target is left out (stages.onCI: when: ${STAGE} == 'ci' && !exists {skip} is false)"), none.stderr)
     }
 
     func testValidateOfTheGlobChecksAFolderOfSharedBlocksWithoutMisreadingNestedPaths() throws {
