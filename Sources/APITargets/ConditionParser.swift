@@ -185,9 +185,11 @@ package struct ConditionParser {
         return true
     }
 
-    /// A keyword followed by a space (`exists {id}`), taken.
+    /// A keyword not followed by a letter, digit or `_` (`exists {id}`, `exists{id}`), taken.
     private mutating func word(_ keyword: String) -> Bool {
-        guard peek(keyword), i + keyword.count < chars.count, chars[i + keyword.count] == " " else { return false }
+        guard peek(keyword), i + keyword.count < chars.count else { return false }
+        let next = chars[i + keyword.count]
+        guard !(next.isLetter || next.isNumber || next == "_") else { return false }
         i += keyword.count
         return true
     }

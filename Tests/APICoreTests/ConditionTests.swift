@@ -21,6 +21,8 @@ final class ConditionTests: XCTestCase {
         XCTAssertEqual(holds("{id} =~ '^[0-9]+$'", ["id": "42"]), true)
         XCTAssertEqual(holds("{id} =~ '^[0-9]+$'", ["id": "4x"]), false)
         XCTAssertEqual(holds("exists {id}", ["id": ""]), true)
+        XCTAssertEqual(holds("exists${ID}", env: ["ID": "1"]), true)
+        XCTAssertEqual(holds("!(exists ${ID})", env: ["ID": "1"]), false)
         XCTAssertEqual(holds("'it\\'s' == {q}", ["q": "it's"]), true)
     }
 
