@@ -72,6 +72,8 @@ package struct ConditionParser {
     private mutating func test() throws(Failure) -> Condition {
         skipSpace()
         if word("exists") { return .exists(try operand()) }
+        if word("true") { return .all([]) }  // `when: false` turns a target off; `true` for symmetry
+        if word("false") { return .any([]) }
         let start = i
         let left = try operand()
         if take("==") { return .equal(left, try operand()) }
@@ -185,11 +187,13 @@ package struct ConditionParser {
         return true
     }
 
-    /// A keyword not followed by a letter, digit or `_` (`exists {id}`, `exists{id}`), taken.
+    /// A keyword not followed by a letter, digit or `_` (`exists {id}`, `exists{id}`, `false`), taken.
     private mutating func word(_ keyword: String) -> Bool {
-        guard peek(keyword), i + keyword.count < chars.count else { return false }
-        let next = chars[i + keyword.count]
-        guard !(next.isLetter || next.isNumber || next == "_") else { return false }
+        guard peek(keyword) else { return false }
+        if i + keyword.count < chars.count {
+            let next = chars[i + keyword.count]
+            guard !(next.isLetter || next.isNumber || next == "_") else { return false }
+        }
         i += keyword.count
         return true
     }

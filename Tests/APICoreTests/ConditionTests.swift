@@ -40,6 +40,9 @@ final class ConditionTests: XCTestCase {
         XCTAssertEqual(holds("1 == 1 || 1 == 2 && 1 == 2"), true)
         XCTAssertEqual(holds("(1 == 1 || 1 == 2) && 1 == 2"), false)
         XCTAssertEqual(holds("!(1 == 2) && !!exists {a}", ["a": "x"]), true)
+        XCTAssertEqual(holds("false"), false)
+        XCTAssertEqual(holds("true && !false"), true)
+        XCTAssertEqual(holds("false || exists {a}", ["a": "x"]), true)
     }
 
     func testMistakesNameTheirOffset() {
