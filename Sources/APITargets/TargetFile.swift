@@ -214,6 +214,7 @@ struct ServiceDecoder {
         if let node = entries.first(where: { $0.key == "include" })?.value { includeForService(node, into: &service) }
         guard let targetEntries = reader.mapping(targetsNode, "targets") else { return nil }
         service.targets = targets(targetEntries, service: name)
+        warnAboutVariablesThatNamePlaceholders(&service.targets)
         service.files = files
         return service
     }

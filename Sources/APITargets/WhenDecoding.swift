@@ -58,6 +58,42 @@ extension ServiceDecoder {
     }
 }
 
+extension ServiceDecoder {
+    /// A `${NAME}` in a condition reads the environment; when NAME is also a param of the target
+    /// or a capture in the file, `{NAME}` was likely meant: a warning (`validate`, `show`, `call`).
+    func warnAboutVariablesThatNamePlaceholders(_ targets: inout [Target]) {
+        guard targets.contains(where: { $0.when != nil || !$0.conditionalExpect.isEmpty }) else { return }
+        let captured = Set(targets.flatMap { $0.captures.map(\.name) })
+        for i in targets.indices where targets[i].when != nil || !targets[i].conditionalExpect.isEmpty {
+            let params = Set(targets[i].params.map(\.name))
+            let whens = (targets[i].when.map { [$0] } ?? []) + targets[i].conditionalExpect.map(\.when)
+            for when in whens {
+                for name in Set(when.condition.variables).sorted() where params.contains(name) || captured.contains(name) {
+                    var d = Diagnostic(file: file, mark: when.mark,
+                                       message: "when: ${\(name)} reads the environment variable \(name), not the \(params.contains(name) ? "param" : "capture") {\(name)}",
+                                       hint: "write {\(name)} for the placeholder value")
+                    d.isWarning = true
+                    targets[i].warnings.append(d)
+                }
+            }
+        }
+    }
+}
+
+extension Condition {
+    /// The `${NAME}`s it reads, in order.
+    var variables: [String] {
+        func names(_ o: Operand) -> [String] { if case .variable(let n) = o { [n] } else { [] } }
+        switch self {
+        case .any(let all), .all(let all): return all.flatMap(\.variables)
+        case .not(let c): return c.variables
+        case .exists(let o): return names(o)
+        case .equal(let a, let b), .notEqual(let a, let b): return names(a) + names(b)
+        case .matches(let a, _): return names(a)
+        }
+    }
+}
+
 extension Expectations {
     /// These expectations over `base`: what this block writes wins. `status:`, `body:`,
     /// `schema:`, `maxTime:`, `events:` replace the base's; `headers:` and `json:` add up, and a

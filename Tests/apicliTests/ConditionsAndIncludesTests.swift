@@ -347,4 +347,23 @@ final class ConditionsAndIncludesTests: FolderTestCase {
         XCTAssertEqual(bad.code, 2)
         XCTAssertTrue(bad.stderr.hasPrefix("shared/b.inc.yaml:1:10: error: the shared headers must be a mapping, not a list"), bad.stderr)
     }
+
+    func testAVariableNamedLikeACaptureIsAWarning() throws {
+        let dir = try folder(["svc.yaml": """
+            baseURL: http://127.0.0.1:9
+            targets:
+              login: { path: /login, capture: { token: { json: "$.t" } } }
+              me: { path: /me, needs: login, when: "exists ${token} && ${HOME} != ''" }
+
+            """])
+        let r = try CLI.run(["validate", "svc.yaml"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, """
+            svc.yaml:4:40: warning: when: ${token} reads the environment variable token, not the capture {token}
+              4 |   me: { path: /me, needs: login, when: "exists ${token} && ${HOME} != ''" }
+                |                                        ^
+                hint: write {token} for the placeholder value
+
+            """)
+    }
 }
