@@ -26,6 +26,11 @@ extension ServiceDecoder {
     /// `expect:` of a target: one block, or a list of blocks; a block with `when:` applies only
     /// when its condition holds (`Target.conditionalExpect`), the others are merged into `expect`.
     mutating func targetExpect(_ node: Node, _ what: @autoclosure () -> String, into target: inout Target) {
+        // One block without when: (nearly every target): as before, no list made.
+        if node.items == nil, !(node.pairs?.contains { $0.key.scalarText == "when" } ?? false) {
+            target.expect = expectations(node, what())
+            return
+        }
         let blocks = node.items ?? [node]
         if node.items != nil, blocks.isEmpty {
             reader.error("expect: [] holds no block", at: node.mark, hint: "write expect: { status: 200 } or a list of such blocks")
@@ -43,7 +48,7 @@ extension ServiceDecoder {
             }
         }
         target.expect = plain
-        target.conditionalExpect = conditional
+        if !conditional.isEmpty { target.conditionalExpect = conditional }
     }
 
     /// One `expect:` block, its `when:` taken out first.
@@ -62,9 +67,11 @@ extension ServiceDecoder {
     /// A `${NAME}` in a condition reads the environment; when NAME is also a param of the target
     /// or a capture in the file, `{NAME}` was likely meant: a warning (`validate`, `show`, `call`).
     func warnAboutVariablesThatNamePlaceholders(_ targets: inout [Target]) {
-        guard targets.contains(where: { $0.when != nil || !$0.conditionalExpect.isEmpty }) else { return }
-        let captured = Set(targets.flatMap { $0.captures.map(\.name) })
-        for i in targets.indices where targets[i].when != nil || !targets[i].conditionalExpect.isEmpty {
+        // By index, a pointer compared: no Target is copied out of a file of thousands.
+        guard targets.indices.contains(where: { targets[$0].conditionsBox != nil }) else { return }
+        var captured = Set<String>()
+        for i in targets.indices where !targets[i].captures.isEmpty { captured.formUnion(targets[i].captures.map(\.name)) }
+        for i in targets.indices where targets[i].conditionsBox != nil {
             let params = Set(targets[i].params.map(\.name))
             let whens = (targets[i].when.map { [$0] } ?? []) + targets[i].conditionalExpect.map(\.when)
             for when in whens {
