@@ -99,3 +99,45 @@ final class ConditionTests: XCTestCase {
         XCTAssertEqual(on.json.first?.comparisons, [.compare(.equal, .number("2"))])
     }
 }
+
+/// `include:`'s merge rules, decoded from files in a temporary folder.
+final class IncludeMergeTests: XCTestCase {
+    func testOwnKeysWinLaterIncludesWinAndTheServicesExpectSitsUnderEveryTargets() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-inc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files = [
+            "svc.yaml": """
+                baseURL: http://127.0.0.1:9
+                include: base.inc.yaml
+                timeout: 5
+                targets:
+                  t:
+                    include: [one.inc.yaml, two.inc.yaml]
+                    headers: { X-Own: own }
+                    expect: { json: { "$.own": 1 } }
+                  plain: { path: /p }
+
+                """,
+            "base.inc.yaml": "timeout: 9\nvalidate: success\nexpect: { status: 200, headers: { X-Base: b } }\n",
+            "one.inc.yaml": "headers: { X-Own: one, X-One: one }\ntimeout: 1\nexpect: { status: 201 }\n",
+            "two.inc.yaml": "timeout: 2\nauth: { bearer: two }\n",
+        ]
+        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        let service = try TargetFile.load(dir.appendingPathComponent("svc.yaml").path)
+        // The service's own timeout wins over the included one; validate comes from the include.
+        XCTAssertEqual(service.timeout, 5)
+        XCTAssertEqual(service.validation, .success)
+        let t = try XCTUnwrap(service.target(named: "t"))
+        XCTAssertEqual(t.headers.map { "\($0.name): \($0.value.text)" }, ["X-One: one", "X-Own: own"])
+        XCTAssertEqual(t.timeout, 2, "of a list, the later file wins")
+        if case .bearer? = t.auth {} else { XCTFail("auth not included: \(String(describing: t.auth))") }
+        // expect: the target's own over its includes' over the service's included one
+        XCTAssertEqual(t.expect?.status, [.code(201)])
+        XCTAssertEqual(t.expect?.headers.map(\.name), ["X-Base"])
+        XCTAssertEqual(t.expect?.json.count, 1)
+        let plain = try XCTUnwrap(service.target(named: "plain"))
+        XCTAssertEqual(plain.expect?.status, [.code(200)])
+        XCTAssertNil(plain.timeout)
+    }
+}
