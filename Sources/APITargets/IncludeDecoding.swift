@@ -124,6 +124,7 @@ extension ServiceDecoder {
         if let known = sharedCache[real] { return known }
         var sub = ServiceDecoder(file: path)
         sub.includeRoot = includeRoot
+        sub.includedAt = "\(file):\(mark)"
         sub.includeChain = (includeChain.isEmpty ? [(shown: shownFrom ?? file, real: "")] : includeChain) + [(shown, real)]
         sub.sharedCache = sharedCache
         let block = sub.readShared(path)
@@ -168,8 +169,9 @@ extension ServiceDecoder {
             reader.error(error.message, at: error.mark, hint: error.hint)
             return nil
         }
-        guard let root, let entries = reader.mapping(root, "a file of shared blocks", known: TargetFile.Keys.shared) else {
-            if root == nil { reader.error("the included file is empty", at: Mark(line: 1, column: 1), hint: "write headers:, auth: or expect: in it") }
+        let what = "a file of shared blocks" + (includedAt.map { " (included at \($0))" } ?? "")
+        guard let root, let entries = reader.mapping(root, what, known: TargetFile.Keys.shared) else {
+            if root == nil { reader.error("\(what) is empty", at: Mark(line: 1, column: 1), hint: "write headers:, auth: or expect: in it") }
             return nil
         }
         var own = SharedBlock()

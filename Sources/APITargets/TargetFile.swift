@@ -158,6 +158,8 @@ struct ServiceDecoder {
     var serviceShared: SharedBlock?
     /// false: `include:` inside a file of shared blocks checked alone is not read (`sharedProblems`).
     var followsIncludes = true
+    /// A file of shared blocks: where it was first included (`file:line:col`), for its messages.
+    var includedAt: String?
 
     package init(file: String) {
         reader = NodeReader(file: file)

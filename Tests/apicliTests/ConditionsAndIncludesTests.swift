@@ -203,16 +203,16 @@ final class ConditionsAndIncludesTests: FolderTestCase {
 
     func testProblemsInsideAnIncludedFileAreReportedAtItsOwnLines() throws {
         let dir = try folder([
-            "svc.yaml": "baseURL: http://127.0.0.1:9\ntargets:\n  t:\n    include: shared/bad.inc.yaml\n",
+            "svc.yaml": "baseURL: http://127.0.0.1:9\ntargets:\n  t:\n    include: shared/bad.inc.yaml\n  u:\n    include: shared/list.inc.yaml\n",
             "shared/bad.inc.yaml": "headers: { A: a }\nexpect: { status: 2000 }\npath: /x\n",
             "shared/list.inc.yaml": "- a\n",
         ])
-        let r = try CLI.run(["validate", "svc.yaml", "shared/list.inc.yaml"], cwd: dir)
+        let r = try CLI.run(["validate", "svc.yaml"], cwd: dir)
         XCTAssertEqual(r.code, 2)
         XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.contains(": error: ") }, [
-            "shared/bad.inc.yaml:3:1: error: unknown key 'path' in a file of shared blocks",
+            "shared/bad.inc.yaml:3:1: error: unknown key 'path' in a file of shared blocks (included at svc.yaml:4:14)",
             "shared/bad.inc.yaml:2:19: error: expect status '2000' is not a status code (100-599) or a class like 2xx",
-            "shared/list.inc.yaml:1:1: error: a file of shared blocks must be a mapping, not a list",
+            "shared/list.inc.yaml:1:1: error: a file of shared blocks (included at svc.yaml:6:14) must be a mapping, not a list",
         ])
     }
 
