@@ -117,8 +117,9 @@ extension ServiceDecoder {
         if includeChain.contains(where: { $0.real == real }) {
             return refuse("makes a cycle: " + (chain + [shown]).joined(separator: " → "), "remove one of these include: entries")
         }
-        guard includeChain.count < TargetFile.maxIncludeDepth else {
-            return refuse("is \(includeChain.count + 1) includes deep; at most \(TargetFile.maxIncludeDepth) are followed: " + (chain + [shown]).joined(separator: " → "),
+        let depth = max(includeChain.count, 1)  // the chain holds the service file first: its own include is 1
+        guard depth <= TargetFile.maxIncludeDepth else {
+            return refuse("is \(depth) includes deep; at most \(TargetFile.maxIncludeDepth) are followed: " + (chain + [shown]).joined(separator: " → "),
                           "include the files from one place instead of from each other")
         }
         if let known = sharedCache[real] { return known }

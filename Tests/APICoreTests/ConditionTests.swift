@@ -1,6 +1,7 @@
 import XCTest
 @testable import APIYAML
 @testable import APITargets
+@testable import APIDiagnostics
 
 /// `when:` conditions: the grammar, what absent values mean, and the bounds.
 final class ConditionTests: XCTestCase {
@@ -139,5 +140,27 @@ final class IncludeMergeTests: XCTestCase {
         let plain = try XCTUnwrap(service.target(named: "plain"))
         XCTAssertEqual(plain.expect?.status, [.code(200)])
         XCTAssertNil(plain.timeout)
+    }
+}
+
+extension IncludeMergeTests {
+    func testAChainOfEightFilesIsFollowedAndANinthIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-inc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        // f1 includes f2 … f8 includes f9: the service's include is the first of nine
+        for i in 1...9 { try write("f\(i).inc.yaml", "headers: { X-F\(i): \"\(i)\" }\n" + (i < 9 ? "include: f\(i + 1).inc.yaml\n" : "")) }
+        try write("svc.yaml", "baseURL: http://127.0.0.1:9\ntargets:\n  t: { include: f1.inc.yaml }\n  u: { include: f2.inc.yaml }\n")
+        XCTAssertThrowsError(try TargetFile.load(dir.appendingPathComponent("svc.yaml").path)) { error in
+            guard case .invalidInput(let d) = error as? APIError else { return XCTFail("\(error)") }
+            XCTAssertEqual(d.count, 1)
+            XCTAssertTrue(d[0].message.hasPrefix("include: 'f9.inc.yaml' is 9 includes deep; at most 8 are followed: "), d[0].message)
+            XCTAssertTrue(d[0].file?.hasSuffix("f8.inc.yaml") == true)
+        }
+        // From f2, eight files: all followed.
+        try write("svc.yaml", "baseURL: http://127.0.0.1:9\ntargets:\n  u: { include: f2.inc.yaml }\n")
+        let u = try XCTUnwrap(try TargetFile.load(dir.appendingPathComponent("svc.yaml").path).target(named: "u"))
+        XCTAssertEqual(u.headers.count, 8)
     }
 }
