@@ -105,13 +105,16 @@ extension ServiceDecoder {
             reader.error("include: '\(written)' \(message)", at: mark, hint: hint)
             return nil
         }
-        if let (message, hint) = Self.refusal(written) { return refuse(message, hint) }
+        // Inside an included file, the chain that led there.
+        let through = includeChain.isEmpty ? "" : " (included through " + chain.joined(separator: " → ") + ")"
+        if let (message, hint) = Self.refusal(written) { return refuse(message + through, hint) }
         let path = Path.join(includeRoot, written)
         guard let real = Path.resolved(path), Path.isRegularFile(real) else {
-            return refuse(Path.exists(path) ? "is not a regular file" : "is not there (\(path))", "create it, or fix the path (it is read from \(includeRoot.isEmpty ? "." : includeRoot))")
+            return refuse((Path.exists(path) ? "is not a regular file" : "is not there (\(path))") + through,
+                          "create it, or fix the path (it is read from \(includeRoot.isEmpty ? "." : includeRoot))")
         }
         guard let root = Path.resolved(includeRoot.isEmpty ? "." : includeRoot), real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
-            return refuse("leads outside the targets folder (through a symbolic link, to \(real))", "copy the file into the targets folder")
+            return refuse("leads outside the targets folder (through a symbolic link, to \(real))" + through, "copy the file into the targets folder")
         }
         let shown = path
         if includeChain.contains(where: { $0.real == real }) {

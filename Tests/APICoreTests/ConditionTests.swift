@@ -164,3 +164,19 @@ extension IncludeMergeTests {
         XCTAssertEqual(u.headers.count, 8)
     }
 }
+
+extension IncludeMergeTests {
+    func testARefusalInsideAnIncludedFileNamesTheChain() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-inc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("include: ../up.inc.yaml\n".utf8).write(to: dir.appendingPathComponent("a.inc.yaml"))
+        try Data("baseURL: http://127.0.0.1:9\ntargets:\n  t: { include: a.inc.yaml }\n".utf8).write(to: dir.appendingPathComponent("svc.yaml"))
+        let svc = dir.appendingPathComponent("svc.yaml").path
+        XCTAssertThrowsError(try TargetFile.load(svc)) { error in
+            guard case .invalidInput(let d) = error as? APIError else { return XCTFail("\(error)") }
+            XCTAssertEqual(d.map(\.message), ["include: '../up.inc.yaml' leaves the targets folder (..) (included through \(svc) → \(dir.path)/a.inc.yaml)"])
+            XCTAssertEqual(d.first?.mark, Mark(line: 1, column: 10))
+        }
+    }
+}
