@@ -103,10 +103,16 @@ final class ConditionTests: XCTestCase {
 
 /// `include:`'s merge rules, decoded from files in a temporary folder.
 final class IncludeMergeTests: XCTestCase {
-    func testOwnKeysWinLaterIncludesWinAndTheServicesExpectSitsUnderEveryTargets() throws {
+    /// A fresh folder, removed when the test ends.
+    private func folder() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-inc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir
+    }
+
+    func testOwnKeysWinLaterIncludesWinAndTheServicesExpectSitsUnderEveryTargets() throws {
+        let dir = try folder()
         let files = [
             "svc.yaml": """
                 baseURL: http://127.0.0.1:9
@@ -145,9 +151,7 @@ final class IncludeMergeTests: XCTestCase {
 
 extension IncludeMergeTests {
     func testAChainOfEightFilesIsFollowedAndANinthIsRefused() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-inc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try folder()
         func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
         // f1 includes f2 … f8 includes f9: the service's include is the first of nine
         for i in 1...9 { try write("f\(i).inc.yaml", "headers: { X-F\(i): \"\(i)\" }\n" + (i < 9 ? "include: f\(i + 1).inc.yaml\n" : "")) }
@@ -167,9 +171,7 @@ extension IncludeMergeTests {
 
 extension IncludeMergeTests {
     func testARefusalInsideAnIncludedFileNamesTheChain() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-inc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try folder()
         try Data("include: ../up.inc.yaml\n".utf8).write(to: dir.appendingPathComponent("a.inc.yaml"))
         try Data("baseURL: http://127.0.0.1:9\ntargets:\n  t: { include: a.inc.yaml }\n".utf8).write(to: dir.appendingPathComponent("svc.yaml"))
         let svc = dir.appendingPathComponent("svc.yaml").path
