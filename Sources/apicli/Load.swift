@@ -81,6 +81,19 @@ extension APICLI {
                                                                   valueName: "time"))
         var startAt: String?
 
+        @Option(help: ArgumentHelp("Serve live Prometheus metrics at http://ADDR/metrics while the run goes (127.0.0.1:9464; :9464 is loopback, :0 a free port, 0.0.0.0:9464 every address).",
+                                   valueName: "addr"))
+        var metrics: String?
+
+        @Option(name: .customLong("metrics-linger"),
+                help: ArgumentHelp("After the run, serve --metrics until it is scraped once more, at most this long (default 0s: set it above the scrape interval).",
+                                   valueName: "time"))
+        var metricsLinger: String?
+
+        @Option(help: ArgumentHelp("Stream one JSON line a second (what finished in it) to this file while the run goes; - is stdout (the summary then goes to stderr).",
+                                   valueName: "file"))
+        var jsonl: String?
+
         @Flag(help: "Send load to a host that is neither loopback nor in the target files' baseURLs.")
         var yes = false
 
