@@ -123,3 +123,101 @@ final class LoadMetricsTests: XCTestCase {
         XCTAssertTrue((0.025...0.1).contains(p50), "\(p50)")
     }
 }
+
+extension LoadMetricsTests {
+    /// `--metrics :0` picks a free port and says which; the endpoint answers while the run goes (the
+    /// counters growing, the in-flight gauge, the run's labels), 404 elsewhere; it is gone after the run.
+    func testTheEndpointWhileTheRunGoes() throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["load", "--targets", dir.appendingPathComponent("targets").path, "-q", "svc.slow", "--users", "3",
+                             "--duration", "3s", "--metrics", ":0"]
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("\n") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += chunk
+        }
+        let line = String(decoding: said, as: UTF8.self)
+        let url = try XCTUnwrap(line.range(of: #"http://127\.0\.0\.1:[0-9]+/metrics"#, options: .regularExpression).map { String(line[$0]) }, line)
+        XCTAssertFalse(url.hasSuffix(":0/metrics"), line)
+        Thread.sleep(forTimeInterval: 1)
+        let first = get(url)
+        Thread.sleep(forTimeInterval: 0.6)
+        let second = get(url)
+        let other = get(url.replacingOccurrences(of: "/metrics", with: "/other"))
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertTrue(first.contains("# TYPE apicli_load_requests_total counter"), first)
+        XCTAssertTrue(first.contains("# TYPE apicli_load_latency_seconds histogram"), first)
+        XCTAssertTrue(first.contains(#"apicli_load_run_info{model="closed",load="3 users"} 1"#), first)
+        XCTAssertFalse(first.contains("apicli_load_start_lag_seconds"), "the closed model has no start lag")
+        // Three users each waiting 30 ms for the server: one in flight or more at the scrape.
+        let inFlight = try XCTUnwrap(value(first, "apicli_load_in_flight_requests"))
+        XCTAssertTrue((1...3).contains(inFlight), first)
+        let a = try XCTUnwrap(value(first, #"apicli_load_requests_total{target="svc.slow",status="200"}"#), first)
+        let b = try XCTUnwrap(value(second, #"apicli_load_requests_total{target="svc.slow",status="200"}"#), second)
+        XCTAssertGreaterThan(b, a)
+        XCTAssertTrue(other.contains("serves its metrics at /metrics"), other)
+        XCTAssertEqual(get(url), "", "nothing listens after the run")
+    }
+
+    /// A sample's value in Prometheus' text format.
+    func value(_ text: String, _ series: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.dropFirst(series.count + 1)) }
+    }
+
+    func testBadAddressesAndABusyPort() throws {
+        for bad in ["9464x", "127.0.0.1:70000", "example.com:9464", "1.2.3:80", "[::1]9464", ":", "127.0.0.1:-1"] {
+            let r = try load(["svc.fast", "--requests", "1", "--metrics", bad])
+            XCTAssertEqual(r.code, 64, "\(bad): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("--metrics takes an address of this machine"), r.stderr)
+        }
+        let linger = try load(["svc.fast", "--requests", "1", "--metrics-linger", "2s"])
+        XCTAssertEqual(linger.code, 64, linger.stderr)
+        XCTAssertTrue(linger.stderr.contains("--metrics-linger goes with --metrics"), linger.stderr)
+        // The load server's own port is taken: exit 3, before anything is sent.
+        let port = try XCTUnwrap(URL(string: server.url)?.port)
+        let busy = try load(["svc.fast", "--requests", "1", "--metrics", "127.0.0.1:\(port)"])
+        XCTAssertEqual(busy.code, 3, busy.stderr)
+        XCTAssertTrue(busy.stderr.contains("--metrics cannot listen on 127.0.0.1:\(port): the port is in use"), busy.stderr)
+        XCTAssertTrue(busy.stderr.contains(":0 for a free one"), busy.stderr)
+    }
+
+    /// `--jsonl`: a line a second with what finished in it; the lines add up to the report's totals.
+    /// `-` writes them to stdout and the summary to stderr.
+    func testJSONLinesAddUpToTheReport() throws {
+        let r = try load(["svc.fast", "svc.bad", "--rate", "200/s", "--duration", "3s", "--json", dir.appendingPathComponent("r.json").path,
+                          "--jsonl", dir.appendingPathComponent("l.jsonl").path])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let overall = try XCTUnwrap(try json("r.json")["overall"] as? [String: Any])
+        let text = try String(contentsOf: dir.appendingPathComponent("l.jsonl"), encoding: .utf8)
+        let lines = try text.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        XCTAssertTrue((3...4).contains(lines.count), text)
+        XCTAssertEqual(lines.map { $0["second"] as? Int }, Array(0..<lines.count))
+        XCTAssertEqual(lines.map { $0["requests"] as? Int ?? 0 }.reduce(0, +), overall["requests"] as? Int)
+        XCTAssertEqual(lines.map { $0["errors"] as? Int ?? 0 }.reduce(0, +), (overall["errors"] as? [String: Int])?["5xx"])
+        XCTAssertEqual(lines.map { ($0["histogram"] as? [[Int]] ?? []).map { $0[1] }.reduce(0, +) }, lines.map { $0["requests"] as? Int ?? -1 })
+        let full = try XCTUnwrap(lines.first)
+        XCTAssertTrue((150...250).contains(full["requests"] as? Int ?? 0), "\(full)")
+        for key in ["time", "errorKinds", "bytes", "inFlight", "latencyMs"] { XCTAssertNotNil(full[key], key) }
+        XCTAssertNil(full["shard"])
+
+        let out = try load(["svc.fast", "--users", "2", "--requests", "20", "--jsonl", "-", "--shard", "2/2"])
+        XCTAssertEqual(out.code, 0, out.stderr)
+        let streamed = out.stdout.split(separator: "\n")
+        XCTAssertFalse(streamed.isEmpty)
+        for line in streamed {
+            let o = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
+            XCTAssertEqual(o["shard"] as? [String: Int], ["index": 2, "count": 2])
+        }
+        XCTAssertTrue(out.stderr.contains("overall"), "the summary goes to stderr: \(out.stderr)")
+        let unwritable = try load(["svc.fast", "--requests", "1", "--jsonl", dir.appendingPathComponent("no/such/l.jsonl").path])
+        XCTAssertEqual(unwritable.code, 5, unwritable.stderr)
+    }
+}
