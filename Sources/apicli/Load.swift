@@ -19,7 +19,10 @@ extension APICLI {
                 schedule whether or not earlier ones came back (at most --max-in-flight), and latency counts \
                 from the scheduled start. Stop after --duration (default 10s, or the ramp's length) or --requests.
 
+                Watch a run while it goes: --metrics serves live Prometheus metrics, --jsonl streams a line a second.
+
                 Exit codes: 0 every threshold passed, 1 a threshold failed, 2 bad target file or pattern, \
+                3 the --metrics address cannot be listened on, 5 a report or --jsonl cannot be written, \
                 64 bad flags or a host refused without --yes, 130 Ctrl-C (the report so far is printed and written).
                 """
         )
