@@ -101,7 +101,7 @@ deps-build:
 
 # What the tests need beside the build: system packages (quiet and a no-op when present). chromium
 # (headless) renders the HTML report in CheckCISurfacesTests; nginx (ssl_verify_client) is
-# ClientCertificateTests' server; prometheus scrapes `load --metrics` in LoadMetricsTests; curl and libcurl for the URLSession trait build. Python packages
+# ClientCertificateTests' server; prometheus scrapes `load --metrics` in LoadTests; curl and libcurl for the URLSession trait build. Python packages
 # go into the project's venv only (`make venv`), never into the system Python.
 deps: deps-build
 	@missing=""; \

@@ -79,11 +79,11 @@ package final class LoadMetricsServer: Sendable {
     package var served: Int { scrapes.load(ordering: .relaxed) }
 
     /// After the run: serves on until one more scrape has been answered (the run's last counts), at
-    /// most `seconds`.
-    package func linger(_ seconds: Double) async {
+    /// most `seconds`, and while `going()` (Ctrl-C ends it).
+    package func linger(_ seconds: Double, while going: () -> Bool) async {
         guard seconds > 0 else { return }
         let before = served, until = monotonicSeconds() + seconds
-        while served == before, monotonicSeconds() < until, !Task.isCancelled {
+        while served == before, monotonicSeconds() < until, going(), !Task.isCancelled {
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
     }

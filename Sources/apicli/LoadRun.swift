@@ -95,7 +95,8 @@ extension APICLI.Load {
         do { try finish(result, console, summaryToStderr: lines?.isStdout == true) } catch { status = error }
         if let lineFailure { status = console.fail(lineFailure, target: nil) }
         if let server {
-            if result.stopped?.hasPrefix("interrupted") != true { await server.linger(flags.metricsLinger) }
+            let interrupted = { runner.stopReason?.hasPrefix("interrupted") == true }  // Ctrl-C, in the run or in the linger
+            await server.linger(flags.metricsLinger, while: { !interrupted() })
             await server.stop()
         }
         if let status { throw status }

@@ -4,46 +4,9 @@ import XCTest
 
 /// `apicli load --metrics` scraped by a real Prometheus server (Debian's `prometheus`, `make deps`) on
 /// loopback, the endpoint read directly while a run goes, its address checked, and `--jsonl`'s lines
-/// against the run's report. Each run lasts a few seconds, against Tests/Servers/load-server.py.
-final class LoadMetricsTests: XCTestCase {
-    var server: TestServer!
-    var dir: URL!
-
-    override func setUpWithError() throws {
-        server = try TestServer("load-server.py", ["--lifetime", "120"])
-        dir = try CLI.folder(["targets/svc.yaml": """
-            baseURL: \(server.url)
-            targets:
-              fast: { path: /fast, load: { weight: 3 } }
-              bad: { path: /status/503 }
-              slow: { path: /delay, task: { query: { ms: "30" } } }
-            """])
-    }
-
-    override func tearDownWithError() throws {
-        server?.stop()
-        if let dir { try? FileManager.default.removeItem(at: dir) }
-    }
-
-    func load(_ args: [String], env: [String: String] = [:], timeout: Double = 40) throws -> CLI.Result {
-        try CLI.run(["load", "--targets", dir.appendingPathComponent("targets").path, "-q"] + args, env: env, timeout: timeout)
-    }
-
-    func json(_ name: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: dir.appendingPathComponent(name))
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
-
+/// against the run's report: LoadTests' server and targets, each run a few seconds.
+extension LoadTests {
     static let prometheus = "/usr/bin/prometheus"
-
-    /// Skips (or fails under APICLI_REQUIRE_LIVE=1) when Prometheus is missing.
-    static func requirePrometheus() throws {
-        if FileManager.default.isExecutableFile(atPath: prometheus) { return }
-        if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" {
-            XCTFail("prometheus is not installed: `make deps` installs it")
-        }
-        throw XCTSkip("prometheus is not installed (make deps)")
-    }
 
     /// GET `url` with curl; its body ("" when it fails).
     func get(_ url: String) -> String {
@@ -64,7 +27,7 @@ final class LoadMetricsTests: XCTestCase {
     /// run, and its request counter ends equal to the load report's count (`--metrics-linger` holds the
     /// endpoint open for the scrape after the run).
     func testPrometheusScrapesTheRunAndCountsWhatTheReportCounts() throws {
-        try Self.requirePrometheus()
+        try CLI.require(Self.prometheus, "prometheus")
         let promPort = try NginxServer.freePort(in: dir), metricsPort = try NginxServer.freePort(in: dir)
         let config = dir.appendingPathComponent("prometheus.yml")
         try Data("""
@@ -96,8 +59,8 @@ final class LoadMetricsTests: XCTestCase {
         XCTAssertEqual(r.code, 0, r.stderr)
         // The linger ends at the first scrape after the run (about a second), not after its 5 s.
         XCTAssertLessThan(r.seconds, 5 + 4, r.stderr)
-        let report = try json("r.json")
-        let overall = try XCTUnwrap(report["overall"] as? [String: Any])
+        let rep = try report("r.json")
+        let overall = try XCTUnwrap(rep["overall"] as? [String: Any])
         let requests = try XCTUnwrap(overall["requests"] as? Int)
         let errors = try XCTUnwrap((overall["errors"] as? [String: Int])?["5xx"])
         XCTAssertGreaterThan(requests, 1000)
@@ -118,13 +81,13 @@ final class LoadMetricsTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(samples, 3)
         let first = try XCTUnwrap(query(promPort, "sum(min_over_time(apicli_load_requests_total[5m]))"))
         XCTAssertLessThan(first, Double(requests))
-        // A dashboard's latency: the slow target's p50 from the histogram is about its 30 ms delay.
+        // A dashboard's latency: the slow target's p50 from the histogram is about its 50 ms delay.
         let p50 = try XCTUnwrap(query(promPort, "histogram_quantile(0.5, sum by (le) (max_over_time(apicli_load_latency_seconds_bucket{target=\"svc.slow\"}[5m])))"))
         XCTAssertTrue((0.025...0.1).contains(p50), "\(p50)")
     }
 }
 
-extension LoadMetricsTests {
+extension LoadTests {
     /// `--metrics :0` picks a free port and says which; the endpoint answers while the run goes (the
     /// counters growing, the in-flight gauge, the run's labels), 404 elsewhere; it is gone after the run.
     func testTheEndpointWhileTheRunGoes() throws {
@@ -157,7 +120,7 @@ extension LoadMetricsTests {
         XCTAssertTrue(first.contains("# TYPE apicli_load_latency_seconds histogram"), first)
         XCTAssertTrue(first.contains(#"apicli_load_run_info{model="closed",load="3 users"} 1"#), first)
         XCTAssertFalse(first.contains("apicli_load_start_lag_seconds"), "the closed model has no start lag")
-        // Three users each waiting 30 ms for the server: one in flight or more at the scrape.
+        // Three users each waiting 50 ms for the server: one in flight or more at the scrape.
         let inFlight = try XCTUnwrap(value(first, "apicli_load_in_flight_requests"))
         XCTAssertTrue((1...3).contains(inFlight), first)
         let a = try XCTUnwrap(value(first, #"apicli_load_requests_total{target="svc.slow",status="200"}"#), first)
@@ -195,7 +158,7 @@ extension LoadMetricsTests {
         let r = try load(["svc.fast", "svc.bad", "--rate", "200/s", "--duration", "3s", "--json", dir.appendingPathComponent("r.json").path,
                           "--jsonl", dir.appendingPathComponent("l.jsonl").path])
         XCTAssertEqual(r.code, 0, r.stderr)
-        let overall = try XCTUnwrap(try json("r.json")["overall"] as? [String: Any])
+        let overall = try XCTUnwrap(try report("r.json")["overall"] as? [String: Any])
         let text = try String(contentsOf: dir.appendingPathComponent("l.jsonl"), encoding: .utf8)
         let lines = try text.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         XCTAssertTrue((3...4).contains(lines.count), text)
