@@ -26,12 +26,13 @@ package final class LoadRunner: Sendable {
     private let deadline: Double?
 
     /// `start`: monotonic seconds when the run begins (the `--start-at` moment, already waited for).
-    package init(plan: LoadPlan, start: Double, template: LoadResult, makeCaller: @escaping @Sendable () -> Caller) {
+    package init(plan: LoadPlan, start: Double, template: LoadResult, watch: LoadWatch? = nil,
+                 makeCaller: @escaping @Sendable () -> Caller) {
         self.plan = plan
         self.makeCaller = makeCaller
         order = plan.order
         deadline = plan.duration.map { start + $0 }
-        recorder = LoadRecorder(names: plan.items.map(\.target.qualifiedName), start: start, template: template)
+        recorder = LoadRecorder(names: plan.items.map(\.target.qualifiedName), start: start, template: template, watch: watch)
     }
 
     /// Starts nothing new; requests in flight finish (or are cancelled with the run's task).
@@ -109,7 +110,9 @@ package final class LoadRunner: Sendable {
             }
             let due = monotonicSeconds()
             body.reset()
+            recorder.watch?.sending()
             let sent = await caller.send(ready.call, transfer: transfer)
+            recorder.watch?.sent()
             let end = monotonicSeconds()
             if let entry = entry(names[i], sent, bytes: body.bytes, due: due, end: end, lag: nil) { batch.add(entry, to: recorder) }
             if think > 0 { try? await Task.sleep(nanoseconds: UInt64(think * 1e9)) }
@@ -129,8 +132,8 @@ package final class LoadRunner: Sendable {
     /// request the run's stop cut short.
     private func entry(_ name: String, _ sent: Sent, bytes: Int, due: Double, end: Double, lag: Double?) -> LoadRecorder.Entry? {
         if case .failure(let e) = sent.last, cancelled(e) { return nil }
-        let counted = if case .success = sent.last { bytes } else { 0 }
-        return LoadRecorder.Entry(name: name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: counted, lag: lag)
+        let (counted, status) = if case .success(let r) = sent.last { (bytes, r.status) } else { (0, 0) }
+        return LoadRecorder.Entry(name: name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: counted, lag: lag, status: status)
     }
 
     /// A request that failed once the run was stopped (Ctrl-C cancels the requests in flight):
