@@ -47,6 +47,11 @@ package struct Target: Sendable {
     package var load: LoadSettings? = nil
     /// `stream:`: the idle timeout and reconnection of an event stream.
     package var stream: StreamSettings? = nil
+    /// `each:`: one request per row, the row's fields as `{placeholders}` (`RowSet`).
+    package var each: RowSource? {
+        get { eachBox?.value }
+        set { eachBox = newValue.map(CopyOnWrite.init) }
+    }
     /// What the target says that works but is likely a mistake (`method: GTE`); `validate`, `show`
     /// and `call` print these on stderr.
     package var warnings: [Diagnostic] = []
@@ -56,6 +61,7 @@ package struct Target: Sendable {
     /// memory to fill and copy. (Internal, not private: the memberwise initializer stays internal.)
     var authBox: CopyOnWrite<Auth>? = nil
     var untilBox: CopyOnWrite<Until>? = nil
+    var eachBox: CopyOnWrite<RowSource>? = nil
 
     /// `service.target`, the name users type.
     package var qualifiedName: String { Self.qualifiedName(service: service, name: name) }
