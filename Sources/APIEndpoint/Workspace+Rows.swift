@@ -6,8 +6,17 @@ extension Workspace {
     /// `data` (`--data FILE`, a path from the working directory), that file's rows for every
     /// selected target. What `check`, `call` and `load` send; `-p` values still win over a row's.
     package func rows(_ selection: [(Service, Target)], data: String?) throws(APIError) -> [(Service, Target)] {
-        var rows: [DataRow]?
-        if let data { rows = try DataFile.read(data) }
-        return try RowSet.expand(selection, data: rows, folder: options.directory, given: Set(options.overrides.params.keys))
+        try RowSet.expand(selection, data: try dataRows(data), folder: options.directory, given: Set(options.overrides.params.keys))
+    }
+
+    /// For each target of `selection`, its rows' targets (nil: it has none), as `rows` makes them:
+    /// what `load` draws from.
+    package func rowGroups(_ selection: [(Service, Target)], data: String?) throws(APIError) -> [[Target]?] {
+        try RowSet.groups(selection, data: try dataRows(data), folder: options.directory, given: Set(options.overrides.params.keys))
+    }
+
+    private func dataRows(_ data: String?) throws(APIError) -> [DataRow]? {
+        guard let data else { return nil }
+        return try DataFile.read(data)
     }
 }

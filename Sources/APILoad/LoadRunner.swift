@@ -23,6 +23,12 @@ package final class LoadRunner: Sendable {
     let stopped = Locked<String?>(nil)
     private let started = Locked<Int>(0)
     let order: [Int]
+    /// Every item's variants (its rows' targets, or itself) one after another: item `i`'s row
+    /// `r` is `variants[first[i] + r]`, counted under `names[i]`.
+    let variants: [(service: Service, target: Target, item: Int)]
+    let first: [Int]
+    let rows: LoadPlan.RowPicker
+    let names: [String]
     private let deadline: Double?
 
     /// `start`: monotonic seconds when the run begins (the `--start-at` moment, already waited for).
@@ -30,8 +36,23 @@ package final class LoadRunner: Sendable {
         self.plan = plan
         self.makeCaller = makeCaller
         order = plan.order
+        var variants: [(service: Service, target: Target, item: Int)] = []
+        var first: [Int] = []
+        for (i, item) in plan.items.enumerated() {
+            first.append(variants.count)
+            variants += item.variants.map { (item.service, $0, i) }
+        }
+        (self.variants, self.first) = (variants, first)
+        rows = LoadPlan.RowPicker(order: order, items: plan.items.count, rowOrder: plan.rowOrder)
         deadline = plan.duration.map { start + $0 }
-        recorder = LoadRecorder(names: plan.items.map(\.target.qualifiedName), start: start, template: template)
+        names = plan.items.map(\.target.qualifiedName)
+        recorder = LoadRecorder(names: names, start: start, template: template)
+    }
+
+    /// The variant request `k` of the run sends: its item's (`order`), the row `rowOrder` picks.
+    func variant(_ k: Int) -> Int {
+        let i = order[k % order.count]
+        return first[i] + rows.row(k, rows: plan.items[i].rows.count)
     }
 
     /// Starts nothing new; requests in flight finish (or are cancelled with the run's task).
@@ -82,24 +103,24 @@ package final class LoadRunner: Sendable {
 
     private func user(think: Double) async {
         let caller = makeCaller()
-        // Per item, built once: its request and name (not the plan's item copied each request; the
-        // call in a box, so that sending it copies none of its parts).
-        var prepared = [Ready?](repeating: nil, count: plan.items.count)
-        let names = plan.items.map(\.target.qualifiedName)
+        // Per variant (an item, or one of its rows), built once: its request (not the plan's item
+        // copied each request; the call in a box, so that sending it copies none of its parts).
+        var prepared = [Ready?](repeating: nil, count: variants.count)
         var batch = LoadRecorder.Batch()
         defer { batch.flush(to: recorder) }
         // The user's requests one after another: one counter for all of them.
         let body = BodyCounter()
         let transfer = Transfer(stream: body)
         while let k = claim() {
-            let i = order[k % order.count]
+            let v = variant(k)
+            let i = variants[v].item
             let ready: Ready
-            if let built = prepared[i] {
+            if let built = prepared[v] {
                 ready = built
             } else {
                 do {
-                    ready = Ready(try await caller.prepare(plan.items[i].target, in: plan.items[i].service))
-                    prepared[i] = ready
+                    ready = Ready(try await caller.prepare(variants[v].target, in: variants[v].service))
+                    prepared[v] = ready
                 } catch {
                     let now = monotonicSeconds()
                     if !cancelled(error) { recorder.record(names[i], due: now, end: now, error: LoadOutcome.errorKind(error), bytes: 0) }

@@ -24,6 +24,10 @@ package struct LoadSetup: Sendable {
         package var weights: [String: Int]
         /// Added to the project's and the selected targets' `load: { thresholds: }`.
         package var thresholds: [LoadThreshold]
+        /// `--data FILE`: rows for every selected target (over their `each:`).
+        package var data: String? = nil
+        /// `--data-order`, `--seed`.
+        package var rowOrder: LoadPlan.RowOrder = .roundRobin
 
         package init(patterns: [String] = [], model: LoadPlan.Model = .closed(users: 1, think: 0), duration: Double? = nil,
                      requests: Int? = nil, weights: [String: Int] = [:], thresholds: [LoadThreshold] = []) {
@@ -54,12 +58,14 @@ package struct LoadSetup: Sendable {
     package init(_ workspace: Workspace, _ request: Request) throws(APIError) {
         let selected = try Selection.select(try workspace.catalog(), patterns: request.patterns)
         let names = Set(selected.map(\.1.qualifiedName))
-        let items = selected.map { service, target in
-            LoadPlan.Item(service: service, target: target,
-                          weight: request.weights[target.qualifiedName] ?? target.load?.weight ?? 1)
+        let rows = try workspace.rowGroups(selected, data: request.data)
+        let items = zip(selected, rows).map { pair, rows in
+            LoadPlan.Item(service: pair.0, target: pair.1,
+                          weight: request.weights[pair.1.qualifiedName] ?? pair.1.load?.weight ?? 1, rows: rows ?? [])
         }
         let duration = request.duration ?? (request.requests == nil ? LoadPlan.defaultDuration(request.model) : nil)
         plan = LoadPlan(items: items, model: request.model, duration: duration, requests: request.requests)
+        plan.rowOrder = request.rowOrder
         thresholds = (workspace.project.load?.thresholds ?? []) + selected.flatMap { $0.1.load?.thresholds ?? [] } + request.thresholds
         if let unknown = request.weights.keys.sorted().first(where: { !names.contains($0) }) {
             problem = .weight(unknown)
@@ -68,7 +74,7 @@ package struct LoadSetup: Sendable {
             problem = .threshold(unknown)
         }
         scope = HostScope(hosts: Self.ownHosts(workspace), connection: workspace.settings.connection)
-        foreignHosts = Self.foreignHosts(workspace, selected, scope)
+        foreignHosts = Self.foreignHosts(workspace, items, scope)
     }
 
     /// The workspace for the run: its redirects stay in `scope` and the hosts the user consented to.
@@ -95,9 +101,10 @@ package struct LoadSetup: Sendable {
         return own
     }
 
-    /// Where the requests of `selected` and what they need connect, in order, out of `scope`.
-    private static func foreignHosts(_ workspace: Workspace, _ selected: [(Service, Target)], _ scope: HostScope) -> [String] {
-        var needed = selected
+    /// Where the requests of `items` (each of their rows) and what they need connect, in order, out of `scope`.
+    private static func foreignHosts(_ workspace: Workspace, _ items: [LoadPlan.Item], _ scope: HostScope) -> [String] {
+        var needed = items.flatMap { item in item.variants.map { (item.service, $0) } }
+        let selected = items.map { ($0.service, $0.target) }
         let caller = Caller(workspace: workspace)
         for name in caller.needed(by: selected).sorted() { if let found = try? workspace.find(name) { needed.append(found) } }
         var foreign: [String] = []

@@ -29,8 +29,8 @@ extension LoadRunner {
 
     func open(_ schedule: RateSchedule, maxInFlight: Int) async throws(APIError) {
         let caller = makeCaller()
-        var calls: [PreparedCall] = []
-        for item in plan.items { calls.append(try await caller.prepare(item.target, in: item.service)) }
+        var calls: [PreparedCall] = []  // one per variant (`variants`)
+        for v in variants { calls.append(try await caller.prepare(v.target, in: v.service)) }
         let placement = OpenPlacement.current
         let home = placement == .pool ? nil : EventLoopExecutor.next()
         let gates = placement == .loops ? calls.map { _ in nil } : SendGate.gates(for: calls, caller.workspace.settings.connection)
@@ -57,7 +57,7 @@ extension LoadRunner {
                     slots.release()
                     break
                 }
-                let i = order[k % order.count]
+                let i = variant(k)
                 k += 1
                 recorder.scheduled(UInt64(k))
                 let loop: (any TaskExecutor)? = switch placement {
@@ -71,7 +71,8 @@ extension LoadRunner {
                         // is measured here. A start a little early (not worth a sleep) counts from when
                         // it started; a late one from its schedule.
                         let now = monotonicSeconds()
-                        await self.send(calls[i], caller: caller, on: loop as? EventLoopExecutor, due: min(due, now), lag: max(now - due, 0))
+                        await self.send(calls[i], self.names[self.variants[i].item], caller: caller, on: loop as? EventLoopExecutor,
+                                        due: min(due, now), lag: max(now - due, 0))
                         slots.release()
                     }
                     continue
@@ -86,7 +87,8 @@ extension LoadRunner {
                     var request: SendGate.Pending? = SendGate.Pending(item: i, from: min(due, now), lag: max(now - due, 0))
                     while let r = request {
                         if !Task.isCancelled {  // Ctrl-C: the ones waiting are not sent
-                            await self.send(calls[r.item], caller: caller, on: loop as? EventLoopExecutor, due: r.from, lag: r.lag)
+                            await self.send(calls[r.item], self.names[self.variants[r.item].item], caller: caller,
+                                            on: loop as? EventLoopExecutor, due: r.from, lag: r.lag)
                         }
                         slots.release()
                         request = gate.next()
@@ -102,13 +104,13 @@ extension LoadRunner {
     /// less, and one whose time ran out while it waited is a timeout at its deadline, not sent (a
     /// silent server made a 1 s run with `--timeout 1` last 13 s, with 12 s latencies).
     @inline(never)
-    private func send(_ call: PreparedCall, caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
+    private func send(_ call: PreparedCall, _ name: String, caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
         var call = call
         let waited = monotonicSeconds() - due
         if waited > Self.early {
             let timeout = call.request.timeout
             guard waited < timeout else {
-                recorder.record(LoadRecorder.Entry(name: call.target.qualifiedName, due: due, end: due + timeout,
+                recorder.record(LoadRecorder.Entry(name: name, due: due, end: due + timeout,
                                                    error: LoadOutcome.errorKind(APIError.timedOut(timeout)), bytes: 0, lag: lag))
                 return
             }
@@ -116,7 +118,7 @@ extension LoadRunner {
         }
         let body = BodyCounter()
         let sent = await EventLoopExecutor.run(on: loop) { await caller.send(call, transfer: Transfer(stream: body)) }
-        record(call.target.qualifiedName, sent, bytes: body.bytes, due: due, lag: lag)
+        record(name, sent, bytes: body.bytes, due: due, lag: lag)
     }
 
     /// How early a request may start rather than sleep until it is due (seconds).

@@ -18,19 +18,27 @@ package enum RowSet {
                                given: Set<String> = []) throws(APIError) -> [(Service, Target)] {
         // Most runs have no rows: told field by field, nothing is copied.
         guard data != nil || selection.contains(where: { $0.1.eachBox != nil }) else { return selection }
-        var files = DataFile.Cache()
         var out: [(Service, Target)] = []
+        out.reserveCapacity(selection.count)
+        for (i, rows) in try groups(selection, data: data, folder: folder, given: given).enumerated() {
+            if let rows { out += rows.map { (selection[i].0, $0) } } else { out.append(selection[i]) }
+        }
+        return out
+    }
+
+    /// For each target of `selection` (as `expand`), its rows' targets, or nil when it has no rows:
+    /// what `load` draws a row from each time it picks the target. Every target's problems together.
+    package static func groups(_ selection: [(Service, Target)], data: [DataRow]?, folder: String,
+                               given: Set<String> = []) throws(APIError) -> [[Target]?] {
+        var files = DataFile.Cache()
+        var out: [[Target]?] = []
         out.reserveCapacity(selection.count)
         var problems: [Diagnostic] = []
         for (service, target) in selection {
             do throws(APIError) {
                 var rows = data
                 if rows == nil { rows = try self.rows(of: target, in: service, folder: folder, files: &files) }
-                guard let rows else {
-                    out.append((service, target))
-                    continue
-                }
-                for row in try expand(target, rows: rows, given: given) { out.append((service, row)) }
+                out.append(try rows.map { rows throws(APIError) in try expand(target, rows: rows, given: given) })
             } catch {
                 guard case .invalidInput(let found) = error else { throw error }
                 problems += found
@@ -76,20 +84,23 @@ package enum RowSet {
     }
 
     /// Every `{name}` the target's request needs that neither its `params:`, `-p` (`given`), its
-    /// needs' captures nor the data set gives is an error where the data set starts.
+    /// needs' captures nor the row gives is an error at the first row without it.
     static func checkFields(_ target: Target, _ rows: [DataRow], given: Set<String>) throws(APIError) {
-        guard target.needs.isEmpty, let first = rows.first else { return }
-        let fields = Set(rows.flatMap { $0.fields.map(\.name) })
+        guard target.needs.isEmpty else { return }
         let params = Set(target.params.map(\.name))
-        var missing: [String] = []
-        for name in target.requestPlaceholders where !fields.contains(name) && !params.contains(name) && !given.contains(name) {
-            if !missing.contains(name) { missing.append(name) }
+        var required: [String] = []
+        for name in target.requestPlaceholders where !params.contains(name) && !given.contains(name) && !required.contains(name) {
+            required.append(name)
         }
-        guard let name = missing.first else { return }
-        let list = missing.map { "{\($0)}" }.joined(separator: ", ")
-        throw .invalid(Diagnostic(file: first.file, mark: first.mark,
-                                  message: "\(target.qualifiedName) uses \(list), which no row of \(Path.lastComponent(first.file)) has",
-                                  hint: "add a '\(name)' field (a column of a CSV file), give it in params:, or pass -p \(name)=VALUE"))
+        guard !required.isEmpty else { return }
+        for row in rows {
+            let missing = required.filter { name in !row.fields.contains { $0.name == name } }
+            guard let name = missing.first else { continue }
+            let list = missing.map { "{\($0)}" }.joined(separator: ", ")
+            throw .invalid(Diagnostic(file: row.file, mark: row.mark,
+                                      message: "row \(row.number) has no field '\(name)'\(missing.count > 1 ? " (nor \(missing.dropFirst().map { "'\($0)'" }.joined(separator: ", ")))" : ""), which \(target.qualifiedName) uses: \(list)",
+                                      hint: "add a '\(name)' field (a column of a CSV file), give it in params:, or pass -p \(name)=VALUE"))
+        }
     }
 }
 

@@ -34,6 +34,8 @@ struct CheckValues {
     var json: String?
     /// `--allow-empty`: a run in which no check ran exits 0 (else 2: a gate that checks nothing is not green).
     var allowEmpty = false
+    /// `--data FILE`: every selected target once per row (over their `each:`).
+    var data: String?
 
     /// `check`'s own checks (the request group's are `request.validate()`).
     func validate() throws {
@@ -117,8 +119,8 @@ struct CheckValues {
     /// (retries, `until:`), whether it is reached as an item or a need.
     private func plan(_ workspace: Workspace, _ caller: Caller) throws(APIError)
         -> (CheckItems, CheckScope, [(Service, Target)], CheckPlanner) {
-        let (selected, scope) = try CheckScope.narrow(try Selection.select(try workspace.catalog(), patterns: patterns), scopeRequest,
-                                                      environment: ProcessInfo.processInfo.environment)
+        let rows = try workspace.rows(try Selection.select(try workspace.catalog(), patterns: patterns), data: data)
+        let (selected, scope) = try CheckScope.narrow(rows, scopeRequest, environment: ProcessInfo.processInfo.environment)
         var planner = CheckPlanner(caller: caller, includeAll: all)
         planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil
         return (planner.lazyItems(for: selected), scope, selected, planner)

@@ -22,13 +22,18 @@ struct LoadFlags {
     var startAt: Double?
     /// `--max-body`, or the run's default.
     var maxBody: Int64 = LoadPlan.defaultMaxBody
+    /// `--data`, `--data-order`, `--seed`.
+    var data: String?
+    var rowOrder: LoadPlan.RowOrder = .roundRobin
 
     static let maxSeconds = Durations.maxSeconds
 
     /// What the run asks of the files (`LoadSetup`).
     func request(_ patterns: [String]) -> LoadSetup.Request {
-        LoadSetup.Request(patterns: patterns, model: model, duration: duration, requests: requests, weights: weights,
-                          thresholds: thresholds)
+        var request = LoadSetup.Request(patterns: patterns, model: model, duration: duration, requests: requests, weights: weights,
+                                        thresholds: thresholds)
+        (request.data, request.rowOrder) = (data, rowOrder)
+        return request
     }
 
     init(_ c: APICLI.Load) throws {
@@ -87,6 +92,12 @@ struct LoadFlags {
             maxBody = n
         }
         shard = try ShardOption.parse(c.shard)
+        data = c.data
+        switch c.dataOrder {
+        case nil, "round-robin"?: if c.seed != nil { throw ValidationError("--seed is for --data-order random") }
+        case "random"?: rowOrder = .random(seed: c.seed ?? UInt64.random(in: 0...UInt64.max))
+        case let other?: throw ValidationError("--data-order takes round-robin or random, got '\(other)'")
+        }
         if let text = c.startAt {
             let now = Date().timeIntervalSince1970
             let value = Double(text) ?? (try? Date(text, strategy: .iso8601))?.timeIntervalSince1970
