@@ -24,8 +24,8 @@ package enum CSVTable {
     }
 
     /// The records of `bytes` (UTF-8) in order; `limit`: stop after this many (the caller refuses
-    /// the file when it gets `limit` records and there were more: `more` is set).
-    package static func records(_ bytes: [UInt8], limit: Int = .max, more: inout Bool) throws(Problem) -> [Record] {
+    /// the file when there were more: `more` is set to the line of the first one not read).
+    package static func records(_ bytes: [UInt8], limit: Int = .max, more: inout Int?) throws(Problem) -> [Record] {
         var records: [Record] = []
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let n = bytes.count
@@ -97,7 +97,7 @@ package enum CSVTable {
             }
             if fields.count == 1, fields[0].isEmpty, !quotedAny { continue }  // a blank line
             if records.count == limit {
-                more = true
+                more = start
                 break
             }
             records.append(Record(fields: fields, line: start))

@@ -56,7 +56,7 @@ package enum DataFile {
 
     /// A header row, then one row a record, every record as long as the header.
     static func csv(_ bytes: [UInt8], file: String) throws(APIError) -> [DataRow] {
-        var more = false
+        var more: Int?
         let records: [CSVTable.Record]
         do {
             records = try CSVTable.records(bytes, limit: RowSet.maxRows + 1, more: &more)
@@ -64,7 +64,7 @@ package enum DataFile {
             throw .invalid(Diagnostic(file: file, mark: error.mark, message: error.message,
                                       hint: "a field with a comma, a quote or a line break is written in double quotes, a quote in it doubled: \"a \"\"b\"\", c\""))
         }
-        if more { throw tooMany(file, Mark(line: records.last?.line ?? 1, column: 1)) }
+        if let line = more { throw tooMany(file, Mark(line: line, column: 1)) }
         guard let header = records.first else { return [] }
         let headerMark = Mark(line: header.line, column: 1)
         var seen = Set<String>()
@@ -120,13 +120,13 @@ package enum DataFile {
         package mutating func rows(_ path: String, written: String, from targetFile: String, at mark: Mark,
                                    inside folder: String) throws(APIError) -> [DataRow] {
             if let rows = read[path] { return rows }
-            guard Path.exists(path) else {
-                throw .invalid(Diagnostic(file: targetFile, mark: mark, message: "each file '\(written)' does not exist (looked for \(path))",
-                                          hint: "paths are relative to the folder of the target file"))
-            }
             guard Path.isInside(path, folder) else {
                 throw .invalid(Diagnostic(file: targetFile, mark: mark, message: "each file '\(written)' is outside the targets folder \(folder)",
                                           hint: "keep data files in the targets folder (targets/data/users.csv), or pass one with --data FILE"))
+            }
+            guard Path.exists(path) else {
+                throw .invalid(Diagnostic(file: targetFile, mark: mark, message: "each file '\(written)' does not exist (looked for \(path))",
+                                          hint: "paths are relative to the folder of the target file"))
             }
             let rows = try DataFile.read(path)
             read[path] = rows

@@ -8,7 +8,7 @@ extension ServiceDecoder {
     mutating func each(_ node: Node, _ what: @autoclosure () -> String) -> RowSource? {
         if node.items != nil {
             let rows = DataRow.rows(node, file: file, reader: &reader)
-            if rows?.isEmpty == true {
+            if node.items?.isEmpty == true {
                 reader.error("each: of \(what()) is an empty list", at: node.mark,
                              hint: "list one mapping a request, like each: [ { id: 1 }, { id: 2 } ], or remove each:")
             }
