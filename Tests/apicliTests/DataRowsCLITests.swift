@@ -96,6 +96,21 @@ final class DataRowsCLITests: FolderTestCase {
         XCTAssertTrue(absent.stderr.contains("x.csv:2:1: error: row 1 has no field 'id' (nor 'name'), which svc.user uses: {id}, {name}"), absent.stderr)
     }
 
+    func testATargetWithRowsCannotBeNeeded() throws {
+        // GIVEN a target that needs one with rows
+        let dir = try folder(["targets/svc.yaml": """
+            baseURL: http://127.0.0.1:9
+            targets:
+              rows: { path: "/r/{id}", each: [ { id: 1 }, { id: 2 } ], capture: { token: { json: "$.t" } } }
+              after: { path: "/a/{token}", needs: rows }
+            """])
+        // WHEN it is called
+        let r = try CLI.run(["call", "--targets", dir.appendingPathComponent("targets").path, "svc.after"])
+        // THEN nothing is sent: which row would the need be?
+        XCTAssertEqual(r.code, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("svc.yaml:4:39: error: needs 'rows', which has rows (each:); a need runs once"), r.stderr)
+    }
+
     func testCallSendsEveryRowInTurnOrTheOneRowPicked() throws {
         let base = try CLI.httpbin()
         let dir = try folder(["targets/svc.yaml": targets(base), "targets/data/users.csv": users])
