@@ -48,6 +48,25 @@ package enum RowSet {
         return out
     }
 
+    /// `service` with each target that has rows replaced by its first row's target, and the
+    /// problems of those rows: what `validate` judges samples with (each data file read, its
+    /// problems reported, once).
+    package static func firstRows(_ service: Service, folder: String) -> (service: Service, problems: [Diagnostic]) {
+        guard service.targets.contains(where: { $0.eachBox != nil }) else { return (service, []) }
+        var files = DataFile.Cache()
+        var out = service
+        var problems: [Diagnostic] = []
+        for i in out.targets.indices where out.targets[i].eachBox != nil {
+            do throws(APIError) {
+                guard let rows = try rows(of: service.targets[i], in: service, folder: folder, files: &files) else { continue }
+                if let first = try expand(service.targets[i], rows: rows).first { out.targets[i] = first }
+            } catch {
+                if case .invalidInput(let found) = error { problems += found }
+            }
+        }
+        return (out, problems)
+    }
+
     /// The rows of `target`'s `each:` (its file read now), or nil when it has none.
     package static func rows(of target: Target, in service: Service, folder: String,
                              files: inout DataFile.Cache) throws(APIError) -> [DataRow]? {

@@ -111,6 +111,29 @@ final class DataRowsCLITests: FolderTestCase {
         XCTAssertTrue(r.stderr.contains("svc.yaml:4:39: error: needs 'rows', which has rows (each:); a need runs once"), r.stderr)
     }
 
+    func testValidateReadsTheRowsAndJudgesSamplesWithTheFirstAndShowShowsIt() throws {
+        // GIVEN a target whose sample uses a row's field, and one whose data file has a bad row
+        let dir = try folder(["targets/svc.yaml": """
+            baseURL: http://127.0.0.1:9
+            targets:
+              good: { path: "/g/{id}", each: [ { id: a }, { id: b } ], sample: { json: { id: "{id}" } }, expect: { json: { "$.id": "{id}" } } }
+              bad: { path: "/b/{id}", each: { file: data/bad.csv } }
+            """, "targets/data/bad.csv": "id\n1\n\"2\n"])
+        let t = dir.appendingPathComponent("targets").path
+        // WHEN validated
+        let r = try CLI.run(["validate", "--targets", t])
+        // THEN the bad file is the one problem: the good sample was judged with its first row
+        XCTAssertEqual(r.code, 2, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("\(t)/data/bad.csv:3:1: error: a quoted field (opened at 3:1) is never closed\n"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("svc.yaml"), r.stderr)
+        // AND show prints the first row's request, saying there are more
+        let show = try CLI.run(["show", "--targets", t, "svc.good"])
+        XCTAssertEqual(show.code, 0, show.stderr)
+        XCTAssertTrue(show.stdout.hasPrefix("svc.good[1]  ("), show.stdout)
+        XCTAssertTrue(show.stdout.contains("GET http://127.0.0.1:9/g/a\n"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("rows      2 (each:), shown with the first"), show.stdout)
+    }
+
     func testCallSendsEveryRowInTurnOrTheOneRowPicked() throws {
         let base = try CLI.httpbin()
         let dir = try folder(["targets/svc.yaml": targets(base), "targets/data/users.csv": users])
