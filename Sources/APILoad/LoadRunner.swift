@@ -23,10 +23,10 @@ package final class LoadRunner: Sendable {
     let stopped = Locked<String?>(nil)
     private let started = Locked<Int>(0)
     let order: [Int]
-    /// Every item's variants (its rows' targets, or itself) one after another: item `i`'s row
-    /// `r` is `variants[first[i] + r]`, counted under `names[i]`.
-    let variants: [(service: Service, target: Target, item: Int)]
+    /// Every item's variants (its rows' targets, or itself) numbered one after another: item
+    /// `i`'s row `r` is variant `first[i] + r`, of item `itemOf[v]`, counted under `names[i]`.
     let first: [Int]
+    let itemOf: [Int]
     let rows: LoadPlan.RowPicker
     let names: [String]
     private let deadline: Double?
@@ -36,13 +36,13 @@ package final class LoadRunner: Sendable {
         self.plan = plan
         self.makeCaller = makeCaller
         order = plan.order
-        var variants: [(service: Service, target: Target, item: Int)] = []
         var first: [Int] = []
+        var itemOf: [Int] = []
         for (i, item) in plan.items.enumerated() {
-            first.append(variants.count)
-            variants += item.variants.map { (item.service, $0, i) }
+            first.append(itemOf.count)
+            itemOf += repeatElement(i, count: max(item.rows.count, 1))
         }
-        (self.variants, self.first) = (variants, first)
+        (self.first, self.itemOf) = (first, itemOf)
         rows = LoadPlan.RowPicker(order: order, items: plan.items.count, rowOrder: plan.rowOrder)
         deadline = plan.duration.map { start + $0 }
         names = plan.items.map(\.target.qualifiedName)
@@ -53,6 +53,12 @@ package final class LoadRunner: Sendable {
     func variant(_ k: Int) -> Int {
         let i = order[k % order.count]
         return first[i] + rows.row(k, rows: plan.items[i].rows.count)
+    }
+
+    /// Variant `v`'s target (a row's, or the item's own).
+    func target(_ v: Int) -> Target {
+        let i = itemOf[v]
+        return plan.items[i].rows.isEmpty ? plan.items[i].target : plan.items[i].rows[v - first[i]]
     }
 
     /// Starts nothing new; requests in flight finish (or are cancelled with the run's task).
@@ -103,9 +109,10 @@ package final class LoadRunner: Sendable {
 
     private func user(think: Double) async {
         let caller = makeCaller()
-        // Per variant (an item, or one of its rows), built once: its request (not the plan's item
-        // copied each request; the call in a box, so that sending it copies none of its parts).
-        var prepared = [Ready?](repeating: nil, count: variants.count)
+        // Per item, built once: its request (not the plan's item copied each request; the call in a
+        // box, so that sending it copies none of its parts). An item with rows builds the row's
+        // request each time: rows may be many, and every user would keep every one.
+        var prepared = [Ready?](repeating: nil, count: plan.items.count)
         var batch = LoadRecorder.Batch()
         defer { batch.flush(to: recorder) }
         // The user's requests one after another: one counter for all of them.
@@ -113,14 +120,14 @@ package final class LoadRunner: Sendable {
         let transfer = Transfer(stream: body)
         while let k = claim() {
             let v = variant(k)
-            let i = variants[v].item
+            let i = itemOf[v]
             let ready: Ready
-            if let built = prepared[v] {
+            if let built = prepared[i] {
                 ready = built
             } else {
                 do {
-                    ready = Ready(try await caller.prepare(variants[v].target, in: variants[v].service))
-                    prepared[v] = ready
+                    ready = Ready(try await caller.prepare(target(v), in: plan.items[i].service))
+                    if plan.items[i].rows.count <= 1 { prepared[i] = ready }
                 } catch {
                     let now = monotonicSeconds()
                     if !cancelled(error) { recorder.record(names[i], due: now, end: now, error: LoadOutcome.errorKind(error), bytes: 0) }
@@ -156,7 +163,7 @@ package final class LoadRunner: Sendable {
 
     /// A request that failed once the run was stopped (Ctrl-C cancels the requests in flight):
     /// not counted, the stop cut it short.
-    private func cancelled(_ error: APIError) -> Bool {
+    func cancelled(_ error: APIError) -> Bool {
         stopped.current != nil || Task.isCancelled
     }
 }

@@ -103,7 +103,8 @@ package struct LoadSetup: Sendable {
 
     /// Where the requests of `items` (each of their rows) and what they need connect, in order, out of `scope`.
     private static func foreignHosts(_ workspace: Workspace, _ items: [LoadPlan.Item], _ scope: HostScope) -> [String] {
-        var needed = items.flatMap { item in item.variants.map { (item.service, $0) } }
+        var needed: [(Service, Target)] = []
+        for item in items { needed += hostVariants(item, workspace) }
         let selected = items.map { ($0.service, $0.target) }
         let caller = Caller(workspace: workspace)
         for name in caller.needed(by: selected).sorted() { if let found = try? workspace.find(name) { needed.append(found) } }
@@ -114,6 +115,25 @@ package struct LoadSetup: Sendable {
             if !foreign.contains(to) { foreign.append(to) }
         }
         return foreign
+    }
+}
+
+extension LoadSetup {
+    /// The variants of `item` whose hosts stand for all of them: a row changes the host only
+    /// through a `{placeholder}` of a base URL (a path stays under it), so the first row alone
+    /// unless a base URL names a field; then one row per distinct base URL (a data set of 100,000
+    /// rows is not built 100,000 times before the run).
+    static func hostVariants(_ item: LoadPlan.Item, _ workspace: Workspace) -> [(Service, Target)] {
+        guard item.rows.count > 1 else { return [(item.service, item.variants[0])] }
+        let bases = [item.service.baseURL] + (item.service.environments + workspace.project.environments).compactMap(\.baseURL)
+        let used = Set(bases.flatMap(\.placeholders))
+        guard item.rows.contains(where: { row in row.params.contains { used.contains($0.name) } }) else {
+            return [(item.service, item.rows[0])]
+        }
+        var seen = Set<String>()
+        return item.rows.filter { row in
+            (try? workspace.baseURL(for: row, in: item.service)).map { seen.insert($0).inserted } ?? true
+        }.map { (item.service, $0) }
     }
 }
 

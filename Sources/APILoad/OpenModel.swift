@@ -29,8 +29,10 @@ extension LoadRunner {
 
     func open(_ schedule: RateSchedule, maxInFlight: Int) async throws(APIError) {
         let caller = makeCaller()
-        var calls: [PreparedCall] = []  // one per variant (`variants`)
-        for v in variants { calls.append(try await caller.prepare(v.target, in: v.service)) }
+        // One per item (with rows, its first row's: built now, so a request that cannot be built
+        // stops the run before it starts; the other rows are built as they are sent).
+        var calls: [PreparedCall] = []
+        for (i, item) in plan.items.enumerated() { calls.append(try await caller.prepare(target(first[i]), in: item.service)) }
         let placement = OpenPlacement.current
         let home = placement == .pool ? nil : EventLoopExecutor.next()
         let gates = placement == .loops ? calls.map { _ in nil } : SendGate.gates(for: calls, caller.workspace.settings.connection)
@@ -57,7 +59,8 @@ extension LoadRunner {
                     slots.release()
                     break
                 }
-                let i = variant(k)
+                let v = variant(k)
+                let i = itemOf[v]
                 k += 1
                 recorder.scheduled(UInt64(k))
                 let loop: (any TaskExecutor)? = switch placement {
@@ -71,8 +74,7 @@ extension LoadRunner {
                         // is measured here. A start a little early (not worth a sleep) counts from when
                         // it started; a late one from its schedule.
                         let now = monotonicSeconds()
-                        await self.send(calls[i], self.names[self.variants[i].item], caller: caller, on: loop as? EventLoopExecutor,
-                                        due: min(due, now), lag: max(now - due, 0))
+                        await self.send(v, calls, caller: caller, on: loop as? EventLoopExecutor, due: min(due, now), lag: max(now - due, 0))
                         slots.release()
                     }
                     continue
@@ -81,14 +83,13 @@ extension LoadRunner {
                 // waiting for a connection in the transport's queue did, and the wait counts in its
                 // latency); a task whose request is done sends the next one waiting.
                 let now = monotonicSeconds()
-                guard gate.submit(SendGate.Pending(item: i, from: min(due, now), lag: max(now - due, 0))) else { continue }
+                guard gate.submit(SendGate.Pending(item: v, from: min(due, now), lag: max(now - due, 0))) else { continue }
                 group.addTask(executorPreference: loop) {
                     let now = monotonicSeconds()
-                    var request: SendGate.Pending? = SendGate.Pending(item: i, from: min(due, now), lag: max(now - due, 0))
+                    var request: SendGate.Pending? = SendGate.Pending(item: v, from: min(due, now), lag: max(now - due, 0))
                     while let r = request {
                         if !Task.isCancelled {  // Ctrl-C: the ones waiting are not sent
-                            await self.send(calls[r.item], self.names[self.variants[r.item].item], caller: caller,
-                                            on: loop as? EventLoopExecutor, due: r.from, lag: r.lag)
+                            await self.send(r.item, calls, caller: caller, on: loop as? EventLoopExecutor, due: r.from, lag: r.lag)
                         }
                         slots.release()
                         request = gate.next()
@@ -104,8 +105,18 @@ extension LoadRunner {
     /// less, and one whose time ran out while it waited is a timeout at its deadline, not sent (a
     /// silent server made a 1 s run with `--timeout 1` last 13 s, with 12 s latencies).
     @inline(never)
-    private func send(_ call: PreparedCall, _ name: String, caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
-        var call = call
+    private func send(_ v: Int, _ calls: [PreparedCall], caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
+        let i = itemOf[v]
+        let name = names[i]
+        var call = calls[i]
+        if plan.items[i].rows.count > 1 {  // a row's request is built as it is sent: rows may be many, none is kept
+            do {
+                call = try await caller.prepare(target(v), in: plan.items[i].service)
+            } catch {
+                if !cancelled(error) { recorder.record(name, due: due, end: monotonicSeconds(), error: LoadOutcome.errorKind(error), bytes: 0, lag: lag) }
+                return
+            }
+        }
         let waited = monotonicSeconds() - due
         if waited > Self.early {
             let timeout = call.request.timeout

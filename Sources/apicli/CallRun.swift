@@ -74,7 +74,7 @@ struct CallValues {
             } else {
                 let (service, target) = try workspace.find(self.target)
                 console.warn(target.warnings)
-                calls = try pick(try workspace.rows([(service, target)], data: data), of: target, in: service)
+                calls = try rows(of: target, in: service, workspace)
             }
             if dryRun {
                 for (i, (service, target)) in calls.enumerated() {
@@ -98,35 +98,38 @@ struct CallValues {
         }
     }
 
-    /// The rows `--row` keeps: all without it; with it, the row of that 1-based number, else of that label.
-    private func pick(_ rows: [(Service, Target)], of target: Target, in service: Service) throws(APIError) -> [(Service, Target)] {
-        let hasRows = data != nil || target.each != nil
+    /// The target once per row (`each:`, `--data`), or only the row `--row` picks (its 1-based
+    /// number, else its label; only that row is built); the target itself when it has no rows.
+    private func rows(of target: Target, in service: Service, _ workspace: Workspace) throws(APIError) -> [(Service, Target)] {
+        func problem(_ message: String, hint: String? = nil) -> APIError {
+            .invalid(Diagnostic(file: service.file, mark: target.mark, message: message, hint: hint))
+        }
+        guard let rows = try workspace.rowData(of: target, in: service, data: data) else {
+            if row != nil {
+                throw problem("--row picks a row, and \(target.qualifiedName) has none", hint: "give it rows with each: in the target file, or with --data FILE")
+            }
+            return [(service, target)]
+        }
         guard let row else {
-            if hasRows, rows.count > 1, output != nil || download || target.task.download != nil {
-                throw .invalid(Diagnostic(file: service.file, mark: target.mark,
-                                          message: "\(target.qualifiedName) has \(rows.count) rows and one file to save the body to",
-                                          hint: "pick one with --row N (its number or label)"))
+            if rows.count > 1, output != nil || download || target.task.download != nil {
+                throw problem("\(target.qualifiedName) has \(rows.count) rows and one file to save the body to",
+                              hint: "pick one with --row N (its number or label)")
             }
-            return rows
+            return try workspace.rows(of: target, rows).map { (service, $0) }
         }
-        guard hasRows else {
-            throw .invalid(Diagnostic(file: service.file, mark: target.mark, message: "--row picks a row, and \(target.qualifiedName) has none",
-                                      hint: "give it rows with each: in the target file, or with --data FILE"))
-        }
+        var picked: DataRow?
         if let n = Int(row) {
-            guard rows.indices.contains(n - 1) else {
-                throw .invalid(Diagnostic(file: service.file, mark: target.mark,
-                                          message: "--row \(n): \(target.qualifiedName) has rows 1 to \(rows.count)"))
-            }
-            return [rows[n - 1]]
+            guard rows.indices.contains(n - 1) else { throw problem("--row \(n): \(target.qualifiedName) has rows 1 to \(rows.count)") }
+            picked = rows[n - 1]
+        } else {
+            picked = rows.first { $0.label == row }
         }
-        let name = target.name + "[" + row + "]"
-        guard let found = rows.first(where: { $0.1.name == name }) else {
-            let labels = rows.map { String($0.1.name.dropFirst(target.name.count + 1).dropLast()) }
-            throw .invalid(Diagnostic(file: service.file, mark: target.mark, message: "--row \(row): \(target.qualifiedName) has no row labelled '\(row)'",
-                                      hint: Suggestions.hint(for: row, in: labels) ?? "its rows: " + labels.prefix(10).joined(separator: ", ")))
+        guard let picked else {
+            let labels = rows.map(\.label)
+            throw problem("--row \(row): \(target.qualifiedName) has no row labelled '\(row)'",
+                          hint: Suggestions.hint(for: row, in: labels) ?? "its rows: " + labels.prefix(10).joined(separator: ", "))
         }
-        return [found]
+        return try workspace.rows(of: target, [picked]).map { (service, $0) }
     }
 
     /// `--dry-run`: the request (or with `--curl` the curl command) on stdout; nothing is sent,
