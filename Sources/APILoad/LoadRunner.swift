@@ -55,6 +55,9 @@ package final class LoadRunner: Sendable {
         return first[i] + rows.row(k, rows: plan.items[i].rows.count)
     }
 
+    /// The most rows of a target whose requests a user (or the open model's run) keeps once built.
+    static let keptRows = 64
+
     /// Variant `v`'s target (a row's, or the item's own).
     func target(_ v: Int) -> Target {
         let i = itemOf[v]
@@ -110,9 +113,11 @@ package final class LoadRunner: Sendable {
     private func user(think: Double) async {
         let caller = makeCaller()
         // Per item, built once: its request (not the plan's item copied each request; the call in a
-        // box, so that sending it copies none of its parts). An item with rows builds the row's
-        // request each time: rows may be many, and every user would keep every one.
+        // box, so that sending it copies none of its parts). A row's request is kept too when its
+        // item has at most `keptRows` rows; beyond, it is built each time (rows may be many, and
+        // every user would keep every one).
         var prepared = [Ready?](repeating: nil, count: plan.items.count)
+        var preparedRows: [Int: Ready] = [:]
         var batch = LoadRecorder.Batch()
         defer { batch.flush(to: recorder) }
         // The user's requests one after another: one counter for all of them.
@@ -122,12 +127,13 @@ package final class LoadRunner: Sendable {
             let v = variant(k)
             let i = itemOf[v]
             let ready: Ready
-            if let built = prepared[i] {
+            let rowCount = plan.items[i].rows.count
+            if let built = rowCount <= 1 ? prepared[i] : preparedRows[v] {
                 ready = built
             } else {
                 do {
                     ready = Ready(try await caller.prepare(target(v), in: plan.items[i].service))
-                    if plan.items[i].rows.count <= 1 { prepared[i] = ready }
+                    if rowCount <= 1 { prepared[i] = ready } else if rowCount <= Self.keptRows { preparedRows[v] = ready }
                 } catch {
                     let now = monotonicSeconds()
                     if !cancelled(error) { recorder.record(names[i], due: now, end: now, error: LoadOutcome.errorKind(error), bytes: 0) }

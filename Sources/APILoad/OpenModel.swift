@@ -33,16 +33,28 @@ extension LoadRunner {
         // stops the run before it starts; the other rows are built as they are sent).
         var calls: [PreparedCall] = []
         for (i, item) in plan.items.enumerated() { calls.append(try await caller.prepare(target(first[i]), in: item.service)) }
+        // The rows of a target with at most `keptRows`, built now too; more are built as they are sent.
+        var rowCalls: [Int: PreparedCall] = [:]
+        for (i, item) in plan.items.enumerated() where (2...Self.keptRows).contains(item.rows.count) {
+            for v in first[i]..<(first[i] + item.rows.count) { rowCalls[v] = try await caller.prepare(target(v), in: item.service) }
+        }
         let placement = OpenPlacement.current
         let home = placement == .pool ? nil : EventLoopExecutor.next()
         let gates = placement == .loops ? calls.map { _ in nil } : SendGate.gates(for: calls, caller.workspace.settings.connection)
         await withTaskExecutorPreference(home) {
-            await self.startOnSchedule(schedule, calls: calls, gates: gates, caller: caller, maxInFlight: maxInFlight,
+            await self.startOnSchedule(schedule, calls: Calls(items: calls, rows: rowCalls), gates: gates, caller: caller, maxInFlight: maxInFlight,
                                        timer: home?.loop, placement: placement)
         }
     }
 
-    private func startOnSchedule(_ schedule: RateSchedule, calls: [PreparedCall], gates: [SendGate?], caller: Caller,
+    /// The open model's requests, built before it starts: each item's, and the rows of the items
+    /// with at most `keptRows` rows, by variant.
+    struct Calls: Sendable {
+        var items: [PreparedCall]
+        var rows: [Int: PreparedCall]
+    }
+
+    private func startOnSchedule(_ schedule: RateSchedule, calls: Calls, gates: [SendGate?], caller: Caller,
                                  maxInFlight: Int, timer: (any EventLoop)?, placement: OpenPlacement) async {
         let start = recorder.start
         let end = plan.duration ?? .infinity
@@ -105,11 +117,11 @@ extension LoadRunner {
     /// less, and one whose time ran out while it waited is a timeout at its deadline, not sent (a
     /// silent server made a 1 s run with `--timeout 1` last 13 s, with 12 s latencies).
     @inline(never)
-    private func send(_ v: Int, _ calls: [PreparedCall], caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
+    private func send(_ v: Int, _ calls: Calls, caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
         let i = itemOf[v]
         let name = names[i]
-        var call = calls[i]
-        if plan.items[i].rows.count > 1 {  // a row's request is built as it is sent: rows may be many, none is kept
+        var call = plan.items[i].rows.count > 1 ? calls.rows[v] ?? calls.items[i] : calls.items[i]
+        if plan.items[i].rows.count > Self.keptRows {  // built as it is sent: rows may be many, none is kept
             do {
                 call = try await caller.prepare(target(v), in: plan.items[i].service)
             } catch {
