@@ -162,7 +162,8 @@ final class DataRowsCLITests: FolderTestCase {
               stats: { path: /stats }
               reset: { path: /reset, method: POST }
               code: { path: "/status/{code}", each: [ { code: "200" }, { code: "201" } ] }
-            """])
+              many: { path: "/status/{code}", each: { file: many.csv } }
+            """, "targets/many.csv": "code\n" + (0..<100).map { ["202", "203"][$0 % 2] }.joined(separator: "\n")])
         let t = dir.appendingPathComponent("targets").path
         // The paths the server was sent since the last call (it forgets them then).
         func paths() throws -> [String: Int] {
@@ -189,5 +190,11 @@ final class DataRowsCLITests: FolderTestCase {
         XCTAssertEqual(runs[0].values.reduce(0, +), 20)
         XCTAssertEqual(runs[0].count, 2, "both rows drawn: \(runs[0])")
         XCTAssertNotEqual(runs[0]["/status/200"], 10, "seed 7 draws unevenly, unlike round-robin: \(runs[0])")
+        // AND a target with more rows than a user keeps built (64) sends them as well, in both models
+        for model in [["--users", "3"], ["--rate", "200/s"]] {
+            let many = try CLI.run(["load", "--targets", t, "-q", "svc.many", "--requests", "10"] + model)
+            XCTAssertEqual(many.code, 0, many.stdout + many.stderr)
+            XCTAssertEqual(try paths(), ["/status/202": 5, "/status/203": 5], "\(model)")
+        }
     }
 }
