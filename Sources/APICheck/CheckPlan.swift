@@ -38,6 +38,8 @@ package struct CheckPlanner: Sendable {
     package var stub: Bool
     /// `--all`: include targets with `check: false` and unsafe methods.
     package var includeAll: Bool
+    /// The targets the command named whole (`Selection.exactNames`): checked whatever their method.
+    package var named: Set<String> = []
     /// `--drift`: compare each live response with the target's `sample:`.
     package var drift: Drift.Mode? = nil
     /// Runs what targets `needs:`, once for the whole run (shared by every item).
@@ -49,9 +51,6 @@ package struct CheckPlanner: Sendable {
         self.includeAll = includeAll
         self.caller = caller
     }
-
-    /// Methods that are checked without `check: true`: they should not change anything.
-    package static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
 
     package func items(for targets: [(Service, Target)]) -> [CheckItem] {
         let needed = caller.needed(by: targets)
@@ -74,14 +73,10 @@ package struct CheckPlanner: Sendable {
         }
     }
 
-    /// Why a target is left out of a live run, or nil when it is checked.
+    /// Why a target is left out of a live run, or nil when it is checked (`Selection.leftOut`: the
+    /// rule `load` follows too).
     package func skipReason(_ target: Target) -> String? {
-        if includeAll { return nil }
-        if target.check == false { return "check: false" }
-        if target.check == nil, !Self.safeMethods.contains(target.method) {
-            return "\(target.method) is not checked unless the target says check: true (or --all)"
-        }
-        return nil
+        Selection.leftOut(target, named: named, all: includeAll)
     }
 
     /// The targets a live run sends with certificate verification off (`--insecure`, a service's

@@ -20,6 +20,11 @@ struct CurlMapper {
 
     mutating func draft(service: String?, name: String?) throws(APIError) -> ServiceDraft {
         let url = try CurlURL(request.url ?? "")
+        if let m = request.method, !TargetFile.isToken(m) {
+            // curl sends any word as the method; a target holds only RFC 9110 tokens (what servers accept).
+            throw .invalid(Diagnostic(file: nil, mark: nil, message: "-X '\(m)' is not an HTTP method token",
+                                      hint: "use GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or another RFC 9110 token (letters, digits and !#$%&'*+-.^_`|~)"))
+        }
         var t = TargetDraft(name: "")
         t.method = method()
         t.path = url.path

@@ -24,15 +24,17 @@ package struct LoadSetup: Sendable {
         package var weights: [String: Int]
         /// Added to the project's and the selected targets' `load: { thresholds: }`.
         package var thresholds: [LoadThreshold]
+        /// `--all`: load what `Selection.leftOut` leaves out of a sweep too.
+        package var all: Bool
         /// `--data FILE`: rows for every selected target (over their `each:`).
         package var data: String? = nil
         /// `--data-order`, `--seed`.
         package var rowOrder: LoadPlan.RowOrder = .roundRobin
 
         package init(patterns: [String] = [], model: LoadPlan.Model = .closed(users: 1, think: 0), duration: Double? = nil,
-                     requests: Int? = nil, weights: [String: Int] = [:], thresholds: [LoadThreshold] = []) {
+                     requests: Int? = nil, weights: [String: Int] = [:], thresholds: [LoadThreshold] = [], all: Bool = false) {
             (self.patterns, self.model, self.duration, self.requests) = (patterns, model, duration, requests)
-            (self.weights, self.thresholds) = (weights, thresholds)
+            (self.weights, self.thresholds, self.all) = (weights, thresholds, all)
         }
     }
 
@@ -54,9 +56,26 @@ package struct LoadSetup: Sendable {
     package var scope: HostScope
     /// The run must not start (a threshold's problem wins over a weight's).
     package var problem: Problem?
+    /// Selected targets the run leaves out (`Selection.leftOut`, the rule `check` follows), with why.
+    package var leftOut: [(String, String)] = []
 
     package init(_ workspace: Workspace, _ request: Request) throws(APIError) {
-        let selected = try Selection.select(try workspace.catalog(), patterns: request.patterns)
+        var selected = try Selection.select(try workspace.catalog(), patterns: request.patterns)
+        let named = Selection.exactNames(request.patterns)
+        var kept: [(Service, Target)] = []
+        for pair in selected {
+            if let reason = Selection.leftOut(pair.1, named: named, all: request.all) {
+                leftOut.append((pair.1.qualifiedName, reason))
+            } else {
+                kept.append(pair)
+            }
+        }
+        if kept.isEmpty, !leftOut.isEmpty {
+            throw .invalid(Diagnostic(file: nil, mark: nil,
+                                      message: "nothing to load: every selected target is left out (\(leftOut[0].0): \(leftOut[0].1))",
+                                      hint: "name a target whole (service.target), give it check: true, or pass --all"))
+        }
+        selected = kept
         let names = Set(selected.map(\.1.qualifiedName))
         let rows = try workspace.rowGroups(selected, data: request.data)
         let items = zip(selected, rows).map { pair, rows in

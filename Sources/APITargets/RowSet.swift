@@ -124,6 +124,12 @@ package enum RowSet {
 }
 
 extension Target {
+    /// The name of the target a row's target was made from (`user` of `user[alice]`); its own
+    /// name for any other (a target's name never holds `[`).
+    package var rowOf: String {
+        name.firstIndex(of: "[").map { String(name[..<$0]) } ?? name
+    }
+
     /// This target for one row: its params with the row's fields over them, its `expect:` filled.
     func row(_ row: DataRow, label: String) -> Target {
         var out = self

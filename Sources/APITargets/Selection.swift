@@ -23,6 +23,28 @@ package enum Selection {
         return all.filter { chosen.contains($0.1.qualifiedName) }
     }
 
+    /// Methods a run over many targets sends without being asked: they should not change anything.
+    package static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
+
+    /// The `service.target` names the patterns spell out whole (no glob, not a bare service):
+    /// what the user asked for by name.
+    package static func exactNames(_ patterns: [String]) -> Set<String> {
+        Set(patterns.filter { $0.contains(".") && !Glob.isPattern($0) })
+    }
+
+    /// The one rule of `check` and `load` (runs that send many targets): a target with
+    /// `check: false`, or with a method other than GET, HEAD or OPTIONS and no `check: true`, is
+    /// sent only when the command names it whole (`named`) or says `--all` (`all`), so a sweep over a
+    /// folder never creates or deletes data by accident. Why it is left out, or nil when it is sent.
+    package static func leftOut(_ target: Target, named: Set<String>, all: Bool) -> String? {
+        if all || named.contains(target.qualifiedName) || named.contains(target.service + "." + target.rowOf) { return nil }
+        if target.check == false { return "check: false (name it or pass --all to send it)" }
+        if target.check == nil, !safeMethods.contains(target.method) {
+            return "\(target.method) runs only when named, with check: true, or with --all"
+        }
+        return nil
+    }
+
     /// A bare name is a service; anything else a `Glob` over `service.target`.
     static func matches(_ pattern: String, service: String, target: String) -> Bool {
         if !pattern.contains("."), !Glob.isPattern(pattern) { return pattern == service }

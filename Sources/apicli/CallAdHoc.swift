@@ -99,7 +99,17 @@ extension CallValues {
         let result = try CurlImport(options: .init(cwd: FileManager.default.currentDirectoryPath))
             .read(words: adHoc.curlWords(url, extra: post))
         let draft = result.draft
-        let service = try TargetFile.decode(Array(draft.text.utf8), file: "(command line)", defaultName: draft.service)
+        let service: Service
+        do {
+            service = try TargetFile.decode(Array(draft.text.utf8), file: "(command line)", defaultName: draft.service)
+        } catch {
+            // The target text is apicli's own, not the user's: its lines and columns mean nothing to
+            // them, so the problem is named for the command line, without a made-up position.
+            guard case .invalidInput(let diagnostics) = error else { throw error }
+            throw .invalidInput(diagnostics.map { d in
+                Diagnostic(file: nil, mark: nil, message: "the request of `call \(url)`: " + d.message, hint: d.hint)
+            })
+        }
         guard let target = service.targets.first else {
             throw .invalid(Diagnostic(file: nil, mark: nil, message: "cannot make a request of \(url)"))
         }

@@ -34,7 +34,7 @@ extension APICLI {
         @Flag(help: "Judge every target's samples offline; nothing is sent.")
         var stub = false
 
-        @Flag(help: "Also check targets with check: false and methods other than GET, HEAD, OPTIONS.")
+        @Flag(help: "Also check targets with check: false and methods other than GET, HEAD, OPTIONS that are not named.")
         var all = false
 
         @Option(help: ArgumentHelp("Requests in flight at once.", valueName: "n"))

@@ -122,6 +122,7 @@ struct CheckValues {
         let rows = try workspace.rows(try Selection.select(try workspace.catalog(), patterns: patterns), data: data)
         let (selected, scope) = try CheckScope.narrow(rows, scopeRequest, environment: ProcessInfo.processInfo.environment)
         var planner = CheckPlanner(caller: caller, includeAll: all)
+        planner.named = Selection.exactNames(patterns)
         planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil
         return (planner.lazyItems(for: selected), scope, selected, planner)
     }

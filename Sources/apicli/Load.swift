@@ -94,6 +94,9 @@ extension APICLI {
                                                                   valueName: "time"))
         var startAt: String?
 
+        @Flag(help: "Also load targets with check: false and methods other than GET, HEAD, OPTIONS that are not named.")
+        var all = false
+
         @Flag(help: "Send load to a host that is neither loopback nor in the target files' baseURLs.")
         var yes = false
 
@@ -135,6 +138,7 @@ extension APICLI {
                 throw ExitStatus.usage.code
             case nil: break
             }
+            for (name, reason) in setup.leftOut where !quiet { console.err("apicli: left out \(name): \(reason)\n") }
             try confirmHosts(setup, console)
             try await execute(setup, workspace, flags, console)
         }

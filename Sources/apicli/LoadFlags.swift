@@ -20,6 +20,8 @@ struct LoadFlags {
     var shard: Shard.Request?
     /// Unix seconds.
     var startAt: Double?
+    /// `--all`: targets `Selection.leftOut` leaves out are loaded too.
+    var all = false
     /// `--max-body`, or the run's default.
     var maxBody: Int64 = LoadPlan.defaultMaxBody
     /// `--data`, `--data-order`, `--seed`.
@@ -31,12 +33,13 @@ struct LoadFlags {
     /// What the run asks of the files (`LoadSetup`).
     func request(_ patterns: [String]) -> LoadSetup.Request {
         var request = LoadSetup.Request(patterns: patterns, model: model, duration: duration, requests: requests, weights: weights,
-                                        thresholds: thresholds)
+                                        thresholds: thresholds, all: all)
         (request.data, request.rowOrder) = (data, rowOrder)
         return request
     }
 
     init(_ c: APICLI.Load) throws {
+        all = c.all
         func seconds(_ text: String?, _ flag: String, zero: Bool, max: Double) throws -> Double? {
             guard let text else { return nil }
             guard let s = LoadPlan.seconds(text), s.isFinite, zero ? s >= 0 : s > 0, s <= max else {

@@ -191,7 +191,7 @@ final class RunnerTests: XCTestCase {
                 return nil
             }
         }
-        XCTAssertEqual(reasons(all: false), [nil, "check: false", "POST is not checked unless the target says check: true (or --all)", nil])
+        XCTAssertEqual(reasons(all: false), [nil, "check: false (name it or pass --all to send it)", "POST runs only when named, with check: true, or with --all", nil])
         XCTAssertEqual(reasons(all: true), [nil, nil, nil, nil])
     }
 

@@ -58,7 +58,7 @@ final class CheckLiveTests: FolderTestCase {
             FAIL mixed.wrongJSON 200 T ms $.slideshow.author is "Yours Truly", expected "Nobody"
             FAIL mixed.wrongBody 200 T ms body does not contain "Moya"
             FAIL mixed.slow 200 T ms took T ms, maxTime is T ms
-            SKIP mixed.create POST is not checked unless the target says check: true (or --all)
+            SKIP mixed.create POST runs only when named, with check: true, or with --all
 
             failures:
              mixed.wrongStatus

@@ -75,6 +75,24 @@ final class DataRowsCLITests: FolderTestCase {
         XCTAssertTrue(p.stdout.contains("$.args.name is \"z\", expected \"alice\""), p.stdout)
     }
 
+    func testAnUnsafeTargetWithRowsRunsWhenNamedWhole() throws {
+        // GIVEN a POST target with two rows
+        let base = try CLI.httpbin()
+        let dir = try folder(["targets/post.yaml": """
+            baseURL: \(base)
+            targets:
+              make: { path: /post, method: POST, task: { json: { n: "{n}" } }, each: [ { n: a }, { n: b } ], expect: { json: { "$.json.n": "{n}" } } }
+            """])
+        let t = dir.appendingPathComponent("targets").path
+        // WHEN the service is swept, and when the target is named whole
+        let sweep = try CLI.run(["check", "--targets", t, "post", "--allow-empty"])
+        let named = try CLI.run(["check", "--targets", t, "post.make"])
+        // THEN the sweep leaves both rows out, naming the target sends both
+        XCTAssertTrue(sweep.stdout.contains("SKIP  post.make[1]"), sweep.stdout)
+        XCTAssertEqual(named.code, 0, named.stdout + named.stderr)
+        XCTAssertTrue(named.stdout.contains("PASS  post.make[1]") && named.stdout.contains("PASS  post.make[2]"), named.stdout)
+    }
+
     func testABadRowIsExit2NamingFileAndLine() throws {
         let dir = try folder(["targets/svc.yaml": targets("http://127.0.0.1:9"),
                               "targets/data/users.csv": "id,name\n1,alice\n2,bob,extra\n",

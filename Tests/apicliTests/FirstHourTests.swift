@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestServers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -89,6 +90,58 @@ final class FirstHourTests: XCTestCase {
         }
         let get = try CLI.run(["call", "http://127.0.0.1:9/put", "-X", "PUT", "-F", "note=hi", "--dry-run"])
         XCTAssertTrue(get.stdout.hasPrefix("PUT "), get.stdout)
+    }
+
+    /// An ad-hoc call's target text is apicli's own: its errors name the flag, never a line and
+    /// column of a file the user has not seen; `import curl` refuses the same word (no file that
+    /// `validate` rejects).
+    func testAdHocErrorsNameTheFlagNotAMadeUpPosition() throws {
+        let r = try CLI.run(["call", "http://127.0.0.1:9/x", "-X", "A:B", "--dry-run"])
+        XCTAssertEqual(r.code, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("-X 'A:B' is not an HTTP method token"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("(command line):"), r.stderr)
+        let imported = try CLI.run(["import", "curl", "curl -X 'GET /' http://127.0.0.1:9/x"])
+        XCTAssertEqual(imported.code, 2, imported.stdout + imported.stderr)
+        XCTAssertTrue(imported.stderr.contains("-X 'GET /' is not an HTTP method token"), imported.stderr)
+        XCTAssertEqual(imported.stdout, "")
+    }
+
+    /// One rule for `check` and `load`: a sweep leaves out `check: false` and unsafe methods; a
+    /// target named whole, or `--all`, is sent by both.
+    func testCheckAndLoadFollowOneRuleForUnsafeTargets() throws {
+        let server = try TestServer("echo-server.py")
+        defer { server.stop() }
+        let dir = try CLI.folder(["targets/api.yaml": """
+            baseURL: \(server.url)
+            targets:
+              read: { path: /read }
+              create: { method: POST, path: /create }
+              hidden: { path: /hidden, check: false }
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // a sweep: both leave out create and hidden
+        let check = try CLI.run(["check"], cwd: dir)
+        XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
+        XCTAssertTrue(CheckSupport.normalized(check.stdout).contains("SKIP api.create POST runs only when named, with check: true, or with --all"), check.stdout)
+        let load = try CLI.run(["load", "--requests", "3"], cwd: dir)
+        XCTAssertEqual(load.code, 0, load.stderr)
+        XCTAssertTrue(load.stderr.contains("apicli: left out api.create: POST runs only when named"), load.stderr)
+        XCTAssertTrue(load.stderr.contains("apicli: left out api.hidden: check: false"), load.stderr)
+        XCTAssertFalse(load.stdout.contains("api.create"), load.stdout)
+        // named whole: both send it
+        let named = try CLI.run(["check", "api.create", "api.hidden"], cwd: dir)
+        let lines = CheckSupport.normalized(named.stdout)
+        XCTAssertTrue(lines.contains("PASS api.create") && lines.contains("PASS api.hidden"), named.stdout + named.stderr)
+        let loadNamed = try CLI.run(["load", "api.create", "--requests", "2"], cwd: dir)
+        XCTAssertEqual(loadNamed.code, 0, loadNamed.stderr)
+        XCTAssertTrue(loadNamed.stdout.contains("api.create"), loadNamed.stdout)
+        // a glob is a sweep; --all sends everything
+        let glob = try CLI.run(["load", "api.c*", "--requests", "1"], cwd: dir)
+        XCTAssertEqual(glob.code, 2, glob.stderr)
+        XCTAssertTrue(glob.stderr.contains("nothing to load: every selected target is left out"), glob.stderr)
+        let all = try CLI.run(["load", "--all", "--requests", "3"], cwd: dir)
+        XCTAssertEqual(all.code, 0, all.stderr)
+        XCTAssertTrue(all.stdout.contains("api.create") && all.stdout.contains("api.hidden"), all.stdout)
     }
 
     func testTimeoutTakesUnits() throws {

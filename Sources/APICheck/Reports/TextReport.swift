@@ -11,7 +11,7 @@ import Foundation
 ///
 ///     PASS  httpbin.get            200     12 ms
 ///     FAIL  httpbin.status         404      9 ms  status 404, expected 200
-///     SKIP  httpbin.post           POST is not checked unless the target says check: true (or --all)
+///     SKIP  httpbin.post           POST runs only when named, with check: true, or with --all
 package enum TextReport {
     package static func line(_ r: CheckResult, nameWidth: Int) -> String {
         // One string grown in place (a line per check, thousands a run): the name, then spaces to `nameWidth`.
