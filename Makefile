@@ -32,6 +32,8 @@ HTTPBIN_PIP := 'httpbin>=0.10.2,<0.11' 'gunicorn>=22'
 SCHEMA_PIP  := 'jsonschema>=4.18,<5'
 # Schemathesis judges the mock of imported specs (ImportMockConformanceTests: `st run` on loopback).
 SCHEMATHESIS_PIP := 'schemathesis>=4.1,<5'
+# openapi-spec-validator judges the descriptions `export openapi` writes (ExportOpenAPITests).
+OPENAPI_PIP := 'openapi-spec-validator>=0.7,<0.10'
 # websockets: the WebSocket client that reads apicli mock's WebSocket endpoint (WebSocketMockTests).
 WEBSOCKETS_PIP := 'websockets>=15,<16'
 # hypercorn serves httpbin over h2c (HTTP/2 prior knowledge) for the engine contract tests (Tests/Servers/h2c-httpbin.py).
@@ -40,7 +42,7 @@ H2C_PIP     := 'hypercorn>=0.17,<0.19'
 AWS_PIP     := 'botocore>=1.34,<2'
 # graphql-core: the GraphQL executor of Tests/Servers/graphql-server.py (GraphQLTests, GraphQLMockTests).
 GRAPHQL_PIP := 'graphql-core>=3.2,<3.3'
-VENV_CHECK  := 'import gunicorn, jsonschema, schemathesis, botocore, websockets, hypercorn, graphql, importlib.util as u; assert u.find_spec("httpbin")'
+VENV_CHECK  := 'import gunicorn, jsonschema, schemathesis, botocore, websockets, hypercorn, graphql, openapi_spec_validator, importlib.util as u; assert u.find_spec("httpbin")'
 # playwright drives the system chromium to record a real HAR of a loopback page (ImportHarCLITests,
 # Tests/Servers/record-har.py); no browser download: it launches executable_path=chromium. It has a venv
 # of its own inside .venv (its greenlet and httpbin's cannot share one).
@@ -136,9 +138,9 @@ $(HAR_VENV_STAMP): Makefile
 
 $(VENV_STAMP): Makefile
 	@if ! $(VENV)/bin/python -c $(VENV_CHECK) >/dev/null 2>&1; then \
-	  echo "venv: creating $(VENV) with httpbin + gunicorn + hypercorn + jsonschema + schemathesis + botocore + websockets + graphql-core"; \
+	  echo "venv: creating $(VENV) with httpbin + gunicorn + hypercorn + jsonschema + schemathesis + botocore + websockets + graphql-core + openapi-spec-validator"; \
 	  { [ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV); } && \
-	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(H2C_PIP) $(SCHEMA_PIP) $(SCHEMATHESIS_PIP) $(AWS_PIP) $(WEBSOCKETS_PIP) $(GRAPHQL_PIP); \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(HTTPBIN_PIP) $(H2C_PIP) $(SCHEMA_PIP) $(SCHEMATHESIS_PIP) $(AWS_PIP) $(WEBSOCKETS_PIP) $(GRAPHQL_PIP) $(OPENAPI_PIP); \
 	fi
 	@$(VENV)/bin/python -c $(VENV_CHECK) && touch $@
 

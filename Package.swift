@@ -6,7 +6,7 @@ import PackageDescription
 //
 //   APISupport → APIYAML → APIJSON → APIDiagnostics → APISchema → APISecrets → APITargets
 //   → APIEndpoint → APITransport → APIVerdict → APILive → APISend
-//   front stages (nothing depends on them): APICheck, APILoad, APIMock, APIRecord, APIImport
+//   front stages (nothing depends on them): APICheck, APILoad, APIMock, APIRecord, APIImport, APIExport
 //   the `apicli` executable on top.
 //
 // `package` access crosses stages; `public` is kept for what a library user calls.
@@ -110,6 +110,8 @@ let package = Package(
         .target(name: "APIMock", dependencies: ["APISend"]),
         .target(name: "APIRecord", dependencies: ["APISend"]),
         .target(name: "APIImport", dependencies: ["APISend"]),
+        // `export openapi`: a description written from target files (reads targets, sends nothing).
+        .target(name: "APIExport", dependencies: ["APITargets"]),
 
         // The library (issue 38): the public Swift API over the stages up to the verdict; nothing
         // of the program depends on it.
@@ -121,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "apicli",
             dependencies: [
-                "APICheck", "APILoad", "APIMock", "APIRecord", "APIImport",
+                "APICheck", "APILoad", "APIMock", "APIRecord", "APIImport", "APIExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["exports.map"],
@@ -137,7 +139,7 @@ let package = Package(
         .target(name: "TestServers", path: "Tests/TestServers"),
         .testTarget(
             name: "APICoreTests",
-            dependencies: ["APICheck", "APILoad", "APIMock", "APIRecord", "APIImport", "TestServers"],
+            dependencies: ["APICheck", "APILoad", "APIMock", "APIRecord", "APIImport", "APIExport", "TestServers"],
             resources: [.copy("Fixtures")]
         ),
         // Runs the built binary: exit codes, stdout/stderr, live calls against a local httpbin.

@@ -36,7 +36,16 @@ package struct Endpoint: Sendable {
     package var origins: [Origin] = []
     /// `task: { download: }`, expanded: where a call saves the body (relative to the working directory).
     package var download: String? = nil
+}
 
+extension Endpoint {
+    /// An endpoint of these parts and every other field's default: what a target written in code
+    /// (the library's `TargetType`) is, before `RequestBuilder` builds it.
+    package init(name: String, url: String, method: String, headers: [HeaderField], task: RequestTask = RequestTask(),
+                 timeout: Double, validation: Validation, file: String) {
+        (self.name, self.url, self.method, self.headers, self.task) = (name, url, method, headers, task)
+        (self.timeout, self.validation, self.file) = (timeout, validation, file)
+    }
 }
 
 /// One field of an endpoint and the layer that set it: `header X-Team  from apicli.yaml`.

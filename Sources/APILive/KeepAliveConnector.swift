@@ -64,12 +64,17 @@ struct KeepAliveConnector: Connector {
         }
         let wire = encoded.wire, host = encoded.host
         let address = KeepAlivePool.Address(host: hop.route.dns[host] ?? host, port: hop.route.port ?? encoded.port ?? 80)
+        // A streamed answer's fields, made once for its head and kept for the response (sorting a
+        // head's fields twice a request showed in load's profile).
+        let streamedFields = transfer.stream == nil ? nil : Locked<[HeaderField]?>(nil)
         let stream = transfer.stream.map { sink in
             // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.
             KeepAliveHandler.Stream(sink: sink, head: { head in
                 let total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
                 transfer.progress(TransferProgress(.download, bytes: 0, total: total))
-                transfer.head(Response(status: Int(head.status.code), headers: NIOConnector.fields(head.headers), body: Data(),
+                let fields = NIOConnector.fields(head.headers)
+                streamedFields?.set(fields)
+                transfer.head(Response(status: Int(head.status.code), headers: fields, body: Data(),
                                        duration: 0, httpVersion: ResponseCollector.version(head.version)))
             }, progress: { bytes, total in transfer.progress(TransferProgress(.download, bytes: bytes, total: total)) })
         }
@@ -78,7 +83,8 @@ struct KeepAliveConnector: Connector {
             follows: { head in
                 Redirect.follows(status: Int(head.status.code), location: head.headers.first(name: "Location"), after: request)
             })
-        var response = Response(status: Int(received.head.status.code), headers: NIOConnector.fields(received.head.headers),
+        let fields = received.follows ? nil : streamedFields?.current ?? nil
+        var response = Response(status: Int(received.head.status.code), headers: fields ?? NIOConnector.fields(received.head.headers),
                                 body: received.body.withUnsafeReadableBytes { Data($0) }, duration: 0)
         response.httpVersion = ResponseCollector.version(received.head.version)
         if !received.follows {

@@ -89,26 +89,18 @@ package struct LiveTransport: Transport {
         }
     }
 
-    /// One hop after another until a response that is not a redirect to follow.
+    /// One hop after another until a response that is not a redirect to follow (`RunSettings.follow`);
+    /// each redirect leaves by its own hop and connector.
     private func follow(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection,
                         transfer: Transfer, holder: Canceller) async throws(APIError) -> Response {
-        var (current, hop, connection) = (request, hop, connection)
-        for _ in 0...Redirect.limit {
-            let exchanged: Exchanged
-            if let jar = settings.cookieHeader(for: current) {
-                exchanged = try await exchange(RunSettings.joining(jar, to: current), hop, connection, transfer: transfer, holder: holder)
-            } else {
-                exchanged = try await exchange(current, hop, connection, transfer: transfer, holder: holder)
+        var (hop, connection) = (hop, connection)
+        return try await settings.follow(request) { (sent, redirected) async throws(APIError) -> Exchanged in
+            if redirected {
+                hop = settings.hop(sent)
+                connection = self.connection(for: sent, transfer, hop)
             }
-            settings.store(exchanged.response, of: current)
-            guard exchanged.follows,
-                  let next = Redirect.next(status: exchanged.response.status, location: exchanged.response.headers.value(of: "Location"),
-                                           after: current) else { return exchanged.response }
-            current = next
-            hop = settings.hop(next)
-            connection = self.connection(for: next, transfer, hop)
+            return try await exchange(sent, hop, connection, transfer: transfer, holder: holder)
         }
-        throw .network(.tooManyRedirects(host: request.hostAndPort))
     }
 
     private func exchange(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection, transfer: Transfer,

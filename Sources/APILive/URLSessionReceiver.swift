@@ -167,12 +167,7 @@ final class URLSessionReceiver: @unchecked Sendable {
     /// Response headers sorted by name, as every connector gives them; `Set-Cookie` fields that
     /// Foundation folded into one are one field each again (`CookieJar.unfold`).
     static func fields(_ http: HTTPURLResponse) -> [HeaderField] {
-        http.allHeaderFields.flatMap { key, value -> [HeaderField] in
-            guard let name = key as? String else { return [] }
-            let text = "\(value)"
-            if name.equalsIgnoringCase("Set-Cookie") { return CookieJar.unfold(text).map { HeaderField(name, $0) } }
-            return [HeaderField(name, text)]
-        }.sorted { $0.name.lowercased() < $1.name.lowercased() }
+        HeaderField.fields(ofFoundation: http.allHeaderFields)
     }
 }
 #endif

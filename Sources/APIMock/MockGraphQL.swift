@@ -1,6 +1,7 @@
 import APIJSON
 import APISchema
 import APITargets
+import APITransport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -12,10 +13,7 @@ import Foundation
 /// (from the JSON body, or from the URL's query for GET).
 extension MockTable {
     /// The operation a GraphQL target sends; nil for any other target.
-    static func graphqlName(_ target: Target) -> String? {
-        guard case .graphql(let op)? = target.task.body else { return nil }
-        return op.servedName ?? ""
-    }
+    static func graphqlName(_ target: Target) -> String? { TargetRoute.graphqlName(target) }
 
     /// Whether requests' bodies must be kept: to validate them, or to pick a GraphQL operation.
     package var keepsBodies: Bool { validateRequests || entries.contains { Self.graphqlName($0.route.target) != nil } }

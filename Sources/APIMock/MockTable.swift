@@ -67,28 +67,12 @@ package struct MockTable: Sendable {
     }
 
     private static func resolveConflicts(_ entries: [Entry], prefer: [String], problems: [Diagnostic]) throws(APIError) -> [Entry] {
-        var problems = problems
-        var dropped = Set<Int>()
-        for i in entries.indices {
-            for j in entries.indices where j > i && !dropped.contains(i) && !dropped.contains(j) {
-                let (a, b) = (entries[i].route, entries[j].route)
-                guard a.sameShape(as: b) else { continue }
-                // GraphQL targets on one endpoint are told apart by their operation
-                if let x = graphqlName(a.target), let y = graphqlName(b.target), x != y { continue }
-                let (pa, pb) = (prefer.contains(a.service.name), prefer.contains(b.service.name))
-                if pa != pb {
-                    dropped.insert(pa ? j : i)
-                    continue
-                }
-                problems.append(Diagnostic(
-                    file: b.service.file, mark: b.target.mark,
-                    message: "route conflict: \(b.target.qualifiedName) and \(a.target.qualifiedName) (\(a.service.file):\(a.target.mark.line)) both answer \(b.label)",
-                    hint: a.service.name == b.service.name
-                        ? "serve one of them (name targets on the command line), or change a path"
-                        : "pick the service that answers with --service \(a.service.name) or --service \(b.service.name)"))
-            }
+        let (dropped, conflicts) = TargetRoute.conflicts(entries.map(\.route), prefer: prefer, operations: true) { a, b in
+            a.service.name == b.service.name
+                ? "serve one of them (name targets on the command line), or change a path"
+                : "pick the service that answers with --service \(a.service.name) or --service \(b.service.name)"
         }
-        if !problems.isEmpty { throw .invalidInput(problems) }
+        if !(problems + conflicts).isEmpty { throw .invalidInput(problems + conflicts) }
         return entries.indices.filter { !dropped.contains($0) }.map { entries[$0] }
     }
 
@@ -124,23 +108,19 @@ package struct MockTable: Sendable {
         let (path, query) = Self.split(uri)
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         let chosen = sampleHeader.flatMap { $0.isEmpty ? nil : $0 } ?? Self.queryValue(Self.sampleParameter, in: query)
-        for method in method == "HEAD" ? ["HEAD", "GET"] : [method] {
-            for (index, entry) in entries.enumerated() where entry.route.method == method {
-                if let captures = entry.route.match(parts) {
-                    var entry = entry
-                    if Self.graphqlName(entry.route.target) != nil {
-                        switch graphqlEntry(from: index, parts: parts, body: body, query: query) {
-                        case .entry(let picked): entry = picked
-                        case .refused(let refused): return refused
-                        }
-                    }
-                    if validateRequests, let refused = Self.refused(body, query: query, captures: captures, headers: headers,
-                                                                         by: entry.route.target) {
-                        return refused
-                    }
-                    return answer(entry, captures: captures, sample: chosen)
+        if let (index, captures) = TargetRoute.firstMatch(entries, \.route, method: method, parts: parts) {
+            var entry = entries[index]
+            if Self.graphqlName(entry.route.target) != nil {
+                switch graphqlEntry(from: index, parts: parts, body: body, query: query) {
+                case .entry(let picked): entry = picked
+                case .refused(let refused): return refused
                 }
             }
+            if validateRequests, let refused = Self.refused(body, query: query, captures: captures, headers: headers,
+                                                                 by: entry.route.target) {
+                return refused
+            }
+            return answer(entry, captures: captures, sample: chosen)
         }
         let allowed = entries.filter { $0.route.match(parts) != nil }.map(\.route.method)
         if !allowed.isEmpty {

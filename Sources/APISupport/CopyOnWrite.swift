@@ -3,10 +3,16 @@
 /// `PreparedCall`), where copying every field (a retain each) several times a request showed in
 /// load runs' profiles. The value lives behind a pointer: a class's `var` would be checked
 /// for exclusive access at run time on every read.
+///
+/// Inlinable, so each stage specializes it for its value (unspecialized, every `value` access went
+/// through the runtime's generic metadata lookup: ~1k instructions).
 package struct CopyOnWrite<Value> {
-    private final class Storage {
+    @usableFromInline
+    final class Storage {
+        @usableFromInline
         let pointer: UnsafeMutablePointer<Value>
 
+        @inlinable
         init(_ value: Value) {
             pointer = .allocate(capacity: 1)
             pointer.initialize(to: value)
@@ -18,12 +24,15 @@ package struct CopyOnWrite<Value> {
         }
     }
 
-    private var storage: Storage
+    @usableFromInline
+    var storage: Storage
 
+    @inlinable
     package init(_ value: Value) {
         storage = Storage(value)
     }
 
+    @inlinable
     package var value: Value {
         _read { yield storage.pointer.pointee }
         _modify {

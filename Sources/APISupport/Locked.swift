@@ -8,9 +8,13 @@ import Darwin
 /// The mutex and the value live behind pointers of its own: no second object to count references
 /// to, and no run-time exclusivity check of a class's `var` on every access (a load run takes a
 /// dozen locks a request).
+/// Inlinable: every stage specializes it for its value (unspecialized across modules, each access
+/// went through the runtime's generic metadata).
 package final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let value: UnsafeMutablePointer<Value>
+    @usableFromInline
+    let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline
+    let value: UnsafeMutablePointer<Value>
 
     package init(_ value: Value) {
         mutex = .allocate(capacity: 1)
@@ -27,6 +31,7 @@ package final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value while holding the lock.
+    @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -34,8 +39,10 @@ package final class Locked<Value>: @unchecked Sendable {
     }
 
     /// A copy of the value.
+    @inlinable
     package var current: Value { withLock { $0 } }
 
+    @inlinable
     package func set(_ newValue: Value) { withLock { $0 = newValue } }
 }
 

@@ -25,9 +25,20 @@ extension StringProtocol {
         count >= width ? String(self) : String(repeating: " ", count: width - count) + self
     }
 
-    /// ASCII case-insensitive equality (header names, schemes).
+    /// ASCII case-insensitive equality (header names, schemes). Inlinable: it runs several times a
+    /// request on the send path (header lookups, the connection's scheme), and unspecialized across
+    /// modules it instantiated `Zip2Sequence` metadata on every call (~16k instructions; callgrind,
+    /// bench/notes in docs/dev/benchmarks.md).
+    @inlinable
     package func equalsIgnoringCase(_ other: some StringProtocol) -> Bool {
-        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { Text.lower($0) == Text.lower($1) }
+        var a = utf8.makeIterator(), b = other.utf8.makeIterator()
+        while true {
+            switch (a.next(), b.next()) {
+            case (nil, nil): return true
+            case (let x?, let y?): if x != y, (x &- 65 < 26 ? x &+ 32 : x) != (y &- 65 < 26 ? y &+ 32 : y) { return false }
+            default: return false
+            }
+        }
     }
 
     /// `%XX` escapes decoded; nil when an escape is broken or the bytes are not UTF-8.
@@ -80,7 +91,7 @@ package enum Text {
         package static let unreserved = ByteSet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
     }
 
-    static func lower(_ b: UInt8) -> UInt8 { (65...90).contains(b) ? b + 32 : b }
+    static func lower(_ b: UInt8) -> UInt8 { b &- 65 < 26 ? b &+ 32 : b }
 
     package static func hex(_ b: UInt8) -> UInt8? {
         switch b {

@@ -1,4 +1,8 @@
+import APIYAML
+import APISupport
+import APIDiagnostics
 import APITargets
+import APIEndpoint
 import Foundation
 
 /// What describes one request, in Moya's shape: code written against Moya's `TargetType` reads the
@@ -126,4 +130,62 @@ public protocol CatalogTarget: Sendable {
 extension CatalogTarget {
     /// Default: none (the target's `params:` apply).
     public var parameters: [String: String] { [:] }
+}
+
+extension TargetType {
+    /// How a target written in code is named in errors and in ``TargetStubs``'s lists:
+    /// `Type.case` for an enum case (`GitHub.zen`, `GitHub.userProfile("octocat")`).
+    package var codeName: String {
+        let type = String(describing: Swift.type(of: self))
+        let value = String(describing: self)
+        return value.hasPrefix(type) ? value : type + "." + value
+    }
+
+    /// `baseURL` joined with `path`, as Moya joins them (`appendingPathComponent`; the base URL
+    /// alone for an empty path); a ``FileTarget``'s URL as its file built it.
+    package var requestURL: URL {
+        if let file = self as? FileTarget { return file.url }
+        return path.isEmpty ? baseURL : baseURL.appendingPathComponent(path)
+    }
+
+    /// The request this target sends, built by the one factory (`RequestBuilder`, as a target
+    /// file's): ``requestURL``, `method`, `headers` (by name), the task's body — `requestData`'s
+    /// bytes as they are, `uploadFile`'s file streamed with a Content-Type from its extension —
+    /// the `User-Agent` every request names and a 60 s timeout. A ``FileTarget``'s request as its
+    /// catalogue built it.
+    /// - Throws: ``TargetsError/unsupported(target:reason:)`` for `uploadMultipart` (it names the
+    ///   parts only: send multipart from a target file).
+    package func preparedRequest() throws(TargetsError) -> PreparedRequest {
+        if let file = self as? FileTarget { return file.request }
+        let name = codeName
+        var body: RequestTask.Body?
+        switch task {
+        case .requestPlain, .requestData: break
+        case .uploadFile(let file): body = .upload(file.path, mark: Mark(line: 0, column: 0))
+        case .uploadMultipart:
+            throw .unsupported(target: name, reason: "uploadMultipart names the parts only: send a multipart body from a target file (task: { multipart: })")
+        }
+        let fields = (headers ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }.map { HeaderField($0.key, $0.value) }
+        let endpoint = APIEndpoint.Endpoint(name: name, url: requestURL.absoluteString, method: method.rawValue, headers: fields,
+                                            task: RequestTask(body: body), timeout: Service.defaultTimeout,
+                                            validation: validationType.validation, file: "")
+        var request: PreparedRequest
+        do throws(APIError) {
+            request = try RequestBuilder.build(endpoint)
+        } catch {
+            throw TargetsError(error, target: name)
+        }
+        if case .requestData(let data) = task { request.body = .data(data) }
+        return request
+    }
+}
+
+extension TargetCatalog {
+    /// The request `target` sends and its name: a ``FileTarget``'s as built; a target written in
+    /// code built by the factory (``TargetType/preparedRequest()``), then through ``endpointClosure``.
+    package func request(for target: some TargetType) throws(TargetsError) -> (name: String, request: PreparedRequest) {
+        if let file = target as? FileTarget { return (file.name, file.request) }
+        let name = target.codeName
+        return (name, endpointClosure(Endpoint(targetName: name, request: try target.preparedRequest())).request)
+    }
 }

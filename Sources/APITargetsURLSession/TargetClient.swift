@@ -1,6 +1,7 @@
 import APISupport
 import APIDiagnostics
 import APITargets
+import APIEndpoint
 import APITransport
 import APIVerdict
 import APITargetsKit
@@ -36,17 +37,44 @@ public struct TargetResponse: Sendable {
 /// let client = TargetClient(catalog: catalog)
 /// let profile = try await client.send("github.userProfile", params: ["name": "octocat"])
 /// ```
+///
+/// Redirects and cookies go as in one `apicli` run: the client follows a redirect itself (at most
+/// 10; not at all for a target with `followRedirects: false`, whose 3xx is the response), never
+/// carries a credential to another origin, and keeps the cookies of its responses (a redirect's
+/// too) in a jar of its own, in memory, under the rules of `apicli`'s jar (a rule's
+/// `cookies: false` neither sends nor stores): Foundation's `HTTPCookieStorage` is not used. The
+/// target's timeout bounds the whole exchange, redirects included.
 public struct TargetClient: Sendable {
-    /// Where the targets come from.
-    public let catalog: TargetCatalog
-    /// What sends them.
-    public let session: URLSession
+    /// Where the targets come from (nil: a client of targets written in code only).
+    public let catalog: TargetCatalog?
+    private let sender: Sender
 
-    /// A client sending the targets of `catalog` through `session`: `URLSession.shared` by
-    /// default; a stubbed one (``TargetStubs/session()``) in tests.
-    public init(catalog: TargetCatalog, session: URLSession = .shared) {
+    /// A client sending the targets of `catalog` with `session`'s configuration (its protocol
+    /// classes, such as ``TargetStubs/session()``'s, timeouts, proxies and headers), or with
+    /// `URLSessionConfiguration.default`'s. The client sends through a session of its own made
+    /// from that configuration, whose delegate hands every redirect back to it (`session`'s
+    /// delegate is not called); `URLSession.shared` itself is not used.
+    public init(catalog: TargetCatalog, session: URLSession? = nil) {
         self.catalog = catalog
-        self.session = session
+        var settings = catalog.workspace.settings
+        settings.cookies = CookieJar()
+        sender = Sender(configuration: session?.configuration ?? .default, settings: settings)
+    }
+
+    /// A client of targets written in code only (your own `TargetType`, as Moya's), without a
+    /// catalogue of files: as ``init(catalog:session:)``, with no endpoint closure.
+    public init(session: URLSession? = nil) {
+        catalog = nil
+        sender = Sender(configuration: session?.configuration ?? .default, settings: RunSettings())
+    }
+
+    /// The catalogue, or the error that this client has none.
+    private func files(for name: String) throws(TargetsError) -> TargetCatalog {
+        guard let catalog else {
+            throw .invalid([TargetsProblem(Diagnostic(file: nil, mark: nil, message: "\(name): this client has no target files",
+                                                      hint: "make it with TargetClient(catalog:) to send the targets of a catalogue"))])
+        }
+        return catalog
     }
 
     /// Sends `name` (`service.target`) with `params` for its `{placeholders}`.
@@ -55,41 +83,131 @@ public struct TargetClient: Sendable {
     ///   `TargetsError.timedOut` when no response came; `TargetsError.invalid`
     ///   when the target cannot be built.
     public func send(_ name: String, params: [String: String] = [:]) async throws(TargetsError) -> TargetResponse {
-        try await send(catalog.target(name, parameters: params))
+        try await send(files(for: name).target(name, parameters: params))
     }
 
     /// Sends the target `target` names, with its parameters.
     public func send(_ target: some CatalogTarget) async throws(TargetsError) -> TargetResponse {
-        try await send(catalog.target(target))
+        try await send(files(for: target.targetName).target(target))
     }
 
     /// Sends a built target.
     public func send(_ target: FileTarget) async throws(TargetsError) -> TargetResponse {
-        let request = try URLRequest(target: target)
+        try await send(target.request, name: target.name, expect: target.call.target.expect,
+                       validation: target.call.endpoint.validation)
+    }
+
+    /// Sends a target written in code (your own `TargetType`, as Moya's): its request built by the
+    /// one factory (`baseURL` + `path`, `method`, `headers`, `task`), mapped by the catalogue's
+    /// `endpointClosure` (when the client has a catalogue), and judged by its `validationType`.
+    /// - Throws: as ``send(_:params:)``; `TargetsError.unsupported` for an
+    ///   `uploadMultipart` task.
+    public func send<Target: TargetType>(_ target: Target) async throws(TargetsError) -> TargetResponse {
+        if let file = target as? FileTarget { return try await send(file) }
+        let (name, request): (String, PreparedRequest)
+        if let catalog {
+            (name, request) = try catalog.request(for: target)
+        } else {
+            (name, request) = (target.codeName, try target.preparedRequest())
+        }
+        return try await send(request, name: name, expect: nil, validation: target.validationType.validation)
+    }
+
+    /// The value of the `Cookie` header the client's jar sends to `url` (nil: none).
+    public func cookies(for url: URL) -> String? {
+        sender.settings.cookies.header(for: url)
+    }
+
+    /// Sends `request` through the redirect loop and the jar, and judges the last response.
+    func send(_ request: PreparedRequest, name: String, expect: Expectations?, validation: Validation) async throws(TargetsError) -> TargetResponse {
         let start = DispatchTime.now()
-        let (data, response): (Data, URLResponse)
+        var failure: URLError?
+        let response: Response
+        // The target's timeout bounds the whole exchange, redirects included, as for `apicli call`
+        // (URLSession's own is an idle timeout): at the deadline the running hop is cancelled.
+        let holder = Canceller()
         do {
-            (data, response) = try await session.data(for: request)
-        } catch let error as URLError {
-            if error.code == .timedOut { throw .timedOut(target: target.name, seconds: request.timeoutInterval) }
-            throw .network(target: target.name, message: error.localizedDescription, code: error.code.rawValue)
+            response = try await Deadline.bound(request.timeout, onTimeout: { holder.cancel() }) { () async throws -> Response in
+                try await sender.settings.follow(request) { (sent, _) async throws(APIError) -> Exchanged in
+                    do {
+                        return try await sender.exchange(sent, holder: holder)
+                    } catch let error as URLError {
+                        failure = error
+                        throw .network(.other(error.localizedDescription))
+                    } catch let error as APIError {
+                        throw error
+                    } catch {
+                        throw .network(.other("\(error)"))
+                    }
+                }
+            }
         } catch {
-            throw .network(target: target.name, message: "\(error)", code: -1)
+            let error = error as? APIError ?? .network(.other("\(error)"))
+            if case .timedOut = error { throw .timedOut(target: name, seconds: request.timeout) }
+            if let failure {
+                if failure.code == .timedOut { throw .timedOut(target: name, seconds: request.timeout) }
+                throw .network(target: name, message: failure.localizedDescription, code: failure.code.rawValue)
+            }
+            if case .invalidInput = error { throw TargetsError(error, target: name) }
+            throw .network(target: name, message: error.summary, code: -1)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw .network(target: target.name, message: "the response is not HTTP", code: URLError.badServerResponse.rawValue)
-        }
-        let headers = http.allHeaderFields.compactMap { key, value -> HTTPHeader? in
-            guard let name = key as? String else { return nil }
-            return HTTPHeader(name: name, value: "\(value)")
-        }.sorted { $0.name.lowercased() < $1.name.lowercased() }
         let duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        let judged = Response(status: http.statusCode, headers: headers.map { HeaderField($0.name, $0.value) }, body: data,
-                              duration: duration)
-        let verdict = Verdict.judge(.success(judged), expect: target.call.target.expect, validation: target.call.endpoint.validation)
+        var judged = response
+        judged.duration = duration
+        let verdict = Verdict.judge(.success(judged), expect: expect, validation: validation)
         guard verdict.passed else {
-            throw .rejected(target: target.name, status: http.statusCode, failures: verdict.messages)
+            throw .rejected(target: name, status: response.status, failures: verdict.messages)
         }
-        return TargetResponse(targetName: target.name, statusCode: http.statusCode, headers: headers, data: data, duration: duration)
+        return TargetResponse(targetName: name, statusCode: response.status,
+                              headers: response.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
+                              data: response.body, duration: duration)
+    }
+}
+
+/// The client's own session (the given configuration, Foundation's cookie storage off) and its
+/// delegate, which hands every redirect back: `RunSettings.follow` decides what follows, as for
+/// `apicli call`. Invalidated when the last copy of the client goes.
+final class Sender: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    let settings: RunSettings
+    private var session: URLSession!
+
+    init(configuration: URLSessionConfiguration, settings: RunSettings) {
+        self.settings = settings
+        super.init()
+        let configuration = configuration.copy() as! URLSessionConfiguration
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    /// One hop: `request` as it is (its `Cookie` the jar's), the response and whether it is a
+    /// redirect to follow.
+    /// `holder` cancels it (the deadline).
+    func exchange(_ request: PreparedRequest, holder: Canceller) async throws -> Exchanged {
+        var wire = try URLRequest(prepared: request)
+        wire.httpShouldHandleCookies = false
+        let (data, http): (Data, HTTPURLResponse) = try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: wire) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let http = response as? HTTPURLResponse {
+                    continuation.resume(returning: (data ?? Data(), http))
+                } else {
+                    continuation.resume(throwing: URLError(.badServerResponse))
+                }
+            }
+            holder.set { task.cancel() }
+            task.resume()
+        }
+        let headers = HeaderField.fields(ofFoundation: http.allHeaderFields)
+        let follows = Redirect.follows(status: http.statusCode, location: headers.value(of: "Location"), after: request)
+        return Exchanged(Response(status: http.statusCode, headers: headers, body: data, duration: 0), follows: follows)
     }
 }

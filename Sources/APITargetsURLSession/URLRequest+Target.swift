@@ -14,7 +14,30 @@ extension URLRequest {
     /// joined with `, `), a file or multipart body read into `httpBody`, the target's timeout.
     /// - Throws: `TargetsError.invalid` when a body file cannot be read.
     public init(target: FileTarget) throws(TargetsError) {
-        let request = target.request
+        do throws(APIError) {
+            try self.init(prepared: target.request)
+        } catch {
+            throw TargetsError(error, target: target.name)
+        }
+    }
+
+    /// The request a target written in code sends (your own `TargetType`, as Moya's), built by the
+    /// one factory: `baseURL` + `path` (Moya's `appendingPathComponent`), `method`, `headers`, the
+    /// task's body, the `User-Agent` apicli sends and a 60 s timeout.
+    /// - Throws: `TargetsError.unsupported` for an `uploadMultipart` task; `TargetsError.invalid`
+    ///   when an upload's file cannot be read.
+    public init<Target: TargetType>(target: Target) throws(TargetsError) {
+        let request = try target.preparedRequest()
+        do throws(APIError) {
+            try self.init(prepared: request)
+        } catch {
+            throw TargetsError(error, target: target.codeName)
+        }
+    }
+
+    /// The request the factory prepared, with Foundation's cookie handling as the request says
+    /// (`cookies: false` turns it off).
+    init(prepared request: PreparedRequest) throws(APIError) {
         self.init(url: request.url)
         httpMethod = request.method
         timeoutInterval = request.timeout
@@ -23,11 +46,7 @@ extension URLRequest {
             addValue(header.value, forHTTPHeaderField: header.name)
         }
         if let body = request.body {
-            do throws(APIError) {
-                httpBody = try SizedBody(body).data()
-            } catch {
-                throw TargetsError(error, target: target.name)
-            }
+            httpBody = try SizedBody(body).data()
         }
     }
 }

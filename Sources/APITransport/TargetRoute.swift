@@ -155,3 +155,60 @@ extension Workspace {
         return (TargetRoute(service: service, target: target, basePath: base, path: path), bindings)
     }
 }
+
+extension TargetRoute {
+    /// The first of `items` (most specific first) whose route answers `method` at `parts` (the path
+    /// split, not yet decoded), with its captures. `HEAD` is answered by a `GET` route when no
+    /// `HEAD` route matches (RFC 9110 §9.3.2: a HEAD gets GET's head, without the body): the rule of
+    /// `apicli mock` and the library's stubs.
+    package static func firstMatch<Item>(_ items: [Item], _ route: (Item) -> TargetRoute, method: String,
+                                         parts: [Substring]) -> (index: Int, captures: [String: String])? {
+        for method in answering(method) {
+            for (index, item) in items.enumerated() where route(item).method == method {
+                if let captures = route(item).match(parts) { return (index, captures) }
+            }
+        }
+        return nil
+    }
+
+    /// The methods of the routes that answer a request with `method`, in order: `HEAD` then `GET`
+    /// for a `HEAD`, else the method itself.
+    package static func answering(_ method: String) -> [String] {
+        method == "HEAD" ? ["HEAD", "GET"] : [method]
+    }
+
+    /// The operation a GraphQL target sends (`""`: an anonymous one); nil for any other target.
+    package static func graphqlName(_ target: Target) -> String? {
+        guard case .graphql(let op)? = target.task.body else { return nil }
+        return op.servedName ?? ""
+    }
+
+    /// Routes (in file order) that answer exactly the same requests as an earlier one: each pair is
+    /// a problem at the later target (`file:line`) naming both, unless `prefer` (`mock --service`)
+    /// names the service of exactly one of them: then the other is dropped. GraphQL targets on one
+    /// endpoint whose operations differ are no conflict when `operations` (the mock picks one by the
+    /// request's body; the library's stubs do not). `hint` says how to mend a pair (earlier, later).
+    /// `apicli mock` and the library's stubs refuse the same pairs.
+    package static func conflicts(_ routes: [TargetRoute], prefer: [String] = [], operations: Bool,
+                                  hint: (TargetRoute, TargetRoute) -> String) -> (dropped: Set<Int>, problems: [Diagnostic]) {
+        var problems: [Diagnostic] = []
+        var dropped = Set<Int>()
+        for i in routes.indices {
+            for j in routes.indices where j > i && !dropped.contains(i) && !dropped.contains(j) {
+                let (a, b) = (routes[i], routes[j])
+                guard a.sameShape(as: b) else { continue }
+                if operations, let x = graphqlName(a.target), let y = graphqlName(b.target), x != y { continue }
+                let (pa, pb) = (prefer.contains(a.service.name), prefer.contains(b.service.name))
+                if pa != pb {
+                    dropped.insert(pa ? j : i)
+                    continue
+                }
+                problems.append(Diagnostic(
+                    file: b.service.file, mark: b.target.mark,
+                    message: "route conflict: \(b.target.qualifiedName) and \(a.target.qualifiedName) (\(a.service.file):\(a.target.mark.line)) both answer \(b.label)",
+                    hint: hint(a, b)))
+            }
+        }
+        return (dropped, problems)
+    }
+}

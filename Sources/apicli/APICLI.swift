@@ -30,7 +30,7 @@ struct APICLI: AsyncParsableCommand {
             Exit codes: `apicli help exit-codes` (or `apicli exit-codes`; `--markdown` for the manual's table).
             """,
         version: apicliVersion,
-        subcommands: [Call.self, List.self, Show.self, Check.self, Load.self, Validate.self, Report.self, Import.self, Auth.self, Mock.self, Record.self,
+        subcommands: [Call.self, List.self, Show.self, Check.self, Load.self, Validate.self, Report.self, Import.self, Export.self, Auth.self, Mock.self, Record.self,
                       Init.self, Schema.self]
     )
 

@@ -1,4 +1,5 @@
 import APIVerdict
+import APICheck
 import ArgumentParser
 
 extension APICLI {
@@ -14,7 +15,7 @@ extension APICLI {
                 Exit codes: 0 all passed, 1 a check failed, 2 bad target file or pattern, or a live run \
                 checked nothing (without --allow-empty), 3 every failure was \
                 a network failure, 4 every failure was a timeout, 5 a report file could not be written. \
-                --fail-on-flaky: a check that passed only on a retry exits 1.
+                --fail-on-flaky: a check that passed only on a retry exits 1; --coverage-min: coverage below it exits 1.
 
                 --shard auto reads APICLI_SHARD=i/n, or GitLab's, CircleCI's, Buildkite's or a Kubernetes \
                 Indexed Job's variables (JOB_COMPLETION_INDEX, with APICLI_SHARD_COUNT); none set is exit 2. \
@@ -73,6 +74,8 @@ extension APICLI {
                                    valueName: "mode"))
         var driftMode: Drift.Mode?
 
+        @OptionGroup var coverage: CoverageOptions
+
         @Option(help: ArgumentHelp("Write a JUnit XML report.", valueName: "file"))
         var junit: String?
 
@@ -84,7 +87,7 @@ extension APICLI {
             CheckValues(patterns: patterns, targets: targets.values, environment: environment.values, request: request.values,
                         stub: stub, all: all, jobs: jobs, retries: retries, failFast: failFast, shard: shard, ci: ci.values,
                         maxBody: maxBody, drift: drift, driftMode: driftMode, junit: junit, json: json, allowEmpty: allowEmpty,
-                        data: data)
+                        coverage: coverage.coverage, coverageMin: coverage.coverageMin, data: data)
         }
 
         func validate() throws { try values.validate() }
@@ -94,3 +97,19 @@ extension APICLI {
 }
 
 extension Drift.Mode: ExpressibleByArgument {}
+
+/// `--coverage SPEC` and `--coverage-min PERCENT`, of `check` and of `report merge`.
+struct CoverageOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Report which operations and documented responses of this OpenAPI 3 description the run exercised.",
+                               valueName: "spec"),
+            completion: .file(extensions: ["yaml", "yml", "json"]))
+    var coverage: String?
+
+    @Option(name: .customLong("coverage-min"),
+            help: ArgumentHelp("Exit 1 when fewer than this percent of the description's operations were exercised.", valueName: "percent"))
+    var coverageMin: Double?
+
+    func validate() throws {
+        if let problem = Coverage.minimumProblem(spec: coverage, minimum: coverageMin) { throw ValidationError(problem) }
+    }
+}

@@ -34,6 +34,10 @@ struct CheckValues {
     var json: String?
     /// `--allow-empty`: a run in which no check ran exits 0 (else 2: a gate that checks nothing is not green).
     var allowEmpty = false
+    /// `--coverage SPEC`: the OpenAPI description whose operations the run is measured against.
+    var coverage: String?
+    /// `--coverage-min PERCENT`: fewer operations exercised exits 1.
+    var coverageMin: Double?
     /// `--data FILE`: every selected target once per row (over their `each:`).
     var data: String?
 
@@ -47,6 +51,7 @@ struct CheckValues {
         if !ci.shardTimings.isEmpty, shard == nil {
             throw ValidationError("--shard-timings needs --shard")
         }
+        if let problem = Coverage.minimumProblem(spec: coverage, minimum: coverageMin) { throw ValidationError(problem) }
     }
 
     func run() async throws {
@@ -58,7 +63,9 @@ struct CheckValues {
         let workspace: Workspace
         let runner: CheckRunner
         let planner: CheckPlanner
+        var operations: [OpenAPIContract.Operation] = []
         do throws(APIError) {
+            if let coverage { operations = try Coverage.load(coverage) }
             workspace = try APICLI.workspace(targets, environment, request, maxBody: maxBody).connections(atLeast: jobs)  // a connection per job
             runner = CheckRunner(options: .init(jobs: jobs, failFast: failFast),
                                  caller: Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries)))
@@ -98,8 +105,10 @@ struct CheckValues {
         if redactor != shownBy { redactedFrom = sent.count }
         let results = sent.indices.map { $0 < redactedFrom ? sent[$0].redacted(by: redactor) : shown[$0] }
         console.out(TextReport.summary(results))
+        let covered = coverage.map { Coverage(spec: $0, operations: operations, results: results) }
+        if let covered { console.out(covered.text) }
         printAnnotations(results, selected, console)
-        try ReportFiles(junit: junit, json: json, html: ci.reportHTML).write(results, run: scope.run, console)
+        try ReportFiles(junit: junit, json: json, html: ci.reportHTML).write(results, run: scope.run, coverage: covered, console)
         let summary = CheckSummary(results)
         if summary.passed + summary.failed == 0, !stub, !allowEmpty, scope.rerun == nil, scope.shard == nil {
             // A rerun of a clean report and an empty shard check nothing by design; --stub judges
@@ -109,7 +118,11 @@ struct CheckValues {
                 + "\n  hint: a gate that checks nothing is not green; pass --allow-empty if that is fine\n")
             throw ExitStatus.invalid.code
         }
-        let status = Self.exitStatus(summary, failOnFlaky: ci.failOnFlaky)
+        var status = Self.exitStatus(summary, failOnFlaky: ci.failOnFlaky)
+        if let shortfall = covered?.shortfall(coverageMin) {
+            console.err("apicli: \(shortfall)\n")
+            if status == .ok { status = .failed }
+        }
         LeftToExit.keep((items, selected, sent, shown, results, runner))
         throw status.code
     }

@@ -45,11 +45,12 @@ enum ExitStatus: Int32, CaseIterable {
     static let table: [(ExitStatus, String)] = [
         (.ok, "success; check: every check passed (skipped ones do not count); mock: stopped by SIGINT or SIGTERM"),
         (.failed, "rejected by validate: or expect:; a check failed; a needed target failed or captured nothing; "
-            + "until:'s failIf: held; an oauth2 token was refused; check --fail-on-flaky and a flaky check; load (and report merge "
+            + "until:'s failIf: held; an oauth2 token was refused; check --fail-on-flaky and a flaky check; check and report merge --coverage-min: "
+            + "coverage below it; load (and report merge "
             + "of load reports): a threshold failed"),
         (.invalid, "bad target file, unknown target or pattern, unresolved {param} or ${VAR}, a target that cannot "
             + "be built; record: the edit would break the file; import: bad input; report merge: reports refused; "
-            + "check: a live run checked nothing (without --allow-empty)"),
+            + "check: a live run checked nothing (without --allow-empty), a --coverage description that cannot be read"),
         (.network, "network failure (refused, DNS, TLS, reset) or a stubbed error:; check: every failure was one; "
             + "mock: the address cannot be listened on"),
         (.timeout, "timeout (also until:'s within: running out, and a stream's idle timeout); check: every failure was one"),

@@ -1,5 +1,6 @@
 import APIDiagnostics
 import APITransport
+import APITargets
 import APICheck
 import APILoad
 import ArgumentParser
@@ -58,13 +59,17 @@ extension APICLI.Report {
         @Flag(help: "Exit 1 when a check passed only on a retry (flaky).")
         var failOnFlaky = false
 
+        @OptionGroup var coverage: CoverageOptions
+
         func run() throws {
             Terminal.setUp()
             if let first = reports.first, let data = FileManager.default.contents(atPath: first), LoadJSON.isLoadReport(data) {
                 return try mergeLoad()
             }
             let merged: ReportMerge.Merged
+            var operations: [OpenAPIContract.Operation] = []
             do {
+                if let spec = coverage.coverage { operations = try Coverage.load(spec) }
                 var loaded: [LoadedReport] = []
                 for file in reports { loaded.append(try JSONReportReader.read(file: file)) }
                 merged = try ReportMerge.merge(loaded, allowMissing: allowMissing)
@@ -73,8 +78,16 @@ extension APICLI.Report {
             }
             let results = merged.results
             Console.plain.out(TextReport.summary(results))
-            try ReportFiles(junit: junit, json: json, html: reportHTML).write(results, run: merged.run, .plain)
-            throw CheckValues.exitStatus(CheckSummary(results), failOnFlaky: failOnFlaky).code
+            // the merged results' requests and statuses, measured as check measures its own
+            let covered = coverage.coverage.map { Coverage(spec: $0, operations: operations, results: results) }
+            if let covered { Console.plain.out(covered.text) }
+            try ReportFiles(junit: junit, json: json, html: reportHTML).write(results, run: merged.run, coverage: covered, .plain)
+            var status = CheckValues.exitStatus(CheckSummary(results), failOnFlaky: failOnFlaky)
+            if let shortfall = covered?.shortfall(coverage.coverageMin) {
+                Console.plain.err("apicli: \(shortfall)\n")
+                if status == .ok { status = .failed }
+            }
+            throw status.code
         }
 
         /// Load reports (`apicli load --json`): the histograms and counts added up, the thresholds

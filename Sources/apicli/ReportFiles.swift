@@ -26,17 +26,17 @@ struct ReportFiles {
 
     /// A check run's JUnit, JSON and HTML reports, and GitHub Actions' step summary when it runs there.
     /// `run` is made only when a report needs it.
-    func write(_ results: [CheckResult], run make: @autoclosure () -> RunInfo, _ console: Console) throws {
+    func write(_ results: [CheckResult], run make: @autoclosure () -> RunInfo, coverage: Coverage? = nil, _ console: Console) throws {
         let environment = ProcessInfo.processInfo.environment
         let summary = environment["GITHUB_ACTIONS"] == "true" ? environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 } : nil
         guard junit != nil || json != nil || html != nil || summary != nil else { return }
         let run = make()
         try Self.write(JUnitReport.render(results), to: junit, console)
-        try Self.write(JSONReport.render(results, run: run), to: json, console)
-        try Self.write(HTMLReport.render(results, run: run), to: html, console)
+        try Self.write(JSONReport.render(results, run: run, coverage: coverage), to: json, console)
+        try Self.write(HTMLReport.render(results, run: run, coverage: coverage), to: html, console)
         if let path = summary {
             do {
-                try OutputFile.append(Data(GitHubReport.summary(results, run: run).utf8), to: path)
+                try OutputFile.append(Data(GitHubReport.summary(results, run: run, coverage: coverage).utf8), to: path)
             } catch {
                 throw console.fail(error, target: nil)
             }

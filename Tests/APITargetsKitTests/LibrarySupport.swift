@@ -29,6 +29,16 @@ enum Library {
         return dir
     }
 
+    /// The local httpbin `make test` starts (APICLI_TEST_HTTPBIN); without it the test skips,
+    /// unless APICLI_REQUIRE_LIVE=1 (as `make test` sets), where its absence is a failure.
+    static func httpbin(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        if let url = ProcessInfo.processInfo.environment["APICLI_TEST_HTTPBIN"], !url.isEmpty { return url }
+        if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" {
+            XCTFail("APICLI_TEST_HTTPBIN is not set; run through `make test`", file: file, line: line)
+        }
+        throw XCTSkip("no local httpbin (APICLI_TEST_HTTPBIN)")
+    }
+
     /// The error `body` throws, nil when it returns. (A `do`/`catch` with a pattern over the
     /// typed error of an async call crashes Swift 6.3.1's SILGen: "Found outside of lifetime use".)
     static func error<T>(_ body: () async throws -> T) async -> Error? {

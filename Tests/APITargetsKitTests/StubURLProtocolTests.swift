@@ -115,6 +115,48 @@ final class StubURLProtocolTests: XCTestCase {
         XCTAssertEqual((fetch("https://api.test/v1/users/ann").2 as? URLError)?.code, .cannotConnectToHost)
     }
 
+    /// As `apicli mock`: a HEAD is answered by the GET target (its status and headers, no body).
+    func testAHeadIsAnsweredByTheGetTarget() throws {
+        let (data, response, error) = fetch("https://api.test/v1/users/bob", method: "HEAD")
+        XCTAssertNil(error)
+        XCTAssertEqual(response?.statusCode, 200)
+        XCTAssertEqual(response?.value(forHTTPHeaderField: "X-Who"), "bob")
+        XCTAssertEqual(data ?? Data(), Data())
+        XCTAssertEqual(stubs.answered, ["api.user"])
+        // A HEAD with no GET target at its path still fails.
+        XCTAssertEqual((fetch("https://api.test/v1/users", method: "HEAD").2 as? URLError)?.code, .unsupportedURL)
+    }
+
+    /// Two targets answering the same requests are refused when the stubs are built, as `apicli mock`
+    /// refuses them: both named, at the later one's place.
+    func testTwoTargetsWithOneRouteAreRefused() throws {
+        let folder = try Library.folder(["api.yaml": """
+            service: api
+            baseURL: https://api.test/v1
+            targets:
+              user: { path: "/users/{name}", sample: { body: a } }
+              person:
+                path: "/users/{id}"
+                sample: { body: b }
+              other: { path: /users/me, sample: { body: c } }
+            """], self)
+        let catalog = try TargetCatalog(folder: folder)
+        XCTAssertThrowsError(try TargetStubs(catalog)) { error in
+            guard case .invalid(let problems)? = error as? TargetsError, let problem = problems.first else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(problems.count, 1)
+            XCTAssertEqual(problem.message, "route conflict: api.person and api.user (\(folder.path)/api.yaml:4) both answer GET /v1/users/{id}")
+            XCTAssertEqual(problem.file, folder.path + "/api.yaml")
+            XCTAssertEqual(problem.line, 5)
+            XCTAssertTrue(problem.hint?.contains("targets:") == true, problem.hint ?? "")
+        }
+        // Stubbing one of them is no conflict.
+        let stubs = try TargetStubs(catalog, targets: ["api.person", "api.other"])
+        defer { stubs.uninstall() }
+        XCTAssertEqual(String(decoding: fetch("https://api.test/v1/users/x", session: stubs.session()).0 ?? Data(), as: UTF8.self), "b")
+    }
+
     func testAnUnmatchedRequestFailsNamingTheClosestTargets() throws {
         let error = fetch("https://api.test/v1/user/ann").2 as? URLError
         XCTAssertEqual(error?.code, .unsupportedURL)
@@ -135,6 +177,9 @@ final class StubURLProtocolTests: XCTestCase {
     }
 
     /// Installed stubs answer code that uses `URLSession.shared` (a registered URLProtocol).
+    /// On Linux only when installed before the process made its first URLSession (FoundationNetworking
+    /// fixes the registered classes then): this class runs before the library tests that make
+    /// sessions (XCTest runs the classes in name order; TargetClient* come after it).
     func testInstalledStubsAnswerTheSharedSession() throws {
         stubs.install()
         let (data, response, error) = fetch("https://api.test/v1/users/me", session: .shared)

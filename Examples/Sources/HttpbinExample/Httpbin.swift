@@ -59,3 +59,32 @@ public struct HttpbinService: Sendable {
 public func bundledCatalog(echoURL: String) throws -> TargetCatalog {
     try TargetCatalog(bundle: .module, variables: ["ECHO_URL": echoURL])
 }
+
+/// Endpoints written in code, as a Moya user writes them: the library builds their requests with
+/// the same factory as the files', sends them and stubs them with `sampleData`.
+public enum Echo: TargetType {
+    case note(String)
+    case ping
+
+    /// Where the tests' local server listens (set before sending).
+    nonisolated(unsafe) public static var base = URL(string: "http://127.0.0.1:1")!
+
+    public var baseURL: URL { Self.base }
+    public var path: String {
+        switch self {
+        case .note: return "/notes"
+        case .ping: return "/ping"
+        }
+    }
+    public var method: HTTPMethod {
+        if case .note = self { return .post }
+        return .get
+    }
+    public var task: TargetTask {
+        if case .note(let text) = self { return .requestData(Data(text.utf8)) }
+        return .requestPlain
+    }
+    public var headers: [String: String]? { ["X-App": "example"] }
+    public var sampleData: Data { Data(#"{"pong":true}"#.utf8) }
+    public var validationType: ValidationType { .successCodes }
+}

@@ -93,17 +93,9 @@ final class HttpbinExampleTests: XCTestCase {
     /// A live response from a local server (apicli's Tests/Servers/echo-server.py), judged by the
     /// bundled target's `expect:` and its schema.
     func testALiveResponseIsJudgedByExpectAndSchema() async throws {
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", Self.repository.appendingPathComponent("Tests/Servers/echo-server.py").path, "--lifetime", "60"]
-        let out = Pipe()
-        server.standardOutput = out
-        try server.run()
+        let (url, server) = try server("echo-server.py")
         // SIGKILL: the child may inherit a blocked SIGTERM from the thread that started it.
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
-        var line = Data()
-        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        let url = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         XCTAssertTrue(url.hasPrefix("http://127.0.0.1:"), url)
 
         let client = TargetClient(catalog: try bundledCatalog(echoURL: url))
@@ -115,6 +107,81 @@ final class HttpbinExampleTests: XCTestCase {
         } catch TargetsError.rejected(_, _, let failures) {
             XCTAssertEqual(failures.count, 1, "\(failures)")
             XCTAssertTrue(failures[0].hasPrefix("schema: $.path"), failures[0])
+        }
+    }
+
+    /// A Python server of apicli's Tests/Servers on a free port: its URL, and the process to end.
+    func server(_ script: String) throws -> (url: String, process: Process) {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", Self.repository.appendingPathComponent("Tests/Servers/\(script)").path, "--lifetime", "60"]
+        let out = Pipe()
+        server.standardOutput = out
+        try server.run()
+        var line = Data()
+        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return (Int(text).map { "http://127.0.0.1:\($0)" } ?? text, server)
+    }
+
+    /// Endpoints written in code: sent to a live server by the client (the same factory, the
+    /// endpoint closure), and stubbed with their sampleData beside the files' targets.
+    func testTargetsWrittenInCodeAreSentAndStubbed() async throws {
+        let (url, server) = try server("echo-server.py")
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        Echo.base = URL(string: url)!
+        var catalog = try bundledCatalog(echoURL: url)
+        catalog.endpointClosure = { $0.adding(newHTTPHeaderFields: ["X-Trace": "1"]) }
+        let live = try await TargetClient(catalog: catalog).send(Echo.note("hello"))
+        let echoed = try JSONSerialization.jsonObject(with: live.data) as? [String: Any]
+        XCTAssertEqual(echoed?["method"] as? String, "POST")
+        XCTAssertEqual(echoed?["path"] as? String, "/notes")
+        XCTAssertEqual(Data(base64Encoded: echoed?["body"] as? String ?? ""), Data("hello".utf8))
+        let headers = (echoed?["headers"] as? [[String]] ?? []).map { $0.joined(separator: ": ") }
+        XCTAssertTrue(headers.contains("X-App: example") && headers.contains("X-Trace: 1"), "\(headers)")
+
+        let stubs = try TargetStubs(catalog, stubbing: [Echo.ping])
+        defer { stubs.uninstall() }
+        let client = TargetClient(catalog: catalog, session: stubs.session())
+        let pong = try await client.send(Echo.ping)
+        XCTAssertEqual(String(decoding: pong.data, as: UTF8.self), #"{"pong":true}"#)
+        let order = try await client.send("echo.order", params: ["id": "7"])
+        XCTAssertEqual(order.statusCode, 200)
+        // A HEAD is answered by the GET target, as `apicli mock` answers it.
+        var head = try URLRequest(target: Echo.ping)
+        head.httpMethod = "HEAD"
+        let (_, response) = try await stubs.session().data(for: head)
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+        XCTAssertEqual(stubs.answered, ["Echo.ping", "echo.order", "Echo.ping"])
+        // Two targets answering one route are refused when the stubs are built.
+        XCTAssertThrowsError(try TargetStubs(stubbing: [Echo.ping, Echo.ping]))
+    }
+
+    /// Redirects as `apicli` follows them: at most 10, or none with `followRedirects: false`
+    /// (apicli's Tests/Servers/faultserver.py answers /redirect-loop with a 302 to itself).
+    func testRedirectsFollowApiclisRules() async throws {
+        let (url, server) = try server("faultserver.py")
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+            service: faults
+            baseURL: \(url)
+            targets:
+              loop: { path: /redirect-loop }
+              stay: { path: /redirect-loop, followRedirects: false, validate: successAndRedirect }
+            """.utf8).write(to: folder.appendingPathComponent("faults.yaml"))
+        let client = TargetClient(catalog: try TargetCatalog(folder: folder))
+        let stay = try await client.send("faults.stay")
+        XCTAssertEqual(stay.statusCode, 302)
+        XCTAssertEqual(stay.value(forHTTPHeaderField: "Location"), "/redirect-loop")
+        do {
+            _ = try await client.send("faults.loop")
+            XCTFail("a redirect loop answered")
+        } catch TargetsError.network(let target, let message, _) {
+            XCTAssertEqual(target, "faults.loop")
+            XCTAssertTrue(message.contains("too many redirects"), message)
         }
     }
 }

@@ -45,9 +45,15 @@ package enum GitHubReport {
 
     /// The step summary: the totals, the shard, then a table of every failed and flaky check
     /// (at most `limit` rows; the rest are counted).
-    package static func summary(_ results: [CheckResult], run: RunInfo?, limit: Int = 200) -> String {
+    package static func summary(_ results: [CheckResult], run: RunInfo?, coverage: Coverage? = nil, limit: Int = 200) -> String {
         let s = CheckSummary(results)
         var md = "### apicli check: \(s.line)\n\n"
+        if let c = coverage {
+            let missing = c.operations.filter { !$0.exercised }.map { "`\($0.method) \($0.path)`" }
+            md += "Coverage of \(cell(c.spec)): \(c.exercised) of \(c.operations.count) operations (\(Coverage.percentText(c.percent))), "
+                + "\(c.responsesSeen) of \(c.responses) documented responses (\(Coverage.percentText(c.responsePercent)))"
+                + (missing.isEmpty ? ".\n\n" : "; not exercised: " + missing.prefix(limit).joined(separator: ", ") + (missing.count > limit ? ", …" : "") + ".\n\n")
+        }
         if let shard = run?.shard {
             md += "Shard \(shard.index)/\(shard.count) (\(cell(shard.source))) of a suite of \(run!.suite.targets) targets.\n\n"
         } else if let merged = run?.merged {

@@ -13,7 +13,7 @@ import Foundation
 /// script; without it (a CSP that blocks inline code) every row still shows. `#failed`, `#flaky`,
 /// `#passed`, `#skipped` in the address pick the filter on load.
 package enum HTMLReport {
-    package static func render(_ results: [CheckResult], run: RunInfo?, title: String = "apicli check") -> String {
+    package static func render(_ results: [CheckResult], run: RunInfo?, title: String = "apicli check", coverage: Coverage? = nil) -> String {
         let s = CheckSummary(results)
         var html = """
             <!DOCTYPE html>
@@ -35,8 +35,25 @@ package enum HTMLReport {
         html += "<table id=\"checks\"><thead><tr><th>result</th><th>check</th><th>status</th><th>time</th><th>attempts</th>"
             + "<th>details</th></tr></thead><tbody>\n"
         for r in results { html += row(r) }
-        html += "</tbody></table>\n<script>\(script)</script>\n</body></html>\n"
+        html += "</tbody></table>\n"
+        if let coverage { html += self.coverage(coverage) }
+        html += "<script>\(script)</script>\n</body></html>\n"
         return html
+    }
+
+    /// `check --coverage`: a table of the description's operations after the checks.
+    private static func coverage(_ c: Coverage) -> String {
+        var html = "<h2 id=\"coverage\">Coverage of \(escape(c.spec))</h2>\n<p id=\"coverage-summary\">"
+            + "\(c.exercised) of \(c.operations.count) operations exercised (\(Coverage.percentText(c.percent))), "
+            + "\(c.responsesSeen) of \(c.responses) documented responses seen (\(Coverage.percentText(c.responsePercent)))</p>\n"
+            + "<table id=\"operations\"><thead><tr><th>operation</th><th>exercised by</th><th>responses</th></tr></thead><tbody>\n"
+        for op in c.operations {
+            let state = op.exercised ? "passed" : "failed"
+            let responses = op.responses.map { "<span class=\"\($0.seen ? "seen" : "unseen")\">\(escape($0.status))</span>" }.joined(separator: " ")
+            html += "<tr class=\"operation\" data-exercised=\"\(op.exercised)\"><td class=\"verdict \(state)\">\(escape(op.method)) \(escape(op.path))</td>"
+                + "<td>\(op.targets.isEmpty ? "—" : escape(op.targets.joined(separator: ", ")))</td><td>\(responses)</td></tr>\n"
+        }
+        return html + "</tbody></table>\n"
     }
 
     private static func scope(_ run: RunInfo?) -> String {
@@ -76,6 +93,8 @@ package enum HTMLReport {
         #filters button{margin:0 .4em .6em 0;padding:.3em .8em;border:1px solid #888;background:#f4f4f4;cursor:pointer}
         #filters button.on{background:#222;color:#fff}
         tr[hidden]{display:none}
+        #operations .verdict{width:auto;text-align:left}
+        .seen{color:#2e7d32;font-weight:bold}.unseen{color:#c62828;text-decoration:line-through}
         """
 
     static let script = """

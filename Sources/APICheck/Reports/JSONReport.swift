@@ -20,7 +20,7 @@ package enum JSONReport {
     package static func render(_ results: [CheckResult]) -> String { render(results, run: nil) }
 
     /// With `run`: also the suite, the shard (or the shards merged) and each result's position.
-    package static func render(_ results: [CheckResult], run: RunInfo?) -> String {
+    package static func render(_ results: [CheckResult], run: RunInfo?, coverage: Coverage? = nil) -> String {
         let summary = CheckSummary(results)
         var members: [Value.Member] = [
             member("version", .number(String(schemaVersion))),
@@ -33,7 +33,34 @@ package enum JSONReport {
         ]
         if let run { members += runMembers(run) }
         members.append(member("results", .array(results.map { result($0, position: run?.positions[$0.service + "." + $0.target]) })))
+        if let coverage { members.append(member("coverage", self.coverage(coverage))) }
         return Value.object(members).jsonText + "\n"
+    }
+
+    /// `check --coverage`: the description's operations, exercised or not, and their documented responses.
+    private static func coverage(_ c: Coverage) -> Value {
+        .object([
+            member("spec", text(c.spec)),
+            member("operations", .object([
+                member("total", .number(String(c.operations.count))),
+                member("exercised", .number(String(c.exercised))),
+                member("percent", .number(Text.fixed(c.percent, 1))),
+            ])),
+            member("responses", .object([
+                member("total", .number(String(c.responses))),
+                member("seen", .number(String(c.responsesSeen))),
+                member("percent", .number(Text.fixed(c.responsePercent, 1))),
+            ])),
+            member("items", .array(c.operations.map { op in
+                .object([
+                    member("method", text(op.method)),
+                    member("path", text(op.path)),
+                    member("exercised", .bool(op.exercised)),
+                    member("targets", .array(op.targets.map(text))),
+                    member("responses", .array(op.responses.map { .object([member("status", text($0.status)), member("seen", .bool($0.seen))]) })),
+                ])
+            })),
+        ])
     }
 
     private static func runMembers(_ run: RunInfo) -> [Value.Member] {

@@ -85,6 +85,27 @@ extension RunSettings {
         cookies.store(response.headers.compactMap { Self.isSetCookie($0.name) ? $0.value : nil }, from: request.url)
     }
 
+    /// The hops of one exchange, as every engine goes through them (`LiveTransport`'s connectors, the
+    /// library's URLSession client): the jar's cookies joined to each hop's request, `Set-Cookie`
+    /// kept from every response (a redirect's too), then the next hop `Redirect.next` allows
+    /// (`followRedirects`, no credential to another origin, 303/301/302 method changes), at most
+    /// `Redirect.limit` of them. `exchange` sends one hop (`redirected`: not the first) and says
+    /// whether its response is a redirect to follow (`Redirect.follows`).
+    package func follow(_ request: PreparedRequest,
+                        exchange: (_ request: PreparedRequest, _ redirected: Bool) async throws(APIError) -> Exchanged)
+        async throws(APIError) -> Response {
+        var current = request
+        for hop in 0...Redirect.limit {
+            let exchanged = try await exchange(cookieHeader(for: current).map { Self.joining($0, to: current) } ?? current, hop > 0)
+            store(exchanged.response, of: current)
+            guard exchanged.follows,
+                  let next = Redirect.next(status: exchanged.response.status, location: exchanged.response.headers.value(of: "Location"),
+                                           after: current) else { return exchanged.response }
+            current = next
+        }
+        throw .network(.tooManyRedirects(host: request.hostAndPort))
+    }
+
     /// `Set-Cookie`, ASCII case-insensitively: asked of every field of every response, so compared
     /// here on concrete bytes (the generic `equalsIgnoringCase` looked up metadata for `Connection`).
     private static func isSetCookie(_ name: String) -> Bool {

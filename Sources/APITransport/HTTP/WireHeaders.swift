@@ -55,3 +55,17 @@ extension PreparedRequest {
         }
     }
 }
+
+extension HeaderField {
+    /// A Foundation response's `allHeaderFields` (URLSession's `HTTPURLResponse`) as the connectors
+    /// give headers: sorted by name, and `Set-Cookie` fields Foundation folded into one, one field
+    /// each again (`CookieJar.unfold`), for the jar.
+    package static func fields(ofFoundation all: [AnyHashable: Any]) -> [HeaderField] {
+        all.flatMap { key, value -> [HeaderField] in
+            guard let name = key as? String else { return [] }
+            let text = "\(value)"
+            if name.equalsIgnoringCase("Set-Cookie") { return CookieJar.unfold(text).map { HeaderField(name, $0) } }
+            return [HeaderField(name, text)]
+        }.sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+}
