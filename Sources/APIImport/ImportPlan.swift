@@ -58,6 +58,7 @@ extension OpenAPIImport {
         } else if let hooks = result.webhooks {
             try plan.add(hooks, main, force: force)
         }
+        for i in plan.writes.indices { plan.writes[i].draft = ImportMarks.marked(plan.writes[i].draft) }
         return plan
     }
 

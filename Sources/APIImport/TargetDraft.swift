@@ -27,6 +27,9 @@ package struct TargetDraft: Sendable, Equatable {
     /// Where the schema is that `sample:` was built from, when no example gave it (for the
     /// warning when it breaks the operation's schema); not written itself.
     package var sampleSchema: Operation?
+    /// `import openapi`'s `x-import:` (the operation and a hash per key as written: `ImportMarks`),
+    /// written last.
+    package var marker: YAMLOut?
 
     package struct Operation: Sendable, Equatable {
         package var name: String
@@ -54,6 +57,7 @@ package struct TargetDraft: Sendable, Equatable {
         Self.add("expect", expect, to: &e)
         if let sample { e.append(.pair("sample", sample)) }
         Self.add("samples", samples, to: &e)
+        if let marker { e.append(.pair(ImportMarks.key, marker)) }
         return .blockMap(e)
     }
 
@@ -76,6 +80,8 @@ package struct ServiceDraft: Sendable, Equatable {
     /// `tls:` (`cacert`, `verify`).
     package var tls: YAMLOut?
     package var targets: [TargetDraft] = []
+    /// `import openapi`'s `x-import:` for the file's own keys (`ImportMarks`), written above `targets:`.
+    package var marker: YAMLOut?
 
     package init(service: String, baseURL: String) {
         self.service = service
@@ -89,6 +95,7 @@ package struct ServiceDraft: Sendable, Equatable {
         e += authNotes.map { .comment($0) }
         if let auth { e.append(.pair("auth", auth)) }
         TargetDraft.add("environments", environments, to: &e)
+        if let marker { e.append(.pair(ImportMarks.key, marker)) }
         var list: [YAMLOut.Entry] = []
         for t in targets {
             if !list.isEmpty { list.append(.blank) }

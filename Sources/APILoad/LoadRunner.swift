@@ -32,7 +32,8 @@ package final class LoadRunner: Sendable {
     private let deadline: Double?
 
     /// `start`: monotonic seconds when the run begins (the `--start-at` moment, already waited for).
-    package init(plan: LoadPlan, start: Double, template: LoadResult, makeCaller: @escaping @Sendable () -> Caller) {
+    package init(plan: LoadPlan, start: Double, template: LoadResult, watch: LoadWatch? = nil,
+                 makeCaller: @escaping @Sendable () -> Caller) {
         self.plan = plan
         self.makeCaller = makeCaller
         order = plan.order
@@ -46,7 +47,7 @@ package final class LoadRunner: Sendable {
         rows = LoadPlan.RowPicker(order: order, items: plan.items.count, rowOrder: plan.rowOrder)
         deadline = plan.duration.map { start + $0 }
         names = plan.items.map(\.target.qualifiedName)
-        recorder = LoadRecorder(names: names, start: start, template: template)
+        recorder = LoadRecorder(names: names, start: start, template: template, watch: watch)
     }
 
     /// The variant request `k` of the run sends: its item's (`order`), the row `rowOrder` picks.
@@ -143,7 +144,9 @@ package final class LoadRunner: Sendable {
             }
             let due = monotonicSeconds()
             body.reset()
+            recorder.watch?.sending()
             let sent = await caller.send(ready.call, transfer: transfer)
+            recorder.watch?.sent()
             let end = monotonicSeconds()
             if let entry = entry(names[i], sent, bytes: body.bytes, due: due, end: end, lag: nil) { batch.add(entry, to: recorder) }
             if think > 0 { try? await Task.sleep(nanoseconds: UInt64(think * 1e9)) }
@@ -163,8 +166,8 @@ package final class LoadRunner: Sendable {
     /// request the run's stop cut short.
     private func entry(_ name: String, _ sent: Sent, bytes: Int, due: Double, end: Double, lag: Double?) -> LoadRecorder.Entry? {
         if case .failure(let e) = sent.last, cancelled(e) { return nil }
-        let counted = if case .success = sent.last { bytes } else { 0 }
-        return LoadRecorder.Entry(name: name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: counted, lag: lag)
+        let (counted, status) = if case .success(let r) = sent.last { (bytes, r.status) } else { (0, 0) }
+        return LoadRecorder.Entry(name: name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: counted, lag: lag, status: status)
     }
 
     /// A request that failed once the run was stopped (Ctrl-C cancels the requests in flight):

@@ -134,13 +134,16 @@ extension LoadRunner {
             let timeout = call.request.timeout
             guard waited < timeout else {
                 recorder.record(LoadRecorder.Entry(name: name, due: due, end: due + timeout,
-                                                   error: LoadOutcome.errorKind(APIError.timedOut(timeout)), bytes: 0, lag: lag))
+                                                   error: LoadOutcome.errorKind(APIError.timedOut(timeout)), bytes: 0, lag: lag,
+                                                   status: 0))
                 return
             }
             call.request.timeout = timeout - waited
         }
         let body = BodyCounter()
+        recorder.watch?.sending()
         let sent = await EventLoopExecutor.run(on: loop) { await caller.send(call, transfer: Transfer(stream: body)) }
+        recorder.watch?.sent()
         record(name, sent, bytes: body.bytes, due: due, lag: lag)
     }
 

@@ -139,6 +139,24 @@ package struct TargetFileEditor {
         lines.replaceSubrange(range, with: new.map { $0 + cr })
     }
 
+    /// Several edits at once, each a range of the lines as they are now (empty: an insertion
+    /// before its start) and the lines to put there, in one pass; ranges must not overlap, and
+    /// insertions at one place keep their order.
+    package mutating func apply(_ edits: [(range: Range<Int>, lines: [String])]) {
+        let sorted = edits.enumerated().sorted { ($0.element.range.lowerBound, $0.element.range.upperBound, $0.offset)
+            < ($1.element.range.lowerBound, $1.element.range.upperBound, $1.offset) }.map(\.element)
+        var out: [String] = []
+        out.reserveCapacity(lines.count)
+        var at = 0
+        for e in sorted {
+            if e.range.lowerBound > at { out += lines[at..<e.range.lowerBound] }
+            out += e.lines.map { $0 + cr }
+            at = max(at, e.range.upperBound)
+        }
+        if at < lines.count { out += lines[at...] }
+        lines = out
+    }
+
     package mutating func insert(_ new: [String], after index: Int) {
         lines.insert(contentsOf: new.map { $0 + cr }, at: index + 1)
     }

@@ -3,6 +3,8 @@ import APIDiagnostics
 import APITargets
 import APITransport
 import APIImport
+import APIVerdict
+import APIYAML
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -99,6 +101,9 @@ extension APICLI.Import {
                 Every operation becomes a target (named from operationId), with params, query, headers, \
                 body, auth, expect: and samples from the description's examples or schemas. What cannot be \
                 mapped is listed on stderr as FILE:LINE:COL: warning: …
+                With --update, the file an earlier import wrote is brought in step with this description: \
+                the keys you edited and the targets you added are kept (each target's x-import: mark tells them \
+                apart), new operations are added, removed ones kept and marked; --dry-run prints the diff.
                 """
         )
 
@@ -122,12 +127,21 @@ extension APICLI.Import {
         @Flag(help: "Replace the file if it exists.")
         var force = false
 
+        @Flag(help: "Bring the file an earlier import wrote in step with this description, keeping your edits.")
+        var update = false
+
+        @Flag(name: .customLong("dry-run"), help: "With --update: print the changes as a unified diff; write nothing.")
+        var dryRun = false
+
         @OptionGroup var targets: TargetsOptions
 
         func validate() throws {
             for dir in allowRefRoot where !Path.isDirectory(dir) {
                 throw ValidationError("--allow-ref-root \(dir): no such folder")
             }
+            if update, force { throw ValidationError("--update keeps your edits; --force replaces the file: pass one of them") }
+            if update, output == "-" { throw ValidationError("--update changes a file; -o - has none") }
+            if dryRun, !update { throw ValidationError("--dry-run goes with --update") }
         }
 
         func run() throws {
@@ -136,6 +150,7 @@ extension APICLI.Import {
             do throws(APIError) {
                 let importer = OpenAPIImport(options: .init(service: service, tags: tagList, refRoots: allowRefRoot), readFile: ImportIO.read)
                 let result = try importer.run(ImportInput(name: spec, bytes: ImportIO.read(spec)))
+                if update { return try runUpdate(importer, result) }
                 let plan = try importer.plan(result, spec: spec, output: output, directory: targets.directory, force: force)
                 try ImportIO.write(plan, report: { write, warnings in
                     let n = write.draft.targets.count
@@ -145,6 +160,42 @@ extension APICLI.Import {
                 throw Console.plain.fail(error, target: nil)
             }
         }
+    }
+}
+
+extension APICLI.Import.OpenAPI {
+    /// `--update`: the files merged (`ImportUpdate`), printed as a diff (`--dry-run`) or written;
+    /// the report on stderr either way.
+    func runUpdate(_ importer: OpenAPIImport, _ result: ImportResult) throws(APIError) {
+        let plan = try importer.update(result, spec: spec, output: output, directory: targets.directory)
+        defer { plan.discard() }
+        ImportIO.warn(plan.warnings)
+        if dryRun {
+            for f in plan.files {
+                Console.plain.out(LineDiff.unified(f.old ?? "", f.new, from: f.old == nil ? "/dev/null" : f.path, to: f.path))
+            }
+        } else {
+            try plan.commit()
+            for f in plan.files where f.old == nil { _ = try InitFiles.schema(.targets, beside: f.path) }
+        }
+        for f in plan.files {
+            for line in f.report.lines { Console.plain.err("apicli: \(dryRun ? "dry run: " : "")\(line)\n") }
+        }
+        if !dryRun { warnUnlessValid(plan.files.map(\.path)) }
+    }
+
+    /// `validate` of the files written: a key you kept can disagree with one the description
+    /// changed (an `expect:` you edited, and the description's new samples that it rejects or
+    /// passes): each problem is a warning, so you know what to reconcile.
+    private func warnUnlessValid(_ paths: [String]) {
+        guard let workspace = try? APICLI.workspace(targets) else { return }
+        var trees: [Node]? = nil
+        var problems = CatalogCheck.run(files: paths, workspace: workspace, keeping: &trees).problems
+        guard !problems.isEmpty else { return }
+        Console.plain.err("apicli: warning: the update is written, but validate finds \(problems.count) problem\(problems.count == 1 ? "" : "s") "
+                          + "where keys you kept and keys the description changed disagree; reconcile them:\n")
+        for i in problems.indices { problems[i].isWarning = true }
+        Console.plain.warn(problems)
     }
 }
 

@@ -33,6 +33,7 @@ final class ImportOpenAPICLITests: FolderTestCase {
         baseURL: http://petstore.example.com/v1
         doc: Swagger Petstore 1.0.0
         auth: { header: X-API-Key, value: "${SWAGGER_PETSTORE_API_KEY}" }
+        x-import: { baseURL: "75b404d0", doc: "97e52776", auth: "182b8996" }
         targets:
           listPets:
             doc: List all pets
@@ -46,6 +47,14 @@ final class ImportOpenAPICLITests: FolderTestCase {
               schema: { openapi: swagger-petstore.openapi/petstore.yaml, operation: listPets }
             sample: { json: [{ id: 0, name: string }] }
             samples: { default: { status: 500, json: { code: 500, message: boom }, expectFailure: true } }
+            x-import:
+              operation: listPets
+              doc: "3272ff2a"
+              path: "1792746b"
+              task: { "": "7ec0a911", query: "6b9732f8" }
+              expect: { "": "39a6a64d", status: "67e6c4a5", headers: "921e2199", schema: a01640b6 }
+              sample: "912dbd96"
+              samples: "225a9b99"
 
           createPets:
             doc: Create a pet
@@ -57,6 +66,15 @@ final class ImportOpenAPICLITests: FolderTestCase {
               status: 201
               schema: { openapi: swagger-petstore.openapi/petstore.yaml, operation: createPets }
             sample: { status: 201 }
+            x-import:
+              operation: createPets
+              doc: "75617065"
+              method: e03acaec
+              path: "1792746b"
+              task: fa8d9004
+              check: f64818b8
+              expect: { "": "627ce9c6", status: "66e6c312", schema: "70b29ed6" }
+              sample: "8bb14b64"
 
           showPetById:
             doc: Info for a specific pet
@@ -71,6 +89,19 @@ final class ImportOpenAPICLITests: FolderTestCase {
             samples:
               dog: { json: { id: 43, name: Rex } }
               notFound: { status: 404, json: { code: 404, message: no such pet }, expectFailure: true }
+            x-import:
+              operation: showPetById
+              doc: fc641a70
+              path: f43c146a
+              params: "96c02d41"
+              expect:
+                "": ba3e0ce5
+                status: "67e6c4a5"
+                headers: "921e2199"
+                json: cfdad4af
+                schema: "55d68d88"
+              sample: cc9f5395
+              samples: { "": e87de88f, dog: a6eaeb27, notFound: ec677018 }
 
           getStoreInventory:
             doc: Returns pet inventories by status
@@ -81,6 +112,13 @@ final class ImportOpenAPICLITests: FolderTestCase {
               headers: { Content-Type: "~json" }
               schema: { openapi: swagger-petstore.openapi/petstore.yaml, operation: GET /store/inventory }
             sample: { json: { available: 3, sold: 1 } }
+            x-import:
+              operation: GET /store/inventory
+              doc: c30c2692
+              path: "9fc41c09"
+              auth: "7f16f383"
+              expect: { "": "3dddcd82", status: "67e6c4a5", headers: "921e2199", schema: b48d0329 }
+              sample: d176ff92
 
         """
 
@@ -167,6 +205,7 @@ final class ImportOpenAPICLITests: FolderTestCase {
         XCTAssertTrue(hooks.contains("""
             baseURL: "${MODERN_WEBHOOK_URL:-http://localhost:8080}"
             doc: Modern webhooks
+            x-import: { baseURL: "73f2af76", doc: c2163afe }
             targets:
               newThing:
                 # Webhook 'newThing': the API sends this request to your receiver (baseURL).

@@ -59,6 +59,7 @@ final class ImportOpenAPIWebhooksTests: FolderTestCase {
             service: mega-webhooks
             baseURL: "${MEGA_WEBHOOK_URL:-http://localhost:8080}"
             doc: My API webhooks
+            x-import: { baseURL: d582f359, doc: "4fd09691" }
             targets:
               myWebhook:
                 # Webhook 'myWebhook': the API sends this request to your receiver (baseURL).
@@ -66,6 +67,13 @@ final class ImportOpenAPIWebhooksTests: FolderTestCase {
                 path: /myWebhook
                 task: { json: { type: foo, int: 1, none: null, arr: [string], either: string } }
                 check: false
+                x-import:
+                  operation: POST /myWebhook
+                  notes: "01a6a91b"
+                  method: e03acaec
+                  path: d958fa48
+                  task: "39d35369"
+                  check: f64818b8
 
             """)
         XCTAssertTrue(try read(dir, "targets/mega.yaml").contains("targets:\n  get:\n    path: /\n"))
