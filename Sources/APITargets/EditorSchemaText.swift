@@ -1696,6 +1696,35 @@ extension EditorSchema {
         "include": {
           "$ref": "#/$defs/include",
           "description": "a file of shared blocks or a list of them (Shared blocks): headers, auth, expect, timeout, validate under the target's own"
+        },
+        "each": {
+          "description": "rows: a list of mappings, or { file: data/users.csv } (CSV with a header row, JSON array of objects or YAML list, relative to the target file and inside the targets folder): check, call and load send the target once per row, the row's fields as {placeholders} (over params:) and in expect:, each row its own result target[label] (Rows)",
+          "oneOf": [
+            {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object"
+              }
+            },
+            {
+              "type": "object",
+              "properties": {
+                "file": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "file"
+              ],
+              "patternProperties": {
+                "^x-": {
+                  "description": "ignored: a place for YAML anchors and shared blocks"
+                }
+              },
+              "additionalProperties": false
+            }
+          ]
         }
       },
       "patternProperties": {

@@ -47,6 +47,11 @@ package struct Target: Sendable {
     package var load: LoadSettings? = nil
     /// `stream:`: the idle timeout and reconnection of an event stream.
     package var stream: StreamSettings? = nil
+    /// `each:`: one request per row, the row's fields as `{placeholders}` (`RowSet`).
+    package var each: RowSource? {
+        get { eachBox?.value }
+        set { eachBox = newValue.map(CopyOnWrite.init) }
+    }
     /// What the target says that works but is likely a mistake (`method: GTE`); `validate`, `show`
     /// and `call` print these on stderr.
     package var warnings: [Diagnostic] = []
@@ -76,6 +81,8 @@ package struct Target: Sendable {
         get { conditionsBox?.value ?? TargetConditions() }
         set { conditionsBox = newValue.isEmpty ? nil : CopyOnWrite(newValue) }
     }
+
+    var eachBox: CopyOnWrite<RowSource>? = nil
 
     /// `service.target`, the name users type.
     package var qualifiedName: String { Self.qualifiedName(service: service, name: name) }

@@ -19,7 +19,8 @@ package enum TargetFile {
                                      "auth", "rules", "environments", "followRedirects", "http2", "include"]
         package static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
                                     "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load",
-                                    "stream", "when", "include"]
+                                    "stream", "when", "include",
+                                    "each"]
         /// `until:`: polling.
         package static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
@@ -307,6 +308,7 @@ struct ServiceDecoder {
             case "until": target.until = until(e.value, what())
             case "load": target.load = load(e.value, target: service + "." + name)
             case "stream": target.stream = streamSettings(e.value)
+            case "each": target.each = each(e.value, what())
             default: break
             }
         }

@@ -38,6 +38,8 @@ struct CheckValues {
     var coverage: String?
     /// `--coverage-min PERCENT`: fewer operations exercised exits 1.
     var coverageMin: Double?
+    /// `--data FILE`: every selected target once per row (over their `each:`).
+    var data: String?
 
     /// `check`'s own checks (the request group's are `request.validate()`).
     func validate() throws {
@@ -132,8 +134,8 @@ struct CheckValues {
     /// (retries, `until:`), whether it is reached as an item or a need.
     private func plan(_ workspace: Workspace, _ caller: Caller) throws(APIError)
         -> (CheckItems, CheckScope, [(Service, Target)], CheckPlanner) {
-        let (selected, scope) = try CheckScope.narrow(try Selection.select(try workspace.catalog(), patterns: patterns), scopeRequest,
-                                                      environment: ProcessInfo.processInfo.environment)
+        let rows = try workspace.rows(try Selection.select(try workspace.catalog(), patterns: patterns), data: data)
+        let (selected, scope) = try CheckScope.narrow(rows, scopeRequest, environment: ProcessInfo.processInfo.environment)
         var planner = CheckPlanner(caller: caller, includeAll: all)
         planner.named = Selection.exactNames(patterns)
         planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil

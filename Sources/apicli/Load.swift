@@ -73,6 +73,19 @@ extension APICLI {
                                    valueName: "rule"))
         var threshold: [String] = []
 
+        @Option(help: ArgumentHelp("Rows for every selected target (CSV with a header row, JSON array of objects, YAML list), over their each:; each request of a target sends one row.",
+                                   valueName: "file"))
+        var data: String?
+
+        @Option(name: .customLong("data-order"),
+                help: ArgumentHelp("How a target's requests go through its rows: round-robin (default: 1, 2, …, n, 1, …) or random.",
+                                   valueName: "round-robin|random"))
+        var dataOrder: String?
+
+        @Option(help: ArgumentHelp("With --data-order random: the generator's seed (0 to 2^64-1), so a run with --requests sends the same rows again; default: a new seed each run.",
+                                   valueName: "n"))
+        var seed: UInt64?
+
         @Flag(help: "Stop the run as soon as a threshold fails.")
         var abortOnFail = false
 

@@ -40,9 +40,15 @@ extension APICLI {
                 console = Console(workspace)
                 let (service, target) = try workspace.find(self.target)
                 console.warn(target.warnings)
+                // A target with rows shows its first row's request (call --dry-run shows each).
+                let rows = try workspace.rows([(service, target)], data: nil)
                 // Nothing is sent: values the needs would capture show as {name}.
-                let call = try workspace.build(target, in: service, captured: FlowRunner.unsent(target, in: service, find: workspace.find))
-                console.out(render(call, console.redactor))
+                let call = try workspace.build(rows[0].1, in: service, captured: FlowRunner.unsent(target, in: service, find: workspace.find))
+                var text = render(call, console.redactor)
+                if target.each != nil {
+                    text += "rows      \(rows.count) (each:), shown with the first; call --dry-run prints each row's request\n"
+                }
+                console.out(text)
             } catch {
                 throw console.fail(error, target: self.target)
             }
