@@ -61,7 +61,7 @@ APT  := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 help:
 	@echo "apicli make targets:"
 	@echo "  deps-build     install libyaml-dev, libpcre2-dev and pkg-config (apt) if missing: all build and run need"
-	@echo "  deps           deps-build, and what tests need: curl, libxml2-utils, chromium, nginx-light (apt)"
+	@echo "  deps           deps-build, and what tests need: curl, libxml2-utils, chromium, nginx-light, prometheus (apt)"
 	@echo "  venv           create .venv with httpbin + gunicorn + hypercorn + jsonschema + schemathesis, and .venv/har with playwright (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
@@ -103,7 +103,8 @@ deps-build:
 
 # What the tests need beside the build: system packages (quiet and a no-op when present). chromium
 # (headless) renders the HTML report in CheckCISurfacesTests; nginx (ssl_verify_client) is
-# ClientCertificateTests' server; curl and libcurl for the URLSession trait build; patch applies
+# ClientCertificateTests' server; prometheus scrapes `load --metrics` in LoadTests; curl and libcurl for the
+# URLSession trait build; patch applies
 # import openapi --update --dry-run's diff (ImportOpenAPIUpdateTests). Python packages
 # go into the project's venv only (`make venv`), never into the system Python.
 deps: deps-build
@@ -119,6 +120,8 @@ deps: deps-build
 	  missing="$$missing chromium"; fi; \
 	if [ ! -x /usr/sbin/nginx ]; then \
 	  missing="$$missing nginx-light"; fi; \
+	if ! command -v prometheus >/dev/null 2>&1; then \
+	  missing="$$missing prometheus"; fi; \
 	if ! command -v $(PYTHON) >/dev/null 2>&1; then \
 	  missing="$$missing python3 python3-venv"; \
 	elif ! $(PYTHON) -c 'import venv, ensurepip' >/dev/null 2>&1; then \

@@ -40,6 +40,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         // `apicli load`: latency histograms (HdrHistogram: bounded memory, lossless merge across shards).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // `apicli load --metrics`: the live counters and histograms served to Prometheus (lock-free counters).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         // The keep-alive client, the mock server, WebSocket: the swift-nio async-http-client builds.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -106,7 +109,10 @@ let package = Package(
         // Front stages: nothing below depends on them, and none depends on another.
         .target(name: "APICheck", dependencies: ["APISend"]),
         .target(name: "APILoad", dependencies: ["APISend",
-                                                .product(name: "Histogram", package: "hdrhistogram-swift")]),
+                                                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                                                .product(name: "Prometheus", package: "swift-prometheus"),
+                                                .product(name: "Atomics", package: "swift-atomics"),
+                                                .product(name: "NIOHTTP1", package: nio)]),
         .target(name: "APIMock", dependencies: ["APISend"]),
         .target(name: "APIRecord", dependencies: ["APISend"]),
         .target(name: "APIImport", dependencies: ["APISend"]),

@@ -128,11 +128,19 @@ package struct CheckRunner: Sendable {
             (result.outcome, result.kind, result.messages) = (.failed, error.kind, [error.summary])
             return result
         case let .send(call, answer, expectFailure):
+            if let reason = call.skipReason {
+                result.skipReason = reason
+                return result
+            }
             let sent = await caller.send(call, answer: answer)
             return judged(sent, item, validation: call.endpoint.validation, expect: call.target.expect, expectFailure: expectFailure)
         case .shared(let run):
             switch await run() {
             case .success(let run):
+                if let reason = run.call.skipReason {
+                    result.skipReason = reason
+                    return result
+                }
                 return judged(run.sent, item, validation: run.call.endpoint.validation, expect: run.call.target.expect,
                               expectFailure: false)
             case .failure(let error):

@@ -32,12 +32,20 @@ package struct PreparedCall: Sendable {
         _modify { yield &storage.value.bindings }
     }
 
+    /// Set when the target's `when:` is false: why it is not sent (`Workspace.build`). Every
+    /// command that sends reports it as skipped; the `Caller` never sends it.
+    package var skipReason: String? {
+        _read { yield storage.value.skipReason }
+        _modify { yield &storage.value.skipReason }
+    }
+
     private struct Parts: Sendable {
         var service: Service
         var target: Target
         var endpoint: Endpoint
         var request: PreparedRequest
         var bindings: Bindings
+        var skipReason: String? = nil
     }
 
     private var storage: CopyOnWrite<Parts>

@@ -144,8 +144,32 @@ package struct Workspace: Sendable {
                                       message: "\(target.qualifiedName) goes to \(request.url.absoluteString), a WebSocket URL, without task: { websocket: }",
                                       hint: "add task: { websocket: { send: [ hello ] } }, or use an http:// or https:// base URL"))
         }
-        return PreparedCall(service: service, target: target, endpoint: endpoint, request: request,
-                            bindings: try resolver.bindings(for: target, in: service, captured: captured))
+        var call = PreparedCall(service: service, target: target, endpoint: endpoint, request: request,
+                                bindings: try resolver.bindings(for: target, in: service, captured: captured))
+        decideConditions(&call)
+        return call
+    }
+
+    /// The one place `when:` is decided, with the values the request was built with (params,
+    /// captures, rows, `-p`, the environment): a false target `when:` marks the call skipped, and
+    /// the `expect:` blocks whose `when:` holds are merged into the call's expectations.
+    private func decideConditions(_ call: inout PreparedCall) {
+        guard call.target.when != nil || !call.target.conditionalExpect.isEmpty else { return }
+        let values = call.bindings.conditionValues
+        call.skipReason = Self.skipReason(call.target, values)
+        if !call.target.conditionalExpect.isEmpty { call.target.expect = call.target.expectations(with: values) }
+    }
+
+    private static func skipReason(_ target: Target, _ values: ConditionValues) -> String? {
+        guard let when = target.when, !when.condition.holds(in: values) else { return nil }
+        return when.skipReason
+    }
+
+    /// Why `target` is skipped, decided without building its request (params, `-p` and the
+    /// environment; no captures: `load` decides before its run), or nil.
+    package func skipReason(for target: Target, in service: Service) -> String? {
+        guard target.when != nil, let bindings = try? resolver.bindings(for: target, in: service) else { return nil }
+        return Self.skipReason(target, bindings.conditionValues)
     }
 
     /// A captured value to hide in every output from now on (`secret: true` captures).

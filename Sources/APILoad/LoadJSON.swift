@@ -60,7 +60,7 @@ package enum LoadJSON {
                 ("histogram", histogram(s.latency))]
     }
 
-    private static func histogram(_ l: Latencies) -> JSONValue {
+    package static func histogram(_ l: Latencies) -> JSONValue {
         .array(l.buckets.map { .array([.number(Double($0.value)), .number(Double($0.count))]) })
     }
 

@@ -16,10 +16,25 @@ package struct LoadPlan: Sendable {
         package var service: Service
         package var target: Target
         package var weight: Int
+        /// Its rows' targets (`each:`, `--data`): each time the item is picked one of them is
+        /// sent (`rowOrder`); empty: `target` itself. Counted under `target`'s name.
+        package var rows: [Target] = []
 
-        package init(service: Service, target: Target, weight: Int) {
-            (self.service, self.target, self.weight) = (service, target, weight)
+        package init(service: Service, target: Target, weight: Int, rows: [Target] = []) {
+            (self.service, self.target, self.weight, self.rows) = (service, target, weight, rows)
         }
+
+        /// What is sent: its rows' targets, or the target.
+        package var variants: [Target] { rows.isEmpty ? [target] : rows }
+    }
+
+    /// How an item with rows picks the row it sends (`--data-order`).
+    package enum RowOrder: Sendable, Equatable {
+        /// Row 1, 2, …, n, 1, …: the item's k-th request sends row k mod n, whichever user sends it.
+        case roundRobin
+        /// A row drawn for each request from a generator seeded with this (`--seed`): the same
+        /// seed and `--requests` send the same rows.
+        case random(seed: UInt64)
     }
 
     package var items: [Item]
@@ -28,6 +43,7 @@ package struct LoadPlan: Sendable {
     package var duration: Double?
     /// Requests after which nothing new starts (nil: until `duration`).
     package var requests: Int?
+    package var rowOrder: RowOrder = .roundRobin
 
     package init(items: [Item], model: Model, duration: Double?, requests: Int?) {
         (self.items, self.model, self.duration, self.requests) = (items, model, duration, requests)
@@ -77,6 +93,45 @@ package struct LoadPlan: Sendable {
 }
 
 extension LoadPlan {
+    /// Which row of its item request `k` of the run sends (`order[k % order.count]` is the item,
+    /// `rows` its number of rows), by `rowOrder`. `occurrences`: `RowPicker`'s table.
+    package struct RowPicker: Sendable {
+        let order: [Int]
+        /// Item `order[j]`'s requests before position `j` of one cycle of `order`.
+        let before: [Int]
+        /// Each item's requests in one cycle.
+        let perCycle: [Int]
+        let rowOrder: RowOrder
+
+        package init(order: [Int], items: Int, rowOrder: RowOrder) {
+            var counts = [Int](repeating: 0, count: items)
+            var before: [Int] = []
+            before.reserveCapacity(order.count)
+            for i in order {
+                before.append(counts[i])
+                counts[i] += 1
+            }
+            (self.order, self.before, self.perCycle, self.rowOrder) = (order, before, counts, rowOrder)
+        }
+
+        /// The row (0..<rows) request `k` sends.
+        package func row(_ k: Int, rows: Int) -> Int {
+            guard rows > 1 else { return 0 }
+            switch rowOrder {
+            case .roundRobin:
+                let j = k % order.count
+                return ((k / order.count) * perCycle[order[j]] + before[j]) % rows
+            case .random(let seed):
+                // SplitMix64 of the seed and the request's number: independent of which user sends it.
+                var z = seed &+ UInt64(k) &* 0x9E37_79B9_7F4A_7C15
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                z ^= z >> 31
+                return Int(z % UInt64(rows))
+            }
+        }
+    }
+
     /// Seconds from `30`, `1.5`, `800ms`, `2s`, `1m` (as durations in target files).
     package static func seconds(_ text: String) -> Double? { NodeReader.seconds(text.trimmingSpaces()) }
 }

@@ -14,6 +14,11 @@ package final class LoadRecorder: Sendable {
         /// in, so a slow one lands in a past second); older ones are kept as buckets only.
         var recent: [Int: Latencies] = [:]
         var newest = 0
+        /// `--metrics`: the counters made so far.
+        var metrics = LoadMetrics.Cache()
+        /// `--jsonl`: what finished in each second not yet taken (`takeSeconds`), and the first such second.
+        var finished: [Int: LoadLiveSecond] = [:]
+        var taken = 0
     }
 
     /// Seconds behind the newest one that keep a histogram; a request due earlier that finishes
@@ -22,21 +27,24 @@ package final class LoadRecorder: Sendable {
 
     private let state: Locked<State>
     /// Monotonic seconds at the run's start.
-    let start: Double
+    package let start: Double
+    /// `--metrics`, `--jsonl`: what watches the run while it goes.
+    package let watch: LoadWatch?
 
-    init(names: [String], start: Double, template: LoadResult) {
+    init(names: [String], start: Double, template: LoadResult, watch: LoadWatch? = nil) {
         var s = State()
         s.result = template
         s.result.names = names
         for name in names { s.result.targets[name] = LoadStats() }
         state = Locked(s)
         self.start = start
+        self.watch = watch
     }
 
     /// One request of `name` that started (or was due, in the open model) at `due` monotonic
     /// seconds and finished at `end`; `lag`: how late it started against its schedule.
     func record(_ name: String, due: Double, end: Double, error: String?, bytes: Int, lag: Double? = nil) {
-        record(Entry(name: name, due: due, end: end, error: error, bytes: bytes, lag: lag))
+        record(Entry(name: name, due: due, end: end, error: error, bytes: bytes, lag: lag, status: 0))
     }
 
     func record(_ entry: Entry) {
@@ -51,6 +59,8 @@ package final class LoadRecorder: Sendable {
         var error: String?
         var bytes: Int
         var lag: Double?
+        /// The response's status; 0 without a response.
+        var status: Int
     }
 
     /// Several at once, under one lock: a closed-model user's last few (`Batch`).
@@ -81,6 +91,28 @@ package final class LoadRecorder: Sendable {
             }
         }
         if let lag = e.lag { s.result.lag.record(seconds: max(lag, 0)) }
+        if let watch {
+            watch.metrics?.record(e, cache: &s.metrics)
+            if watch.seconds {
+                // In the second it finished in; one that comes after its second was taken (a user's
+                // batch held it), in the first one not taken yet: each request in one line.
+                let k = max(Int(max(e.end - start, 0)), s.taken)
+                s.finished[k, default: LoadLiveSecond()].record(latency: latency, bytes: e.bytes, error: e.error)
+            }
+        }
+    }
+
+    /// `--jsonl`: the seconds up to `last` (all that hold something, with nil) not taken before, each
+    /// with what finished in it (an empty one for a second where nothing did).
+    package func takeSeconds(through last: Int?) -> [(second: Int, finished: LoadLiveSecond)] {
+        state.withLock { s in
+            let end = last ?? (s.finished.keys.max() ?? s.taken - 1)
+            guard end >= s.taken else { return [] }
+            var seconds: [(second: Int, finished: LoadLiveSecond)] = []
+            for k in s.taken...end { seconds.append((k, s.finished.removeValue(forKey: k) ?? LoadLiveSecond())) }
+            s.taken = end + 1
+            return seconds
+        }
     }
 
     /// A closed-model user's finished requests, handed to the recorder a few at a time: one lock

@@ -23,15 +23,46 @@ package final class LoadRunner: Sendable {
     let stopped = Locked<String?>(nil)
     private let started = Locked<Int>(0)
     let order: [Int]
+    /// Every item's variants (its rows' targets, or itself) numbered one after another: item
+    /// `i`'s row `r` is variant `first[i] + r`, of item `itemOf[v]`, counted under `names[i]`.
+    let first: [Int]
+    let itemOf: [Int]
+    let rows: LoadPlan.RowPicker
+    let names: [String]
     private let deadline: Double?
 
     /// `start`: monotonic seconds when the run begins (the `--start-at` moment, already waited for).
-    package init(plan: LoadPlan, start: Double, template: LoadResult, makeCaller: @escaping @Sendable () -> Caller) {
+    package init(plan: LoadPlan, start: Double, template: LoadResult, watch: LoadWatch? = nil,
+                 makeCaller: @escaping @Sendable () -> Caller) {
         self.plan = plan
         self.makeCaller = makeCaller
         order = plan.order
+        var first: [Int] = []
+        var itemOf: [Int] = []
+        for (i, item) in plan.items.enumerated() {
+            first.append(itemOf.count)
+            itemOf += repeatElement(i, count: max(item.rows.count, 1))
+        }
+        (self.first, self.itemOf) = (first, itemOf)
+        rows = LoadPlan.RowPicker(order: order, items: plan.items.count, rowOrder: plan.rowOrder)
         deadline = plan.duration.map { start + $0 }
-        recorder = LoadRecorder(names: plan.items.map(\.target.qualifiedName), start: start, template: template)
+        names = plan.items.map(\.target.qualifiedName)
+        recorder = LoadRecorder(names: names, start: start, template: template, watch: watch)
+    }
+
+    /// The variant request `k` of the run sends: its item's (`order`), the row `rowOrder` picks.
+    func variant(_ k: Int) -> Int {
+        let i = order[k % order.count]
+        return first[i] + rows.row(k, rows: plan.items[i].rows.count)
+    }
+
+    /// The most rows of a target whose requests a user (or the open model's run) keeps once built.
+    static let keptRows = 64
+
+    /// Variant `v`'s target (a row's, or the item's own).
+    func target(_ v: Int) -> Target {
+        let i = itemOf[v]
+        return plan.items[i].rows.isEmpty ? plan.items[i].target : plan.items[i].rows[v - first[i]]
     }
 
     /// Starts nothing new; requests in flight finish (or are cancelled with the run's task).
@@ -82,24 +113,28 @@ package final class LoadRunner: Sendable {
 
     private func user(think: Double) async {
         let caller = makeCaller()
-        // Per item, built once: its request and name (not the plan's item copied each request; the
-        // call in a box, so that sending it copies none of its parts).
+        // Per item, built once: its request (not the plan's item copied each request; the call in a
+        // box, so that sending it copies none of its parts). A row's request is kept too when its
+        // item has at most `keptRows` rows; beyond, it is built each time (rows may be many, and
+        // every user would keep every one).
         var prepared = [Ready?](repeating: nil, count: plan.items.count)
-        let names = plan.items.map(\.target.qualifiedName)
+        var preparedRows: [Int: Ready] = [:]
         var batch = LoadRecorder.Batch()
         defer { batch.flush(to: recorder) }
         // The user's requests one after another: one counter for all of them.
         let body = BodyCounter()
         let transfer = Transfer(stream: body)
         while let k = claim() {
-            let i = order[k % order.count]
+            let v = variant(k)
+            let i = itemOf[v]
             let ready: Ready
-            if let built = prepared[i] {
+            let rowCount = plan.items[i].rows.count
+            if let built = rowCount <= 1 ? prepared[i] : preparedRows[v] {
                 ready = built
             } else {
                 do {
-                    ready = Ready(try await caller.prepare(plan.items[i].target, in: plan.items[i].service))
-                    prepared[i] = ready
+                    ready = Ready(try await caller.prepare(target(v), in: plan.items[i].service))
+                    if rowCount <= 1 { prepared[i] = ready } else if rowCount <= Self.keptRows { preparedRows[v] = ready }
                 } catch {
                     let now = monotonicSeconds()
                     if !cancelled(error) { recorder.record(names[i], due: now, end: now, error: LoadOutcome.errorKind(error), bytes: 0) }
@@ -109,7 +144,9 @@ package final class LoadRunner: Sendable {
             }
             let due = monotonicSeconds()
             body.reset()
+            recorder.watch?.sending()
             let sent = await caller.send(ready.call, transfer: transfer)
+            recorder.watch?.sent()
             let end = monotonicSeconds()
             if let entry = entry(names[i], sent, bytes: body.bytes, due: due, end: end, lag: nil) { batch.add(entry, to: recorder) }
             if think > 0 { try? await Task.sleep(nanoseconds: UInt64(think * 1e9)) }
@@ -129,13 +166,13 @@ package final class LoadRunner: Sendable {
     /// request the run's stop cut short.
     private func entry(_ name: String, _ sent: Sent, bytes: Int, due: Double, end: Double, lag: Double?) -> LoadRecorder.Entry? {
         if case .failure(let e) = sent.last, cancelled(e) { return nil }
-        let counted = if case .success = sent.last { bytes } else { 0 }
-        return LoadRecorder.Entry(name: name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: counted, lag: lag)
+        let (counted, status) = if case .success(let r) = sent.last { (bytes, r.status) } else { (0, 0) }
+        return LoadRecorder.Entry(name: name, due: due, end: end, error: LoadOutcome.errorKind(sent), bytes: counted, lag: lag, status: status)
     }
 
     /// A request that failed once the run was stopped (Ctrl-C cancels the requests in flight):
     /// not counted, the stop cut it short.
-    private func cancelled(_ error: APIError) -> Bool {
+    func cancelled(_ error: APIError) -> Bool {
         stopped.current != nil || Task.isCancelled
     }
 }

@@ -26,6 +26,10 @@ package struct LoadSetup: Sendable {
         package var thresholds: [LoadThreshold]
         /// `--all`: load what `Selection.leftOut` leaves out of a sweep too.
         package var all: Bool
+        /// `--data FILE`: rows for every selected target (over their `each:`).
+        package var data: String? = nil
+        /// `--data-order`, `--seed`.
+        package var rowOrder: LoadPlan.RowOrder = .roundRobin
 
         package init(patterns: [String] = [], model: LoadPlan.Model = .closed(users: 1, think: 0), duration: Double? = nil,
                      requests: Int? = nil, weights: [String: Int] = [:], thresholds: [LoadThreshold] = [], all: Bool = false) {
@@ -52,7 +56,9 @@ package struct LoadSetup: Sendable {
     package var scope: HostScope
     /// The run must not start (a threshold's problem wins over a weight's).
     package var problem: Problem?
-    /// Selected targets the run leaves out (`Selection.leftOut`, the rule `check` follows), with why.
+    /// Selected targets the run leaves out (`Selection.leftOut`, the rule `check` follows, and
+    /// those whose `when:` is false, decided once before the run with params, `-p` and the
+    /// environment), with why.
     package var leftOut: [(String, String)] = []
 
     package init(_ workspace: Workspace, _ request: Request) throws(APIError) {
@@ -60,7 +66,7 @@ package struct LoadSetup: Sendable {
         let named = Selection.exactNames(request.patterns)
         var kept: [(Service, Target)] = []
         for pair in selected {
-            if let reason = Selection.leftOut(pair.1, named: named, all: request.all) {
+            if let reason = Selection.leftOut(pair.1, named: named, all: request.all) ?? workspace.skipReason(for: pair.1, in: pair.0) {
                 leftOut.append((pair.1.qualifiedName, reason))
             } else {
                 kept.append(pair)
@@ -69,16 +75,20 @@ package struct LoadSetup: Sendable {
         if kept.isEmpty, !leftOut.isEmpty {
             throw .invalid(Diagnostic(file: nil, mark: nil,
                                       message: "nothing to load: every selected target is left out (\(leftOut[0].0): \(leftOut[0].1))",
-                                      hint: "name a target whole (service.target), give it check: true, or pass --all"))
+                                      hint: leftOut[0].1.hasPrefix("when: ")
+                                        ? "set what its when: reads (-p name=value, an environment variable), or select other targets"
+                                        : "name a target whole (service.target), give it check: true, or pass --all"))
         }
         selected = kept
         let names = Set(selected.map(\.1.qualifiedName))
-        let items = selected.map { service, target in
-            LoadPlan.Item(service: service, target: target,
-                          weight: request.weights[target.qualifiedName] ?? target.load?.weight ?? 1)
+        let rows = try workspace.rowGroups(selected, data: request.data)
+        let items = zip(selected, rows).map { pair, rows in
+            LoadPlan.Item(service: pair.0, target: pair.1,
+                          weight: request.weights[pair.1.qualifiedName] ?? pair.1.load?.weight ?? 1, rows: rows ?? [])
         }
         let duration = request.duration ?? (request.requests == nil ? LoadPlan.defaultDuration(request.model) : nil)
         plan = LoadPlan(items: items, model: request.model, duration: duration, requests: request.requests)
+        plan.rowOrder = request.rowOrder
         thresholds = (workspace.project.load?.thresholds ?? []) + selected.flatMap { $0.1.load?.thresholds ?? [] } + request.thresholds
         if let unknown = request.weights.keys.sorted().first(where: { !names.contains($0) }) {
             problem = .weight(unknown)
@@ -87,7 +97,7 @@ package struct LoadSetup: Sendable {
             problem = .threshold(unknown)
         }
         scope = HostScope(hosts: Self.ownHosts(workspace), connection: workspace.settings.connection)
-        foreignHosts = Self.foreignHosts(workspace, selected, scope)
+        foreignHosts = Self.foreignHosts(workspace, items, scope)
     }
 
     /// The workspace for the run: its redirects stay in `scope` and the hosts the user consented to.
@@ -114,9 +124,11 @@ package struct LoadSetup: Sendable {
         return own
     }
 
-    /// Where the requests of `selected` and what they need connect, in order, out of `scope`.
-    private static func foreignHosts(_ workspace: Workspace, _ selected: [(Service, Target)], _ scope: HostScope) -> [String] {
-        var needed = selected
+    /// Where the requests of `items` (each of their rows) and what they need connect, in order, out of `scope`.
+    private static func foreignHosts(_ workspace: Workspace, _ items: [LoadPlan.Item], _ scope: HostScope) -> [String] {
+        var needed: [(Service, Target)] = []
+        for item in items { needed += hostVariants(item, workspace) }
+        let selected = items.map { ($0.service, $0.target) }
         let caller = Caller(workspace: workspace)
         for name in caller.needed(by: selected).sorted() { if let found = try? workspace.find(name) { needed.append(found) } }
         var foreign: [String] = []
@@ -126,6 +138,25 @@ package struct LoadSetup: Sendable {
             if !foreign.contains(to) { foreign.append(to) }
         }
         return foreign
+    }
+}
+
+extension LoadSetup {
+    /// The variants of `item` whose hosts stand for all of them: a row changes the host only
+    /// through a `{placeholder}` of a base URL (a path stays under it), so the first row alone
+    /// unless a base URL names a field; then one row per distinct base URL (a data set of 100,000
+    /// rows is not built 100,000 times before the run).
+    static func hostVariants(_ item: LoadPlan.Item, _ workspace: Workspace) -> [(Service, Target)] {
+        guard item.rows.count > 1 else { return [(item.service, item.variants[0])] }
+        let bases = [item.service.baseURL] + (item.service.environments + workspace.project.environments).compactMap(\.baseURL)
+        let used = Set(bases.flatMap(\.placeholders))
+        guard item.rows.contains(where: { row in row.params.contains { used.contains($0.name) } }) else {
+            return [(item.service, item.rows[0])]
+        }
+        var seen = Set<String>()
+        return item.rows.filter { row in
+            (try? workspace.baseURL(for: row, in: item.service)).map { seen.insert($0).inserted } ?? true
+        }.map { (item.service, $0) }
     }
 }
 

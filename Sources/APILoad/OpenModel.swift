@@ -29,18 +29,32 @@ extension LoadRunner {
 
     func open(_ schedule: RateSchedule, maxInFlight: Int) async throws(APIError) {
         let caller = makeCaller()
+        // One per item (with rows, its first row's: built now, so a request that cannot be built
+        // stops the run before it starts; the other rows are built as they are sent).
         var calls: [PreparedCall] = []
-        for item in plan.items { calls.append(try await caller.prepare(item.target, in: item.service)) }
+        for (i, item) in plan.items.enumerated() { calls.append(try await caller.prepare(target(first[i]), in: item.service)) }
+        // The rows of a target with at most `keptRows`, built now too; more are built as they are sent.
+        var rowCalls: [Int: PreparedCall] = [:]
+        for (i, item) in plan.items.enumerated() where (2...Self.keptRows).contains(item.rows.count) {
+            for v in first[i]..<(first[i] + item.rows.count) { rowCalls[v] = try await caller.prepare(target(v), in: item.service) }
+        }
         let placement = OpenPlacement.current
         let home = placement == .pool ? nil : EventLoopExecutor.next()
         let gates = placement == .loops ? calls.map { _ in nil } : SendGate.gates(for: calls, caller.workspace.settings.connection)
         await withTaskExecutorPreference(home) {
-            await self.startOnSchedule(schedule, calls: calls, gates: gates, caller: caller, maxInFlight: maxInFlight,
+            await self.startOnSchedule(schedule, calls: Calls(items: calls, rows: rowCalls), gates: gates, caller: caller, maxInFlight: maxInFlight,
                                        timer: home?.loop, placement: placement)
         }
     }
 
-    private func startOnSchedule(_ schedule: RateSchedule, calls: [PreparedCall], gates: [SendGate?], caller: Caller,
+    /// The open model's requests, built before it starts: each item's, and the rows of the items
+    /// with at most `keptRows` rows, by variant.
+    struct Calls: Sendable {
+        var items: [PreparedCall]
+        var rows: [Int: PreparedCall]
+    }
+
+    private func startOnSchedule(_ schedule: RateSchedule, calls: Calls, gates: [SendGate?], caller: Caller,
                                  maxInFlight: Int, timer: (any EventLoop)?, placement: OpenPlacement) async {
         let start = recorder.start
         let end = plan.duration ?? .infinity
@@ -57,7 +71,8 @@ extension LoadRunner {
                     slots.release()
                     break
                 }
-                let i = order[k % order.count]
+                let v = variant(k)
+                let i = itemOf[v]
                 k += 1
                 recorder.scheduled(UInt64(k))
                 let loop: (any TaskExecutor)? = switch placement {
@@ -71,7 +86,7 @@ extension LoadRunner {
                         // is measured here. A start a little early (not worth a sleep) counts from when
                         // it started; a late one from its schedule.
                         let now = monotonicSeconds()
-                        await self.send(calls[i], caller: caller, on: loop as? EventLoopExecutor, due: min(due, now), lag: max(now - due, 0))
+                        await self.send(v, calls, caller: caller, on: loop as? EventLoopExecutor, due: min(due, now), lag: max(now - due, 0))
                         slots.release()
                     }
                     continue
@@ -80,13 +95,13 @@ extension LoadRunner {
                 // waiting for a connection in the transport's queue did, and the wait counts in its
                 // latency); a task whose request is done sends the next one waiting.
                 let now = monotonicSeconds()
-                guard gate.submit(SendGate.Pending(item: i, from: min(due, now), lag: max(now - due, 0))) else { continue }
+                guard gate.submit(SendGate.Pending(item: v, from: min(due, now), lag: max(now - due, 0))) else { continue }
                 group.addTask(executorPreference: loop) {
                     let now = monotonicSeconds()
-                    var request: SendGate.Pending? = SendGate.Pending(item: i, from: min(due, now), lag: max(now - due, 0))
+                    var request: SendGate.Pending? = SendGate.Pending(item: v, from: min(due, now), lag: max(now - due, 0))
                     while let r = request {
                         if !Task.isCancelled {  // Ctrl-C: the ones waiting are not sent
-                            await self.send(calls[r.item], caller: caller, on: loop as? EventLoopExecutor, due: r.from, lag: r.lag)
+                            await self.send(r.item, calls, caller: caller, on: loop as? EventLoopExecutor, due: r.from, lag: r.lag)
                         }
                         slots.release()
                         request = gate.next()
@@ -102,21 +117,34 @@ extension LoadRunner {
     /// less, and one whose time ran out while it waited is a timeout at its deadline, not sent (a
     /// silent server made a 1 s run with `--timeout 1` last 13 s, with 12 s latencies).
     @inline(never)
-    private func send(_ call: PreparedCall, caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
-        var call = call
+    private func send(_ v: Int, _ calls: Calls, caller: Caller, on loop: EventLoopExecutor?, due: Double, lag: Double) async {
+        let i = itemOf[v]
+        let name = names[i]
+        var call = plan.items[i].rows.count > 1 ? calls.rows[v] ?? calls.items[i] : calls.items[i]
+        if plan.items[i].rows.count > Self.keptRows {  // built as it is sent: rows may be many, none is kept
+            do {
+                call = try await caller.prepare(target(v), in: plan.items[i].service)
+            } catch {
+                if !cancelled(error) { recorder.record(name, due: due, end: monotonicSeconds(), error: LoadOutcome.errorKind(error), bytes: 0, lag: lag) }
+                return
+            }
+        }
         let waited = monotonicSeconds() - due
         if waited > Self.early {
             let timeout = call.request.timeout
             guard waited < timeout else {
-                recorder.record(LoadRecorder.Entry(name: call.target.qualifiedName, due: due, end: due + timeout,
-                                                   error: LoadOutcome.errorKind(APIError.timedOut(timeout)), bytes: 0, lag: lag))
+                recorder.record(LoadRecorder.Entry(name: name, due: due, end: due + timeout,
+                                                   error: LoadOutcome.errorKind(APIError.timedOut(timeout)), bytes: 0, lag: lag,
+                                                   status: 0))
                 return
             }
             call.request.timeout = timeout - waited
         }
         let body = BodyCounter()
+        recorder.watch?.sending()
         let sent = await EventLoopExecutor.run(on: loop) { await caller.send(call, transfer: Transfer(stream: body)) }
-        record(call.target.qualifiedName, sent, bytes: body.bytes, due: due, lag: lag)
+        recorder.watch?.sent()
+        record(name, sent, bytes: body.bytes, due: due, lag: lag)
     }
 
     /// How early a request may start rather than sleep until it is due (seconds).

@@ -5,6 +5,7 @@ import APISchema
 import APITargets
 import APITransport
 import APIVerdict
+import APILive
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -107,15 +108,10 @@ package final class MockServer: Sendable {
         }
     }
 
-    /// Why the address cannot be listened on, in plain words (NIO's text names its syscall and errno).
+    /// Why the address cannot be listened on, in plain words.
     static func listenProblem(_ error: any Error) -> String {
-        guard let e = error as? IOError else { return "\(error)" }
-        switch e.errnoCode {
-        case EADDRINUSE: return "the port is in use (another server listens there); pick another with --port, or --port 0 for a free one"
-        case EACCES: return "permission denied (ports below 1024 need privileges); pick another with --port, or --port 0 for a free one"
-        case EADDRNOTAVAIL: return "this machine has no such address; --host takes one of its own addresses (127.0.0.1, 0.0.0.0)"
-        default: return String(cString: strerror(e.errnoCode)).lowercased()
-        }
+        ListenProblem.describe(error, port: "pick another with --port, or --port 0 for a free one",
+                               host: "--host takes one of its own addresses (127.0.0.1, 0.0.0.0)")
     }
 
     private init(table: Locked<MockTable>, group: MultiThreadedEventLoopGroup, channel: any Channel, host: String, port: Int) {

@@ -118,6 +118,9 @@ struct Sender: Sendable {
         if call.request.websocket != nil, let expected = call.target.expect?.messages, !expected.isEmpty {
             transfer.enough = { Judge.met(expected, $0) }
         }
+        if let reason = call.skipReason {  // `when:` is false: callers report it skipped; never sent
+            return Sent(request: call.prepared, last: .failure(.stopped("\(call.target.qualifiedName) is skipped: \(reason)")), attempts: [])
+        }
         let transport: any Transport
         switch source {
         case .live(let live):

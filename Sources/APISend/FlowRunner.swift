@@ -94,12 +94,18 @@ package actor FlowRunner {
     }
 
     private func lookup(_ need: Need, _ service: Service) throws(APIError) -> (Service, Target) {
+        let found: (Service, Target)
         do {
-            return try find(need.qualified(in: service.name))
+            found = try find(need.qualified(in: service.name))
         } catch {
             throw .invalid(Diagnostic(file: service.file, mark: need.mark, message: "needs '\(need.name)', which is no target",
                                       hint: "`apicli validate` lists the targets it could mean"))
         }
+        if found.1.each != nil {  // a need runs once: which row would it be?
+            throw .invalid(Diagnostic(file: service.file, mark: need.mark, message: "needs '\(need.name)', which has rows (each:); a need runs once",
+                                      hint: "need a target without each:, or give this target the rows"))
+        }
+        return found
     }
 
     /// `target` run once for the whole run (its needs first), or why its request could not be
@@ -134,6 +140,9 @@ package actor FlowRunner {
     /// `expect:` (else `validate:`) rejects gives none.
     private func captures(of sent: Sent, _ call: PreparedCall) throws(APIError) -> [String: String] {
         let target = call.target
+        if let reason = call.skipReason {
+            throw .dependency("needs: \(target.qualifiedName), which it needs, is skipped (\(reason)); give this target the same when:")
+        }
         let response = try sent.last.get()
         let verdict = Verdict.judge(.success(response), expect: target.expect, validation: call.endpoint.validation)
         guard verdict.passed else {

@@ -21,7 +21,7 @@ package struct Catalog: Sendable {
     }
 
     /// Files that hold services: `*.yaml` and `*.yml`, sorted by name; not the project file
-    /// (`apicli.yaml`) nor hidden files.
+    /// (`apicli.yaml`), hidden files, nor files of shared blocks (`*.inc.yaml`, `include:`).
     package static func files(in directory: String) throws(APIError) -> [String] {
         guard Path.isDirectory(directory) else {
             throw .invalid(Diagnostic(file: nil, mark: nil, message: "no targets folder at '\(directory)'",
@@ -37,7 +37,7 @@ package struct Catalog: Sendable {
                                       hint: "try again; if it persists, check the folder's permissions and the open-file limit (ulimit -n)"))
         }
         return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-            .filter { !$0.hasPrefix(".") && !Project.fileNames.contains($0) }
+            .filter { !$0.hasPrefix(".") && !Project.fileNames.contains($0) && !TargetFile.isSharedFile($0) }
             .sorted()
             .map { Path.join(directory, $0) }
     }
@@ -85,6 +85,10 @@ package struct Catalog: Sendable {
         var problems: [Diagnostic] = []
         var byName: [String: String] = [:]
         for file in files {
+            if let shared = TargetFile.sharedProblems(file) {  // shared blocks (`include:`) named to `validate`: checked alone
+                problems += shared
+                continue
+            }
             do {
                 let service = try TargetFile.load(file, keeping: &trees)
                 if let other = byName[service.name] {

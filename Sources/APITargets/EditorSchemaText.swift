@@ -1413,6 +1413,10 @@ extension EditorSchema {
             }
           },
           "additionalProperties": false
+        },
+        "when": {
+          "$ref": "#/$defs/when",
+          "description": "in a target's expect: (or one of its blocks): the block applies only when this holds"
         }
       },
       "patternProperties": {
@@ -1552,7 +1556,18 @@ extension EditorSchema {
           }
         },
         "expect": {
-          "$ref": "#/$defs/expect",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/expect"
+            },
+            {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "$ref": "#/$defs/expect"
+              }
+            }
+          ],
           "description": "what apicli check calls a healthy response (Expectations)"
         },
         "check": {
@@ -1673,6 +1688,43 @@ extension EditorSchema {
             }
           },
           "additionalProperties": false
+        },
+        "when": {
+          "$ref": "#/$defs/when",
+          "description": "a condition (Conditions): when it is false the target is skipped (reported as skipped, with the condition, by check, call and load); expect: may also be a list of blocks, each with its own when"
+        },
+        "include": {
+          "$ref": "#/$defs/include",
+          "description": "a file of shared blocks or a list of them (Shared blocks): headers, auth, expect, timeout, validate under the target's own"
+        },
+        "each": {
+          "description": "rows: a list of mappings, or { file: data/users.csv } (CSV with a header row, JSON array of objects or YAML list, relative to the target file and inside the targets folder): check, call and load send the target once per row, the row's fields as {placeholders} (over params:) and in expect:, each row its own result target[label] (Rows)",
+          "oneOf": [
+            {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object"
+              }
+            },
+            {
+              "type": "object",
+              "properties": {
+                "file": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "file"
+              ],
+              "patternProperties": {
+                "^x-": {
+                  "description": "ignored: a place for YAML anchors and shared blocks"
+                }
+              },
+              "additionalProperties": false
+            }
+          ]
         }
       },
       "patternProperties": {
@@ -1746,6 +1798,10 @@ extension EditorSchema {
         "followRedirects": {
           "type": "boolean",
           "description": "false: return a 3xx as it is, for every target (default true)"
+        },
+        "include": {
+          "$ref": "#/$defs/include",
+          "description": "a file of shared blocks or a list of them (Shared blocks): their headers, auth, timeout, validate under the file's own, their expect under every target's"
         }
       },
       "patternProperties": {
@@ -1876,6 +1932,29 @@ extension EditorSchema {
         }
       },
       "additionalProperties": false
+    },
+    "when": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 1024,
+      "description": "a condition: {name}, ${NAME}, 'text' and numbers compared with ==, != and =~ 'regex', or exists A; combined with !, &&, || and parentheses"
+    },
+    "include": {
+      "anyOf": [
+        {
+          "type": "string",
+          "pattern": "\\.inc\\.ya?ml$"
+        },
+        {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "pattern": "\\.inc\\.ya?ml$"
+          }
+        }
+      ],
+      "description": "a file of shared blocks (*.inc.yaml, a path from the targets folder) or a list of them"
     }
   }
 }

@@ -34,8 +34,15 @@ package struct NodeReader {
 
     /// Another reader's diagnostics and warnings after this one's (a part of the same file read
     /// on another thread, `ServiceDecoder.service`).
-    mutating func append(_ other: NodeReader) {
-        diagnostics += other.diagnostics
+    mutating func append(_ other: NodeReader, droppingRepeats: Bool = false) {
+        guard droppingRepeats, !other.diagnostics.isEmpty else {
+            diagnostics += other.diagnostics
+            warnings += other.warnings
+            return
+        }
+        func key(_ d: Diagnostic) -> String { "\(d.file ?? ""):\(d.mark?.description ?? ""):\(d.message)" }
+        var seen = Set(diagnostics.map(key))
+        diagnostics += other.diagnostics.filter { seen.insert(key($0)).inserted }
         warnings += other.warnings
     }
 

@@ -10,6 +10,7 @@ extension ServiceDecoder {
             // straight into the one array (no second copy of every Target), joined in file order.
             let half = targetEntries.count / 2
             let (file, contractDocuments, serviceName) = (file, contractDocuments, name)
+            let (serviceShared, sharedCache) = (serviceShared, sharedCache)
             var second: (reader: NodeReader, files: [FileReference])?
             let all = [Target](unsafeUninitializedCapacity: targetEntries.count) { buffer, count in
                 let slots = Slots(start: buffer.baseAddress!)
@@ -20,6 +21,7 @@ extension ServiceDecoder {
                 }, {
                     var decoder = ServiceDecoder(file: file)
                     decoder.contractDocuments = contractDocuments
+                    (decoder.serviceShared, decoder.sharedCache) = (serviceShared, sharedCache)
                     var n = 0
                     decoder.forEachTarget(targetEntries[half...], service: serviceName) { (slots.start + half + n).initialize(to: $0); n += 1 }
                     return (n, decoder.reader, decoder.files)
@@ -29,7 +31,7 @@ extension ServiceDecoder {
                 second = (other.1, other.2)
             }
             if let second {
-                reader.append(second.reader)
+                reader.append(second.reader, droppingRepeats: true)  // an included file's problems, read by both halves
                 files += second.files
             }
             return all

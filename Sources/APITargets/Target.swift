@@ -47,6 +47,11 @@ package struct Target: Sendable {
     package var load: LoadSettings? = nil
     /// `stream:`: the idle timeout and reconnection of an event stream.
     package var stream: StreamSettings? = nil
+    /// `each:`: one request per row, the row's fields as `{placeholders}` (`RowSet`).
+    package var each: RowSource? {
+        get { eachBox?.value }
+        set { eachBox = newValue.map(CopyOnWrite.init) }
+    }
     /// What the target says that works but is likely a mistake (`method: GTE`); `validate`, `show`
     /// and `call` print these on stderr.
     package var warnings: [Diagnostic] = []
@@ -56,6 +61,28 @@ package struct Target: Sendable {
     /// memory to fill and copy. (Internal, not private: the memberwise initializer stays internal.)
     var authBox: CopyOnWrite<Auth>? = nil
     var untilBox: CopyOnWrite<Until>? = nil
+    /// `when:` and conditional `expect:` blocks (`TargetConditions`): on few targets, so boxed too.
+    var conditionsBox: CopyOnWrite<TargetConditions>? = nil
+
+    /// `when:`: the target is skipped (reported as such) when it is false.
+    package var when: When? {
+        get { conditionsBox?.value.when }
+        set { conditions.when = newValue }
+    }
+
+    /// `expect:` blocks with a `when:` of their own, in file order (those without one are merged
+    /// into `expect`): `Workspace.build` merges the ones whose condition holds over `expect`.
+    package var conditionalExpect: [ConditionalExpectations] {
+        get { conditionsBox?.value.expect ?? [] }
+        set { conditions.expect = newValue }
+    }
+
+    private var conditions: TargetConditions {
+        get { conditionsBox?.value ?? TargetConditions() }
+        set { conditionsBox = newValue.isEmpty ? nil : CopyOnWrite(newValue) }
+    }
+
+    var eachBox: CopyOnWrite<RowSource>? = nil
 
     /// `service.target`, the name users type.
     package var qualifiedName: String { Self.qualifiedName(service: service, name: name) }

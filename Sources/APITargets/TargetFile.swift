@@ -16,10 +16,11 @@ import Darwin
 package enum TargetFile {
     package enum Keys {
         package static let service = ["service", "baseURL", "headers", "timeout", "validate", "targets", "doc", "tls",
-                                     "auth", "rules", "environments", "followRedirects", "http2"]
+                                     "auth", "rules", "environments", "followRedirects", "http2", "include"]
         package static let target = ["path", "method", "doc", "params", "task", "headers", "timeout", "validate",
                                     "sample", "samples", "expect", "check", "auth", "followRedirects", "capture", "needs", "until", "load",
-                                    "stream"]
+                                    "stream", "when", "include",
+                                    "each"]
         /// `until:`: polling.
         package static let until = ["expect", "failIf", "every", "within"]
         /// One entry of `capture:`.
@@ -164,9 +165,21 @@ struct ServiceDecoder {
     /// OpenAPI descriptions read for `expect: { schema: { openapi: } }`, by path as written.
     var contractDocuments: [String: OpenAPIContract.Document] = [:]
 
+    /// `include:`: the targets folder paths are read from, the files being included (outermost
+    /// first), each file's block once read, and the service's own `include:`.
+    var includeRoot: String
+    var includeChain: [(shown: String, real: String)] = []
+    var sharedCache: [String: SharedBlock?] = [:]
+    var serviceShared: SharedBlock?
+    /// false: `include:` inside a file of shared blocks checked alone is not read (`sharedProblems`).
+    var followsIncludes = true
+    /// A file of shared blocks: where it was first included (`file:line:col`), for its messages.
+    var includedAt: String?
+
     package init(file: String) {
         reader = NodeReader(file: file)
         folder = Path.parent(file)
+        includeRoot = folder
     }
 
     var file: String { reader.file }
@@ -215,8 +228,10 @@ struct ServiceDecoder {
             reader.error("the target file has no targets", at: root.mark, hint: "add a targets: mapping of name → target")
             return nil
         }
+        if let node = entries.first(where: { $0.key == "include" })?.value { includeForService(node, into: &service) }
         guard let targetEntries = reader.mapping(targetsNode, "targets") else { return nil }
         service.targets = targets(targetEntries, service: name)
+        warnAboutVariablesThatNamePlaceholders(&service.targets)
         service.files = files
         return service
     }
@@ -283,6 +298,7 @@ struct ServiceDecoder {
         // The method first: where a task's parameters go depends on it.
         let warned = reader.warnings.count
         if let node = entries.first(where: { $0.key == "method" })?.value { target.method = method(node) ?? target.method }
+        var includeNode: Node?
         for e in entries {
             switch MappingKey(e.key) {
             case "path": target.path = path(e.value)
@@ -295,7 +311,9 @@ struct ServiceDecoder {
             case "validate": target.validation = validation(e.value)
             case "sample": target.sample = sample(e.value, "the sample of \(what())")
             case "samples": target.samples = samples(e.value, what())
-            case "expect": target.expect = expectations(e.value, what())
+            case "expect": targetExpect(e.value, what(), into: &target)
+            case "when": target.when = when(e.value)
+            case "include": includeNode = e.value
             case "check": target.check = reader.boolean(e.value, "check")
             case "auth": target.auth = auth(e.value, what())
             case "followRedirects": target.followRedirects = reader.boolean(e.value, "followRedirects")
@@ -304,9 +322,11 @@ struct ServiceDecoder {
             case "until": target.until = until(e.value, what())
             case "load": target.load = load(e.value, target: service + "." + name)
             case "stream": target.stream = streamSettings(e.value)
+            case "each": target.each = each(e.value, what())
             default: break
             }
         }
+        includeForTarget(includeNode)?.apply(to: &target)
         if target.task.websocket != nil, (target.stream?.reconnects ?? 0) > 0,
            let node = entries.first(where: { $0.key == "stream" })?.value {
             reader.error("stream: { reconnect: } resumes an event stream, not a WebSocket conversation", at: node.mark,

@@ -5,7 +5,8 @@ import APIEndpoint
 
 /// `apicli validate`: every problem of a set of target files, found without sending anything:
 /// loading (each file read once), `needs:` that name nothing or go round, files that are not
-/// there, and every sample judged as `check --stub` judges it (`SampleCheck`); one per place.
+/// there, rows (`each:`) that cannot be read, and every sample judged as `check --stub` judges it
+/// (`SampleCheck`); one per place.
 package enum CatalogCheck {
     /// The services of `files` and their problems. `trees`: the files' YAML trees, kept when not nil.
     package static func run(files: [String], workspace: Workspace, keeping trees: inout [Node]?)
@@ -20,7 +21,10 @@ package enum CatalogCheck {
         var problems = FlowGraph.problems(catalog)
         for service in catalog.services {
             problems += FileCheck.missing(in: service)
-            problems += SampleCheck.diagnostics(service, workspace: workspace)
+            // Samples of a target with rows are judged with its first row (every row's problems reported).
+            let (judged, rowProblems) = RowSet.firstRows(service, folder: workspace.options.directory)
+            problems += rowProblems
+            problems += SampleCheck.diagnostics(judged, workspace: workspace)
         }
         return unique(problems)
     }

@@ -36,6 +36,13 @@ extension APICLI {
         @Option(help: ArgumentHelp("With --stub, use this entry of samples: instead of sample:.", valueName: "name"))
         var sample: String?
 
+        @Option(help: ArgumentHelp("Send the target once per row of this file (CSV with a header row, JSON array of objects, YAML list), over its each:; the row's fields are {placeholders}.",
+                                   valueName: "file"))
+        var data: String?
+
+        @Option(help: ArgumentHelp("With rows (each: or --data), send only this one: its 1-based number, or its label.", valueName: "n"))
+        var row: String?
+
         @Flag(name: .shortAndLong, help: "Print the status line and headers before the body.")
         var include = false
 
@@ -67,7 +74,7 @@ extension APICLI {
         var values: CallValues {
             CallValues(target: target, targets: targets.values, environment: environment.values, request: request.values,
                        form: form.values, retries: retries, stub: stub, sample: sample, include: include, verbose: verbose,
-                       curl: curl, dryRun: dryRun, output: output, download: download, format: format, quiet: quiet)
+                       curl: curl, dryRun: dryRun, output: output, download: download, format: format, quiet: quiet, data: data, row: row)
         }
 
         func validate() throws { try values.validate() }

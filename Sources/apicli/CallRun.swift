@@ -37,6 +37,10 @@ struct CallValues {
     var download = false
     var format: EventFormat?
     var quiet = false
+    /// `--data FILE`: a row file for the target (over its `each:`).
+    var data: String?
+    /// `--row N|LABEL`: one row of the target's rows.
+    var row: String?
     /// A one-off request's curl flags (taken out of the command line before parsing: `AdHocOptions.extract`).
     var adHoc = AdHocOptions()
 
@@ -49,6 +53,9 @@ struct CallValues {
         if let problem = Self.urlProblem(target) { throw ValidationError(problem) }
         if sample != nil && !stub { throw ValidationError("--sample works with --stub") }
         if download && output != nil { throw ValidationError("--download and -o do not go together: -o names the file") }
+        if Self.isURL(target) && (data != nil || row != nil) {
+            throw ValidationError("--data and --row pick rows of a target; a one-off request's body is -d DATA")
+        }
     }
 
     func run() async throws {
@@ -60,37 +67,84 @@ struct CallValues {
             let (verbose, progress) = (self.verbose, self.progress(console))
             let caller = Caller(workspace: workspace, mode: stub ? .stub : .live, policy: SendPolicy(retries: retries),
                                 plugins: { [console] call in progress + logger(call.endpoint, console, level: verbose) })
-            let (service, target): (Service, Target)
+            var calls: [(Service, Target)]
             if Self.isURL(self.target) {
-                (service, target) = try adHocTarget(self.target, workspace)
+                calls = [try adHocTarget(self.target, workspace)]
                 if let save = adHoc.save { try saveAdHoc(self.target, as: save, workspace, console) }
             } else {
-                (service, target) = try workspace.find(self.target)
+                let (service, target) = try workspace.find(self.target)
                 console.warn(target.warnings)
+                calls = try rows(of: target, in: service, workspace)
             }
             if dryRun {
-                let captured = FlowRunner.unsent(target, in: service, find: workspace.find)
-                return show(try workspace.shownOnly().build(target, in: service, captured: captured), console, workspace.settings.connection)
+                for (i, (service, target)) in calls.enumerated() {
+                    if i > 0 { console.out("\n") }
+                    let captured = FlowRunner.unsent(target, in: service, find: workspace.find)
+                    show(try workspace.shownOnly().build(target, in: service, captured: captured), console, workspace.settings.connection)
+                }
+                return
             }
             // Live, the call runs as a task on one of NIO's loops, as check's workers do: one exchange after
             // another there, over the keep-alive transport (LiveTransport's rule), with no hop to Swift's pool.
+            // Rows one after another, each named on stderr; the first that fails stops the run.
             try await OneCall.run(live: !stub) {
-                try await send(try await caller.prepare(target, in: service), caller, console)
+                for (service, target) in calls {
+                    if calls.count > 1 && !quiet { console.err("apicli: \(target.qualifiedName)\n") }
+                    try await send(try await caller.prepare(target, in: service), caller, console)
+                }
             }
         } catch let error as APIError {
             throw console.fail(error, target: target)
         }
     }
 
+    /// The target once per row (`each:`, `--data`), or only the row `--row` picks (its 1-based
+    /// number, else its label; only that row is built); the target itself when it has no rows.
+    private func rows(of target: Target, in service: Service, _ workspace: Workspace) throws(APIError) -> [(Service, Target)] {
+        func problem(_ message: String, hint: String? = nil) -> APIError {
+            .invalid(Diagnostic(file: service.file, mark: target.mark, message: message, hint: hint))
+        }
+        guard let rows = try workspace.rowData(of: target, in: service, data: data) else {
+            if row != nil {
+                throw problem("--row picks a row, and \(target.qualifiedName) has none", hint: "give it rows with each: in the target file, or with --data FILE")
+            }
+            return [(service, target)]
+        }
+        guard let row else {
+            if rows.count > 1, output != nil || download || target.task.download != nil {
+                throw problem("\(target.qualifiedName) has \(rows.count) rows and one file to save the body to",
+                              hint: "pick one with --row N (its number or label)")
+            }
+            return try workspace.rows(of: target, rows).map { (service, $0) }
+        }
+        var picked: DataRow?
+        if let n = Int(row) {
+            guard rows.indices.contains(n - 1) else { throw problem("--row \(n): \(target.qualifiedName) has rows 1 to \(rows.count)") }
+            picked = rows[n - 1]
+        } else {
+            picked = rows.first { $0.label == row }
+        }
+        guard let picked else {
+            let labels = rows.map(\.label)
+            throw problem("--row \(row): \(target.qualifiedName) has no row labelled '\(row)'",
+                          hint: Suggestions.hint(for: row, in: labels) ?? "its rows: " + labels.prefix(10).joined(separator: ", "))
+        }
+        return try workspace.rows(of: target, [picked]).map { (service, $0) }
+    }
+
     /// `--dry-run`: the request (or with `--curl` the curl command) on stdout; nothing is sent,
     /// the needs neither (their captures show as {name}).
     private func show(_ call: PreparedCall, _ console: Console, _ connection: ConnectionOptions) {
+        if let reason = call.skipReason { console.err("apicli: \(call.target.qualifiedName) would be skipped: \(reason)\n") }
         console.out(curl ? Curl.command(call.prepared, redactor: console.redactor, connection: connection)
                          : LogFormat.request(call.prepared, redactor: console.redactor, prefix: ""))
     }
 
     private func send(_ call: PreparedCall, _ caller: Caller, _ console: Console) async throws {
         let (target, endpoint) = (call.target, call.endpoint)
+        if let reason = call.skipReason {  // `when:` is false: nothing is sent, and that is no failure
+            return console.err("apicli: \(target.qualifiedName) skipped: \(reason)\n")
+        }
         if curl { console.err(Curl.command(call.prepared, redactor: console.redactor, connection: caller.workspace.settings.connection)) }
         if !stub && !endpoint.tls.verify {
             console.err("apicli: warning: TLS certificate verification is off for \(target.qualifiedName)\n")

@@ -44,6 +44,10 @@ extension APICLI {
         @Option(help: SendOptions.retriesHelp)
         var retries = 0
 
+        @Option(help: ArgumentHelp("Check every selected target once per row of this file (CSV with a header row, JSON array of objects, YAML list); the row's fields are {placeholders}, each row is its own result, target[label].",
+                                   valueName: "file"))
+        var data: String?
+
         @Flag(help: "Start nothing new after the first failure.")
         var failFast = false
 
@@ -83,7 +87,7 @@ extension APICLI {
             CheckValues(patterns: patterns, targets: targets.values, environment: environment.values, request: request.values,
                         stub: stub, all: all, jobs: jobs, retries: retries, failFast: failFast, shard: shard, ci: ci.values,
                         maxBody: maxBody, drift: drift, driftMode: driftMode, junit: junit, json: json, allowEmpty: allowEmpty,
-                        coverage: coverage.coverage, coverageMin: coverage.coverageMin)
+                        coverage: coverage.coverage, coverageMin: coverage.coverageMin, data: data)
         }
 
         func validate() throws { try values.validate() }

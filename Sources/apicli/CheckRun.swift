@@ -38,6 +38,8 @@ struct CheckValues {
     var coverage: String?
     /// `--coverage-min PERCENT`: fewer operations exercised exits 1.
     var coverageMin: Double?
+    /// `--data FILE`: every selected target once per row (over their `each:`).
+    var data: String?
 
     /// `check`'s own checks (the request group's are `request.validate()`).
     func validate() throws {
@@ -112,7 +114,9 @@ struct CheckValues {
             // A rerun of a clean report and an empty shard check nothing by design; --stub judges
             // the files' samples, and a file without any is said by its SKIP lines.
             console.err("apicli: no check ran: " + (summary.skipped == 0 ? "no target was selected"
-                : "every selected target was skipped (\(summary.skipped); only GET, HEAD and OPTIONS are checked unless --all or check: true)")
+                : "every selected target was skipped (\(summary.skipped); "
+                    + (results.contains { $0.skipReason?.hasPrefix("when: ") == true } ? "by their when: or because " : "")
+                    + "only GET, HEAD and OPTIONS are checked unless --all or check: true)")
                 + "\n  hint: a gate that checks nothing is not green; pass --allow-empty if that is fine\n")
             throw ExitStatus.invalid.code
         }
@@ -130,8 +134,8 @@ struct CheckValues {
     /// (retries, `until:`), whether it is reached as an item or a need.
     private func plan(_ workspace: Workspace, _ caller: Caller) throws(APIError)
         -> (CheckItems, CheckScope, [(Service, Target)], CheckPlanner) {
-        let (selected, scope) = try CheckScope.narrow(try Selection.select(try workspace.catalog(), patterns: patterns), scopeRequest,
-                                                      environment: ProcessInfo.processInfo.environment)
+        let rows = try workspace.rows(try Selection.select(try workspace.catalog(), patterns: patterns), data: data)
+        let (selected, scope) = try CheckScope.narrow(rows, scopeRequest, environment: ProcessInfo.processInfo.environment)
         var planner = CheckPlanner(caller: caller, includeAll: all)
         planner.named = Selection.exactNames(patterns)
         planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil

@@ -52,7 +52,7 @@ enum ExitStatus: Int32, CaseIterable {
             + "be built; record: the edit would break the file; import: bad input; report merge: reports refused; "
             + "check: a live run checked nothing (without --allow-empty), a --coverage description that cannot be read"),
         (.network, "network failure (refused, DNS, TLS, reset) or a stubbed error:; check: every failure was one; "
-            + "mock: the address cannot be listened on"),
+            + "mock, load --metrics: the address cannot be listened on"),
         (.timeout, "timeout (also until:'s within: running out, and a stream's idle timeout); check: every failure was one"),
         (.output, "a local file could not be written (-o, a download, a report, a recorded sample); import: the "
             + "file exists (use --force), or `--update` has no file to update; init: a file it would write exists"),

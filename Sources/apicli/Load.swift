@@ -19,7 +19,10 @@ extension APICLI {
                 schedule whether or not earlier ones came back (at most --max-in-flight), and latency counts \
                 from the scheduled start. Stop after --duration (default 10s, or the ramp's length) or --requests.
 
+                Watch a run while it goes: --metrics serves live Prometheus metrics, --jsonl streams a line a second.
+
                 Exit codes: 0 every threshold passed, 1 a threshold failed, 2 bad target file or pattern, \
+                3 the --metrics address cannot be listened on, 5 a report or --jsonl cannot be written, \
                 64 bad flags or a host refused without --yes, 130 Ctrl-C (the report so far is printed and written).
                 """
         )
@@ -70,6 +73,19 @@ extension APICLI {
                                    valueName: "rule"))
         var threshold: [String] = []
 
+        @Option(help: ArgumentHelp("Rows for every selected target (CSV with a header row, JSON array of objects, YAML list), over their each:; each request of a target sends one row.",
+                                   valueName: "file"))
+        var data: String?
+
+        @Option(name: .customLong("data-order"),
+                help: ArgumentHelp("How a target's requests go through its rows: round-robin (default: 1, 2, …, n, 1, …) or random.",
+                                   valueName: "round-robin|random"))
+        var dataOrder: String?
+
+        @Option(help: ArgumentHelp("With --data-order random: the generator's seed (0 to 2^64-1), so a run with --requests sends the same rows again; default: a new seed each run.",
+                                   valueName: "n"))
+        var seed: UInt64?
+
         @Flag(help: "Stop the run as soon as a threshold fails.")
         var abortOnFail = false
 
@@ -80,6 +96,19 @@ extension APICLI {
         @Option(name: .customLong("start-at"), help: ArgumentHelp("Start at this time (Unix seconds, or YYYY-MM-DDTHH:MM:SSZ): shards start together.",
                                                                   valueName: "time"))
         var startAt: String?
+
+        @Option(help: ArgumentHelp("Serve live Prometheus metrics at http://ADDR/metrics while the run goes (127.0.0.1:9464; :9464 is loopback, :0 a free port, 0.0.0.0:9464 every address).",
+                                   valueName: "addr"))
+        var metrics: String?
+
+        @Option(name: .customLong("metrics-linger"),
+                help: ArgumentHelp("After the run, serve --metrics until it is scraped once more, at most this long (default 0s: set it above the scrape interval).",
+                                   valueName: "time"))
+        var metricsLinger: String?
+
+        @Option(help: ArgumentHelp("Stream one JSON line a second (what finished in it) to this file while the run goes; - is stdout (the summary then goes to stderr).",
+                                   valueName: "file"))
+        var jsonl: String?
 
         @Flag(help: "Also load targets with check: false and methods other than GET, HEAD, OPTIONS that are not named.")
         var all = false

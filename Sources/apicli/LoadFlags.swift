@@ -24,13 +24,22 @@ struct LoadFlags {
     var all = false
     /// `--max-body`, or the run's default.
     var maxBody: Int64 = LoadPlan.defaultMaxBody
+    /// `--metrics`: where to serve the live metrics.
+    var metrics: (host: String, port: Int)?
+    /// `--metrics-linger`, seconds.
+    var metricsLinger: Double = 0
+    /// `--data`, `--data-order`, `--seed`.
+    var data: String?
+    var rowOrder: LoadPlan.RowOrder = .roundRobin
 
     static let maxSeconds = Durations.maxSeconds
 
     /// What the run asks of the files (`LoadSetup`).
     func request(_ patterns: [String]) -> LoadSetup.Request {
-        LoadSetup.Request(patterns: patterns, model: model, duration: duration, requests: requests, weights: weights,
-                          thresholds: thresholds, all: all)
+        var request = LoadSetup.Request(patterns: patterns, model: model, duration: duration, requests: requests, weights: weights,
+                                        thresholds: thresholds, all: all)
+        (request.data, request.rowOrder) = (data, rowOrder)
+        return request
     }
 
     init(_ c: APICLI.Load) throws {
@@ -89,7 +98,23 @@ struct LoadFlags {
             guard n >= 1 else { throw ValidationError("--max-body takes a number of bytes of at least 1, got \(n)") }
             maxBody = n
         }
+        if let text = c.metrics {
+            guard let address = LoadMetricsServer.address(text) else {
+                throw ValidationError("--metrics takes an address of this machine and a port (0 to 65535), like 127.0.0.1:9464, :9464 "
+                                      + "(loopback), [::1]:9464, 0.0.0.0:9464 (every address) or :0 (a free port), got '\(text)'")
+            }
+            metrics = address
+        }
+        metricsLinger = try seconds(c.metricsLinger, "--metrics-linger", zero: true, max: 3600) ?? 0
+        if c.metricsLinger != nil && c.metrics == nil { throw ValidationError("--metrics-linger goes with --metrics") }
+        if c.jsonl?.isEmpty == true { throw ValidationError("--jsonl takes a file name, or - for stdout") }
         shard = try ShardOption.parse(c.shard)
+        data = c.data
+        switch c.dataOrder {
+        case nil, "round-robin"?: if c.seed != nil { throw ValidationError("--seed is for --data-order random") }
+        case "random"?: rowOrder = .random(seed: c.seed ?? UInt64.random(in: 0...UInt64.max))
+        case let other?: throw ValidationError("--data-order takes round-robin or random, got '\(other)'")
+        }
         if let text = c.startAt {
             let now = Date().timeIntervalSince1970
             let value = Double(text) ?? (try? Date(text, strategy: .iso8601))?.timeIntervalSince1970

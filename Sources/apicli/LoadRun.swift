@@ -50,6 +50,7 @@ extension APICLI.Load {
         } catch {
             throw console.fail(error, target: nil)
         }
+        let (watch, server, lines) = try await watching(plan, template, flags, console)
         let now = Date().timeIntervalSince1970
         if let at = flags.startAt {
             if at > now {
@@ -65,7 +66,7 @@ extension APICLI.Load {
         if case .closed(let users, _) = plan.model {  // a connection per user, as wrk -cN
             workspace = workspace.connections(atLeast: users)
         }
-        let runner = LoadRunner(plan: plan, start: monotonicSeconds(), template: template) { [workspace] in
+        let runner = LoadRunner(plan: plan, start: monotonicSeconds(), template: template, watch: watch) { [workspace] in
             Caller(workspace: workspace, policy: policy)
         }
         let task = Task { () async throws(APIError) -> LoadResult in try await runner.run() }
@@ -74,6 +75,8 @@ extension APICLI.Load {
             task.cancel()
         }
         let progress = Task { await showProgress(runner, plan, setup.thresholds, console) }
+        let started = template  // its start and shard, for the lines
+        let streaming = lines.map { file in Task { await Self.streamLines(runner, to: file, started) } }
         let result: LoadResult
         switch await task.result {
         case .success(let r): result = r
@@ -83,13 +86,75 @@ extension APICLI.Load {
         }
         progress.cancel()
         _ = await progress.value
-        try finish(result, console)
+        streaming?.cancel()
+        var lineFailure = await streaming?.value
+        if let lines, lineFailure == nil {  // the seconds not written yet, the last one's end included
+            lineFailure = Self.write(runner.recorder.takeSeconds(through: nil), to: lines, template, watch)
+        }
+        var status: (any Error)?
+        do { try finish(result, console, summaryToStderr: lines?.isStdout == true) } catch { status = error }
+        if let lineFailure { status = console.fail(lineFailure, target: nil) }
+        if let server {
+            let interrupted = { runner.stopReason?.hasPrefix("interrupted") == true }  // Ctrl-C, in the run or in the linger
+            await server.linger(flags.metricsLinger, while: { !interrupted() })
+            await server.stop()
+        }
+        if let status { throw status }
+    }
+
+    /// `--metrics` and `--jsonl`: what watches the run (nil without either), the metrics server
+    /// (listening from now, before a `--start-at` wait) and the lines' file, created now.
+    private func watching(_ plan: LoadPlan, _ template: LoadResult, _ flags: LoadFlags,
+                          _ console: Console) async throws -> (LoadWatch?, LoadMetricsServer?, LineFile?) {
+        guard flags.metrics != nil || jsonl != nil else { return (nil, nil, nil) }
+        var open = false
+        if case .open = plan.model { open = true }
+        var info = [("model", template.model), ("load", template.load)]
+        if let shard = template.shard { info.append(("shard", "\(shard.index)/\(shard.count)")) }
+        let metrics = flags.metrics.map { _ in LoadMetrics(names: plan.items.map(\.target.qualifiedName), open: open, info: info) }
+        let watch = LoadWatch(metrics: metrics, seconds: jsonl != nil)
+        do throws(APIError) {
+            let lines = try jsonl.map { path throws(APIError) in try LineFile.create(path) }
+            guard let address = flags.metrics, let metrics else { return (watch, nil, lines) }
+            let server = try await LoadMetricsServer.start(host: address.host, port: address.port, metrics: metrics, watch: watch)
+            console.err("apicli: metrics at \(server.url)\n")
+            return (watch, server, lines)
+        } catch {
+            throw console.fail(error, target: nil)
+        }
+    }
+
+    /// `--jsonl`: a second's line once it is over (and a quarter of a second more, for a closed-model
+    /// user's batch to come in); the error that stopped the lines, if one did (the run stops too).
+    private static func streamLines(_ runner: LoadRunner, to file: LineFile, _ template: LoadResult) async -> APIError? {
+        var second = 0
+        while !Task.isCancelled {
+            let wait = runner.recorder.start + Double(second + 1) + 0.25 - monotonicSeconds()
+            if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+            if Task.isCancelled { break }
+            if let failure = write(runner.recorder.takeSeconds(through: second), to: file, template, runner.recorder.watch) {
+                runner.stop("--jsonl cannot be written")
+                return failure
+            }
+            second += 1
+        }
+        return nil
+    }
+
+    private static func write(_ seconds: [(second: Int, finished: LoadLiveSecond)], to file: LineFile, _ template: LoadResult,
+                              _ watch: LoadWatch?) -> APIError? {
+        let inFlight = watch?.requestsInFlight ?? 0
+        for (k, finished) in seconds {
+            let line = LoadLines.render(second: k, finished, startedAt: template.startedAt, shard: template.shard, inFlight: inFlight)
+            do throws(APIError) { try file.write(line) } catch { return error }
+        }
+        return nil
     }
 
     /// The summary, the reports, and the exit code (130 stopped by Ctrl-C, 1 a threshold failed).
-    func finish(_ result: LoadResult, _ console: Console) throws {
+    func finish(_ result: LoadResult, _ console: Console, summaryToStderr: Bool = false) throws {
         let judged = LoadVerdict.judge(result.thresholds, result)
-        console.out(LoadText.summary(result, judged: judged))
+        if summaryToStderr { console.err(LoadText.summary(result, judged: judged)) } else { console.out(LoadText.summary(result, judged: judged)) }
         // Each report rendered only when asked for (rendering all three always made a peak at the
         // end of a run that grew with its length).
         let reports: [(String?, () -> String)] = [(json, { LoadJSON.render(result) }), (junit, { LoadText.junit(result, judged: judged) }),

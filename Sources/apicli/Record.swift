@@ -101,6 +101,10 @@ extension APICLI {
         /// Sends, then writes the sample; false when the response was rejected and not written.
         private func record(_ call: PreparedCall, _ caller: Caller, _ console: Console) async throws(APIError) -> Bool {
             let name = call.target.qualifiedName
+            if let reason = call.skipReason {  // `when:` is false: nothing sent, nothing written, no failure
+                console.err("apicli: \(name) skipped: \(reason)\n")
+                return true
+            }
             // The body is kept by the recorder, which also times a stream's events.
             let recorder = EventRecorder(limit: call.request.maxBody, host: call.request.hostAndPort, maxEvents: maxEvents,
                                          maxEvent: call.request.maxEvent)

@@ -40,9 +40,15 @@ extension APICLI {
                 console = Console(workspace)
                 let (service, target) = try workspace.find(self.target)
                 console.warn(target.warnings)
+                // A target with rows shows its first row's request (call --dry-run shows each).
+                let rows = try workspace.rows([(service, target)], data: nil)
                 // Nothing is sent: values the needs would capture show as {name}.
-                let call = try workspace.build(target, in: service, captured: FlowRunner.unsent(target, in: service, find: workspace.find))
-                console.out(render(call, console.redactor))
+                let call = try workspace.build(rows[0].1, in: service, captured: FlowRunner.unsent(target, in: service, find: workspace.find))
+                var text = render(call, console.redactor)
+                if target.each != nil {
+                    text += "rows      \(rows.count) (each:), shown with the first; call --dry-run prints each row's request\n"
+                }
+                console.out(text)
             } catch {
                 throw console.fail(error, target: self.target)
             }
@@ -58,6 +64,7 @@ extension APICLI {
             text += "validate  \(endpoint.validation)\n"
             if let socket = endpoint.socket { text += "socket    \(socket)\n" }
             if let download = endpoint.download { text += "download  \(download)\n" }
+            if let when = target.when { text += "when      \(when.text)" + (call.skipReason == nil ? "\n" : "  (false: skipped)\n") }
             let samples = call.target.allSamples.map { ($0.name ?? "sample") + " " + describe($0.sample) }
             text += "samples   " + (samples.isEmpty ? "none" : samples.joined(separator: ", ")) + "\n"
             if !endpoint.cookies { text += "cookies   off\n" }

@@ -84,6 +84,15 @@ struct CLI {
         return "apicli/" + version
     }()
 
+    /// Skips (or fails under APICLI_REQUIRE_LIVE=1) when `binary`, of Debian's `package`, is missing.
+    static func require(_ binary: String, _ package: String) throws {
+        if FileManager.default.isExecutableFile(atPath: binary) { return }
+        if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" {
+            XCTFail("\(binary) is not installed: `make deps` installs \(package)")
+        }
+        throw XCTSkip("\(binary) is not installed (make deps)")
+    }
+
     /// The local httpbin started by `make test`. Without it the live tests skip, unless
     /// APICLI_REQUIRE_LIVE=1 (as `make test` sets), where its absence is a failure.
     static func httpbin() throws -> String {

@@ -118,31 +118,56 @@ final class LoadTests: XCTestCase {
     }
 
     /// The Kubernetes Indexed Job of docs/load.md: each pod runs `--shard auto` with JOB_COMPLETION_INDEX and
-    /// APICLI_SHARD_COUNT and a common --start-at; the merged report equals one unsharded run.
+    /// APICLI_SHARD_COUNT and a common --start-at; the merged report equals one unsharded run (requests,
+    /// errors by kind, bytes, per target), and the shards' `--jsonl` lines add up to it too.
     func testShardsMergedEqualOneRun() throws {
-        let args = ["svc.fast", "svc.bad", "--weight", "svc.bad=1", "--users", "4", "--requests", "40", "--threshold", "errors<50%"]
+        let shards = 3
+        let args = ["svc.fast", "svc.bad", "--weight", "svc.bad=1", "--users", "6", "--requests", "61", "--threshold", "errors<50%"]
         let single = try load(args + ["--json", dir.appendingPathComponent("one.json").path])
         XCTAssertEqual(single.code, 0, single.stderr)
         let start = String(Int(Date().timeIntervalSince1970) + 2)
         let results = Locked2<[Int: CLI.Result]>([:])
         let folder: URL = dir
-        DispatchQueue.concurrentPerform(iterations: 2) { i in
+        DispatchQueue.concurrentPerform(iterations: shards) { i in
             let r = try? CLI.run(["load", "--targets", folder.appendingPathComponent("targets").path, "-q"] + args
-                                 + ["--shard", "auto", "--start-at", start, "--json", folder.appendingPathComponent("shard-\(i).json").path],
-                                 env: ["JOB_COMPLETION_INDEX": String(i), "APICLI_SHARD_COUNT": "2"])
+                                 + ["--shard", "auto", "--start-at", start, "--json", folder.appendingPathComponent("shard-\(i).json").path,
+                                    "--jsonl", folder.appendingPathComponent("shard-\(i).jsonl").path],
+                                 env: ["JOB_COMPLETION_INDEX": String(i), "APICLI_SHARD_COUNT": String(shards)])
             results.set(i, r)
         }
-        for i in 0..<2 { XCTAssertEqual(results.get(i)?.code, 0, results.get(i)?.stderr ?? "") }
-        let merged = try CLI.run(["report", "merge", dir.appendingPathComponent("shard-0.json").path,
-                                  dir.appendingPathComponent("shard-1.json").path, "--json", dir.appendingPathComponent("m.json").path])
+        for i in 0..<shards {
+            XCTAssertEqual(results.get(i)?.code, 0, results.get(i)?.stderr ?? "")
+            XCTAssertTrue(results.get(i)?.stderr.contains("shard \(i + 1)/\(shards) (Kubernetes Indexed Job") == true, results.get(i)?.stderr ?? "")
+        }
+        let merged = try CLI.run(["report", "merge"] + (0..<shards).map { dir.appendingPathComponent("shard-\($0).json").path }
+                                 + ["--json", dir.appendingPathComponent("m.json").path])
         XCTAssertEqual(merged.code, 0, merged.stdout + merged.stderr)
         let one = try report("one.json"), all = try report("m.json")
+        XCTAssertEqual(all["merged"] as? Int, shards)
         for key in ["requests", "errors", "bytes"] {
             XCTAssertEqual(String(describing: overall(one)[key]!), String(describing: overall(all)[key]!), key)
         }
-        let missing = try CLI.run(["report", "merge", dir.appendingPathComponent("shard-0.json").path])
+        let perTarget = { (r: [String: Any]) in
+            (r["targets"] as? [[String: Any]] ?? []).map { "\($0["name"]!) \($0["requests"]!) \($0["errors"]!)" }
+        }
+        XCTAssertEqual(perTarget(one), perTarget(all))
+        let bad = try XCTUnwrap((all["targets"] as? [[String: Any]])?.first { $0["name"] as? String == "svc.bad" })
+        XCTAssertEqual((bad["errors"] as? [String: Int])?["5xx"], bad["requests"] as? Int)
+        let histogramCount = { (r: [String: Any]) in ((r["overall"] as? [String: Any])?["histogram"] as? [[Int]] ?? []).map { $0[1] }.reduce(0, +) }
+        XCTAssertEqual(histogramCount(all), 61)
+        // Every shard's lines carry its index; together they count what the merged report counts.
+        var lined = 0
+        for i in 0..<shards {
+            for line in try String(contentsOf: dir.appendingPathComponent("shard-\(i).jsonl"), encoding: .utf8).split(separator: "\n") {
+                let o = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                XCTAssertEqual(o["shard"] as? [String: Int], ["index": i + 1, "count": shards])
+                lined += o["requests"] as? Int ?? 0
+            }
+        }
+        XCTAssertEqual(lined, 61)
+        let missing = try CLI.run(["report", "merge", dir.appendingPathComponent("shard-0.json").path, dir.appendingPathComponent("shard-1.json").path])
         XCTAssertEqual(missing.code, 2)
-        XCTAssertTrue(missing.stderr.contains("shard 2 of 2 is missing"), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("shard 3 of 3 is missing"), missing.stderr)
     }
 
     func testCtrlCPrintsTheReportSoFarAndExits130() throws {

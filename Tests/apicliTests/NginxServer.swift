@@ -9,13 +9,7 @@ struct NginxServer {
     static let binary = "/usr/sbin/nginx"
 
     /// Skips (or fails under APICLI_REQUIRE_LIVE=1) when nginx is missing.
-    static func require() throws {
-        if FileManager.default.isExecutableFile(atPath: binary) { return }
-        if ProcessInfo.processInfo.environment["APICLI_REQUIRE_LIVE"] == "1" {
-            XCTFail("nginx is not installed: `make deps` installs nginx-light")
-        }
-        throw XCTSkip("nginx is not installed (make deps)")
-    }
+    static func require() throws { try CLI.require(binary, "nginx-light") }
 
     /// The lines of a `server` block that listens with TLS (and HTTP/2 by ALPN) on `port`, with
     /// the certificate `server.pem` and key `server.key` of `folder`.
