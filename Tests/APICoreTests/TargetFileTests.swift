@@ -347,7 +347,7 @@ final class TargetFileTests: XCTestCase {
         // THEN the hint lists what is allowed
         XCTAssertEqual(found, [Diagnostic(file: inlineFile, mark: at(3, 10), message: "unknown key 'frobnicate' in target 'zen'",
                                           hint: "known keys: path, method, doc, params, task, headers, timeout, validate, sample, samples, expect, check, auth, "
-                                            + "followRedirects, capture, needs, until, load, stream, each"
+                                            + "followRedirects, capture, needs, until, load, stream, when, include, each"
                                             + "; a key for shared blocks or anchors (&name) starts with x-: x-frobnicate")])
     }
 
