@@ -42,4 +42,49 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
         let v = try CLI.run(["validate"], cwd: dir)
         XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
     }
+
+    /// The built sample is judged by its schema when it is built, whatever the import writes to:
+    /// on standard output (no `expect: schema:` references, no judging after the write) the
+    /// warning still names the schema's place, and the broken sample is not written.
+    func testABrokenBuiltSampleIsJudgedWhenBuiltEvenOnStandardOutput() throws {
+        let spec = """
+            openapi: 3.1.0
+            info: { title: Built, version: "1" }
+            servers: [{ url: "https://api.example.com" }]
+            paths:
+              /numbers:
+                get:
+                  operationId: listNumbers
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema: { $ref: "#/components/schemas/Fives" }
+              /fine:
+                get:
+                  operationId: fine
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema: { type: array, items: { type: integer }, minItems: 2 }
+            components:
+              schemas:
+                Fives: { type: array, items: { type: integer, minimum: 0 }, contains: { const: 5 } }
+            """
+        let dir = try folder(["spec.yaml": spec])
+        let r = try CLI.run(["import", "openapi", "spec.yaml", "-o", "-"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("spec.yaml:13:23: warning: the sample built from the schema at spec.yaml:13:23 breaks it (write an example there): $: has 0 items matching contains"), r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "breaks it").count, 2, r.stderr)  // only the broken one
+        // The target written has its sample without the broken body; the good one keeps its built sample
+        XCTAssertFalse(r.stdout.contains("json: [0]"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("json: [0, 1]") || r.stdout.contains("- 0\n"), r.stdout)
+        // AND what was written checks: its samples meet their targets' expectations
+        try r.stdout.write(to: dir.appendingPathComponent("built.yaml"), atomically: true, encoding: .utf8)
+        let v = try CLI.run(["validate", "built.yaml"], cwd: dir)
+        XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
+    }
 }
