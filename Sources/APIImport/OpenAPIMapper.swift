@@ -11,6 +11,8 @@ final class OpenAPIMapper {
     /// `SERVICE` in `${SERVICE_API_KEY}`.
     let variablePrefix: String
     var sampler: SchemaSample
+    /// Judges each sample built from a schema by that schema before it is written.
+    let judge: SampleJudge
     /// The service-level security scheme's name, when `security:` names one we could map.
     var serviceScheme: String?
     /// The service's API key when it travels in the query.
@@ -26,6 +28,7 @@ final class OpenAPIMapper {
         self.service = service
         self.variablePrefix = ImportNames.variable(service)
         self.sampler = SchemaSample(loader: loader)
+        self.judge = SampleJudge(loader: loader, root: root.file)
     }
 
     func warn(_ node: SpecNode, _ message: String) { loader.warn(node.warning(message)) }

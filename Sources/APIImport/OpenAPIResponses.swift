@@ -58,11 +58,19 @@ extension OpenAPIMapper {
             return
         }
         let stated = mediaExamples(media)
-        let examples = stated.isEmpty ? mediaExample(media, direction: .response).map { [$0] } ?? [] : stated
+        var examples = stated.isEmpty ? mediaExample(media, direction: .response).map { [$0] } ?? [] : stated
+        if let built = examples.first, let schema = built.schema,
+           let why = judge.violation(built.value, of: schema, direction: .response) {
+            // A sample is never written against its own schema: the body is left out, the schema named
+            let broken = "the sample built from the schema at \(schema.file):\(schema.mark.line):\(schema.mark.column) breaks it (write an example there): \(why)"
+            loader.warn(schema.warning(broken + "; the sample is written without a body (and no expect: schema:)"))
+            t.brokenSample = broken
+            examples = []
+        }
         if examples.isEmpty {
             // No example and no sample from the schema (a `$ref` that cannot be read, warned where it
             // stands): expectations the sample could not meet are left out with it.
-            t.notes.append("No example for the \(r.code) \(type) response: its content is not expected.")
+            t.notes.append(t.brokenSample.map { "No sample body: \($0)." } ?? "No example for the \(r.code) \(type) response: its content is not expected.")
         } else if method != "HEAD", type != "*/*" {
             let bare = type.split(separator: ";").first.map(String.init) ?? type
             t.expect.append(.pair("headers", .map([.pair("Content-Type", .string(Self.isJSON(type) ? "~json" : "~" + bare))])))

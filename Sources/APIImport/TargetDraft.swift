@@ -27,6 +27,9 @@ package struct TargetDraft: Sendable, Equatable {
     /// Where the schema is that `sample:` was built from, when no example gave it (for the
     /// warning when it breaks the operation's schema); not written itself.
     package var sampleSchema: Operation?
+    /// Why the sample built from the response's schema was written without its body (it breaks
+    /// that schema: `SampleJudge`); such a target gets no `expect: schema:` reference. Not written itself.
+    package var brokenSample: String?
     /// `import openapi`'s `x-import:` (the operation and a hash per key as written: `ImportMarks`),
     /// written last.
     package var marker: YAMLOut?

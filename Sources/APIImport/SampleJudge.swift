@@ -1,0 +1,105 @@
+import APISupport
+import APIYAML
+import APIJSON
+import APISchema
+import APITargets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Judges a sample `import openapi` built from a schema by that schema, right when it is built
+/// (whatever the import then writes to: a file, standard output, a description of thousands of
+/// operations). The schema is compiled from the document it stands in, found by its JSON pointer
+/// (the document's nodes indexed once by their place), each document indexed and compiled once
+/// (`SchemaDocument`'s cache: a component two operations share is compiled once).
+/// A schema it cannot place or compile is not judged here (the written file's check still is).
+final class SampleJudge {
+    private let loader: SpecLoader
+    /// The root document's dialect (OpenAPI 3.0's, 3.1's…), for every file it names.
+    private var dialect: SchemaDialect?
+    private var documents: [String: Document?] = [:]
+    private var compiled: [String: JSONSchema?] = [:]
+    /// The documents read so far, for `$ref`s from one file to another (a `@Sendable` loader).
+    private let known = Known()
+
+    private struct Document {
+        let prepared: SchemaDocument
+        /// Each node's JSON pointer by its place (a place two nodes share is left out).
+        let pointers: [Mark: String]
+    }
+
+    private final class Known: @unchecked Sendable {
+        var values: [String: JSONValue] = [:]
+    }
+
+    private let root: String
+
+    init(loader: SpecLoader, root: String) {
+        self.loader = loader
+        self.root = root
+    }
+
+    /// The first violation of `schema` by `value`, said as `validate` says it, or nil when the
+    /// value satisfies it (or the schema could not be placed or compiled).
+    func violation(_ value: YAMLOut, of schema: SpecNode, direction: SchemaOptions.Direction) -> String? {
+        guard let doc = document(schema.file), let pointer = doc.pointers[schema.mark] else { return nil }
+        let key = schema.file + "#" + pointer
+        let compiledSchema: JSONSchema?
+        if let hit = compiled[key] { compiledSchema = hit } else {
+            // A `$ref` to another file compiles against it when the import has read it (the sample was built from it)
+            for other in loader.files where documents[other] == nil { _ = document(other) }
+            compiledSchema = try? JSONSchema(in: doc.prepared, pointer: pointer)
+            compiled[key] = compiledSchema
+        }
+        guard let compiledSchema, let first = compiledSchema.violations(of: JSONValue(value.jsonValue), options: SchemaOptions(direction: direction)).first
+        else { return nil }
+        return "\(first.description) [\(first.keyword)]"
+    }
+
+    private func document(_ file: String) -> Document? {
+        if let hit = documents[file] { return hit }
+        if dialect == nil, file != root { _ = document(root) }  // the root's dialect holds for every file
+        var made: Document?
+        if let node = loader.document(file) {
+            var reader = NodeReader(file: file)
+            if let read = reader.value(node, "description") {
+                let value = JSONValue(read)
+                let dialect = self.dialect ?? SchemaDialect.default(for: value)
+                self.dialect = dialect
+                let uri = Self.uri(file)
+                known.values[uri] = value
+                let known = self.known
+                let prepared = SchemaDocument(value, uri: uri, dialect: dialect, loader: { known.values[$0] })
+                var pointers: [Mark: String] = [:]
+                var shared: Set<Mark> = []
+                Self.index(node, "", &pointers, &shared, depth: 0)
+                for mark in shared { pointers[mark] = nil }
+                made = Document(prepared: prepared, pointers: pointers)
+            }
+        }
+        documents[file] = made
+        return made
+    }
+
+    /// `file://` and the absolute path (how a `$ref` relative to it is resolved).
+    private static func uri(_ file: String) -> String {
+        let absolute = file.hasPrefix("/") ? file : Path.join(FileManager.default.currentDirectoryPath, file)
+        return "file://" + Path.normalized(absolute)
+    }
+
+    /// Every node's pointer by its mark; a mark two nodes share (an alias, a converted node) in `shared`.
+    private static func index(_ node: Node, _ pointer: String, _ out: inout [Mark: String], _ shared: inout Set<Mark>, depth: Int) {
+        guard depth < 512 else { return }
+        if let old = out.updateValue(pointer, forKey: node.mark), old != pointer { shared.insert(node.mark) }
+        if let pairs = node.pairs {
+            for p in pairs {
+                guard let key = p.key.scalarText else { continue }
+                index(p.value, pointer + "/" + SchemaURI.escape(key), &out, &shared, depth: depth + 1)
+            }
+        } else if let items = node.items {
+            for (i, item) in items.enumerated() { index(item, pointer + "/\(i)", &out, &shared, depth: depth + 1) }
+        }
+    }
+}
