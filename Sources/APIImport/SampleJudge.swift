@@ -12,7 +12,7 @@ import Foundation
 /// Judges a sample `import openapi` built from a schema by that schema, right when it is built
 /// (whatever the import then writes to: a file, standard output, a description of thousands of
 /// operations). The schema is compiled from the document it stands in, found by its JSON pointer
-/// (the document's nodes indexed once by their place), each document indexed and compiled once
+/// (found from the node's place), each document indexed and compiled once
 /// (`SchemaDocument`'s cache: a component two operations share is compiled once).
 /// A schema it cannot place or compile is not judged here (the written file's check still is).
 final class SampleJudge {
@@ -26,8 +26,7 @@ final class SampleJudge {
 
     private struct Document {
         let prepared: SchemaDocument
-        /// Each node's JSON pointer by its place (a place two nodes share is left out).
-        let pointers: [Mark: String]
+        let root: Node
     }
 
     private final class Known: @unchecked Sendable {
@@ -44,7 +43,7 @@ final class SampleJudge {
     /// The first violation of `schema` by `value`, said as `validate` says it, or nil when the
     /// value satisfies it (or the schema could not be placed or compiled).
     func violation(_ value: YAMLOut, of schema: SpecNode, direction: SchemaOptions.Direction) -> String? {
-        guard let doc = document(schema.file), let pointer = doc.pointers[schema.mark] else { return nil }
+        guard let doc = document(schema.file), let pointer = Self.pointer(to: schema.mark, in: doc.root) else { return nil }
         let key = schema.file + "#" + pointer
         let compiledSchema: JSONSchema?
         if let hit = compiled[key] { compiledSchema = hit } else {
@@ -72,11 +71,7 @@ final class SampleJudge {
                 known.values[uri] = value
                 let known = self.known
                 let prepared = SchemaDocument(value, uri: uri, dialect: dialect, loader: { known.values[$0] })
-                var pointers: [Mark: String] = [:]
-                var shared: Set<Mark> = []
-                Self.index(node, "", &pointers, &shared, depth: 0)
-                for mark in shared { pointers[mark] = nil }
-                made = Document(prepared: prepared, pointers: pointers)
+                made = Document(prepared: prepared, root: node)
             }
         }
         documents[file] = made
@@ -89,17 +84,26 @@ final class SampleJudge {
         return "file://" + Path.normalized(absolute)
     }
 
-    /// Every node's pointer by its mark; a mark two nodes share (an alias, a converted node) in `shared`.
-    private static func index(_ node: Node, _ pointer: String, _ out: inout [Mark: String], _ shared: inout Set<Mark>, depth: Int) {
-        guard depth < 512 else { return }
-        if let old = out.updateValue(pointer, forKey: node.mark), old != pointer { shared.insert(node.mark) }
-        if let pairs = node.pairs {
-            for p in pairs {
-                guard let key = p.key.scalarText else { continue }
-                index(p.value, pointer + "/" + SchemaURI.escape(key), &out, &shared, depth: depth + 1)
+    /// The JSON pointer of the node at `mark`, found by descending from `root` into the last child
+    /// that starts at or before it (a document's nodes start in the order they are written); nil
+    /// when no node starts exactly there (a converted document whose nodes are out of order).
+    static func pointer(to mark: Mark, in root: Node) -> String? {
+        var node = root
+        var pointer = ""
+        for _ in 0..<512 {
+            if node.mark == mark { return pointer }
+            if let pairs = node.pairs {
+                guard let i = pairs.lastIndex(where: { $0.value.mark <= mark }), let key = pairs[i].key.scalarText else { return nil }
+                pointer += "/" + SchemaURI.escape(key)
+                node = pairs[i].value
+            } else if let items = node.items {
+                guard let i = items.lastIndex(where: { $0.mark <= mark }) else { return nil }
+                pointer += "/\(i)"
+                node = items[i]
+            } else {
+                return nil
             }
-        } else if let items = node.items {
-            for (i, item) in items.enumerated() { index(item, pointer + "/\(i)", &out, &shared, depth: depth + 1) }
         }
+        return nil
     }
 }
