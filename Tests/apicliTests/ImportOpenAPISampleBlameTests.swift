@@ -7,31 +7,10 @@ import XCTest
 /// that breaks its schema is still the description's.
 final class ImportOpenAPISampleBlameTests: FolderTestCase {
     func testABrokenBuiltSampleNamesItsSchemaNotTheExample() throws {
-        let spec = """
-            openapi: 3.1.0
-            info: { title: Built, version: "1" }
-            servers: [{ url: "https://api.example.com" }]
-            paths:
-              /numbers:
-                get:
-                  operationId: listNumbers
-                  responses:
-                    "200":
-                      description: ok
-                      content:
-                        application/json:
-                          schema: { type: array, items: { type: integer }, contains: { const: 5 } }
-              /stated:
-                get:
-                  operationId: stated
-                  responses:
-                    "200":
-                      description: ok
-                      content:
-                        application/json:
-                          schema: { type: array, items: { type: integer } }
-                          example: ["x"]
-            """
+        let spec = Self.spec([
+            ("/numbers", "listNumbers", "{ type: array, items: { type: integer }, contains: { const: 5 } }", nil),
+            ("/stated", "stated", "{ type: array, items: { type: integer } }", "[\"x\"]"),
+        ])
         let dir = try folder(["spec.yaml": spec])
         let r = try CLI.run(["import", "openapi", "spec.yaml"], cwd: dir)
         XCTAssertEqual(r.code, 0, r.stderr)
@@ -49,33 +28,10 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
     /// on standard output (no `expect: schema:` references, no judging after the write) the
     /// warning still names the schema's place, and the broken sample is not written.
     func testABrokenBuiltSampleIsJudgedWhenBuiltEvenOnStandardOutput() throws {
-        let spec = """
-            openapi: 3.1.0
-            info: { title: Built, version: "1" }
-            servers: [{ url: "https://api.example.com" }]
-            paths:
-              /numbers:
-                get:
-                  operationId: listNumbers
-                  responses:
-                    "200":
-                      description: ok
-                      content:
-                        application/json:
-                          schema: { $ref: "#/components/schemas/Fives" }
-              /fine:
-                get:
-                  operationId: fine
-                  responses:
-                    "200":
-                      description: ok
-                      content:
-                        application/json:
-                          schema: { type: array, items: { type: integer }, minItems: 2 }
-            components:
-              schemas:
-                Fives: { type: array, items: { type: integer, minimum: 0 }, contains: { const: 5 } }
-            """
+        let spec = Self.spec([
+            ("/numbers", "listNumbers", "{ $ref: \"#/components/schemas/Fives\" }", nil),
+            ("/fine", "fine", "{ type: array, items: { type: integer }, minItems: 2 }", nil),
+        ], components: "Fives: { type: array, items: { type: integer, minimum: 0 }, contains: { const: 5 } }")
         let dir = try folder(["spec.yaml": spec])
         let r = try CLI.run(["import", "openapi", "spec.yaml", "-o", "-"], cwd: dir)
         XCTAssertEqual(r.code, 0, r.stderr)
@@ -89,5 +45,25 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
         try r.stdout.write(to: dir.appendingPathComponent("built.yaml"), atomically: true, encoding: .utf8)
         let v = try CLI.run(["validate", "built.yaml"], cwd: dir)
         XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
+    }
+
+    /// A description whose operations answer 200 with JSON of `schema` (and `example`, when given);
+    /// the first operation's schema is at line 13, column 23.
+    static func spec(_ operations: [(path: String, id: String, schema: String, example: String?)], components: String? = nil) -> String {
+        var lines = [
+            "openapi: 3.1.0",
+            "info: { title: Built, version: \"1\" }",
+            "servers: [{ url: \"https://api.example.com\" }]",
+            "paths:",
+        ]
+        for op in operations {
+            lines += [
+                "  \(op.path):", "    get:", "      operationId: \(op.id)", "      responses:", "        \"200\":",
+                "          description: ok", "          content:", "            application/json:", "              schema: \(op.schema)",
+            ]
+            if let example = op.example { lines.append("              example: \(example)") }
+        }
+        if let components { lines += ["components:", "  schemas:", "    " + components] }
+        return lines.joined(separator: "\n") + "\n"
     }
 }
