@@ -261,7 +261,7 @@ package struct MockTable: Sendable {
         }
         let parameters = schema.parameterViolations(RequestParameter.Request(query: query, captures: captures, headers: headers))
         let list = parameters.flatMap { p in p.violations.map { entry($0, p.parameter) } }
-            + schema.requestViolations(body).map { entry($0, nil) }
+            + schema.requestViolations(body, contentType: headers.last { $0.name.lowercased() == "content-type" }?.value).map { entry($0, nil) }
         guard !list.isEmpty else { return nil }
         let bodyBroken = list.count > parameters.reduce(0) { $0 + $1.violations.count }
         let named = parameters.map { "\($0.parameter.place.rawValue) parameter \($0.parameter.name)" } + (bodyBroken ? ["the body"] : [])

@@ -141,6 +141,7 @@ package enum OpenAPIContract {
                let body = follow(Place(value: op.value, path: op.path, pointer: op.pointer + "/requestBody", node: raw), loader: loader) {
                 out.request = try jsonSchema(in: body, dialect: dialect, loader: loader, main: main)
                 out.requestRequired = body.node["required"] == .bool(true)
+                out.requestOtherMediaTypes = (body.node["content"]?.members ?? []).map { $0.key.lowercased() }.filter { !isJSON($0) }
             }
             out.parameters = try parameters(of: op, item: item, dialect: dialect, loader: loader, main: main)
             out.refusal = refusal(op, loader: loader)

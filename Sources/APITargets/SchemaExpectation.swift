@@ -29,6 +29,9 @@ package struct SchemaExpectation: Sendable, Equatable {
     package var request: JSONSchema?
     /// The description's `requestBody.required`: when false, no body at all is accepted.
     package var requestRequired = false
+    /// The request body's media types the operation documents that are not JSON (`application/xml`,
+    /// `multipart/form-data`…, lowercased): a body sent as one of them is not checked.
+    package var requestOtherMediaTypes: [String] = []
     /// The operation's query and path parameters with schemas (`openapi:` + `operation:` only).
     package var parameters: [RequestParameter] = []
     /// How `mock --validate` refuses a bad request (`OpenAPIContract.refusal`).
@@ -74,10 +77,12 @@ package struct SchemaExpectation: Sendable, Equatable {
         return documented.contains(String(status)) || documented.contains("\(status / 100)XX") || documented.contains("DEFAULT")
     }
 
-    /// The request body's violations; empty when there is no request schema. A body that is
-    /// not JSON is one violation at `$`.
-    package func requestViolations(_ body: Data) -> [SchemaViolation] {
+    /// The request body's violations; empty when there is no request schema, or when `contentType`
+    /// is a non-JSON media type the operation documents. A body that is not JSON is one violation at `$`.
+    package func requestViolations(_ body: Data, contentType: String? = nil) -> [SchemaViolation] {
         guard let request, !(body.isEmpty && !requestRequired) else { return [] }
+        if let contentType, let type = contentType.split(separator: ";").first.map({ String($0).trimmingSpaces().lowercased() }),
+           requestOtherMediaTypes.contains(type) { return [] }
         guard let value = JSONValue.parse(body) else {
             return [SchemaViolation(instancePath: "$", schemaPath: "#", keyword: "type", expected: "a JSON body",
                                     got: body.isEmpty ? "no body" : "not JSON", message: "the request body is not JSON")]

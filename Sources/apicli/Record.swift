@@ -87,8 +87,15 @@ extension APICLI {
                     cookies = workspace.settings.cookies
                     console = Console(workspace)
                     let caller = Caller(workspace: workspace, policy: SendPolicy(retries: retries))
-                    let call = try await caller.prepare(named: name)
-                    if try await !record(call, caller, console) { failures.insert(.expectation) }
+                    let (service, target) = try workspace.find(name)
+                    // A target with rows (`each:`) records what its first row answers, as `show`
+                    // shows its first row's request: the sample belongs to the target, not a row.
+                    let rows = try workspace.rows([(service, target)], data: nil)
+                    if rows.count > 1, !quiet {
+                        console.err("apicli: \(name) has \(rows.count) rows (each:): recording what the first, \(rows[0].1.name), answers\n")
+                    }
+                    let call = try await caller.prepare(rows[0].1, in: service)
+                    if try await !record(call, into: target, caller, console) { failures.insert(.expectation) }
                 } catch {
                     _ = console.fail(error, target: name)
                     failures.insert(error.kind)
@@ -99,8 +106,8 @@ extension APICLI {
         }
 
         /// Sends, then writes the sample; false when the response was rejected and not written.
-        private func record(_ call: PreparedCall, _ caller: Caller, _ console: Console) async throws(APIError) -> Bool {
-            let name = call.target.qualifiedName
+        private func record(_ call: PreparedCall, into target: Target, _ caller: Caller, _ console: Console) async throws(APIError) -> Bool {
+            let name = target.qualifiedName
             if let reason = call.skipReason {  // `when:` is false: nothing sent, nothing written, no failure
                 console.err("apicli: \(name) skipped: \(reason)\n")
                 return true
@@ -118,7 +125,7 @@ extension APICLI {
             }
             let recorded = RecordedSample(response, options: .init(masks: masks, keepHeaders: keepHeaders, workspace: caller.workspace,
                                                                    sent: sent.request), delays: delays)
-            let side = try Recorder.write(recorded, service: call.service, target: call.target, name: sample)
+            let side = try Recorder.write(recorded, service: call.service, target: target, name: sample)
             if !quiet {
                 let what = sample.map { "samples: \($0)" } ?? "sample:"
                 console.err("apicli: recorded \(name) (\(response.status)) as \(what) in \(call.service.file)"

@@ -170,6 +170,21 @@ final class DataRowsCLITests: FolderTestCase {
         XCTAssertTrue(wrong.stderr.contains("--row bobb: svc.user has no row labelled 'bobb'"), wrong.stderr)
     }
 
+    /// `record` of a target with rows records what its first row answers into the target's own
+    /// `sample:` (it failed with "no value for placeholder"), and the file still validates.
+    func testRecordOfATargetWithRowsRecordsTheFirstRow() throws {
+        let base = try CLI.httpbin()
+        let dir = try folder(["targets/svc.yaml": targets(base), "targets/data/users.csv": users])
+        let t = dir.appendingPathComponent("targets").path
+        let r = try CLI.run(["record", "--targets", t, "svc.user"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("svc.user has 3 rows (each:): recording what the first, user[alice], answers"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("apicli: recorded svc.user (200) as sample:"), r.stderr)
+        let written = try String(contentsOf: dir.appendingPathComponent("targets/svc.yaml"), encoding: .utf8)
+        XCTAssertTrue(written.contains("sample:") && written.contains("alice"), written)
+        XCTAssertEqual(try CLI.run(["validate", "--targets", t]).code, 0)
+    }
+
     func testLoadDrawsRowsRoundRobinOrSeededRandom() throws {
         // GIVEN a target whose two rows go to two paths the load server counts apart
         let server = try TestServer("load-server.py", ["--lifetime", "60"])

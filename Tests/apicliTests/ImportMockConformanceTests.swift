@@ -184,3 +184,24 @@ extension MockParameterConformanceTests {
         XCTAssertTrue(refused.stderr.contains("does not document (its responses: 200, 400)"), refused.stderr)
     }
 }
+
+extension MockParameterConformanceTests {
+    /// Issue 36 (st36: Schemathesis' positive_data_acceptance against Train Travel): a request body
+    /// of a non-JSON media type the operation documents (createBooking's `application/xml`) is not
+    /// checked (docs/samples-and-mock.md: "request bodies of non-JSON media types"), while a JSON one
+    /// still is, and so is a body sent as JSON that is not JSON.
+    func testABodyOfADocumentedNonJSONMediaTypeIsNotJudgedAsJSON() throws {
+        let spec = CLI.root.appendingPathComponent("Tests/apicliTests/Fixtures/specs/train-travel/v1.2.0/openapi.yaml").path
+        let (file, m) = try ImportMockConformanceTests.serve(spec, service: "train", in: try folder())
+        mock = m
+        let url = m.url + ImportMockConformanceTests.basePath(file) + "/bookings"
+        let xml = "<booking><trip_id>4d67459c-af07-40bb-bb12-178dbb88e09f</trip_id><passenger_name>Ada</passenger_name></booking>"
+        let sentXML = try Curl.run(["-X", "POST", "-H", "Content-Type: application/xml; charset=utf-8", "--data-binary", xml, url])
+        XCTAssertEqual(sentXML.status, 201, sentXML.body)
+        let badJSON = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", #"{"passenger_name": 5}"#, url])
+        XCTAssertEqual(badJSON.status, 400, badJSON.body)
+        let notJSON = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", xml, url])
+        XCTAssertEqual(notJSON.status, 400, notJSON.body)
+        XCTAssertTrue(notJSON.body.contains("the request body is not JSON"), notJSON.body)
+    }
+}
