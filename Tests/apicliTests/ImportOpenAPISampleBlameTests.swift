@@ -47,6 +47,22 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
         XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
     }
 
+    /// Past 500 operations (no `expect: schema:` references, so nothing is judged after the write)
+    /// the built sample is judged all the same.
+    func testABrokenBuiltSampleIsJudgedInADescriptionOfMoreThan500Operations() throws {
+        let many = (1...500).map { ("/fine\($0)", "fine\($0)", "{ type: integer, minimum: 3 }", String?.none) }
+        let spec = Self.spec([("/numbers", "listNumbers", "{ type: array, items: { type: integer }, contains: { const: 5 } }", nil)] + many)
+        let dir = try folder(["spec.yaml": spec])
+        let r = try CLI.run(["import", "openapi", "spec.yaml", "-o", "built.yaml"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("more than 500: no expect: schema: written"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("spec.yaml:13:23: warning: the sample built from the schema at spec.yaml:13:23 breaks it (write an example there)"), r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "breaks it (").count, 2, r.stderr)
+        let written = try String(contentsOf: dir.appendingPathComponent("built.yaml"), encoding: .utf8)
+        XCTAssertFalse(written.contains("json: [0]"), String(written.prefix(2000)))
+        XCTAssertTrue(written.contains("sample: { json: 3 }"), String(written.prefix(2000)))
+    }
+
     /// A description whose operations answer 200 with JSON of `schema` (and `example`, when given);
     /// the first operation's schema is at line 13, column 23.
     static func spec(_ operations: [(path: String, id: String, schema: String, example: String?)], components: String? = nil) -> String {
