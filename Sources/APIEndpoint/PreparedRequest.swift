@@ -27,125 +27,149 @@ package struct PreparedRequest: Sendable {
     /// The fields, shared by copies until one of them is changed (copy on write): a request goes down
     /// the send path by value (sender, exchange, plugins, transport, the hop in flight, `Sent`), and
     /// copying twenty fields (a retain each) at every step showed in load runs' profiles (docs/dev/benchmarks.md).
-    private var storage: CopyOnWrite<Fields>
+    /// The accessors are inlinable: the stages that read a field (transport, send, check, load) reach
+    /// it in place instead of calling into this module for each one.
+    @usableFromInline
+    var storage: CopyOnWrite<Fields>
 
-    private struct Fields: Sendable {
-        var url: URL
-        var method: String
-        var headers: [HeaderField]
-        var body: Body?
-        var timeout: Double
-        var idle: Double? = nil
-        var socket: String? = nil
-        var http2PriorKnowledge: Bool = false
-        var websocket: WebSocketRequest? = nil
-        var tls: TLSOptions = TLSOptions()
-        var cookies: Bool = true
-        var followRedirects: Bool = true
-        var redirectScope: HostScope? = nil
-        var authHeader: String? = nil
-        var oauth2: OAuth2Settings<String>? = nil
-        var digest: DigestLogin? = nil
-        var aws: AWSCredentials? = nil
-        var freshToken: Bool = false
-        var secrets: Secrets? = nil
-        var maxBody: Int64 = PreparedRequest.defaultMaxBody
-        var maxEvent: Int64 = StreamSettings.defaultMaxEvent
+    @usableFromInline
+    struct Fields: Sendable {
+        @usableFromInline var url: URL
+        @usableFromInline var method: String
+        @usableFromInline var headers: [HeaderField]
+        @usableFromInline var body: Body?
+        @usableFromInline var timeout: Double
+        @usableFromInline var idle: Double? = nil
+        @usableFromInline var socket: String? = nil
+        @usableFromInline var http2PriorKnowledge: Bool = false
+        @usableFromInline var websocket: WebSocketRequest? = nil
+        @usableFromInline var tls: TLSOptions = TLSOptions()
+        @usableFromInline var cookies: Bool = true
+        @usableFromInline var followRedirects: Bool = true
+        @usableFromInline var redirectScope: HostScope? = nil
+        @usableFromInline var authHeader: String? = nil
+        @usableFromInline var oauth2: OAuth2Settings<String>? = nil
+        @usableFromInline var digest: DigestLogin? = nil
+        @usableFromInline var aws: AWSCredentials? = nil
+        @usableFromInline var freshToken: Bool = false
+        @usableFromInline var secrets: Secrets? = nil
+        @usableFromInline var maxBody: Int64 = PreparedRequest.defaultMaxBody
+        @usableFromInline var maxEvent: Int64 = StreamSettings.defaultMaxEvent
     }
 
+    @inlinable
     package var url: URL {
         _read { yield storage.value.url }
         _modify { yield &storage.value.url }
     }
+    @inlinable
     package var method: String {
         _read { yield storage.value.method }
         _modify { yield &storage.value.method }
     }
+    @inlinable
     package var headers: [HeaderField] {
         _read { yield storage.value.headers }
         _modify { yield &storage.value.headers }
     }
+    @inlinable
     package var body: Body? {
         _read { yield storage.value.body }
         _modify { yield &storage.value.body }
     }
+    @inlinable
     package var timeout: Double {
         _read { yield storage.value.timeout }
         _modify { yield &storage.value.timeout }
     }
     /// `stream: { idle: }`: the longest gap, in seconds, between a stream's events (nil: none but `timeout`).
+    @inlinable
     package var idle: Double? {
         _read { yield storage.value.idle }
         _modify { yield &storage.value.idle }
     }
     /// A `unix://` base URL's socket: the request goes over it, `url` names the host for `Host:`.
+    @inlinable
     package var socket: String? {
         _read { yield storage.value.socket }
         _modify { yield &storage.value.socket }
     }
     /// `http2: prior-knowledge`: an `http://` request goes as HTTP/2 from the first byte (`H2CConnector`).
+    @inlinable
     package var http2PriorKnowledge: Bool {
         _read { yield storage.value.http2PriorKnowledge }
         _modify { yield &storage.value.http2PriorKnowledge }
     }
     /// `task: { websocket: }`: a WebSocket conversation over `url` (ws:// or wss://) instead of an HTTP exchange.
+    @inlinable
     package var websocket: WebSocketRequest? {
         _read { yield storage.value.websocket }
         _modify { yield &storage.value.websocket }
     }
     /// Certificate trust; the default is the system's trust store.
+    @inlinable
     package var tls: TLSOptions {
         _read { yield storage.value.tls }
         _modify { yield &storage.value.tls }
     }
     /// Cookies of the run's jar sent and stored (a rule's `cookies: false` turns it off).
+    @inlinable
     package var cookies: Bool {
         _read { yield storage.value.cookies }
         _modify { yield &storage.value.cookies }
     }
     /// `followRedirects:` / `--no-follow`: false returns a 3xx as it is.
+    @inlinable
     package var followRedirects: Bool {
         _read { yield storage.value.followRedirects }
         _modify { yield &storage.value.followRedirects }
     }
     /// The header `auth:` adds (set by `AuthPlugin`): never sent to another origin after a redirect.
     /// Where a redirect may go (`RunSettings.redirectScope`); nil: anywhere.
+    @inlinable
     package var redirectScope: HostScope? {
         _read { yield storage.value.redirectScope }
         _modify { yield &storage.value.redirectScope }
     }
 
+    @inlinable
     package var authHeader: String? {
         _read { yield storage.value.authHeader }
         _modify { yield &storage.value.authHeader }
     }
     /// `auth: { oauth2: }`: the client whose token goes in `Authorization` when it is sent.
+    @inlinable
     package var oauth2: OAuth2Settings<String>? {
         _read { yield storage.value.oauth2 }
         _modify { yield &storage.value.oauth2 }
     }
     /// `auth: { digest: }`: the login `DigestTransport` answers a 401 challenge with.
+    @inlinable
     package var digest: DigestLogin? {
         _read { yield storage.value.digest }
         _modify { yield &storage.value.digest }
     }
     /// `auth: { aws: }`: `SigV4Transport` signs the request with these as it is sent.
+    @inlinable
     package var aws: AWSCredentials? {
         _read { yield storage.value.aws }
         _modify { yield &storage.value.aws }
     }
     /// With `oauth2`: skip the cached token and fetch a fresh one (the API answered 401).
+    @inlinable
     package var freshToken: Bool {
         _read { yield storage.value.freshToken }
         _modify { yield &storage.value.freshToken }
     }
     /// Where values met while sending (an OAuth2 token) are recorded as secrets: the workspace's.
+    @inlinable
     package var secrets: Secrets? {
         _read { yield storage.value.secrets }
         _modify { yield &storage.value.secrets }
     }
     /// The most body bytes kept in memory (`check --max-body`); a larger body fails the exchange.
     /// Bodies streamed to a file or to stdout are not held, so not limited.
+    @inlinable
     package var maxBody: Int64 {
         _read { yield storage.value.maxBody }
         _modify { yield &storage.value.maxBody }
@@ -153,6 +177,7 @@ package struct PreparedRequest: Sendable {
 
     /// The longest event-stream line and the largest event (`--max-event-size`, `stream: { maxEventSize: }`):
     /// every parser of the response's events stops there (exit 3), streamed or not.
+    @inlinable
     package var maxEvent: Int64 {
         _read { yield storage.value.maxEvent }
         _modify { yield &storage.value.maxEvent }
