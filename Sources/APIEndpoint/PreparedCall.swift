@@ -13,29 +13,29 @@ package struct PreparedCall: Sendable {
 
     @inlinable
     package var service: Service {
-        _read { yield storage.value.service }
+        get { storage.pointer.pointee.service }
         _modify { yield &storage.value.service }
     }
     @inlinable
     package var target: Target {
-        _read { yield storage.value.target }
+        get { storage.pointer.pointee.target }
         _modify { yield &storage.value.target }
     }
     @inlinable
     package var endpoint: Endpoint {
-        _read { yield storage.value.endpoint }
+        get { storage.pointer.pointee.endpoint }
         _modify { yield &storage.value.endpoint }
     }
     /// Before the plugins' `prepare` (the `Caller` applies them to each attempt).
     @inlinable
     package var request: PreparedRequest {
-        _read { yield storage.value.request }
+        get { storage.pointer.pointee.request }
         _modify { yield &storage.value.request }
     }
     /// What the target's samples expand with.
     @inlinable
     package var bindings: Bindings {
-        _read { yield storage.value.bindings }
+        get { storage.pointer.pointee.bindings }
         _modify { yield &storage.value.bindings }
     }
 
@@ -43,7 +43,7 @@ package struct PreparedCall: Sendable {
     /// command that sends reports it as skipped; the `Caller` never sends it.
     @inlinable
     package var skipReason: String? {
-        _read { yield storage.value.skipReason }
+        get { storage.pointer.pointee.skipReason }
         _modify { yield &storage.value.skipReason }
     }
 

@@ -59,119 +59,119 @@ package struct PreparedRequest: Sendable {
 
     @inlinable
     package var url: URL {
-        _read { yield storage.value.url }
+        get { storage.pointer.pointee.url }
         _modify { yield &storage.value.url }
     }
     @inlinable
     package var method: String {
-        _read { yield storage.value.method }
+        get { storage.pointer.pointee.method }
         _modify { yield &storage.value.method }
     }
     @inlinable
     package var headers: [HeaderField] {
-        _read { yield storage.value.headers }
+        get { storage.pointer.pointee.headers }
         _modify { yield &storage.value.headers }
     }
     @inlinable
     package var body: Body? {
-        _read { yield storage.value.body }
+        get { storage.pointer.pointee.body }
         _modify { yield &storage.value.body }
     }
     @inlinable
     package var timeout: Double {
-        _read { yield storage.value.timeout }
+        get { storage.pointer.pointee.timeout }
         _modify { yield &storage.value.timeout }
     }
     /// `stream: { idle: }`: the longest gap, in seconds, between a stream's events (nil: none but `timeout`).
     @inlinable
     package var idle: Double? {
-        _read { yield storage.value.idle }
+        get { storage.pointer.pointee.idle }
         _modify { yield &storage.value.idle }
     }
     /// A `unix://` base URL's socket: the request goes over it, `url` names the host for `Host:`.
     @inlinable
     package var socket: String? {
-        _read { yield storage.value.socket }
+        get { storage.pointer.pointee.socket }
         _modify { yield &storage.value.socket }
     }
     /// `http2: prior-knowledge`: an `http://` request goes as HTTP/2 from the first byte (`H2CConnector`).
     @inlinable
     package var http2PriorKnowledge: Bool {
-        _read { yield storage.value.http2PriorKnowledge }
+        get { storage.pointer.pointee.http2PriorKnowledge }
         _modify { yield &storage.value.http2PriorKnowledge }
     }
     /// `task: { websocket: }`: a WebSocket conversation over `url` (ws:// or wss://) instead of an HTTP exchange.
     @inlinable
     package var websocket: WebSocketRequest? {
-        _read { yield storage.value.websocket }
+        get { storage.pointer.pointee.websocket }
         _modify { yield &storage.value.websocket }
     }
     /// Certificate trust; the default is the system's trust store.
     @inlinable
     package var tls: TLSOptions {
-        _read { yield storage.value.tls }
+        get { storage.pointer.pointee.tls }
         _modify { yield &storage.value.tls }
     }
     /// Cookies of the run's jar sent and stored (a rule's `cookies: false` turns it off).
     @inlinable
     package var cookies: Bool {
-        _read { yield storage.value.cookies }
+        get { storage.pointer.pointee.cookies }
         _modify { yield &storage.value.cookies }
     }
     /// `followRedirects:` / `--no-follow`: false returns a 3xx as it is.
     @inlinable
     package var followRedirects: Bool {
-        _read { yield storage.value.followRedirects }
+        get { storage.pointer.pointee.followRedirects }
         _modify { yield &storage.value.followRedirects }
     }
     /// The header `auth:` adds (set by `AuthPlugin`): never sent to another origin after a redirect.
     /// Where a redirect may go (`RunSettings.redirectScope`); nil: anywhere.
     @inlinable
     package var redirectScope: HostScope? {
-        _read { yield storage.value.redirectScope }
+        get { storage.pointer.pointee.redirectScope }
         _modify { yield &storage.value.redirectScope }
     }
 
     @inlinable
     package var authHeader: String? {
-        _read { yield storage.value.authHeader }
+        get { storage.pointer.pointee.authHeader }
         _modify { yield &storage.value.authHeader }
     }
     /// `auth: { oauth2: }`: the client whose token goes in `Authorization` when it is sent.
     @inlinable
     package var oauth2: OAuth2Settings<String>? {
-        _read { yield storage.value.oauth2 }
+        get { storage.pointer.pointee.oauth2 }
         _modify { yield &storage.value.oauth2 }
     }
     /// `auth: { digest: }`: the login `DigestTransport` answers a 401 challenge with.
     @inlinable
     package var digest: DigestLogin? {
-        _read { yield storage.value.digest }
+        get { storage.pointer.pointee.digest }
         _modify { yield &storage.value.digest }
     }
     /// `auth: { aws: }`: `SigV4Transport` signs the request with these as it is sent.
     @inlinable
     package var aws: AWSCredentials? {
-        _read { yield storage.value.aws }
+        get { storage.pointer.pointee.aws }
         _modify { yield &storage.value.aws }
     }
     /// With `oauth2`: skip the cached token and fetch a fresh one (the API answered 401).
     @inlinable
     package var freshToken: Bool {
-        _read { yield storage.value.freshToken }
+        get { storage.pointer.pointee.freshToken }
         _modify { yield &storage.value.freshToken }
     }
     /// Where values met while sending (an OAuth2 token) are recorded as secrets: the workspace's.
     @inlinable
     package var secrets: Secrets? {
-        _read { yield storage.value.secrets }
+        get { storage.pointer.pointee.secrets }
         _modify { yield &storage.value.secrets }
     }
     /// The most body bytes kept in memory (`check --max-body`); a larger body fails the exchange.
     /// Bodies streamed to a file or to stdout are not held, so not limited.
     @inlinable
     package var maxBody: Int64 {
-        _read { yield storage.value.maxBody }
+        get { storage.pointer.pointee.maxBody }
         _modify { yield &storage.value.maxBody }
     }
 
@@ -179,7 +179,7 @@ package struct PreparedRequest: Sendable {
     /// every parser of the response's events stops there (exit 3), streamed or not.
     @inlinable
     package var maxEvent: Int64 {
-        _read { yield storage.value.maxEvent }
+        get { storage.pointer.pointee.maxEvent }
         _modify { yield &storage.value.maxEvent }
     }
 

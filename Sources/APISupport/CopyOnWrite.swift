@@ -36,9 +36,25 @@ package struct CopyOnWrite<Value> {
     package var value: Value {
         _read { yield storage.pointer.pointee }
         _modify {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.pointer.pointee) }
+            if !isKnownUniquelyReferenced(&storage) { separate() }
             yield &storage.pointer.pointee
         }
+    }
+
+    /// The value in place, for getters that read one field (`pointer.pointee.field` copies that
+    /// field only): they inline into other modules, where a getter built on `value`'s `_read`
+    /// coroutine stayed a call (and a malloc when the coroutine's frame did not fit the caller's
+    /// buffer). Valid while this holder is.
+    @inlinable
+    package var pointer: UnsafePointer<Value> {
+        UnsafePointer(storage.pointer)
+    }
+
+    /// The copy of a shared value, out of line: inlined, the optimizer looked up `Storage`'s
+    /// generic metadata (for the allocation) before the uniqueness test, on every change.
+    @inlinable @inline(never)
+    mutating func separate() {
+        storage = Storage(storage.pointer.pointee)
     }
 }
 
