@@ -16,18 +16,30 @@ package final class Locked<Value>: @unchecked Sendable {
     @usableFromInline
     let value: UnsafeMutablePointer<Value>
 
+    /// The mutex and the value share one allocation (the value after the mutex, aligned): a request
+    /// makes a few of these (its canceller, a held attempt's gate), and each allocation counts.
+    @inlinable
     package init(_ value: Value) {
-        mutex = .allocate(capacity: 1)
+        let offset = Self.valueOffset
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: offset + MemoryLayout<Value>.size,
+                                                   alignment: max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<Value>.alignment))
+        mutex = raw.bindMemory(to: pthread_mutex_t.self, capacity: 1)
         pthread_mutex_init(mutex, nil)
-        self.value = .allocate(capacity: 1)
+        self.value = (raw + offset).bindMemory(to: Value.self, capacity: 1)
         self.value.initialize(to: value)
+    }
+
+    /// Where the value starts: past the mutex, rounded up to the value's alignment.
+    @inlinable
+    static var valueOffset: Int {
+        let align = MemoryLayout<Value>.alignment
+        return (MemoryLayout<pthread_mutex_t>.stride + align - 1) / align * align
     }
 
     deinit {
         value.deinitialize(count: 1)
-        value.deallocate()
         pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        UnsafeMutableRawPointer(mutex).deallocate()
     }
 
     /// Runs `body` with the value while holding the lock.
