@@ -27,149 +27,127 @@ package struct PreparedRequest: Sendable {
     /// The fields, shared by copies until one of them is changed (copy on write): a request goes down
     /// the send path by value (sender, exchange, plugins, transport, the hop in flight, `Sent`), and
     /// copying twenty fields (a retain each) at every step showed in load runs' profiles (docs/dev/benchmarks.md).
-    /// The accessors are inlinable: the stages that read a field (transport, send, check, load) reach
-    /// it in place instead of calling into this module for each one.
-    @usableFromInline
-    var storage: CopyOnWrite<Fields>
+    /// Getters read one field in place (`CopyOnWrite.pointer`): no `_read` coroutine, whose frame
+    /// was allocated on every read from another stage.
+    private var storage: CopyOnWrite<Fields>
 
-    @usableFromInline
-    struct Fields: Sendable {
-        @usableFromInline var url: URL
-        @usableFromInline var method: String
-        @usableFromInline var headers: [HeaderField]
-        @usableFromInline var body: Body?
-        @usableFromInline var timeout: Double
-        @usableFromInline var idle: Double? = nil
-        @usableFromInline var socket: String? = nil
-        @usableFromInline var http2PriorKnowledge: Bool = false
-        @usableFromInline var websocket: WebSocketRequest? = nil
-        @usableFromInline var tls: TLSOptions = TLSOptions()
-        @usableFromInline var cookies: Bool = true
-        @usableFromInline var followRedirects: Bool = true
-        @usableFromInline var redirectScope: HostScope? = nil
-        @usableFromInline var authHeader: String? = nil
-        @usableFromInline var oauth2: OAuth2Settings<String>? = nil
-        @usableFromInline var digest: DigestLogin? = nil
-        @usableFromInline var aws: AWSCredentials? = nil
-        @usableFromInline var freshToken: Bool = false
-        @usableFromInline var secrets: Secrets? = nil
-        @usableFromInline var maxBody: Int64 = PreparedRequest.defaultMaxBody
-        @usableFromInline var maxEvent: Int64 = StreamSettings.defaultMaxEvent
+    private struct Fields: Sendable {
+        var url: URL
+        var method: String
+        var headers: [HeaderField]
+        var body: Body?
+        var timeout: Double
+        var idle: Double? = nil
+        var socket: String? = nil
+        var http2PriorKnowledge: Bool = false
+        var websocket: WebSocketRequest? = nil
+        var tls: TLSOptions = TLSOptions()
+        var cookies: Bool = true
+        var followRedirects: Bool = true
+        var redirectScope: HostScope? = nil
+        var authHeader: String? = nil
+        var oauth2: OAuth2Settings<String>? = nil
+        var digest: DigestLogin? = nil
+        var aws: AWSCredentials? = nil
+        var freshToken: Bool = false
+        var secrets: Secrets? = nil
+        var maxBody: Int64 = PreparedRequest.defaultMaxBody
+        var maxEvent: Int64 = StreamSettings.defaultMaxEvent
     }
 
-    @inlinable
     package var url: URL {
         get { storage.pointer.pointee.url }
         _modify { yield &storage.value.url }
     }
-    @inlinable
     package var method: String {
         get { storage.pointer.pointee.method }
         _modify { yield &storage.value.method }
     }
-    @inlinable
     package var headers: [HeaderField] {
         get { storage.pointer.pointee.headers }
         _modify { yield &storage.value.headers }
     }
-    @inlinable
     package var body: Body? {
         get { storage.pointer.pointee.body }
         _modify { yield &storage.value.body }
     }
-    @inlinable
     package var timeout: Double {
         get { storage.pointer.pointee.timeout }
         _modify { yield &storage.value.timeout }
     }
     /// `stream: { idle: }`: the longest gap, in seconds, between a stream's events (nil: none but `timeout`).
-    @inlinable
     package var idle: Double? {
         get { storage.pointer.pointee.idle }
         _modify { yield &storage.value.idle }
     }
     /// A `unix://` base URL's socket: the request goes over it, `url` names the host for `Host:`.
-    @inlinable
     package var socket: String? {
         get { storage.pointer.pointee.socket }
         _modify { yield &storage.value.socket }
     }
     /// `http2: prior-knowledge`: an `http://` request goes as HTTP/2 from the first byte (`H2CConnector`).
-    @inlinable
     package var http2PriorKnowledge: Bool {
         get { storage.pointer.pointee.http2PriorKnowledge }
         _modify { yield &storage.value.http2PriorKnowledge }
     }
     /// `task: { websocket: }`: a WebSocket conversation over `url` (ws:// or wss://) instead of an HTTP exchange.
-    @inlinable
     package var websocket: WebSocketRequest? {
         get { storage.pointer.pointee.websocket }
         _modify { yield &storage.value.websocket }
     }
     /// Certificate trust; the default is the system's trust store.
-    @inlinable
     package var tls: TLSOptions {
         get { storage.pointer.pointee.tls }
         _modify { yield &storage.value.tls }
     }
     /// Cookies of the run's jar sent and stored (a rule's `cookies: false` turns it off).
-    @inlinable
     package var cookies: Bool {
         get { storage.pointer.pointee.cookies }
         _modify { yield &storage.value.cookies }
     }
     /// `followRedirects:` / `--no-follow`: false returns a 3xx as it is.
-    @inlinable
     package var followRedirects: Bool {
         get { storage.pointer.pointee.followRedirects }
         _modify { yield &storage.value.followRedirects }
     }
     /// The header `auth:` adds (set by `AuthPlugin`): never sent to another origin after a redirect.
     /// Where a redirect may go (`RunSettings.redirectScope`); nil: anywhere.
-    @inlinable
     package var redirectScope: HostScope? {
         get { storage.pointer.pointee.redirectScope }
         _modify { yield &storage.value.redirectScope }
     }
 
-    @inlinable
     package var authHeader: String? {
         get { storage.pointer.pointee.authHeader }
         _modify { yield &storage.value.authHeader }
     }
     /// `auth: { oauth2: }`: the client whose token goes in `Authorization` when it is sent.
-    @inlinable
     package var oauth2: OAuth2Settings<String>? {
         get { storage.pointer.pointee.oauth2 }
         _modify { yield &storage.value.oauth2 }
     }
     /// `auth: { digest: }`: the login `DigestTransport` answers a 401 challenge with.
-    @inlinable
     package var digest: DigestLogin? {
         get { storage.pointer.pointee.digest }
         _modify { yield &storage.value.digest }
     }
     /// `auth: { aws: }`: `SigV4Transport` signs the request with these as it is sent.
-    @inlinable
     package var aws: AWSCredentials? {
         get { storage.pointer.pointee.aws }
         _modify { yield &storage.value.aws }
     }
     /// With `oauth2`: skip the cached token and fetch a fresh one (the API answered 401).
-    @inlinable
     package var freshToken: Bool {
         get { storage.pointer.pointee.freshToken }
         _modify { yield &storage.value.freshToken }
     }
     /// Where values met while sending (an OAuth2 token) are recorded as secrets: the workspace's.
-    @inlinable
     package var secrets: Secrets? {
         get { storage.pointer.pointee.secrets }
         _modify { yield &storage.value.secrets }
     }
     /// The most body bytes kept in memory (`check --max-body`); a larger body fails the exchange.
     /// Bodies streamed to a file or to stdout are not held, so not limited.
-    @inlinable
     package var maxBody: Int64 {
         get { storage.pointer.pointee.maxBody }
         _modify { yield &storage.value.maxBody }
@@ -177,7 +155,6 @@ package struct PreparedRequest: Sendable {
 
     /// The longest event-stream line and the largest event (`--max-event-size`, `stream: { maxEventSize: }`):
     /// every parser of the response's events stops there (exit 3), streamed or not.
-    @inlinable
     package var maxEvent: Int64 {
         get { storage.pointer.pointee.maxEvent }
         _modify { yield &storage.value.maxEvent }

@@ -4,9 +4,11 @@
 /// load runs' profiles. The value lives behind a pointer: a class's `var` would be checked
 /// for exclusive access at run time on every read.
 ///
-/// Inlinable, so each stage specializes it for its value (unspecialized, every `value` access went
-/// through the runtime's generic metadata lookup: ~1k instructions).
-package struct CopyOnWrite<Value> {
+/// Inlinable, so each stage specializes it for its value (unspecialized, every access went
+/// through the runtime's generic metadata). The type is public, its members are not: Swift inlines
+/// and specializes the `@inlinable` members of a public type in other modules, not those of a
+/// `package` type (those stay calls to the generic code).
+public struct CopyOnWrite<Value> {
     @usableFromInline
     final class Storage {
         @usableFromInline
@@ -42,16 +44,15 @@ package struct CopyOnWrite<Value> {
     }
 
     /// The value in place, for getters that read one field (`pointer.pointee.field` copies that
-    /// field only): they inline into other modules, where a getter built on `value`'s `_read`
-    /// coroutine stayed a call (and a malloc when the coroutine's frame did not fit the caller's
-    /// buffer). Valid while this holder is.
+    /// field only) with no coroutine: a getter built on `value`'s `_read`, called from another
+    /// stage, allocated the coroutine's frame on every read. Valid while this holder is.
     @inlinable
     package var pointer: UnsafePointer<Value> {
         UnsafePointer(storage.pointer)
     }
 
-    /// The copy of a shared value, out of line: inlined, the optimizer looked up `Storage`'s
-    /// generic metadata (for the allocation) before the uniqueness test, on every change.
+    /// The copy of a shared value, out of line: in `_modify`'s body, `Storage`'s generic metadata
+    /// (for the allocation) was looked up before the uniqueness test, on every change.
     @inlinable @inline(never)
     mutating func separate() {
         storage = Storage(storage.pointer.pointee)

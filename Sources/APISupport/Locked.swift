@@ -9,8 +9,9 @@ import Darwin
 /// to, and no run-time exclusivity check of a class's `var` on every access (a load run takes a
 /// dozen locks a request).
 /// Inlinable: every stage specializes it for its value (unspecialized across modules, each access
-/// went through the runtime's generic metadata).
-package final class Locked<Value>: @unchecked Sendable {
+/// went through the runtime's generic metadata). Public, its members not: Swift inlines the
+/// `@inlinable` members of a public type into other modules, not those of a `package` type.
+public final class Locked<Value>: @unchecked Sendable {
     @usableFromInline
     let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline
@@ -60,6 +61,7 @@ package final class Locked<Value>: @unchecked Sendable {
 
 extension Locked where Value == Bool {
     /// Sets the flag; true only for the first caller (a continuation resumed once).
+    @inlinable
     package func claim() -> Bool {
         withLock { claimed in
             defer { claimed = true }
@@ -69,8 +71,10 @@ extension Locked where Value == Bool {
 }
 
 /// A pthread mutex (NSLock is Foundation's, which this module does not import). Not recursive.
-package final class Mutex: @unchecked Sendable {
-    private let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+/// Public with inlinable members, as `Locked` (taken a few times a request by the keep-alive connector).
+public final class Mutex: @unchecked Sendable {
+    @usableFromInline
+    let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     package init() {
         pthread_mutex_init(handle, nil)
@@ -81,10 +85,13 @@ package final class Mutex: @unchecked Sendable {
         handle.deallocate()
     }
 
+    @inlinable
     package func lock() { pthread_mutex_lock(handle) }
+    @inlinable
     package func unlock() { pthread_mutex_unlock(handle) }
 
     /// Runs `body` while holding the lock.
+    @inlinable
     package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
