@@ -238,9 +238,11 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
             respond(answer, to: head, channel: channel, close: true)
             return
         }
-        let answer = table.current.answer(method: head.method.rawValue, uri: head.uri,
-                                          sampleHeader: head.headers.first(name: MockTable.sampleHeader), body: body,
-                                          headers: head.headers.map { ($0.name, $0.value) })
+        let table = self.table.current
+        // The request's fields are judged by `--validate` only (header parameters): not copied otherwise.
+        let answer = table.answer(method: head.method.rawValue, uri: head.uri,
+                                  sampleHeader: head.headers.first(name: MockTable.sampleHeader), body: body,
+                                  headers: table.validateRequests ? head.headers.map { ($0.name, $0.value) } : [])
         let loop = context.eventLoop
         let rearm = NIOLoopBound(self, eventLoop: loop)
         let bound = NIOLoopBound(context, eventLoop: loop)

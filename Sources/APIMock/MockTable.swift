@@ -33,7 +33,8 @@ package struct MockTable: Sendable {
     /// Selected targets that have no sample: not served.
     package private(set) var withoutSamples: [String] = []
 
-    package var routes: [TargetRoute] { entries.map(\.route) }
+    /// The entries' routes, in the same order (`entries.map(\.route)`, kept: matched for every request).
+    package private(set) var routes: [TargetRoute] = []
 
     /// Routes for `selected`. Two routes that answer the same requests are an error naming both,
     /// unless `prefer` (`--service`) names the service of exactly one of them.
@@ -64,6 +65,7 @@ package struct MockTable: Sendable {
             }
         }
         self.entries = TargetRoute.mostSpecificFirst(try Self.resolveConflicts(entries, prefer: prefer, problems: problems), \.route)
+        routes = self.entries.map(\.route)
     }
 
     private static func resolveConflicts(_ entries: [Entry], prefer: [String], problems: [Diagnostic]) throws(APIError) -> [Entry] {
@@ -108,7 +110,7 @@ package struct MockTable: Sendable {
         let (path, query) = Self.split(uri)
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         let chosen = sampleHeader.flatMap { $0.isEmpty ? nil : $0 } ?? Self.queryValue(Self.sampleParameter, in: query)
-        if let (index, captures) = TargetRoute.firstMatch(entries, \.route, method: method, parts: parts) {
+        if let (index, captures) = TargetRoute.firstMatch(routes, method: method, parts: parts) {
             var entry = entries[index]
             if Self.graphqlName(entry.route.target) != nil {
                 switch graphqlEntry(from: index, parts: parts, body: body, query: query) {

@@ -157,15 +157,17 @@ extension Workspace {
 }
 
 extension TargetRoute {
-    /// The first of `items` (most specific first) whose route answers `method` at `parts` (the path
+    /// The first of `routes` (most specific first) whose route answers `method` at `parts` (the path
     /// split, not yet decoded), with its captures. `HEAD` is answered by a `GET` route when no
     /// `HEAD` route matches (RFC 9110 §9.3.2: a HEAD gets GET's head, without the body): the rule of
     /// `apicli mock` and the library's stubs.
-    package static func firstMatch<Item>(_ items: [Item], _ route: (Item) -> TargetRoute, method: String,
-                                         parts: [Substring]) -> (index: Int, captures: [String: String])? {
+    /// Not generic: the mock asks it for every request from another stage, where a generic
+    /// function of this package type runs unspecialized (metadata looked up for each iterator).
+    package static func firstMatch(_ routes: [TargetRoute], method: String,
+                                   parts: [Substring]) -> (index: Int, captures: [String: String])? {
         for method in answering(method) {
-            for (index, item) in items.enumerated() where route(item).method == method {
-                if let captures = route(item).match(parts) { return (index, captures) }
+            for index in routes.indices where routes[index].method == method {
+                if let captures = routes[index].match(parts) { return (index, captures) }
             }
         }
         return nil
