@@ -133,7 +133,7 @@ package struct CheckRunner: Sendable {
                 return result
             }
             let sent = await caller.send(call, answer: answer)
-            return judged(sent, item, validation: call.endpoint.validation, expect: call.target.expect, expectFailure: expectFailure)
+            return judged(sent, item, validation: call.validation, expect: call.expect, expectFailure: expectFailure)
         case .shared(let run):
             switch await run() {
             case .success(let run):
@@ -141,7 +141,7 @@ package struct CheckRunner: Sendable {
                     result.skipReason = reason
                     return result
                 }
-                return judged(run.sent, item, validation: run.call.endpoint.validation, expect: run.call.target.expect,
+                return judged(run.sent, item, validation: run.call.validation, expect: run.call.expect,
                               expectFailure: false)
             case .failure(let error):
                 (result.outcome, result.kind, result.messages) = (.failed, error.kind, [error.summary])

@@ -43,6 +43,22 @@ package struct PreparedCall: Sendable {
         _modify { yield &storage.value.skipReason }
     }
 
+    // What the send path and `check` read of every call, one field each: from another stage,
+    // `target`, `endpoint` and `bindings` lend the whole value through a `_read` coroutine whose
+    // frame is allocated on every read.
+    /// `target.until`.
+    package var until: Until? { storage.pointer.pointee.target.until }
+    /// `target.stream?.reconnects` (0 without `stream:`).
+    package var reconnects: Int { storage.pointer.pointee.target.stream?.reconnects ?? 0 }
+    /// `target.expect`.
+    package var expect: Expectations? { storage.pointer.pointee.target.expect }
+    /// `endpoint.validation`.
+    package var validation: Validation { storage.pointer.pointee.endpoint.validation }
+    /// `endpoint.credential`.
+    package var credential: Credential? { storage.pointer.pointee.endpoint.credential }
+    /// `bindings.unset`.
+    package var unset: Bindings.Unset { storage.pointer.pointee.bindings.unset }
+
     private struct Parts: Sendable {
         var service: Service
         var target: Target

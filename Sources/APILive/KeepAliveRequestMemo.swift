@@ -27,6 +27,10 @@ final class KeepAliveRequestMemo: @unchecked Sendable {  // its state is only us
         var headers: [HeaderField]
         var body: PreparedRequest.Body?
         var encoded: Encoded
+
+        func matches(_ request: PreparedRequest) -> Bool {
+            url == request.url && method == request.method && headers == request.headers && body == request.body
+        }
     }
 
     private let mutex = Mutex()
@@ -36,11 +40,8 @@ final class KeepAliveRequestMemo: @unchecked Sendable {  // its state is only us
 
     /// The encoding of `request` when it is the one encoded last.
     func encoded(_ request: PreparedRequest) -> Encoded? {
-        mutex.withLock {
-            guard let last, last.url == request.url, last.method == request.method, last.headers == request.headers,
-                  last.body == request.body else { return nil }
-            return last.encoded
-        }
+        // Compared in place (`guard let last` copied the whole entry, every field retained, a request).
+        mutex.withLock { last?.matches(request) == true ? last?.encoded : nil }
     }
 
     func keep(_ encoded: Encoded, of request: PreparedRequest) {

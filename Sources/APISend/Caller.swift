@@ -124,7 +124,7 @@ struct Sender: Sendable {
         let transport: any Transport
         switch source {
         case .live(let live):
-            guard call.bindings.unset == .fail else {  // built offline: it may hold placeholders
+            guard call.unset == .fail else {  // built offline: it may hold placeholders
                 return Sent(request: call.prepared, last: .failure(.stopped("\(call.target.qualifiedName): a request built for --stub is never sent")),
                             attempts: [])
             }
@@ -137,11 +137,11 @@ struct Sender: Sendable {
             }
         }
         let plugins = call.plugins + self.plugins(call)
-        if let until = call.target.until {
+        if let until = call.until {
             return await poll(until, call, transport, plugins, transfer)
         }
-        if mode == .live, let reconnects = call.target.stream?.reconnects, reconnects > 0 {
-            return await reconnecting(call, transport, plugins, transfer, reconnects: reconnects)
+        if mode == .live, call.reconnects > 0 {
+            return await reconnecting(call, transport, plugins, transfer, reconnects: call.reconnects)
         }
         return await retrying(call, transport, plugins, transfer, tries: mode == .stub ? 1 : policy.retries + 1)
     }

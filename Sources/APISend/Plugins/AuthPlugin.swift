@@ -48,14 +48,17 @@ package struct AuthPlugin: Plugin {
 
 extension Endpoint {
     /// The plugins every exchange of this endpoint needs: its auth, if any.
-    package var plugins: [any Plugin] {
+    package var plugins: [any Plugin] { Self.plugins(credential) }
+
+    /// The plugins of an exchange with `credential`.
+    static func plugins(_ credential: Credential?) -> [any Plugin] {
         credential.map { [AuthPlugin($0)] } ?? []
     }
 }
 
 extension PreparedCall {
-    /// The endpoint's plugins (auth).
-    package var plugins: [any Plugin] { endpoint.plugins }
+    /// The endpoint's plugins (auth), from its credential alone (every call asks).
+    package var plugins: [any Plugin] { Endpoint.plugins(credential) }
 
     /// The request as it will be sent: after the plugins' `prepare` (what `show`, `--curl` and
     /// `-v` print).
