@@ -146,7 +146,9 @@ package struct Workspace: Sendable {
         }
         var call = PreparedCall(service: service, target: target, endpoint: endpoint, request: request,
                                 bindings: try resolver.bindings(for: target, in: service, captured: captured))
-        decideConditions(&call)
+        // Asked of `target` (at hand) first: most targets have no `when:` (reading them through
+        // `call.target` copied the target twice a request).
+        if target.when != nil || !target.conditionalExpect.isEmpty { decideConditions(&call) }
         return call
     }
 
@@ -154,7 +156,6 @@ package struct Workspace: Sendable {
     /// captures, rows, `-p`, the environment): a false target `when:` marks the call skipped, and
     /// the `expect:` blocks whose `when:` holds are merged into the call's expectations.
     private func decideConditions(_ call: inout PreparedCall) {
-        guard call.target.when != nil || !call.target.conditionalExpect.isEmpty else { return }
         let values = call.bindings.conditionValues
         call.skipReason = Self.skipReason(call.target, values)
         if !call.target.conditionalExpect.isEmpty { call.target.expect = call.target.expectations(with: values) }

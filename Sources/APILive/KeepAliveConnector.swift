@@ -102,7 +102,7 @@ struct KeepAliveConnector: Connector {
         let port = request.url.port
         var body: Data?
         if case .data(let data)? = request.body, !data.isEmpty { body = data }
-        let fields = request.wireHeaders(bodyLength: Int64(body?.count ?? 0))
+        let fields = request.wireHeaders(bodyLength: Int64(body?.count ?? 0), host: host, port: port)
         var uri = request.url.path(percentEncoded: true)
         if uri.isEmpty { uri = "/" }
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }

@@ -19,6 +19,12 @@ extension PreparedRequest {
     /// nothing for GET, HEAD, DELETE, CONNECT, TRACE without one). `KeepAliveConnector` writes exactly
     /// these; async-http-client is handed them and adds none of its own; `-v` prints them.
     package func wireHeaders(bodyLength: Int64) -> [HeaderField] {
+        wireHeaders(bodyLength: bodyLength, host: url.host, port: url.port)
+    }
+
+    /// `wireHeaders(bodyLength:)` with `url.host` and `url.port` already taken apart (Foundation
+    /// parses the URL again for each): the keep-alive connector needs them too.
+    package func wireHeaders(bodyLength: Int64, host: String?, port: Int?) -> [HeaderField] {
         var fields = [HeaderField]()
         fields.reserveCapacity(headers.count + 3)
         var hasHost = false, hasAcceptEncoding = false
@@ -28,11 +34,11 @@ extension PreparedRequest {
             if header.name.equalsIgnoringCase("Accept-Encoding") { hasAcceptEncoding = true }
             fields.append(header)
         }
-        if !hasHost, let host = url.host {
+        if !hasHost, let host {
             let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
             let scheme = url.scheme?.lowercased() ?? "http"
             let standard = scheme == "https" || scheme == "wss" ? 443 : 80
-            fields.append(HeaderField("Host", url.port.flatMap { $0 == standard ? nil : "\(name):\($0)" } ?? name))
+            fields.append(HeaderField("Host", port.flatMap { $0 == standard ? nil : "\(name):\($0)" } ?? name))
         }
         if !hasAcceptEncoding { fields.append(HeaderField("Accept-Encoding", "deflate, gzip")) }
         if bodyLength > 0 || !Self.bodilessMethods.contains(method) {
