@@ -221,7 +221,7 @@ public final class TargetStubs: @unchecked Sendable {
             let delay: TimeInterval = if case .delayed(let seconds) = behavior { seconds } else { 0 }
             return .response(http, method == "HEAD" ? Data() : code.sample, delay: delay)
         }
-        guard let (index, captures) = TargetRoute.firstMatch(routes, \.route, method: method, parts: parts) else {
+        guard let (index, captures) = TargetRoute.firstMatch(routes.map(\.route), method: method, parts: parts) else {
             let compared = String("\(method) \(path)".prefix(TargetRoute.comparedLength))
             let closest = (TargetRoute.closest(to: method, path: path, parts: parts, among: routes.map(\.route))
                 .map { ("\($0.target.qualifiedName) (\($0.label))", Suggestions.distance(compared, String($0.filled(with: parts).prefix(TargetRoute.comparedLength)))) }
