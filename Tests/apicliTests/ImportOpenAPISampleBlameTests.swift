@@ -63,6 +63,91 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
         XCTAssertTrue(written.contains("sample: { json: 3 }"), String(written.prefix(2000)))
     }
 
+    /// The description's own examples are judged by their status's schema when they are chosen,
+    /// whatever the import writes to: on standard output (no references, nothing judged after the
+    /// write) an `example:` that breaks its schema, one that breaks a `$ref`'d schema and a named
+    /// example under `examples:` each get a warning at the example's place, naming the violation.
+    /// The examples are written as the description gives them.
+    func testTheDescriptionsOwnExamplesAreJudgedWhenChosenEvenOnStandardOutput() throws {
+        let dir = try folder(["spec.yaml": Self.examplesSpec])
+        let r = try CLI.run(["import", "openapi", "spec.yaml", "-o", "-"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        for expected in Self.examplesWarnings {
+            XCTAssertTrue(r.stderr.contains(expected), expected + "\n--- stderr:\n" + r.stderr)
+        }
+        XCTAssertEqual(r.stderr.components(separatedBy: "breaks its schema").count, 4, r.stderr)  // each once; the good ones not
+        XCTAssertTrue(r.stdout.contains("sample: { json: [x] }"), r.stdout)  // written as the description gives it
+    }
+
+    /// The same warnings, at the same places, when writing a file (once each: the after-write
+    /// check does not say them again), and past 500 operations.
+    func testTheDescriptionsOwnExamplesAreJudgedOnceInAFileAndPast500Operations() throws {
+        let many = (1...498).map { "  /fine\($0):\n    get:\n      operationId: fine\($0)\n      responses:\n        \"204\": { description: none }\n" }
+        let dir = try folder(["spec.yaml": Self.examplesSpec, "large.yaml": Self.examplesSpec.replacingOccurrences(of: "components:\n", with: many.joined() + "components:\n")])
+        for (spec, out) in [("spec.yaml", "small.yaml"), ("large.yaml", "large-out.yaml")] {
+            let r = try CLI.run(["import", "openapi", spec, "-o", out], cwd: dir)
+            XCTAssertEqual(r.code, 0, r.stderr)
+            for expected in Self.examplesWarnings {
+                let here = expected.replacingOccurrences(of: "spec.yaml:", with: spec + ":")
+                XCTAssertTrue(r.stderr.contains(here), here + "\n--- stderr:\n" + r.stderr)
+            }
+            XCTAssertEqual(r.stderr.components(separatedBy: "breaks its schema").count, 4, r.stderr)
+            let v = try CLI.run(["validate", out], cwd: dir)
+            XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
+        }
+    }
+
+    /// Three operations whose examples break their schemas (inline, through a `$ref`, a named one).
+    static let examplesSpec = """
+        openapi: 3.1.0
+        info: { title: Examples, version: "1" }
+        servers: [{ url: "https://api.example.com" }]
+        paths:
+          /inline:
+            get:
+              operationId: inline
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    application/json:
+                      schema: { type: array, items: { type: integer } }
+                      example: ["x"]
+          /viaRef:
+            get:
+              operationId: viaRef
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    application/json:
+                      schema: { $ref: "#/components/schemas/Count" }
+                      example: { count: many }
+          /named:
+            get:
+              operationId: named
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    application/json:
+                      schema: { $ref: "#/components/schemas/Count" }
+                      examples:
+                        good: { value: { count: 1 } }
+                        bad: { value: { count: -1 } }
+        components:
+          schemas:
+            Count: { type: object, required: [count], properties: { count: { type: integer, minimum: 0 } } }
+
+        """
+
+    /// What each broken example is told, at its own place.
+    static let examplesWarnings = [
+        "spec.yaml:14:24: warning: the description's example (the sample) breaks its schema: $[0]",
+        "spec.yaml:24:24: warning: the description's example (the sample) breaks its schema: $.count",
+        "spec.yaml:36:31: warning: the description's example (sample 'bad') breaks its schema: $.count",
+    ]
+
     /// A description whose operations answer 200 with JSON of `schema` (and `example`, when given);
     /// the first operation's schema is at line 13, column 23.
     static func spec(_ operations: [(path: String, id: String, schema: String, example: String?)], components: String? = nil) -> String {
