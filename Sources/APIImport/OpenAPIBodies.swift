@@ -10,18 +10,20 @@ extension OpenAPIMapper {
         var value: YAMLOut
         /// The schema the value was built from (nil: the description states it).
         var schema: SpecNode? = nil
+        /// Where the description states it (nil: built).
+        var at: SpecNode? = nil
     }
 
     /// The examples a media type object states: `example`, else every entry of `examples`.
     func mediaExamples(_ media: SpecNode) -> [Example] {
-        if let e = media["example"] { return [Example(name: nil, value: YAMLOut(e.node))] }
+        if let e = media["example"] { return [Example(name: nil, value: YAMLOut(e.node), at: e)] }
         var out: [Example] = []
         for (name, _, raw) in media["examples"]?.entries ?? [] {
             guard let e = loader.resolve(raw) else { continue }
             if let v = e["value"] ?? e["dataValue"] {  // 3.2: `dataValue`, the value before serialization
-                out.append(Example(name: name, value: YAMLOut(v.node)))
-            } else if let v = e["serializedValue"]?.text {  // 3.2: the bytes as sent, for a text body
-                out.append(Example(name: name, value: .string(v)))
+                out.append(Example(name: name, value: YAMLOut(v.node), at: v))
+            } else if let node = e["serializedValue"], let v = node.text {  // 3.2: the bytes as sent, for a text body
+                out.append(Example(name: name, value: .string(v), at: node))
             } else if e["externalValue"] != nil {
                 warn(e, "example '\(name)' is an externalValue; it is not fetched")
             }

@@ -43,18 +43,28 @@ final class SampleJudge {
     /// The first violation of `schema` by `value`, said as `validate` says it, or nil when the
     /// value satisfies it (or the schema could not be placed or compiled).
     func violation(_ value: YAMLOut, of schema: SpecNode, direction: SchemaOptions.Direction) -> String? {
-        guard let doc = document(schema.file), let pointer = Self.pointer(to: schema.mark, in: doc.root) else { return nil }
-        let key = schema.file + "#" + pointer
-        let compiledSchema: JSONSchema?
-        if let hit = compiled[key] { compiledSchema = hit } else {
-            // A `$ref` to another file compiles against it when the import has read it (the sample was built from it)
-            for other in loader.files where documents[other] == nil { _ = document(other) }
-            compiledSchema = try? JSONSchema(in: doc.prepared, pointer: pointer)
-            compiled[key] = compiledSchema
-        }
-        guard let compiledSchema, let first = compiledSchema.violations(of: JSONValue(value.jsonValue), options: SchemaOptions(direction: direction)).first
+        violation(JSONValue(value.jsonValue), of: schema, direction: direction)
+    }
+
+    func violation(_ value: JSONValue, of schema: SpecNode, direction: SchemaOptions.Direction) -> String? {
+        guard let compiledSchema = compile(schema),
+              let first = compiledSchema.violations(of: value, options: SchemaOptions(direction: direction)).first
         else { return nil }
         return "\(first.description) [\(first.keyword)]"
+    }
+
+    /// Whether `schema` can be placed and compiled (what `violation` judges by).
+    func judges(_ schema: SpecNode) -> Bool { compile(schema) != nil }
+
+    private func compile(_ schema: SpecNode) -> JSONSchema? {
+        guard let doc = document(schema.file), let pointer = Self.pointer(to: schema.mark, in: doc.root) else { return nil }
+        let key = schema.file + "#" + pointer
+        if let hit = compiled[key] { return hit }
+        // A `$ref` to another file compiles against it when the import has read it (the sample was built from it)
+        for other in loader.files where documents[other] == nil { _ = document(other) }
+        let made = try? JSONSchema(in: doc.prepared, pointer: pointer)
+        compiled[key] = made
+        return made
     }
 
     private func document(_ file: String) -> Document? {
