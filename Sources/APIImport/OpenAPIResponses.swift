@@ -47,7 +47,7 @@ extension OpenAPIMapper {
             for e in mediaExamples(media) {
                 let name = names.claim(e.name.flatMap(ImportNames.lowerCamel) ?? r.code)
                 let fails = !accepted.isEmpty && !accepted.contains(r.status)
-                if !fails { judgeStated(e, name: name, status: r.status, type: type, method: method, all: all, to: &t) }
+                judgeStated(e, name: name, status: r.status, type: type, method: method, all: all, expectFailure: fails, to: &t)
                 t.samples.append(.pair(name, sample(r.status, type, e.value, method: method, expectFailure: fails)))
             }
         }
@@ -84,14 +84,15 @@ extension OpenAPIMapper {
 
     /// Judges an example the description states by the schema its sample is checked against once
     /// written, when it is chosen: one that breaks it is written as the description gives it, with
-    /// a warning at the example's place, and keeps its target from an `expect: schema:` reference.
+    /// a warning at the example's place, and keeps its target from an `expect: schema:` reference
+    /// (unless its sample is `expectFailure`: the target's check is expected to fail on it anyway).
     private func judgeStated(_ e: Example, name: String?, status: Int, type: String, method: String, all: [Response],
-                             to t: inout TargetDraft) {
+                             expectFailure: Bool = false, to t: inout TargetDraft) {
         guard let at = e.at, method != "HEAD", let schema = contractSchema(for: status, in: all),
               let why = bodyViolation(e.value, type: type, schema: schema) else { return }
         let broken = "the description's example (\(name.map { "sample '\($0)'" } ?? "the sample")) breaks its schema: \(why)"
-        loader.warn(at.warning(broken + "; it is written as given, without expect: schema:"))
-        if t.brokenSample == nil { t.brokenSample = broken }
+        loader.warn(at.warning(broken + (expectFailure ? "; it is written as given (expectFailure)" : "; it is written as given, without expect: schema:")))
+        if !expectFailure, t.brokenSample == nil { t.brokenSample = broken }
     }
 
     /// `200`, or `[200, 201]`, or `"2xx"` for a range.

@@ -75,7 +75,7 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
         for expected in Self.examplesWarnings {
             XCTAssertTrue(r.stderr.contains(expected), expected + "\n--- stderr:\n" + r.stderr)
         }
-        XCTAssertEqual(r.stderr.components(separatedBy: "breaks its schema").count, 4, r.stderr)  // each once; the good ones not
+        XCTAssertEqual(r.stderr.components(separatedBy: "breaks its schema").count, 5, r.stderr)  // each once; the good ones not
         XCTAssertTrue(r.stdout.contains("sample: { json: [x] }"), r.stdout)  // written as the description gives it
     }
 
@@ -91,13 +91,43 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
                 let here = expected.replacingOccurrences(of: "spec.yaml:", with: spec + ":")
                 XCTAssertTrue(r.stderr.contains(here), here + "\n--- stderr:\n" + r.stderr)
             }
-            XCTAssertEqual(r.stderr.components(separatedBy: "breaks its schema").count, 4, r.stderr)
+            XCTAssertEqual(r.stderr.components(separatedBy: "breaks its schema").count, 5, r.stderr)
+            let written = try String(contentsOf: dir.appendingPathComponent(out), encoding: .utf8)
+            XCTAssertEqual(written.contains("operation: errors }"), spec == "spec.yaml", written)  // no references past 500
             let v = try CLI.run(["validate", out], cwd: dir)
             XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
         }
     }
 
-    /// Three operations whose examples break their schemas (inline, through a `$ref`, a named one).
+    /// A Swagger 2.0 description is judged the same way: its converted nodes keep the marks they
+    /// came from, out of order (`definitions` before `paths` here), yet the example's schema is found.
+    func testASwagger2ExampleIsJudgedWhenChosen() throws {
+        let dir = try folder(["swagger.yaml": """
+            swagger: "2.0"
+            info: { title: S, version: "1" }
+            host: api.example.com
+            definitions:
+              Count: { type: object, required: [count], properties: { count: { type: integer } } }
+            paths:
+              /c:
+                get:
+                  operationId: getC
+                  produces: [application/json]
+                  responses:
+                    "200":
+                      description: ok
+                      schema: { $ref: "#/definitions/Count" }
+                      examples:
+                        application/json: { count: many }
+
+            """])
+        let r = try CLI.run(["import", "openapi", "swagger.yaml", "-o", "-"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("swagger.yaml:16:31: warning: the description's example (the sample) breaks its schema: $.count: \"many\" is string, not integer"), r.stderr)
+    }
+
+    /// Three operations whose examples break their schemas (inline, through a `$ref`, a named one),
+    /// and one whose 404 example breaks the 404 schema.
     static let examplesSpec = """
         openapi: 3.1.0
         info: { title: Examples, version: "1" }
@@ -135,6 +165,22 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
                       examples:
                         good: { value: { count: 1 } }
                         bad: { value: { count: -1 } }
+          /errors:
+            get:
+              operationId: errors
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    application/json:
+                      schema: { $ref: "#/components/schemas/Count" }
+                      example: { count: 2 }
+                "404":
+                  description: missing
+                  content:
+                    application/json:
+                      schema: { $ref: "#/components/schemas/Count" }
+                      example: { count: none }
         components:
           schemas:
             Count: { type: object, required: [count], properties: { count: { type: integer, minimum: 0 } } }
@@ -146,6 +192,9 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
         "spec.yaml:14:24: warning: the description's example (the sample) breaks its schema: $[0]",
         "spec.yaml:24:24: warning: the description's example (the sample) breaks its schema: $.count",
         "spec.yaml:36:31: warning: the description's example (sample 'bad') breaks its schema: $.count",
+        // a sample expected to fail (another status) is judged by its own status's schema; its target keeps the reference
+        "spec.yaml:52:24: warning: the description's example (sample '404') breaks its schema: $.count: \"none\" is string, not integer"
+            + " (#/components/schemas/Count/properties/count) [type]; it is written as given (expectFailure)",
     ]
 
     /// A description whose operations answer 200 with JSON of `schema` (and `example`, when given);
