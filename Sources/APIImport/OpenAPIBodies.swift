@@ -1,5 +1,6 @@
 import APIYAML
 import APISchema
+import APITargets
 import APITransport
 /// Request bodies → `task:`. JSON → `json:`, a form → `form:`, multipart → `multipart:` parts, text
 /// and other types → `body:` with `contentType:`. Values are the spec's examples, else built
@@ -78,7 +79,16 @@ extension OpenAPIMapper {
         }
         let others = content.entries.map(\.key).filter { $0 != type }
         if !others.isEmpty { t.notes.append("The body may also be sent as \(others.joined(separator: ", ")).") }
-        let value = mediaExample(media, direction: .request)?.value ?? .null
+        let example = mediaExample(media, direction: .request)
+        if let built = example?.schema, Self.isJSON(type), let example,
+           let why = judge.violation(example.value, of: requestSchema(content) ?? built, direction: .request) {
+            // A body built from the schema is never sent against it: the target is written without one
+            let broken = "the request body built from the schema at \(built.file):\(built.mark.line):\(built.mark.column) breaks it (write an example there): \(why)"
+            loader.warn(built.warning(broken + "; the target is written without a body"))
+            t.notes.append("No request body: \(broken).")
+            return
+        }
+        let value = example?.value ?? .null
         switch type.lowercased() {
         case let json where Self.isJSON(json):
             t.task.append(.pair("json", ImportText.literal(value)))
@@ -90,6 +100,12 @@ extension OpenAPIMapper {
         default:
             textBody(type, value, media, to: &t)
         }
+    }
+
+    /// The schema a request body is checked against (`mock --validate`): that of the first JSON
+    /// media type, as the contract picks it.
+    private func requestSchema(_ content: SpecNode) -> SpecNode? {
+        content.entries.first { OpenAPIContract.isJSON($0.key) }?.value["schema"]
     }
 
     /// A mapping for `form:` (a non-object example becomes `{ value: … }`).

@@ -126,6 +126,41 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
         XCTAssertTrue(r.stderr.contains("swagger.yaml:16:31: warning: the description's example (the sample) breaks its schema: $.count: \"many\" is string, not integer"), r.stderr)
     }
 
+    /// A request body built from its schema is judged by it too (in the request direction): one it
+    /// rejects is not sent — the target is written without a body, and a warning names the schema.
+    func testABrokenBuiltRequestBodyIsNotWritten() throws {
+        let dir = try folder(["spec.yaml": """
+            openapi: 3.1.0
+            info: { title: Bodies, version: "1" }
+            servers: [{ url: "https://api.example.com" }]
+            paths:
+              /numbers:
+                post:
+                  operationId: postNumbers
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: { type: array, items: { type: integer }, contains: { const: 5 } }
+                  responses: { "204": { description: none } }
+              /fine:
+                post:
+                  operationId: postFine
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: { type: array, items: { type: integer, minimum: 2 }, minItems: 1 }
+                  responses: { "204": { description: none } }
+
+            """])
+        let r = try CLI.run(["import", "openapi", "spec.yaml", "-o", "-"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("spec.yaml:11:21: warning: the request body built from the schema at spec.yaml:11:21 breaks it (write an example there): $: has 0 items matching contains"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("; the target is written without a body"), r.stderr)
+        XCTAssertFalse(r.stdout.contains("task: { json: [0] }"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("# No request body: the request body built from the schema at spec.yaml:11:21 breaks it"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("task: { json: [2] }"), r.stdout)  // the good one is sent
+    }
+
     /// Three operations whose examples break their schemas (inline, through a `$ref`, a named one),
     /// and one whose 404 example breaks the 404 schema.
     static let examplesSpec = """
