@@ -129,29 +129,13 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
     /// A request body built from its schema is judged by it too (in the request direction): one it
     /// rejects is not sent — the target is written without a body, and a warning names the schema.
     func testABrokenBuiltRequestBodyIsNotWritten() throws {
-        let dir = try folder(["spec.yaml": """
-            openapi: 3.1.0
-            info: { title: Bodies, version: "1" }
-            servers: [{ url: "https://api.example.com" }]
-            paths:
-              /numbers:
-                post:
-                  operationId: postNumbers
-                  requestBody:
-                    content:
-                      application/json:
-                        schema: { type: array, items: { type: integer }, contains: { const: 5 } }
-                  responses: { "204": { description: none } }
-              /fine:
-                post:
-                  operationId: postFine
-                  requestBody:
-                    content:
-                      application/json:
-                        schema: { type: array, items: { type: integer, minimum: 2 }, minItems: 1 }
-                  responses: { "204": { description: none } }
-
-            """])
+        var spec = Self.spec([])
+        for (path, id, schema) in [("/numbers", "postNumbers", "{ type: array, items: { type: integer }, contains: { const: 5 } }"),
+                                   ("/fine", "postFine", "{ type: array, items: { type: integer, minimum: 2 }, minItems: 1 }")] {
+            spec += "  \(path):\n    post:\n      operationId: \(id)\n      requestBody:\n        content:\n"
+                + "          application/json:\n            schema: \(schema)\n      responses: { \"204\": { description: none } }\n"
+        }
+        let dir = try folder(["spec.yaml": spec])
         let r = try CLI.run(["import", "openapi", "spec.yaml", "-o", "-"], cwd: dir)
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("spec.yaml:11:21: warning: the request body built from the schema at spec.yaml:11:21 breaks it (write an example there): $: has 0 items matching contains"), r.stderr)
@@ -163,72 +147,21 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
 
     /// Three operations whose examples break their schemas (inline, through a `$ref`, a named one),
     /// and one whose 404 example breaks the 404 schema.
-    static let examplesSpec = """
-        openapi: 3.1.0
-        info: { title: Examples, version: "1" }
-        servers: [{ url: "https://api.example.com" }]
-        paths:
-          /inline:
-            get:
-              operationId: inline
-              responses:
-                "200":
-                  description: ok
-                  content:
-                    application/json:
-                      schema: { type: array, items: { type: integer } }
-                      example: ["x"]
-          /viaRef:
-            get:
-              operationId: viaRef
-              responses:
-                "200":
-                  description: ok
-                  content:
-                    application/json:
-                      schema: { $ref: "#/components/schemas/Count" }
-                      example: { count: many }
-          /named:
-            get:
-              operationId: named
-              responses:
-                "200":
-                  description: ok
-                  content:
-                    application/json:
-                      schema: { $ref: "#/components/schemas/Count" }
-                      examples:
-                        good: { value: { count: 1 } }
-                        bad: { value: { count: -1 } }
-          /errors:
-            get:
-              operationId: errors
-              responses:
-                "200":
-                  description: ok
-                  content:
-                    application/json:
-                      schema: { $ref: "#/components/schemas/Count" }
-                      example: { count: 2 }
-                "404":
-                  description: missing
-                  content:
-                    application/json:
-                      schema: { $ref: "#/components/schemas/Count" }
-                      example: { count: none }
-        components:
-          schemas:
-            Count: { type: object, required: [count], properties: { count: { type: integer, minimum: 0 } } }
-
-        """
+    static let examplesSpec = spec([
+        ("/inline", "inline", "{ type: array, items: { type: integer } }", "[\"x\"]"),
+        ("/viaRef", "viaRef", count, "{ count: many }"),
+        ("/named", "named", count + "\n              examples: { good: { value: { count: 1 } }, bad: { value: { count: -1 } } }", nil),
+        ("/errors", "errors", count, "{ count: 2 }\n        \"404\": { description: missing, content: { application/json: { schema: \(count), example: { count: none } } } }"),
+    ], components: "Count: { type: object, required: [count], properties: { count: { type: integer, minimum: 0 } } }")
+    static let count = "{ $ref: \"#/components/schemas/Count\" }"
 
     /// What each broken example is told, at its own place.
     static let examplesWarnings = [
         "spec.yaml:14:24: warning: the description's example (the sample) breaks its schema: $[0]",
         "spec.yaml:24:24: warning: the description's example (the sample) breaks its schema: $.count",
-        "spec.yaml:36:31: warning: the description's example (sample 'bad') breaks its schema: $.count",
+        "spec.yaml:34:72: warning: the description's example (sample 'bad') breaks its schema: $.count",
         // a sample expected to fail (another status) is judged by its own status's schema; its target keeps the reference
-        "spec.yaml:52:24: warning: the description's example (sample '404') breaks its schema: $.count: \"none\" is string, not integer"
+        "spec.yaml:45:128: warning: the description's example (sample '404') breaks its schema: $.count: \"none\" is string, not integer"
             + " (#/components/schemas/Count/properties/count) [type]; it is written as given (expectFailure)",
     ]
 
