@@ -53,22 +53,17 @@ extension OpenAPIMapper {
         }
     }
 
-    /// The schema a sample of `status` is checked against once written, as the contract
-    /// (`SchemaExpectation.schema(for:)`) picks it: the exact code's, else `4XX`'s, else
-    /// `default`'s, each the schema of the response's first JSON media type; nil when the status
-    /// is documented without a JSON body (or not at all).
+    /// The schema a sample of `status` is checked against once written, picked as the contract
+    /// picks it (`SchemaExpectation.pick`: the exact code's, else `4XX`'s, else `default`'s), each
+    /// the schema of the response's first JSON media type; nil when the status is documented
+    /// without a JSON body (or not at all).
     func contractSchema(for status: Int, in all: [Response]) -> SpecNode? {
         let documented: [(code: String, schema: SpecNode?)] = all.map { r in
             let media = r.node["content"]?.entries.first { OpenAPIContract.isJSON($0.key) }
             return (r.code, media?.value["schema"])
         }
-        let schemas = documented.compactMap { d in d.schema.map { (code: d.code, schema: $0) } }
-        let bodiless = Set(documented.filter { $0.schema == nil }.map { $0.code.uppercased() })
-        if let exact = schemas.first(where: { $0.code == String(status) }) { return exact.schema }
-        if bodiless.contains(String(status)) { return nil }
-        if let family = schemas.first(where: { $0.code.uppercased() == "\(status / 100)XX" }) { return family.schema }
-        if bodiless.contains("\(status / 100)XX") { return nil }
-        return schemas.first { $0.code == "default" }?.schema
+        let schemas = documented.compactMap { d in d.schema.map { (status: d.code, schema: $0) } }
+        return SchemaExpectation.pick(status, schemas, bodiless: Set(documented.filter { $0.schema == nil }.map { $0.code.uppercased() }))
     }
 
     /// The first violation of `schema` by the body a sample of `type` carrying `value` is written
