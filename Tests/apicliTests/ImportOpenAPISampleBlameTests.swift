@@ -145,6 +145,20 @@ final class ImportOpenAPISampleBlameTests: FolderTestCase {
         XCTAssertTrue(r.stdout.contains("task: { json: [2] }"), r.stdout)  // the good one is sent
     }
 
+    /// A HEAD response documented with a JSON schema: its sample has no body for the schema to
+    /// judge, so the target gets no reference (a comment says why) — and no warning blames the example.
+    func testAHeadOperationWithAJSONSchemaGetsNoReferenceAndNoWarning() throws {
+        let spec = Self.spec([("/h", "headH", "{ type: object, properties: { a: { type: integer } } }", "{ a: 1 }")])
+        let dir = try folder(["spec.yaml": spec.replacingOccurrences(of: "    get:", with: "    head:")])
+        let r = try CLI.run(["import", "openapi", "spec.yaml", "-o", "t.yaml"], cwd: dir)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertFalse(r.stderr.contains("warning:"), r.stderr)
+        let written = try String(contentsOf: dir.appendingPathComponent("t.yaml"), encoding: .utf8)
+        XCTAssertTrue(written.contains("# No expect: schema: a HEAD response has no body for the schema at spec.yaml:13:23 to judge."), written)
+        let v = try CLI.run(["validate", "t.yaml"], cwd: dir)
+        XCTAssertEqual(v.code, 0, v.stdout + v.stderr)
+    }
+
     /// Three operations whose examples break their schemas (inline, through a `$ref`, a named one),
     /// and one whose 404 example breaks the 404 schema.
     static let examplesSpec = spec([
