@@ -9,12 +9,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Judges a sample `import openapi` built from a schema by that schema, right when it is built
-/// (whatever the import then writes to: a file, standard output, a description of thousands of
-/// operations). The schema is compiled from the document it stands in, found by its JSON pointer
-/// (found from the node's place), each document indexed and compiled once
+/// Judges every sample `import openapi` writes — built from a schema, or the description's own
+/// example — and every request body it builds, by the schema it is checked against, right when it
+/// is chosen (whatever the import then writes to: a file, standard output, a description of
+/// thousands of operations). The schema is compiled from the document it stands in, found by its
+/// JSON pointer (found from the node's place), each document indexed and compiled once
 /// (`SchemaDocument`'s cache: a component two operations share is compiled once).
-/// A schema it cannot place or compile is not judged (nor can `validate` load it: the target gets no reference).
+/// A schema it cannot compile is not judged (nor can `validate` load it: the target gets no
+/// reference); nor is one it cannot place (no node of its mark and shape: not seen so far).
 final class SampleJudge {
     private let loader: SpecLoader
     /// The root document's dialect (OpenAPI 3.0's, 3.1's…), for every file it names.
