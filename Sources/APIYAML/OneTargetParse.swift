@@ -20,8 +20,7 @@ import Darwin
 /// that is *checked*, not assumed. Every line after `targets:` is read by a small lexer that
 /// accepts it only when no quoted scalar or flow collection it starts runs on to another line (so
 /// each line starts in block context and the entry lines are where the indents say), and gives up
-/// on tabs in indentation, `? ` and `: ` keys, a keep-chomped block scalar (`|+`) in the entry (its
-/// value would count the lines after it), `---`/`...`, a byte-order mark, CR without LF, NEL, LS
+/// on tabs in indentation, `? ` and `: ` keys, `---`/`...`, a byte-order mark, CR without LF, NEL, LS
 /// and PS, and on a line that may nest collections as deep as `Limits.maxDepth`. The result is nil — and the caller reads the whole file, which gives the one-reading
 /// tree or error by definition — when the name is not among the entries or is there twice, any
 /// two entries share a name (one reading's duplicate-key error), libyaml or the tree builder
@@ -200,7 +199,7 @@ enum OneTargetParse {
             let targetsLine = line
             var indent = 0
             var firstEntryLine = -1
-            var names = NameSet()
+            let names = NameSet()
             var entry: (start: Int, line: Int)?
             var entryEnd: (offset: Int, line: Int)?
             var inEntry = false
@@ -222,7 +221,7 @@ enum OneTargetParse {
                 }
                 if indent == 0 { indent = n }
                 if n < indent { return nil }
-                var lexed: Lexed
+                let lexed: Bool
                 if n == indent {
                     // An entry: `name:` and a value on the line or below.
                     var k = i
@@ -239,11 +238,7 @@ enum OneTargetParse {
                 } else {
                     lexed = lex(from: i)
                 }
-                switch lexed {
-                case .closed: break
-                case .keeps: if inEntry { return nil }
-                case .open: return nil
-                }
+                if !lexed { return nil }
             }
             guard let entry, indent > 0 else { return nil }
             if tail.line < 0 { tail.line = line }
@@ -263,43 +258,42 @@ enum OneTargetParse {
             return i == end || (b[i] == hash && i > start + n)
         }
 
-        enum Lexed { case closed, keeps, open }
-
         func isBlank(_ i: Int) -> Bool { i >= end || b[i] == space || b[i] == tab }
 
-        /// Reads the rest of the line from `i` as block-context tokens: `.closed` when nothing it
-        /// starts runs on to the next line, `.keeps` for a keep-chomped block scalar header,
-        /// `.open` when a quoted scalar or flow collection is not closed on the line or the line
-        /// holds what the lexer does not follow (explicit keys, stray indicators).
-        func lex(from first: Int) -> Lexed {
+        /// Reads the rest of the line from `first` as block-context tokens: true when nothing it
+        /// starts runs on to the next line; false when a quoted scalar or flow collection is not
+        /// closed on the line or the line holds what the lexer does not follow (explicit keys,
+        /// stray indicators). A block scalar's lines after its header are read the same way: they
+        /// are text, so whatever the lexer makes of them, they open nothing (false only costs speed).
+        /// The entry's lines are kept whole up to the next entry, blank lines and comments too,
+        /// so a kept (`|+`) block scalar at its end counts the same trailing lines as one reading.
+        func lex(from first: Int) -> Bool {
             var i = first
             while true {
                 while i < end, b[i] == space || b[i] == tab { i += 1 }
-                if i == end || b[i] == hash { return .closed }
+                if i == end || b[i] == hash { return true }
                 // A block collection at column c is at most 2c + 1 deep (an indentless sequence adds
                 // a level without a column): past the limit, one reading says where.
-                if 2 * (i - start) + 1 >= maxDepth { return .open }
+                if 2 * (i - start) + 1 >= maxDepth { return false }
                 let c = b[i]
                 switch c {
                 case UInt8(ascii: "-") where isBlank(i + 1):
                     i += 1
                     continue
                 case UInt8(ascii: "?") where isBlank(i + 1), UInt8(ascii: ":") where isBlank(i + 1):
-                    return .open
+                    return false
                 case UInt8(ascii: "&"), UInt8(ascii: "!"), UInt8(ascii: "*"):
                     while i < end, b[i] != space, b[i] != tab { i += 1 }
                     continue
                 case UInt8(ascii: "|"), UInt8(ascii: ">"):
-                    var keeps = false
                     i += 1
                     while i < end, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") || (b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "9")) {
-                        if b[i] == UInt8(ascii: "+") { keeps = true }
                         i += 1
                     }
-                    guard isBlank(i) else { return .open }
+                    guard isBlank(i) else { return false }
                     while i < end, b[i] == space || b[i] == tab { i += 1 }
-                    guard i == end || b[i] == hash else { return .open }
-                    return keeps ? .keeps : .closed
+                    guard i == end || b[i] == hash else { return false }
+                    return true
                 case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "["), UInt8(ascii: "{"):
                     let close: Int?
                     switch c {
@@ -307,25 +301,25 @@ enum OneTargetParse {
                     case UInt8(ascii: "'"): close = closeSingle(i)
                     default: close = closeFlow(i, depthLeft: maxDepth - 2 * (i - start) - 1)
                     }
-                    guard let after = close else { return .open }
+                    guard let after = close else { return false }
                     i = after
                     while i < end, b[i] == space || b[i] == tab { i += 1 }
-                    if i == end || b[i] == hash { return .closed }
-                    guard b[i] == colon, isBlank(i + 1) else { return .open }
+                    if i == end || b[i] == hash { return true }
+                    guard b[i] == colon, isBlank(i + 1) else { return false }
                     i += 1
                     continue
                 case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","), UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "`"):
-                    return .open
+                    return false
                 default:
                     // A plain scalar: up to `: ` (it was a key) or ` #` or the line's end.
                     var j = i + 1
                     while j < end {
                         let d = b[j]
                         if d == colon, isBlank(j + 1) { break }
-                        if d == hash, b[j - 1] == space || b[j - 1] == tab { return .closed }
+                        if d == hash, b[j - 1] == space || b[j - 1] == tab { return true }
                         j += 1
                     }
-                    if j >= end { return .closed }
+                    if j >= end { return true }
                     i = j + 1
                     continue
                 }
@@ -415,31 +409,61 @@ enum OneTargetParse {
     }
 
     /// Entry names seen, by their bytes in the file (open addressing; the file outlives the scan).
-    private struct NameSet {
-        private var slots = [(start: Int, length: Int)](repeating: (-1, 0), count: 1024)
+    private final class NameSet {
+        /// Per slot: the name's start + 1 (0: empty), its length, its hash.
+        private var starts: UnsafeMutablePointer<Int>
+        private var lengths: UnsafeMutablePointer<Int>
+        private var hashes: UnsafeMutablePointer<UInt64>
+        private var capacity = 4096
         private var used = 0
 
+        init() {
+            starts = .allocate(capacity: capacity)
+            starts.initialize(repeating: 0, count: capacity)
+            lengths = .allocate(capacity: capacity)
+            hashes = .allocate(capacity: capacity)
+        }
+
+        deinit {
+            starts.deallocate()
+            lengths.deallocate()
+            hashes.deallocate()
+        }
+
         /// false when the name is already in.
-        mutating func insert(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Bool {
-            if (used + 1) * 2 > slots.count { grow(b) }
+        func insert(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Bool {
+            if (used + 1) * 2 > capacity { grow(b) }
             var h: UInt64 = 0xcbf29ce484222325
             for k in start..<start + length { h = (h ^ UInt64(b[k])) &* 0x100000001b3 }
-            let mask = slots.count - 1
-            var s = Int(truncatingIfNeeded: h) & mask
-            while slots[s].start >= 0 {
-                if slots[s].length == length, memcmp(b.baseAddress! + slots[s].start, b.baseAddress! + start, length) == 0 { return false }
+            return insert(b, start, length, h)
+        }
+
+        private func insert(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int, _ h: UInt64) -> Bool {
+            let mask = capacity - 1
+            var s = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+            while starts[s] != 0 {
+                if hashes[s] == h, lengths[s] == length, memcmp(b.baseAddress! + starts[s] - 1, b.baseAddress! + start, length) == 0 { return false }
                 s = (s + 1) & mask
             }
-            slots[s] = (start, length)
+            starts[s] = start + 1
+            lengths[s] = length
+            hashes[s] = h
             used += 1
             return true
         }
 
-        private mutating func grow(_ b: UnsafeBufferPointer<UInt8>) {
-            let old = slots
-            slots = [(start: Int, length: Int)](repeating: (-1, 0), count: old.count * 2)
+        private func grow(_ b: UnsafeBufferPointer<UInt8>) {
+            let (oldStarts, oldLengths, oldHashes, oldCapacity) = (starts, lengths, hashes, capacity)
+            capacity *= 2
+            starts = .allocate(capacity: capacity)
+            starts.initialize(repeating: 0, count: capacity)
+            lengths = .allocate(capacity: capacity)
+            hashes = .allocate(capacity: capacity)
             used = 0
-            for slot in old where slot.start >= 0 { _ = insert(b, slot.start, slot.length) }
+            for s in 0..<oldCapacity where oldStarts[s] != 0 { _ = insert(b, oldStarts[s] - 1, oldLengths[s], oldHashes[s]) }
+            oldStarts.deallocate()
+            oldLengths.deallocate()
+            oldHashes.deallocate()
         }
     }
 }

@@ -152,12 +152,14 @@ final class OneTargetParseTests: XCTestCase {
     func testIndentsTabsAndBlockScalars() {
         assertSame("baseURL: x\ntargets:\n  a:\n\tpath: /a\n  b: 2\n", "b", fast: false)
         assertSame("baseURL: x\ntargets:\n    a: 1\n  b: 2\n", "a", fast: false)
-        // Block scalars: clipped and stripped in the entry are read; kept (`|+`) only elsewhere.
+        // Block scalars, kept (`|+`) too: the entry's trailing blank lines and comments are read with it.
         let blocks = "baseURL: x\ntargets:\n  a:\n    doc: |\n      one\n\n      two\n\n\n  b:\n    doc: >-\n      folded\n      text\n\n"
             + "  c:\n    doc: |+\n      kept\n\n\n  d:\n    doc: |2\n       indented\n"
         assertSame(blocks, "a", fast: true)
         assertSame(blocks, "b", fast: true)
-        assertSame(blocks, "c", fast: false)
+        assertSame(blocks, "c", fast: true)
+        assertSame(blocks.replacingOccurrences(of: "\n\n\n  d:", with: "\n\n# d\n\n  d:"), "c", fast: true)
+        assertSame(blocks + "doc: after\n", "d", fast: true)
         assertSame(blocks, "d", fast: true)
         // A block scalar whose lines look like entries and quotes.
         let inside = "baseURL: x\ntargets:\n  a:\n    doc: |\n      b: not an entry\n      x: [1, 2\n  b: 2\n"
