@@ -180,6 +180,8 @@ for n in 1000 10000 100000; do
     hyperfine -N --warmup 1 --runs "$r" --export-json "$out/one-$n.json" "$bin call gen.t5000 --stub --targets $d" >/dev/null 2>&1 \
       && one_ms=$(median_ms "$out/one-$n.json")
     row "apicli call --stub of one target, $n in its file" "$one_ms ms" "" "goal <= 30 ms"
+    # issue 40: only the named target is read (OneTargetParse); the goal is a ratio to start-up
+    [[ $one_ms != n/a && ${version:-n/a} != n/a ]] && row "call --stub of one of $n targets / --version" "" "" "$(ratio "$one_ms" "$version")x (goal <= 3x)"
   fi
 done
 unset APICLI_MAX_TARGET_FILE_SIZE

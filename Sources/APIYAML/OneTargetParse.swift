@@ -13,7 +13,8 @@ import Darwin
 /// it but a comment), the entry lines of its mapping (indent n ≥ 1, a plain key of letters, digits,
 /// `_` and `-` followed by `:`), the named entry's lines (up to the next entry or the first line at
 /// column 1 that is not blank or a comment, where the root keys after the mapping start). libyaml
-/// then reads the lines before `targets:`, that line, the named entry and the root keys after the
+/// then reads the lines before `targets:`, that line, the named entry, the `x-` entries (the place
+/// for shared blocks and their anchors; left out of the tree after) and the root keys after the
 /// mapping, with marks shifted by the lines left out, so every FILE:LINE:COL is the file's.
 ///
 /// The tree is the one a reading of the whole file gives with `onlyTarget` (see `YAMLParser.parse`);
@@ -37,50 +38,77 @@ enum OneTargetParse {
         /// The end of the `targets:` line, after its line break; the line's number.
         var headEnd: Int
         var targetsLine: Int
-        /// The named entry's bytes (whole lines) and its first line's number.
-        var entryStart: Int
-        var entryEnd: Int
-        var entryLine: Int
-        var entryEndLine: Int
+        /// The entries read, in the file's order: the named one and every `x-` entry (where shared
+        /// blocks and their anchors live); each as its bytes (whole lines) and its first and end lines.
+        var parts: [Part]
+        /// Which of `parts` is the named entry.
+        var entry: Int
         /// Where the root keys after the mapping start (the file's end when there are none).
         var tailStart: Int
         var tailLine: Int
         /// The first entry's line and the entries' indent.
         var firstEntryLine: Int
         var indent: Int
+
+        struct Part: Equatable {
+            var start: Int
+            var end: Int
+            var line: Int
+            var endLine: Int
+        }
+
+        /// The byte ranges libyaml does not read: between `targets:`, the parts and the tail.
+        var gaps: [Range<Int>] {
+            var out: [Range<Int>] = []
+            var at = headEnd
+            for part in parts {
+                if part.start > at { out.append(at..<part.start) }
+                at = part.end
+            }
+            if tailStart > at { out.append(at..<tailStart) }
+            return out
+        }
     }
 
     package static func parse(_ bytes: [UInt8], target: String, limits: YAMLParser.Limits) -> Node? {
         guard let plan = plan(bytes, target: Array(target.utf8), maxDepth: limits.maxDepth) else { return nil }
-        var part: [UInt8] = []
-        part.reserveCapacity(plan.headEnd + (plan.entryEnd - plan.entryStart) + (bytes.count - plan.tailStart))
-        part += bytes[..<plan.headEnd]
-        part += bytes[plan.entryStart..<plan.entryEnd]
-        part += bytes[plan.tailStart...]
-        let parser = YAMLParser(bytes: part[...], limits: limits)
-        // In the part, the entry starts on the line after `targets:`, the tail right after the entry.
-        let entryFrom = plan.targetsLine + 1
-        let tailFrom = entryFrom + (plan.entryEndLine - plan.entryLine)
-        parser.lineShifts = [(entryFrom, plan.entryLine - entryFrom), (tailFrom, plan.tailLine - tailFrom)]
+        var text: [UInt8] = []
+        text.reserveCapacity(plan.headEnd + plan.parts.reduce(0) { $0 + $1.end - $1.start } + (bytes.count - plan.tailStart))
+        text += bytes[..<plan.headEnd]
+        // Each part's lines, and the tail's, shifted to where they are in the file.
+        var shifts: [(from: Int, by: Int)] = []
+        var line = plan.targetsLine + 1
+        for part in plan.parts {
+            text += bytes[part.start..<part.end]
+            shifts.append((line, part.line - line))
+            line += part.endLine - part.line
+        }
+        text += bytes[plan.tailStart...]
+        shifts.append((line, plan.tailLine - line))
+        let parser = YAMLParser(bytes: text[...], limits: limits)
+        parser.lineShifts = shifts
         parser.usedAliases = []
         guard let root = (try? parser.document()) ?? nil, !parser.hasDirectives, !parser.explicitEnd,
               var pairs = root.pairs, root.tag == nil
         else { return nil }
         // An alias whose anchor is (also) written in a part left out may mean another node there.
         if let used = parser.usedAliases, !used.isEmpty {
-            for name in used where mentions(bytes, plan.headEnd..<plan.entryStart, "&" + name)
-                || mentions(bytes, plan.entryEnd..<plan.tailStart, "&" + name) {
-                return nil
-            }
+            let gaps = plan.gaps
+            for name in used where gaps.contains(where: { mentions(bytes, $0, "&" + name) }) { return nil }
         }
-        // The scan's `targets:` key and entry are the tree's.
+        // The scan's `targets:` key and entries are the tree's.
         guard let at = pairs.firstIndex(where: { $0.key.mark == Mark(line: plan.targetsLine + 1, column: 1) }),
               case .scalar(let key) = pairs[at].key.content, key.isPlain, key.value == "targets", pairs[at].key.tag == nil,
-              pairs[at].value.tag == nil, let entries = pairs[at].value.pairs, entries.count == 1,
-              case .scalar(let name) = entries[0].key.content, name.isPlain, name.value == target, entries[0].key.tag == nil,
-              entries[0].key.mark == Mark(line: plan.entryLine + 1, column: plan.indent + 1)
+              pairs[at].value.tag == nil, let entries = pairs[at].value.pairs, entries.count == plan.parts.count
         else { return nil }
-        // One reading's mapping starts at its first entry.
+        for (k, entry) in entries.enumerated() {
+            guard case .scalar(let name) = entry.key.content, name.isPlain, entry.key.tag == nil,
+                  k == plan.entry ? name.value == target : name.value.hasPrefix("x-"),
+                  entry.key.mark == Mark(line: plan.parts[k].line + 1, column: plan.indent + 1)
+            else { return nil }
+        }
+        // One reading with `onlyTarget` leaves the other entries out; its mapping starts at the first entry.
+        pairs[at].value.content = .mapping([entries[plan.entry]])
         pairs[at].value.mark = Mark(line: plan.firstEntryLine + 1, column: plan.indent + 1)
         var out = root
         out.content = .mapping(pairs)
@@ -200,9 +228,9 @@ enum OneTargetParse {
             var indent = 0
             var firstEntryLine = -1
             let names = NameSet()
-            var entry: (start: Int, line: Int)?
-            var entryEnd: (offset: Int, line: Int)?
-            var inEntry = false
+            /// Every entry's start and line; which of them are read (the named one and `x-` ones).
+            var starts: [Int] = [], lines: [Int] = [], read: [Int] = []
+            var entry: Int?
             var tail: (offset: Int, line: Int) = (count, -1)
             while advance() {
                 var i = start
@@ -229,11 +257,14 @@ enum OneTargetParse {
                     guard k > i, k < end, b[k] == colon, k + 1 == end || b[k + 1] == space || b[k + 1] == tab else { return nil }
                     if firstEntryLine < 0 { firstEntryLine = line }
                     guard names.insert(b, i, k - i) else { return nil }  // a duplicate: one reading's error
-                    if inEntry { entryEnd = (start, line); inEntry = false }
                     if k - i == target.count, memcmp(b.baseAddress! + i, target, target.count) == 0 {
-                        entry = (start, line)
-                        inEntry = true
+                        entry = read.count
+                        read.append(starts.count)
+                    } else if k - i > 2, b[i] == UInt8(ascii: "x"), b[i + 1] == UInt8(ascii: "-") {
+                        read.append(starts.count)
                     }
+                    starts.append(start)
+                    lines.append(line)
                     lexed = lex(from: k + 1)
                 } else {
                     lexed = lex(from: i)
@@ -242,10 +273,12 @@ enum OneTargetParse {
             }
             guard let entry, indent > 0 else { return nil }
             if tail.line < 0 { tail.line = line }
-            let end = inEntry ? (tail.offset, tail.line) : entryEnd!
-            return Plan(headEnd: headEnd, targetsLine: targetsLine, entryStart: entry.start, entryEnd: end.0,
-                        entryLine: entry.line, entryEndLine: end.1, tailStart: tail.offset, tailLine: tail.line,
-                        firstEntryLine: firstEntryLine, indent: indent)
+            let parts = read.map { k in
+                k + 1 < starts.count ? Plan.Part(start: starts[k], end: starts[k + 1], line: lines[k], endLine: lines[k + 1])
+                    : Plan.Part(start: starts[k], end: tail.offset, line: lines[k], endLine: tail.line)
+            }
+            return Plan(headEnd: headEnd, targetsLine: targetsLine, parts: parts, entry: entry, tailStart: tail.offset,
+                        tailLine: tail.line, firstEntryLine: firstEntryLine, indent: indent)
         }
 
         /// `targets:` at column 1, then nothing but spaces and a comment.
