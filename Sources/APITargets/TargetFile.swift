@@ -61,9 +61,31 @@ package enum TargetFile {
     /// time of freeing thousands of nodes one by one (`validate`, `list`).
     package static func load(_ path: String, only: String? = nil, keeping trees: inout [Node]?) throws(APIError) -> Service {
         try checkSize(path)
-        guard let data = FileManager.default.contents(atPath: path) else { throw .invalid(unreadable(path)) }
+        guard let bytes = regularFileBytes(path) ?? FileManager.default.contents(atPath: path).map({ [UInt8]($0) })
+        else { throw .invalid(unreadable(path)) }
         let stem = Path.stem(Path.lastComponent(path))
-        return try decode([UInt8](data), file: path, defaultName: stem, only: only, keeping: &trees)
+        return try decode(bytes, file: path, defaultName: stem, only: only, keeping: &trees)
+    }
+
+    /// A regular file's bytes read straight into the array (a file of thousands of targets is
+    /// copied once, not through `Data`); nil for anything else, or a file that changed size meanwhile.
+    static func regularFileBytes(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0 else { return nil }
+        let size = Int(info.st_size)
+        var complete = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+            while count <= size {
+                let n = read(fd, buffer.baseAddress! + count, size + 1 - count)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { complete = n == 0 && count == size; return }
+                count += n
+            }
+        }
+        return complete ? bytes : nil
     }
 
     /// Why `path` could not be read: the system's reason (`No such file or directory`), and for a

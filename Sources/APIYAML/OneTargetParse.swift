@@ -18,16 +18,17 @@ import Darwin
 /// mapping, with marks shifted by the lines left out, so every FILE:LINE:COL is the file's.
 ///
 /// The tree is the one a reading of the whole file gives with `onlyTarget` (see `YAMLParser.parse`);
-/// that is *checked*, not assumed. Every line after `targets:` is read by a small lexer that
-/// accepts it only when no quoted scalar or flow collection it starts runs on to another line (so
-/// each line starts in block context and the entry lines are where the indents say), and gives up
-/// on tabs in indentation, `? ` and `: ` keys, `---`/`...`, a byte-order mark, CR without LF, NEL, LS
-/// and PS, and on a line that may nest collections as deep as `Limits.maxDepth`. The result is nil — and the caller reads the whole file, which gives the one-reading
-/// tree or error by definition — when the name is not among the entries or is there twice, any
-/// two entries share a name (one reading's duplicate-key error), libyaml or the tree builder
-/// reports an error in the parts read (an alias whose anchor is left out, a duplicate root key),
-/// an alias names an anchor also written in a part left out, the document has directives, or the
-/// tree's `targets` key and entry are not at the lines and columns the scan found.
+/// that is *checked*, not assumed. Every line but the root keys after the mapping (libyaml reads
+/// those) is read by a small lexer that accepts it only when no quoted scalar or flow collection
+/// it starts runs on to another line (so each line starts in block context and the entry lines are
+/// where the indents say); the scan gives up on tabs in indentation, `? ` and `: ` keys,
+/// directives, `---`/`...` after `targets:`, a byte-order mark, CR without LF, NEL, LS and PS, and
+/// a line that may nest collections as deep as `Limits.maxDepth`. The result is nil — and the
+/// caller reads the whole file, which gives the one-reading tree or error by definition — when the
+/// name is not among the entries, any two entries share a name (one reading's duplicate-key
+/// error), libyaml or the tree builder reports an error in the parts read (an alias whose anchor
+/// is left out, a duplicate root key), an alias names an anchor also written in a part left out,
+/// or the tree's `targets` key and entries are not at the lines and columns the scan found.
 ///
 /// What only a whole reading sees: YAML syntax errors *inside other entries* that leave each line
 /// closed (a bad indent, `a: b: c`, invalid UTF-8 or control characters, the limit on nodes aliases copy).
@@ -216,10 +217,14 @@ enum OneTargetParse {
         }
 
         mutating func run(target: [UInt8]) -> Plan? {
-            // The root's `targets:` line.
+            // The root's `targets:` line; the lines before it leave nothing open either.
             var moved = advance(first: true)
             while moved {
                 if isTargetsLine() { break }
+                var i = start
+                while i < end, b[i] == space { i += 1 }
+                if i < end, b[i] == tab { return nil }
+                if i < end, b[i] != hash, !lex(from: i) { return nil }
                 moved = advance()
             }
             guard moved, next < count else { return nil }
@@ -227,7 +232,7 @@ enum OneTargetParse {
             let targetsLine = line
             var indent = 0
             var firstEntryLine = -1
-            let names = NameSet()
+            let names = NameSet(bytes: count)
             /// Every entry's start and line; which of them are read (the named one and `x-` ones).
             var starts: [Int] = [], lines: [Int] = [], read: [Int] = []
             var entry: Int?
@@ -447,10 +452,13 @@ enum OneTargetParse {
         private var starts: UnsafeMutablePointer<Int>
         private var lengths: UnsafeMutablePointer<Int>
         private var hashes: UnsafeMutablePointer<UInt64>
-        private var capacity = 4096
+        private var capacity: Int
         private var used = 0
 
-        init() {
+        /// `bytes`: the file's size; room for a name every 128 bytes before the first growth.
+        init(bytes: Int) {
+            capacity = 1024
+            while capacity < bytes / 64 { capacity *= 2 }
             starts = .allocate(capacity: capacity)
             starts.initialize(repeating: 0, count: capacity)
             lengths = .allocate(capacity: capacity)

@@ -3,29 +3,32 @@ import XCTest
 @testable import APITargets
 import APIDiagnostics
 
+/// Every node's kind, tag, mark, plainness and text, depth first (the trees two ways of reading
+/// a file give are compared by it: `SplitParseTests`, `OneTargetParseTests`).
+func treeDump(_ node: Node?) -> String {
+    guard let node else { return "nil" }
+    var out = ""
+    func walk(_ n: Node, _ indent: String) {
+        out += "\(indent)\(n.mark) \(n.tag ?? "-") "
+        switch n.content {
+        case .scalar(let s): out += "\(s.isPlain ? "plain" : "text") \(s.value.debugDescription)\n"
+        case .sequence(let items):
+            out += "seq\n"
+            for i in items { walk(i, indent + " ") }
+        case .mapping(let pairs):
+            out += "map\n"
+            for p in pairs { walk(p.key, indent + " ?"); walk(p.value, indent + " :") }
+        }
+    }
+    walk(node, "")
+    return out
+}
+
 /// `OneTargetParse` reads only the named entry of `targets:` (with the root's other keys); whatever
 /// tree it returns must be the tree a reading of the whole file gives for that target
 /// (`YAMLParser.serial(_:onlyTarget:)`), and wherever that cannot be shown it must return nil.
 final class OneTargetParseTests: XCTestCase {
-    /// Every node's kind, tag, mark, plainness and text, depth first.
-    static func dump(_ node: Node?) -> String {
-        guard let node else { return "nil" }
-        var out = ""
-        func walk(_ n: Node, _ indent: String) {
-            out += "\(indent)\(n.mark) \(n.tag ?? "-") "
-            switch n.content {
-            case .scalar(let s): out += "\(s.isPlain ? "plain" : "text") \(s.value.debugDescription)\n"
-            case .sequence(let items):
-                out += "seq\n"
-                for i in items { walk(i, indent + " ") }
-            case .mapping(let pairs):
-                out += "map\n"
-                for p in pairs { walk(p.key, indent + " ?"); walk(p.value, indent + " :") }
-            }
-        }
-        walk(node, "")
-        return out
-    }
+    static func dump(_ node: Node?) -> String { treeDump(node) }
 
     private static func whole(_ bytes: [UInt8], _ target: String, limits: YAMLParser.Limits = .init()) -> Result<Node?, YAMLError> {
         Result { () throws(YAMLError) in try YAMLParser.serial(bytes, limits: limits, onlyTarget: target) }
@@ -189,6 +192,10 @@ final class OneTargetParseTests: XCTestCase {
         // `targets:` inside a quoted scalar before the real one.
         let quoted = "baseURL: x\ndoc: \"\ntargets:\n  a: 1\n\"\ntargets:\n  a: { path: /real }\n"
         assertSame(quoted, "a", fast: false)
+        // Root keys before `targets:` over several lines: blocks are read, open quotes and flows not.
+        assertSame("baseURL: x\ndoc: |\n  text\n  targets:\nheaders:\n  A: b\ntargets:\n  a: 1\n  b: 2\n", "b", fast: true)
+        assertSame("baseURL: x\nheaders: { A: b,\n  C: d }\ntargets:\n  a: 1\n  b: 2\n", "b", fast: false)
+        assertSame("baseURL: x\ndoc: \"a\ntargets:\n  a: 1\n  b: 2\n", "b", fast: false)
         // Flow `targets: {` and a sequence of targets.
         assertSame("baseURL: x\ntargets: {\n  a: 1,\n  b: 2 }\n", "b", fast: false)
         assertSame("baseURL: x\ntargets:\n  - a: 1\n  - b: 2\n", "b", fast: false)
@@ -311,6 +318,33 @@ final class OneTargetParseTests: XCTestCase {
     }
 
     // MARK: The target file
+
+    /// A file just under the 16 MiB a target file may be: its last target is read by the scan
+    /// (in the file's lines); one byte more and the file is refused before it is read, `only:` or not.
+    func testAFileAtTheSizeLimit() throws {
+        var text = Self.generated(72_000) + "  last:\n    path: /last\n"
+        let limit = TargetFile.defaultMaxSize
+        XCTAssertLessThan(text.utf8.count, limit)
+        text += "# " + String(repeating: "x", count: limit - text.utf8.count - 3) + "\n"
+        XCTAssertEqual(text.utf8.count, limit)
+        let path = NSTemporaryDirectory() + "apicli-onetarget-\(UUID().uuidString).yaml"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let service = try TargetFile.load(path, only: "last")
+        XCTAssertEqual(service.targets.map(\.name), ["last"])
+        XCTAssertEqual(service.targets.first?.mark, Mark(line: 4 + 72_000 * 7, column: 3))
+        XCTAssertEqual(service.targets.first?.path?.text, "/last")
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data("\n".utf8))
+        handle.closeFile()
+        do {
+            _ = try TargetFile.load(path, only: "last")
+            XCTFail("read")
+        } catch {
+            XCTAssertTrue("\(error)".contains("target files are read up to \(limit) bytes"), "\(error)")
+        }
+    }
 
     func testALoadedTargetsDiagnosticsAreAtTheFilesLines() throws {
         // GIVEN a file of 3,000 targets whose t2000 has a mistake
