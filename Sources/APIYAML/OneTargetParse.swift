@@ -72,6 +72,11 @@ enum OneTargetParse {
     }
 
     package static func parse(_ bytes: [UInt8], target: String, limits: YAMLParser.Limits) -> Node? {
+        bytes.withUnsafeBufferPointer { parse($0, target: target, limits: limits) }
+    }
+
+    /// `parse` of bytes in place (a file mapped into memory: nothing is copied but the parts read).
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, target: String, limits: YAMLParser.Limits) -> Node? {
         guard let plan = plan(bytes, target: Array(target.utf8), maxDepth: limits.maxDepth) else { return nil }
         var text: [UInt8] = []
         text.reserveCapacity(plan.headEnd + plan.parts.reduce(0) { $0 + $1.end - $1.start } + (bytes.count - plan.tailStart))
@@ -116,21 +121,19 @@ enum OneTargetParse {
         return out
     }
 
-    private static func mentions(_ bytes: [UInt8], _ range: Range<Int>, _ needle: String) -> Bool {
+    private static func mentions(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ needle: String) -> Bool {
         let n = Array(needle.utf8)
         guard !range.isEmpty else { return false }
-        return bytes.withUnsafeBufferPointer { b in
-            // memchr for the first byte, then the rest (Glibc's memmem needs _GNU_SOURCE).
-            let base = UnsafeRawPointer(b.baseAddress!)
-            var at = base + range.lowerBound
-            let end = base + range.upperBound
-            while end - at >= n.count, let p = memchr(at, Int32(n[0]), end - at) {
-                let found = UnsafeRawPointer(p)
-                if end - found >= n.count, memcmp(found, n, n.count) == 0 { return true }
-                at = found + 1
-            }
-            return false
+        // memchr for the first byte, then the rest (Glibc's memmem needs _GNU_SOURCE).
+        let base = UnsafeRawPointer(b.baseAddress!)
+        var at = base + range.lowerBound
+        let end = base + range.upperBound
+        while end - at >= n.count, let p = memchr(at, Int32(n[0]), end - at) {
+            let found = UnsafeRawPointer(p)
+            if end - found >= n.count, memcmp(found, n, n.count) == 0 { return true }
+            at = found + 1
         }
+        return false
     }
 
     // MARK: The scan
@@ -140,16 +143,18 @@ enum OneTargetParse {
 
     /// Where the parts are, or nil when the scan cannot show it (see the type's comment).
     static func plan(_ bytes: [UInt8], target: [UInt8], maxDepth: Int = YAMLParser.Limits().maxDepth) -> Plan? {
-        guard !target.isEmpty, target.allSatisfy(isNameByte) else { return nil }
-        return bytes.withUnsafeBufferPointer { b -> Plan? in
-            guard let base = b.baseAddress, b.count > 0 else { return nil }
-            let count = b.count
-            // A byte-order mark (UTF-8 or UTF-16), and breaks other than LF and CR LF: one reading.
-            if count >= 2, (b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE) || b[0] == 0xEF { return nil }
-            if !onlyLineFeeds(base, count) { return nil }
-            var scanner = Scanner(b: b, count: count, maxDepth: maxDepth)
-            return scanner.run(target: target)
-        }
+        bytes.withUnsafeBufferPointer { plan($0, target: target, maxDepth: maxDepth) }
+    }
+
+    static func plan(_ b: UnsafeBufferPointer<UInt8>, target: [UInt8], maxDepth: Int) -> Plan? {
+        guard !target.isEmpty, target.allSatisfy(isNameByte), let base = b.baseAddress, b.count > 0,
+              b.count < Int(UInt32.max) else { return nil }
+        let count = b.count
+        // A byte-order mark (UTF-8 or UTF-16), and breaks other than LF and CR LF: one reading.
+        if count >= 2, (b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE) || b[0] == 0xEF { return nil }
+        if !onlyLineFeeds(base, count) { return nil }
+        var scanner = Scanner(b: b, count: count, maxDepth: maxDepth)
+        return scanner.run(target: target)
     }
 
     static func isNameByte(_ c: UInt8) -> Bool {
@@ -448,62 +453,65 @@ enum OneTargetParse {
 
     /// Entry names seen, by their bytes in the file (open addressing; the file outlives the scan).
     private final class NameSet {
-        /// Per slot: the name's start + 1 (0: empty), its length, its hash.
-        private var starts: UnsafeMutablePointer<Int>
-        private var lengths: UnsafeMutablePointer<Int>
-        private var hashes: UnsafeMutablePointer<UInt64>
+        /// Per slot: the name's start + 1 (0: empty) and its hash; a name ends at its `:`.
+        private var starts: UnsafeMutablePointer<UInt32>
+        private var hashes: UnsafeMutablePointer<UInt32>
         private var capacity: Int
         private var used = 0
 
-        /// `bytes`: the file's size; room for a name every 128 bytes before the first growth.
+        /// `bytes`: the file's size; room for a name every 256 bytes before the first growth.
         init(bytes: Int) {
             capacity = 1024
-            while capacity < bytes / 64 { capacity *= 2 }
+            while capacity < bytes / 128 { capacity *= 2 }
             starts = .allocate(capacity: capacity)
             starts.initialize(repeating: 0, count: capacity)
-            lengths = .allocate(capacity: capacity)
             hashes = .allocate(capacity: capacity)
         }
 
         deinit {
             starts.deallocate()
-            lengths.deallocate()
             hashes.deallocate()
         }
 
         /// false when the name is already in.
         func insert(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Bool {
             if (used + 1) * 2 > capacity { grow(b) }
-            var h: UInt64 = 0xcbf29ce484222325
-            for k in start..<start + length { h = (h ^ UInt64(b[k])) &* 0x100000001b3 }
+            var h: UInt32 = 0x811c9dc5
+            for k in start..<start + length { h = (h ^ UInt32(b[k])) &* 0x01000193 }
             return insert(b, start, length, h)
         }
 
-        private func insert(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int, _ h: UInt64) -> Bool {
+        private func insert(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int, _ h: UInt32) -> Bool {
             let mask = capacity - 1
-            var s = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+            var s = Int(h ^ (h >> 15)) & mask
             while starts[s] != 0 {
-                if hashes[s] == h, lengths[s] == length, memcmp(b.baseAddress! + starts[s] - 1, b.baseAddress! + start, length) == 0 { return false }
+                if hashes[s] == h {
+                    let other = Int(starts[s]) - 1
+                    if other + length < b.count, b[other + length] == UInt8(ascii: ":"),
+                       memcmp(b.baseAddress! + other, b.baseAddress! + start, length) == 0 { return false }
+                }
                 s = (s + 1) & mask
             }
-            starts[s] = start + 1
-            lengths[s] = length
+            starts[s] = UInt32(start + 1)
             hashes[s] = h
             used += 1
             return true
         }
 
         private func grow(_ b: UnsafeBufferPointer<UInt8>) {
-            let (oldStarts, oldLengths, oldHashes, oldCapacity) = (starts, lengths, hashes, capacity)
+            let (oldStarts, oldHashes, oldCapacity) = (starts, hashes, capacity)
             capacity *= 2
             starts = .allocate(capacity: capacity)
             starts.initialize(repeating: 0, count: capacity)
-            lengths = .allocate(capacity: capacity)
             hashes = .allocate(capacity: capacity)
             used = 0
-            for s in 0..<oldCapacity where oldStarts[s] != 0 { _ = insert(b, oldStarts[s] - 1, oldLengths[s], oldHashes[s]) }
+            for s in 0..<oldCapacity where oldStarts[s] != 0 {
+                let start = Int(oldStarts[s]) - 1
+                var end = start
+                while b[end] != UInt8(ascii: ":") { end += 1 }
+                _ = insert(b, start, end - start, oldHashes[s])
+            }
             oldStarts.deallocate()
-            oldLengths.deallocate()
             oldHashes.deallocate()
         }
     }

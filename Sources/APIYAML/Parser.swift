@@ -33,6 +33,12 @@ package final class YAMLParser {
         return try serial(bytes, limits: limits, onlyTarget: onlyTarget)
     }
 
+    /// The tree `parse(_:onlyTarget:)` gives when a scan of the lines finds the target's entry
+    /// (`OneTargetParse`), read from bytes in place (a mapped file); nil: read the file with `parse`.
+    package static func parseOneTarget(_ bytes: UnsafeBufferPointer<UInt8>, target: String, limits: Limits = Limits()) -> Node? {
+        OneTargetParse.parse(bytes, target: target, limits: limits)
+    }
+
     /// `parse` on this thread, in one reading.
     static func serial(_ bytes: [UInt8], limits: Limits = Limits(), onlyTarget: String? = nil) throws(YAMLError) -> Node? {
         let parser = YAMLParser(bytes: bytes[...], limits: limits)

@@ -231,6 +231,10 @@ final class OneTargetParseTests: XCTestCase {
         // A duplicate among any entries: one reading's duplicate-key error.
         assertSame("baseURL: x\ntargets:\n  a: 1\n  b: 2\n  a: 3\n", "b", fast: false)
         assertSame("baseURL: x\ntargets:\n  a: 1\n  b: 2\n  b: 3\n", "b", fast: false)
+        // Many short entries (the name set grows), with a duplicate far apart, and without.
+        let short = Self.generated(5_000) { i in "  n\(i): \(i)\n" }
+        assertSame(short, "n4321", fast: true)
+        assertSame(short + "  n17: again\n", "n4321", fast: false)
         // A duplicate root key around the targets.
         assertSame("baseURL: x\ntargets:\n  a: 1\nbaseURL: y\n", "a", fast: false)
         assertSame("baseURL: x\ntargets:\n  a: 1\ntargets:\n  b: 1\n", "a", fast: false)
