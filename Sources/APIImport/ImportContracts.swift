@@ -14,9 +14,11 @@ import Foundation
 /// `import openapi` fills in the contract: every target whose operation has JSON schemas gets
 /// `expect: { schema: { openapi: DESCRIPTION, operation: ID } }`, DESCRIPTION relative to the
 /// target file's folder (where the Schema stage reads it from). Only references that work are
-/// written: the operation's schemas must load exactly as `validate` will load them, and every
-/// sample the target is checked with must satisfy them; otherwise the target keeps no `schema:`,
-/// gets a comment saying why, and the import a warning at the operation.
+/// written: the operation's schemas must load exactly as `validate` will load them (else the
+/// target keeps no `schema:`, gets a comment saying why, and the import a warning at the
+/// operation), and every sample the target is checked with must satisfy them — judged when each
+/// sample was chosen (`SampleJudge`, whatever the output), a target with a sample that does not
+/// gets no `schema:` and a comment saying why (`TargetDraft.brokenSample`).
 package enum ImportContracts {
     /// Descriptions with more operations get no `schema:` references yet: compiling every
     /// operation's schemas on each load of a file of thousands costs more than the import itself.
@@ -43,7 +45,7 @@ package enum ImportContracts {
         var warnings: [ImportWarning] = []
         for i in draft.targets.indices {
             guard let op = draft.targets[i].operation else { continue }
-            if let broken = draft.targets[i].brokenSample {  // judged when it was built (and warned about then)
+            if let broken = draft.targets[i].brokenSample {  // judged when it was chosen (and warned about then)
                 draft.targets[i].notes.append("No expect: schema: \(broken).")
                 continue
             }
@@ -55,14 +57,6 @@ package enum ImportContracts {
                 leaveOut(&draft.targets[i], "its schemas do not load: \(e.message)", &warnings)
             }
         }
-        guard let service = try? TargetFile.decode(Array(draft.text.utf8), file: file, defaultName: draft.service, documents: [description: doc])
-        else { return warnings }
-        for target in service.targets {
-            guard let schema = target.expect?.schema, let i = draft.targets.firstIndex(where: { $0.name == target.name }),
-                  let problem = brokenSample(target, schema, file: file, builtFrom: draft.targets[i].sampleSchema) else { continue }
-            draft.targets[i].expect.removeAll { if case .pair("schema", _) = $0 { return true } else { return false } }
-            leaveOut(&draft.targets[i], problem, &warnings)
-        }
         return warnings
     }
 
@@ -73,23 +67,6 @@ package enum ImportContracts {
 
     static func reference(_ description: String, _ operation: String) -> YAMLOut {
         .map([.pair("openapi", .string(description)), .pair("operation", .string(operation))])
-    }
-
-    /// The first sample (not `expectFailure`) that breaks the schema for its status, said in words:
-    /// the description's example, or the sample built from the schema at `builtFrom` (the import
-    /// could not make one the schema accepts: a keyword it does not construct for).
-    static func brokenSample(_ target: Target, _ schema: SchemaExpectation, file: String, builtFrom: TargetDraft.Operation? = nil) -> String? {
-        for (name, sample) in target.allSamples where !sample.expectFailure {
-            guard let response = try? StubTransport(sample: sample, bindings: Bindings(), file: file).response() else { continue }
-            if let first = Judge.schema(schema, response).first {
-                let why = first.dropFirst("schema: ".count)
-                if name == nil, let at = builtFrom {
-                    return "the sample built from the schema at \(at.file):\(at.mark.line):\(at.mark.column) breaks it (write an example there): \(why)"
-                }
-                return "the description's example (\(name.map { "sample '\($0)'" } ?? "the sample")) breaks its schema: \(why)"
-            }
-        }
-        return nil
     }
 
     private static func leaveOut(_ t: inout TargetDraft, _ why: String, _ warnings: inout [ImportWarning]) {

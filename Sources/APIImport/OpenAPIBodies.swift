@@ -1,5 +1,6 @@
 import APIYAML
 import APISchema
+import APITargets
 import APITransport
 /// Request bodies → `task:`. JSON → `json:`, a form → `form:`, multipart → `multipart:` parts, text
 /// and other types → `body:` with `contentType:`. Values are the spec's examples, else built
@@ -10,18 +11,20 @@ extension OpenAPIMapper {
         var value: YAMLOut
         /// The schema the value was built from (nil: the description states it).
         var schema: SpecNode? = nil
+        /// Where the description states it (nil: built).
+        var at: SpecNode? = nil
     }
 
     /// The examples a media type object states: `example`, else every entry of `examples`.
     func mediaExamples(_ media: SpecNode) -> [Example] {
-        if let e = media["example"] { return [Example(name: nil, value: YAMLOut(e.node))] }
+        if let e = media["example"] { return [Example(name: nil, value: YAMLOut(e.node), at: e)] }
         var out: [Example] = []
         for (name, _, raw) in media["examples"]?.entries ?? [] {
             guard let e = loader.resolve(raw) else { continue }
             if let v = e["value"] ?? e["dataValue"] {  // 3.2: `dataValue`, the value before serialization
-                out.append(Example(name: name, value: YAMLOut(v.node)))
-            } else if let v = e["serializedValue"]?.text {  // 3.2: the bytes as sent, for a text body
-                out.append(Example(name: name, value: .string(v)))
+                out.append(Example(name: name, value: YAMLOut(v.node), at: v))
+            } else if let node = e["serializedValue"], let v = node.text {  // 3.2: the bytes as sent, for a text body
+                out.append(Example(name: name, value: .string(v), at: node))
             } else if e["externalValue"] != nil {
                 warn(e, "example '\(name)' is an externalValue; it is not fetched")
             }
@@ -76,7 +79,16 @@ extension OpenAPIMapper {
         }
         let others = content.entries.map(\.key).filter { $0 != type }
         if !others.isEmpty { t.notes.append("The body may also be sent as \(others.joined(separator: ", ")).") }
-        let value = mediaExample(media, direction: .request)?.value ?? .null
+        let example = mediaExample(media, direction: .request)
+        if let built = example?.schema, Self.isJSON(type), let example,
+           let why = judge.violation(example.value, of: requestSchema(content) ?? built, direction: .request) {
+            // A body built from the schema is never sent against it: the target is written without one
+            let broken = "the request body built from the schema at \(built.file):\(built.mark.line):\(built.mark.column) breaks it (write an example there): \(why)"
+            loader.warn(built.warning(broken + "; the target is written without a body"))
+            t.notes.append("No request body: \(broken).")
+            return
+        }
+        let value = example?.value ?? .null
         switch type.lowercased() {
         case let json where Self.isJSON(json):
             t.task.append(.pair("json", ImportText.literal(value)))
@@ -88,6 +100,12 @@ extension OpenAPIMapper {
         default:
             textBody(type, value, media, to: &t)
         }
+    }
+
+    /// The schema a request body is checked against (`mock --validate`): that of the first JSON
+    /// media type, as the contract picks it.
+    private func requestSchema(_ content: SpecNode) -> SpecNode? {
+        content.entries.first { OpenAPIContract.isJSON($0.key) }?.value["schema"]
     }
 
     /// A mapping for `form:` (a non-object example becomes `{ value: … }`).

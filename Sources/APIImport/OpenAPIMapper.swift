@@ -11,7 +11,7 @@ final class OpenAPIMapper {
     /// `SERVICE` in `${SERVICE_API_KEY}`.
     let variablePrefix: String
     var sampler: SchemaSample
-    /// Judges each sample built from a schema by that schema before it is written.
+    /// Judges each sample (built or the description's) and built request body by its schema before it is written.
     let judge: SampleJudge
     /// The service-level security scheme's name, when `security:` names one we could map.
     var serviceScheme: String?

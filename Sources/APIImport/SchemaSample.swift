@@ -234,7 +234,24 @@ struct SchemaSample {
             guard let own = object(s, variant: variant, given: Set(samples.flatMap { $0.pairs?.map(\.0) ?? [] })) else { return nil }
             samples.append(own)
         }
-        return Self.union(samples)
+        return allowed(Self.union(samples), by: parts)
+    }
+
+    /// `merged` with each property that a part fixes by `const` or `enum` (and another part
+    /// sampled to something else: PagerDuty's `type: string` beside a later `enum: [extension]`)
+    /// given the part's first allowed value.
+    private func allowed(_ merged: YAMLOut, by parts: [SpecNode]) -> YAMLOut {
+        guard let pairs = merged.pairs else { return merged }
+        let fixing = parts.compactMap { loader.resolve($0)?["properties"] }
+        guard !fixing.isEmpty else { return merged }
+        return .map(pairs.map { name, value in
+            for properties in fixing {
+                guard let p = properties[name].flatMap({ loader.resolve($0) }) else { continue }
+                let values = p["const"].map { [$0] } ?? p["enum"]?.items ?? []
+                if let first = values.first, !values.contains(where: { YAMLOut($0.node) == value }) { return .pair(name, YAMLOut(first.node)) }
+            }
+            return .pair(name, value)
+        })
     }
 
     /// The members of every sample, later ones winning; not objects: the first sample.

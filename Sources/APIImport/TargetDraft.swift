@@ -24,11 +24,10 @@ package struct TargetDraft: Sendable, Equatable {
     /// The description's operation (its operationId, else `METHOD /path`) and where it is, for
     /// `expect: { schema: { openapi:, operation: } }` (see `ImportContracts`); not written itself.
     package var operation: Operation?
-    /// Where the schema is that `sample:` was built from, when no example gave it (for the
-    /// warning when it breaks the operation's schema); not written itself.
-    package var sampleSchema: Operation?
-    /// Why the sample built from the response's schema was written without its body (it breaks
-    /// that schema: `SampleJudge`); such a target gets no `expect: schema:` reference. Not written itself.
+    /// Why a sample of the target could not be checked by its status's schema once written: a
+    /// sample built from the schema that breaks it (written without its body), an example of the
+    /// description that breaks it (written as given), no body to judge (judged when each was
+    /// chosen: `SampleJudge`); such a target gets no `expect: schema:` reference. Not written itself.
     package var brokenSample: String?
     /// `import openapi`'s `x-import:` (the operation and a hash per key as written: `ImportMarks`),
     /// written last.

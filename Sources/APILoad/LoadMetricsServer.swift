@@ -10,8 +10,25 @@ import NIOPosix
 /// `apicli load --metrics ADDR`: a small HTTP/1.1 server on one thread of its own that answers
 /// `GET /metrics` with the run's metrics in Prometheus' text format (keep-alive, as Prometheus
 /// scrapes), 404 for any other path. It counts the scrapes it served, so that the run can wait for
-/// the one after its end (`linger`).
+/// the one after its end (`linger`). Scrapers are bounded (`Limits`): an address open to a network
+/// must not let its clients hold the run's memory or sockets.
 package final class LoadMetricsServer: Sendable {
+    /// What the listener allows its scrapers: at most `connections` open at once (one more is closed
+    /// as it comes), a connection with nothing read or written for `idleSeconds` is closed, and so is
+    /// one that sends more than `requestBytes` before its request ends (a scrape is a few hundred).
+    package struct Limits: Sendable {
+        package var connections: Int
+        package var idleSeconds: Double
+        package var requestBytes: Int
+
+        package init(connections: Int = 16, idleSeconds: Double = 10, requestBytes: Int = 8192) {
+            self.connections = connections
+            self.idleSeconds = idleSeconds
+            self.requestBytes = requestBytes
+        }
+    }
+
+
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     private let scrapes: ManagedAtomic<Int>
@@ -41,15 +58,28 @@ package final class LoadMetricsServer: Sendable {
 
     /// Listens on `host:port`, serving `metrics` (with `watch`'s in-flight count). A port that cannot
     /// be listened on is a network error (exit 3).
-    package static func start(host: String, port: Int, metrics: LoadMetrics, watch: LoadWatch) async throws(APIError) -> LoadMetricsServer {
+    package static func start(host: String, port: Int, metrics: LoadMetrics, watch: LoadWatch,
+                              limits: Limits = Limits()) async throws(APIError) -> LoadMetricsServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let scrapes = ManagedAtomic<Int>(0)
+        let open = ManagedAtomic<Int>(0)
+        let idle = TimeAmount.nanoseconds(Int64(limits.idleSeconds * 1e9))
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                // One thread accepts and serves, so this count is exact; a failed initializer closes
+                // the connection before it is read.
+                guard open.wrappingIncrementThenLoad(ordering: .relaxed) <= limits.connections else {
+                    open.wrappingDecrement(ordering: .relaxed)
+                    return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+                }
+                channel.closeFuture.whenComplete { _ in open.wrappingDecrement(ordering: .relaxed) }
+                return channel.eventLoop.makeCompletedFuture {
+                    let budget = RequestBudget()
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: idle))
+                    try channel.pipeline.syncOperations.addHandler(Guard(budget: budget, limit: limits.requestBytes))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(Handler(metrics: metrics, watch: watch, scrapes: scrapes))
+                    try channel.pipeline.syncOperations.addHandler(Handler(metrics: metrics, watch: watch, scrapes: scrapes, budget: budget))
                 }
             }
         do {
@@ -94,6 +124,38 @@ package final class LoadMetricsServer: Sendable {
         try? await group.shutdownGracefully()
     }
 
+    /// Bytes a connection sent since its last request ended (one connection's, on its event loop).
+    private final class RequestBudget: @unchecked Sendable {
+        var bytes = 0
+    }
+
+    /// In front of the HTTP decoder: closes a connection that sends more than `limit` bytes before a
+    /// request ends (a head the decoder would otherwise hold up to its own 80 KiB), or that
+    /// `IdleStateHandler` found idle.
+    private final class Guard: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = ByteBuffer
+        typealias InboundOut = ByteBuffer
+
+        let budget: RequestBudget
+        let limit: Int
+
+        init(budget: RequestBudget, limit: Int) {
+            self.budget = budget
+            self.limit = limit
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            budget.bytes += unwrapInboundIn(data).readableBytes
+            guard budget.bytes <= limit else { return context.close(promise: nil) }
+            context.fireChannelRead(data)
+        }
+
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if event is IdleStateHandler.IdleStateEvent { return context.close(promise: nil) }
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
     private final class Handler: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
@@ -101,12 +163,14 @@ package final class LoadMetricsServer: Sendable {
         let metrics: LoadMetrics
         let watch: LoadWatch
         let scrapes: ManagedAtomic<Int>
+        let budget: RequestBudget
         private var head: HTTPRequestHead?
 
-        init(metrics: LoadMetrics, watch: LoadWatch, scrapes: ManagedAtomic<Int>) {
+        init(metrics: LoadMetrics, watch: LoadWatch, scrapes: ManagedAtomic<Int>, budget: RequestBudget) {
             self.metrics = metrics
             self.watch = watch
             self.scrapes = scrapes
+            self.budget = budget
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -114,6 +178,7 @@ package final class LoadMetricsServer: Sendable {
             case .head(let h): head = h
             case .body: break
             case .end:
+                budget.bytes = 0
                 guard let head else { return }
                 self.head = nil
                 respond(to: head, context: context)

@@ -59,6 +59,13 @@ package struct SchemaExpectation: Sendable, Equatable {
     /// nil when the description documents no JSON body for it.
     package func schema(for status: Int) -> JSONSchema? {
         if let any = schemas.first(where: { $0.status == "*" }) { return any.schema }
+        return Self.pick(status, schemas, bodiless: bodiless)
+    }
+
+    /// The rule `schema(for:)` picks by, for whatever stands for a schema (`import openapi` judges
+    /// its samples by the schema node this picks): `schemas` by status as OpenAPI writes it,
+    /// `bodiless` the statuses (upper-cased) documented without a JSON body.
+    package static func pick<Schema>(_ status: Int, _ schemas: [(status: String, schema: Schema)], bodiless: Set<String>) -> Schema? {
         if let exact = schemas.first(where: { $0.status == String(status) }) { return exact.schema }
         if bodiless.contains(String(status)) { return nil }
         if let family = schemas.first(where: { $0.status.uppercased() == "\(status / 100)XX" }) { return family.schema }

@@ -117,7 +117,7 @@ final class ImportContractTests: FolderTestCase {
             """])
         let r = try CLI.run(["import", "openapi", "api.yaml"], cwd: dir)
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("api.yaml:7:7: warning: operation 'getN': no expect: schema: written, the description's example"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("api.yaml:14:24: warning: the description's example (the sample) breaks its schema"), r.stderr)
         XCTAssertTrue(r.stderr.contains("$.n: 0 is below minimum 1"), r.stderr)
         let file = try String(contentsOf: dir.appendingPathComponent("targets/bad.yaml"), encoding: .utf8)
         XCTAssertTrue(file.contains("# No expect: schema: the description's example"), file)

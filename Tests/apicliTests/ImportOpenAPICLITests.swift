@@ -148,8 +148,8 @@ final class ImportOpenAPICLITests: FolderTestCase {
             \(spec):41:11: warning: cookie parameter 'session' is not imported; send it with -H
             \(spec):44:11: warning: header parameter 'Accept' is not imported: OpenAPI ignores it (content types and auth have their own keys)
             \(spec):89:15: warning: an example lacks the required field 'createdAt'; it is not expected
+            \(spec):90:24: warning: the description's example (the sample) breaks its schema: $: required property "createdAt" is missing (#/components/schemas/Item/allOf/1) [required]; it is written as given, without expect: schema:
             \(spec):135:13: warning: no text example for the application/octet-stream body; the target sends an empty body
-            \(spec):68:7: warning: operation 'createItem': no expect: schema: written, the description's example (the sample) breaks its schema: $: required property "createdAt" is missing (#/components/schemas/Item/allOf/1) [required]
             apicli: wrote targets/everything.yaml (8 targets, 6 warnings)
 
             """)
