@@ -61,9 +61,50 @@ package enum TargetFile {
     /// time of freeing thousands of nodes one by one (`validate`, `list`).
     package static func load(_ path: String, only: String? = nil, keeping trees: inout [Node]?) throws(APIError) -> Service {
         try checkSize(path)
-        guard let data = FileManager.default.contents(atPath: path) else { throw .invalid(unreadable(path)) }
         let stem = Path.stem(Path.lastComponent(path))
-        return try decode([UInt8](data), file: path, defaultName: stem, only: only, keeping: &trees)
+        // One target: the file mapped, only that target's lines read and copied (`OneTargetParse`).
+        if let only, let root = mappedOneTarget(path, only) {
+            trees?.append(root)
+            return try decode(root, file: path, defaultName: stem, only: only, documents: [:])
+        }
+        guard let bytes = regularFileBytes(path) ?? FileManager.default.contents(atPath: path).map({ [UInt8]($0) })
+        else { throw .invalid(unreadable(path)) }
+        return try decode(bytes, file: path, defaultName: stem, only: only, keeping: &trees)
+    }
+
+    /// The tree of target `only` of a regular file read in place (mapped, not copied), or nil when
+    /// the file is not a regular file or the target's entry cannot be shown by the scan.
+    static func mappedOneTarget(_ path: String, _ only: String) -> Node? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return nil }
+        let size = Int(info.st_size)
+        guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else { return nil }
+        defer { munmap(map, size) }
+        return YAMLParser.parseOneTarget(UnsafeBufferPointer(start: map.assumingMemoryBound(to: UInt8.self), count: size), target: only)
+    }
+
+    /// A regular file's bytes read straight into the array (a file of thousands of targets is
+    /// copied once, not through `Data`); nil for anything else, or a file that changed size meanwhile.
+    static func regularFileBytes(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0 else { return nil }
+        let size = Int(info.st_size)
+        var complete = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+            while count <= size {
+                let n = read(fd, buffer.baseAddress! + count, size + 1 - count)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { complete = n == 0 && count == size; return }
+                count += n
+            }
+        }
+        return complete ? bytes : nil
     }
 
     /// Why `path` could not be read: the system's reason (`No such file or directory`), and for a
@@ -125,6 +166,12 @@ package enum TargetFile {
             throw .invalid(Diagnostic(file: file, error))
         }
         if let root { trees?.append(root) }
+        return try decode(root, file: file, defaultName: defaultName, only: only, documents: documents)
+    }
+
+    /// The service of a file's YAML tree (nil: an empty file).
+    private static func decode(_ root: Node?, file: String, defaultName: String, only: String?,
+                               documents: [String: OpenAPIContract.Document]) throws(APIError) -> Service {
         guard let root, !root.isNull else {
             throw .invalid(Diagnostic(file: file, mark: Mark(line: 1, column: 1), message: "the target file is empty",
                                       hint: "a target file is a mapping with baseURL: and targets:"))

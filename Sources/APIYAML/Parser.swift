@@ -23,9 +23,20 @@ package final class YAMLParser {
     ///
     /// A large file without `onlyTarget` may be read in two halves on two threads (see
     /// `SplitParse`); the tree, and any error, are the same as one reading gives.
+    ///
+    /// With `onlyTarget`, libyaml reads only the file's other root keys and that entry when a scan
+    /// of the lines shows where it is (see `OneTargetParse`); otherwise the whole file, as above.
     package static func parse(_ bytes: [UInt8], limits: Limits = Limits(), onlyTarget: String? = nil) throws(YAMLError) -> Node? {
-        if onlyTarget == nil, let node = SplitParse.parse(bytes, limits: limits) { return node }
+        if let onlyTarget {
+            if let node = OneTargetParse.parse(bytes, target: onlyTarget, limits: limits) { return node }
+        } else if let node = SplitParse.parse(bytes, limits: limits) { return node }
         return try serial(bytes, limits: limits, onlyTarget: onlyTarget)
+    }
+
+    /// The tree `parse(_:onlyTarget:)` gives when a scan of the lines finds the target's entry
+    /// (`OneTargetParse`), read from bytes in place (a mapped file); nil: read the file with `parse`.
+    package static func parseOneTarget(_ bytes: UnsafeBufferPointer<UInt8>, target: String, limits: Limits = Limits()) -> Node? {
+        OneTargetParse.parse(bytes, target: target, limits: limits)
     }
 
     /// `parse` on this thread, in one reading.
@@ -52,6 +63,11 @@ package final class YAMLParser {
     // What `SplitParse` checks after reading a part of a file (see there).
     /// Added to every line this parser reports: the part's first line in the whole file, less one.
     var lineOffset = 0
+    /// `OneTargetParse`: from libyaml's line `from` (0-based) on, `by` more is added (ascending;
+    /// the last that applies counts): the lines left out before each part read.
+    var lineShifts: [(from: Int, by: Int)] = []
+    /// `OneTargetParse`: the anchor names aliases used (nil: not recorded).
+    var usedAliases: Set<String>?
     /// The document starts with `%YAML` or `%TAG` directives.
     private(set) var hasDirectives = false
     /// The document ends with `...`.
@@ -101,7 +117,10 @@ package final class YAMLParser {
     private var mark: Mark { markAt(event.pointee.start_mark) }
 
     private func markAt(_ m: yaml_mark_t) -> Mark {
-        Mark(line: Int(m.line) + 1 + lineOffset, column: Int(m.column) + 1)
+        let line = Int(m.line)
+        var add = lineOffset
+        for shift in lineShifts where line >= shift.from { add = lineOffset + shift.by }
+        return Mark(line: line + 1 + add, column: Int(m.column) + 1)
     }
 
     private static func string(_ p: UnsafeMutablePointer<yaml_char_t>?, length: Int? = nil) -> String? {
@@ -218,6 +237,7 @@ package final class YAMLParser {
         switch type {
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.pointee.data.alias.anchor) ?? ""
+            usedAliases?.insert(name)
             guard let anchored = anchors[name] else {
                 let message = "unknown alias '*\(name)'; define '&\(name)' before using it"
                 throw YAMLError(.unknownAlias, message, at: start,

@@ -6,25 +6,7 @@ import XCTest
 /// `SplitParse` reads a large file in two parts on two threads; whatever it returns must be the
 /// tree one reading gives, and wherever that cannot be shown it must return nil (one reading then).
 final class SplitParseTests: XCTestCase {
-    /// Every node's kind, tag, mark, plainness and text, depth first.
-    private func dump(_ node: Node?) -> String {
-        guard let node else { return "nil" }
-        var out = ""
-        func walk(_ n: Node, _ indent: String) {
-            out += "\(indent)\(n.mark) \(n.tag ?? "-") "
-            switch n.content {
-            case .scalar(let s): out += "\(s.isPlain ? "plain" : "text") \(s.value.debugDescription)\n"
-            case .sequence(let items):
-                out += "seq\n"
-                for i in items { walk(i, indent + " ") }
-            case .mapping(let pairs):
-                out += "map\n"
-                for p in pairs { walk(p.key, indent + " ?"); walk(p.value, indent + " :") }
-            }
-        }
-        walk(node, "")
-        return out
-    }
+    private func dump(_ node: Node?) -> String { treeDump(node) }
 
     private func targets(_ n: Int, entry: (Int) -> String = { i in
         "  t\(i):\n    path: /items/{id}/t\(i)\n    params: { id: \(i) }\n    sample: { status: 200, json: { id: \(i) } }\n"
