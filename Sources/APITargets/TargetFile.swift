@@ -62,28 +62,15 @@ package enum TargetFile {
     package static func load(_ path: String, only: String? = nil, keeping trees: inout [Node]?) throws(APIError) -> Service {
         try checkSize(path)
         let stem = Path.stem(Path.lastComponent(path))
-        // One target: the file mapped, only that target's lines read and copied (`OneTargetParse`).
-        if let only, let root = mappedOneTarget(path, only) {
+        guard let bytes = regularFileBytes(path) ?? FileManager.default.contents(atPath: path).map({ [UInt8]($0) })
+        else { throw .invalid(unreadable(path)) }
+        // One target: only that target's lines are parsed (`OneTargetParse`). The file is read, not
+        // mapped: a mapped file that another process truncates meanwhile would end the process (SIGBUS).
+        if let only, let root = bytes.withUnsafeBufferPointer({ YAMLParser.parseOneTarget($0, target: only) }) {
             trees?.append(root)
             return try decode(root, file: path, defaultName: stem, only: only, documents: [:])
         }
-        guard let bytes = regularFileBytes(path) ?? FileManager.default.contents(atPath: path).map({ [UInt8]($0) })
-        else { throw .invalid(unreadable(path)) }
         return try decode(bytes, file: path, defaultName: stem, only: only, keeping: &trees)
-    }
-
-    /// The tree of target `only` of a regular file read in place (mapped, not copied), or nil when
-    /// the file is not a regular file or the target's entry cannot be shown by the scan.
-    static func mappedOneTarget(_ path: String, _ only: String) -> Node? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return nil }
-        let size = Int(info.st_size)
-        guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else { return nil }
-        defer { munmap(map, size) }
-        return YAMLParser.parseOneTarget(UnsafeBufferPointer(start: map.assumingMemoryBound(to: UInt8.self), count: size), target: only)
     }
 
     /// A regular file's bytes read straight into the array (a file of thousands of targets is
