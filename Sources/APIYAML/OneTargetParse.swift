@@ -451,7 +451,8 @@ enum OneTargetParse {
         }
     }
 
-    /// Entry names seen, by their bytes in the file (open addressing; the file outlives the scan).
+    /// Entry names seen, by their bytes in the file (open addressing, no String a name; the file
+    /// outlives the scan).
     private final class NameSet {
         /// Per slot: the name's start + 1 (0: empty) and its hash; a name ends at its `:`.
         private var starts: UnsafeMutablePointer<UInt32>
@@ -476,9 +477,11 @@ enum OneTargetParse {
         /// false when the name is already in.
         func insert(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Bool {
             if (used + 1) * 2 > capacity { grow(b) }
-            var h: UInt32 = 0x811c9dc5
-            for k in start..<start + length { h = (h ^ UInt32(b[k])) &* 0x01000193 }
-            return insert(b, start, length, h)
+            // Swift's hasher, seeded per process: a file cannot be written so that its names share
+            // slots (with a fixed hash such as FNV it can, and each insert then walks them all).
+            var hasher = Hasher()
+            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: b[start..<start + length]))
+            return insert(b, start, length, UInt32(truncatingIfNeeded: hasher.finalize()))
         }
 
         private func insert(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int, _ h: UInt32) -> Bool {
