@@ -480,7 +480,7 @@ enum OneTargetParse {
             // Swift's hasher, seeded per process: a file cannot be written so that its names share
             // slots (with a fixed hash such as FNV it can, and each insert then walks them all).
             var hasher = Hasher()
-            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: b[start..<start + length]))
+            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: b[start..<start + length])))
             return insert(b, start, length, UInt32(truncatingIfNeeded: hasher.finalize()))
         }
 
