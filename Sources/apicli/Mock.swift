@@ -152,7 +152,7 @@ extension APICLI {
 
         /// The request's log line, on stderr.
         @Sendable static func logLine(_ event: MockServer.Event) {
-            Terminal.write(Data((Console.visible(event.line) + "\n").utf8), to: STDERR_FILENO)  // the URI is the client's
+            Terminal.write(Console.visible(event.line) + "\n", to: STDERR_FILENO)  // the URI is the client's
         }
 
         /// One line per service: where its routes are served.
