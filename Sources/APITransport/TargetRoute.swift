@@ -53,6 +53,13 @@ package struct TargetRoute: Sendable {
         return .capture(name: name, prefix: String(text[..<open]), suffix: String(text[end...]))
     }
 
+    /// Whether a request's path segment (not yet decoded) is the literal `text`: compared as it
+    /// is when it has no `%` escape (the usual request), else decoded first.
+    static func segment(_ part: Substring, is text: String) -> Bool {
+        if !part.utf8.contains(UInt8(ascii: "%")) { return part == text }
+        return (String(part).removingPercentEscapes() ?? String(part)) == text
+    }
+
     /// The captured values when `path` (split, not yet decoded) matches, else nil.
     package func match(_ parts: [Substring]) -> [String: String]? {
         var captures: [String: String] = [:]
@@ -63,7 +70,7 @@ package struct TargetRoute: Sendable {
                 captures[name] = parts[i...].map { String($0).removingPercentEscapes() ?? String($0) }.joined(separator: "/")
                 return captures
             case .literal(let text):
-                guard i < parts.count, (String(parts[i]).removingPercentEscapes() ?? String(parts[i])) == text else { return nil }
+                guard i < parts.count, Self.segment(parts[i], is: text) else { return nil }
             case .capture(let name, let prefix, let suffix):
                 guard i < parts.count else { return nil }
                 let raw = String(parts[i]).removingPercentEscapes() ?? String(parts[i])
