@@ -14,12 +14,13 @@ import NIOHTTP1
 extension MockHandler {
     /// `done(true)` when the whole stream was sent, `done(false)` when the channel closed first.
     static func stream(status: Int, headers: [HeaderField], events: [(delay: Double, bytes: Data)],
-                       to head: HTTPRequestHead, channel: any Channel, done: @escaping @Sendable (Bool) -> Void) {
+                       to head: HTTPRequestHead, channel: any Channel, waiting: NIOLoopBound<MockPipelineGuard.Waiting>,
+                       done: @escaping @Sendable (Bool) -> Void) {
         if let bad = headers.first(where: { !isValidHeaderValue($0.value) }) {
             let text = JSONValue.object([(key: "error", value: .string(
                 "the sample's header \(bad.name) holds a control character (CR, LF or another): it cannot be sent"))]).jsonText + "\n"
             write(status: 500, headers: [HeaderField("Content-Type", "application/json")], body: Data(text.utf8),
-                  to: head, channel: channel, close: true)
+                  to: head, channel: channel, close: true, waiting: waiting)
             done(true)
             return
         }
@@ -41,6 +42,7 @@ extension MockHandler {
         @Sendable func next(_ index: Int) {
             guard channel.isActive else { return done(false) }
             guard index < all.count else {
+                waiting.value.answered()
                 let end = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
                 if !chunked { end.whenComplete { _ in channel.close(promise: nil) } }
                 return done(true)

@@ -172,12 +172,21 @@ extension TargetRoute {
     /// function of this package type runs unspecialized (metadata looked up for each iterator).
     package static func firstMatch(_ routes: [TargetRoute], method: String,
                                    parts: [Substring]) -> (index: Int, captures: [String: String])? {
-        for method in answering(method) {
+        if let found = firstMatch(routes, exactly: method, parts: parts) { return found }
+        return method == "HEAD" ? firstMatch(routes, exactly: "GET", parts: parts) : nil
+    }
+
+    /// The first of `routes` of exactly `method` that matches `parts` (`answering(method)`'s order
+    /// is `firstMatch`'s, without a list made for every request).
+    private static func firstMatch(_ routes: [TargetRoute], exactly method: String,
+                                   parts: [Substring]) -> (index: Int, captures: [String: String])? {
+        // each route borrowed where it lies, not copied (it holds its service and target)
+        routes.withUnsafeBufferPointer { routes in
             for index in routes.indices where routes[index].method == method {
                 if let captures = routes[index].match(parts) { return (index, captures) }
             }
+            return nil
         }
-        return nil
     }
 
     /// The methods of the routes that answer a request with `method`, in order: `HEAD` then `GET`
