@@ -28,8 +28,6 @@ package struct MockTable: Sendable {
         /// for one of them costs no header list, no body copy. None for a response whose header
         /// cannot be sent (the server answers 500 for it each time).
         var wire: [String: Wire] = [:]
-        /// The answer to a request that names no sample, made once when it is a rendered response.
-        var ready: Answer?
     }
 
     /// A rendered response ready for the wire: the head's fields as `MockHandler.write` sends
@@ -60,6 +58,12 @@ package struct MockTable: Sendable {
     package private(set) var routes: [TargetRoute] = []
     /// Whether some route is a GraphQL target's (its requests' bodies are kept to pick the operation).
     private(set) var servesGraphQL = false
+    /// By entry: whether it is a GraphQL target's (one of several on an endpoint, picked by the operation).
+    private var graphql: [Bool] = []
+    /// By entry: the answer to a request that names no sample, made once when it is a rendered
+    /// response. Kept beside the entries, not in them: reading an entry copies its route, service
+    /// and target, and the usual request needs none of them.
+    private var ready: [Answer?] = []
 
     /// Routes for `selected`. Two routes that answer the same requests are an error naming both,
     /// unless `prefer` (`--service`) names the service of exactly one of them.
@@ -94,10 +98,11 @@ package struct MockTable: Sendable {
         }
         self.entries = TargetRoute.mostSpecificFirst(try Self.resolveConflicts(entries, prefer: prefer, problems: problems), \.route)
         routes = self.entries.map(\.route)
-        servesGraphQL = self.entries.contains { Self.graphqlName($0.route.target) != nil }
-        for i in self.entries.indices {
-            let answer = self.answer(self.entries[i], captures: [:], sample: nil)
-            if answer.wire != nil { self.entries[i].ready = answer }
+        graphql = self.entries.map { Self.graphqlName($0.route.target) != nil }
+        servesGraphQL = graphql.contains(true)
+        ready = self.entries.map { entry in
+            let answer = self.answer(entry, captures: [:], sample: nil)
+            return answer.wire != nil ? answer : nil
         }
     }
 
@@ -146,16 +151,14 @@ package struct MockTable: Sendable {
         let parts = Self.segments(path)
         let chosen = sampleHeader.flatMap { $0.isEmpty ? nil : $0 } ?? Self.queryValue(Self.sampleParameter, in: query)
         if let (index, captures) = TargetRoute.firstMatch(routes, method: method, parts: parts) {
-            if Self.graphqlName(entries[index].route.target) != nil {
+            if graphql[index] {
                 switch graphqlEntry(from: index, parts: parts, body: body, query: query) {
                 case .entry(let picked): return answer(picked, captures: captures, query: query, body: body, headers: headers, sample: chosen)
                 case .refused(let refused): return refused
                 }
             }
-            // the entry borrowed where it lies, not copied (a route holds its service and target)
-            return entries.withUnsafeBufferPointer { entries in
-                answer(entries[index], captures: captures, query: query, body: body, headers: headers, sample: chosen)
-            }
+            if chosen == nil, !validateRequests, let ready = ready[index] { return ready }
+            return answer(entries[index], captures: captures, query: query, body: body, headers: headers, sample: chosen)
         }
         let allowed = entries.filter { $0.route.match(parts) != nil }.map(\.route.method)
         if !allowed.isEmpty {
@@ -177,7 +180,6 @@ package struct MockTable: Sendable {
                                                         by: entry.route.target) {
             return refused
         }
-        if name == nil, let ready = entry.ready { return ready }
         return answer(entry, captures: captures, sample: name)
     }
 

@@ -62,6 +62,11 @@ package struct TargetRoute: Sendable {
 
     /// The captured values when `path` (split, not yet decoded) matches, else nil.
     package func match(_ parts: [Substring]) -> [String: String]? {
+        Self.match(segments, parts)
+    }
+
+    /// `match` by the route's segments alone: `firstMatch` reads them where the route lies.
+    static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
         var captures: [String: String] = [:]
         for (i, segment) in segments.enumerated() {
             switch segment {
@@ -183,7 +188,7 @@ extension TargetRoute {
         // each route borrowed where it lies, not copied (it holds its service and target)
         routes.withUnsafeBufferPointer { routes in
             for index in routes.indices where routes[index].method == method {
-                if let captures = routes[index].match(parts) { return (index, captures) }
+                if let captures = match(routes[index].segments, parts) { return (index, captures) }
             }
             return nil
         }
