@@ -24,6 +24,11 @@ extension MockHandler {
             done(true)
             return
         }
+        // as NIO's validator did: a field that cannot be sent closes the connection, nothing written
+        guard headers.allSatisfy(isSendable) else {
+            channel.close(promise: nil)
+            return done(false)
+        }
         var fields = HTTPHeaders()
         for h in headers {
             let name = h.name.lowercased()

@@ -38,7 +38,7 @@ package struct MockTable: Sendable {
         var body: ByteBuffer
 
         init?(_ response: Response) {
-            guard response.headers.allSatisfy({ MockHandler.isValidHeaderValue($0.value) }) else { return nil }
+            guard response.headers.allSatisfy(MockHandler.isSendable) else { return nil }
             status = HTTPResponseStatus(statusCode: response.status)
             headers = MockHandler.fields(response.headers, bodyCount: response.body.count)
             body = ByteBuffer(bytes: response.body)
