@@ -253,7 +253,7 @@ package struct MockTable: Sendable {
     /// authority are left out; none of them names a path: `/`).
     static func split(_ target: String) -> (path: String, query: Substring) {
         // origin-form, ASCII (the usual request): split at the first `?` by its byte
-        if target.utf8.first == UInt8(ascii: "/"), target.utf8.allSatisfy({ $0 < 0x80 }) {
+        if target.utf8.first == UInt8(ascii: "/"), isASCII(target) {
             guard let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
             return (String(target[..<q]), target[target.index(after: q)...])
         }
@@ -268,10 +268,15 @@ package struct MockTable: Sendable {
         return (String(uri[..<q]), uri[uri.index(after: q)...])
     }
 
+    /// Whether `text` is all ASCII, read from its bytes in place (a request's path, for every request).
+    static func isASCII(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
     /// The path's segments, empty ones left out (`/a//b/` is `a`, `b`).
     static func segments(_ path: String) -> [Substring] {
         // ASCII: split by the byte (no `/` can be part of a longer character there)
-        guard path.utf8.allSatisfy({ $0 < 0x80 }) else { return path.split(separator: "/", omittingEmptySubsequences: true) }
+        guard isASCII(path) else { return path.split(separator: "/", omittingEmptySubsequences: true) }
         return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Substring($0) }
     }
 
