@@ -114,7 +114,9 @@ package final class MockServer: Sendable {
                     // The answers' header fields are checked by the mock itself (`MockHandler.isSendable`: a
                     // rendered answer's once, when the table is made), not by one more handler every answer's
                     // three parts pass through.
-                    try pipeline.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: true,
+                    // NIO's protocol error handler is left out too: MockHandler answers a request its parser
+                    // refuses (`errorCaught`), so the answers' parts pass through one handler less.
+                    try pipeline.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: false,
                                                              withOutboundHeaderValidation: false)
                     try pipeline.addHandler(MockPipelineGuard(limit: limits.pipelined, waiting: waiting), name: MockPipelineGuard.name,
                                             position: .before(try pipeline.handler(type: HTTPServerPipelineHandler.self)))
@@ -293,11 +295,19 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         arm(channel)
     }
 
-    /// A request NIO's parser refused (`HTTP/9.9`, a bad header line): its error handler, before
-    /// this one, has answered 400 with `Connection: close`; the connection is closed as it says
-    /// (it stayed open: a file descriptor kept per bad request).
+    /// A request NIO's parser refused (`HTTP/9.9`, a bad header line): answered 400 with
+    /// `Connection: close` (what NIO's HTTPServerProtocolErrorHandler sent), and the connection is
+    /// closed as it says (it stayed open: a file descriptor kept per bad request). NIO's pipelining
+    /// handler hands an error on only when no answer is being written (it holds it until the answer's
+    /// end), so the 400 never cuts into another answer.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if error is HTTPParserError { context.close(promise: nil) }
+        if error is HTTPParserError {
+            let fields = HTTPHeaders([("Connection", "close"), ("Content-Length", "0")])
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: fields))),
+                          promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            context.close(promise: nil)
+        }
         context.fireErrorCaught(error)
     }
 
