@@ -1,4 +1,5 @@
 import APISupport
+import Atomics
 import Dispatch
 import NIOCore
 
@@ -7,22 +8,27 @@ import NIOCore
 /// hold every slot only until someone needs one, as nginx reuses keep-alive connections. Only when
 /// every connection is in the middle of a request is the newcomer closed.
 final class MockConnections: Sendable {
-    /// One open connection. Its handler marks it busy or idle under the slot's own lock, not the
-    /// table's: connections on different event loops do not wait for each other on every request.
+    /// One open connection. Its handler marks it busy or idle in the slot (an atomic), not under
+    /// the table's lock: connections on different event loops do not wait for each other on every request.
     final class Slot: Sendable {
         let channel: any Channel
-        /// When it went idle (uptime nanoseconds); nil while a request is being answered.
-        fileprivate let idleSince: Locked<UInt64?>
+        /// When it went idle (uptime nanoseconds, at least 1); 0 while a request is being answered.
+        fileprivate let idleSince: ManagedAtomic<UInt64>
 
         fileprivate init(channel: any Channel, idleSince: UInt64) {
             self.channel = channel
-            self.idleSince = Locked(idleSince)
+            self.idleSince = ManagedAtomic(max(idleSince, 1))
         }
 
         /// A request started (`true`) or its response went out (`false`: idle from now).
         func busy(_ busy: Bool) {
-            let now: UInt64? = busy ? nil : DispatchTime.now().uptimeNanoseconds
-            idleSince.set(now)
+            idleSince.store(busy ? 0 : max(DispatchTime.now().uptimeNanoseconds, 1), ordering: .relaxed)
+        }
+
+        /// When it went idle; nil while a request is being answered.
+        fileprivate var idle: UInt64? {
+            let since = idleSince.load(ordering: .relaxed)
+            return since == 0 ? nil : since
         }
     }
 
@@ -39,7 +45,7 @@ final class MockConnections: Sendable {
         let (admitted, evicted) = entries.withLock { open -> (Bool, (any Channel)?) in
             var victim: (any Channel)?
             if open.count >= limit {
-                let idle = open.compactMap { key, slot in slot.idleSince.current.map { (key: key, since: $0, channel: slot.channel) } }
+                let idle = open.compactMap { key, slot in slot.idle.map { (key: key, since: $0, channel: slot.channel) } }
                 guard let oldest = idle.min(by: { $0.since < $1.since }) else { return (false, nil) }
                 open[oldest.key] = nil
                 victim = oldest.channel

@@ -277,7 +277,18 @@ package struct MockTable: Sendable {
     static func segments(_ path: String) -> [Substring] {
         // ASCII: split by the byte (no `/` can be part of a longer character there)
         guard isASCII(path) else { return path.split(separator: "/", omittingEmptySubsequences: true) }
-        return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Substring($0) }
+        var parts: [Substring] = []
+        let bytes = path.utf8
+        var start = bytes.startIndex, at = start
+        while at != bytes.endIndex {
+            if bytes[at] == UInt8(ascii: "/") {
+                if at != start { parts.append(path[start..<at]) }
+                start = bytes.index(after: at)
+            }
+            at = bytes.index(after: at)
+        }
+        if start != bytes.endIndex { parts.append(path[start...]) }
+        return parts
     }
 
     static func queryValue(_ name: String, in query: Substring) -> String? {
