@@ -38,10 +38,12 @@ extension MockHandler {
         if fields["Cache-Control"].isEmpty { fields.add(name: "Cache-Control", value: "no-cache") }
         // HTTP/1.0 has no chunks: the end of the stream is the connection's close.
         let chunked = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
-        if chunked { fields.add(name: "Transfer-Encoding", value: "chunked") } else { fields.add(name: "Connection", value: "close") }
-        channel.writeAndFlush(HTTPServerResponsePart.head(HTTPResponseHead(version: head.version,
-                                                                           status: HTTPResponseStatus(statusCode: status),
-                                                                           headers: fields)), promise: nil)
+        // the name in lower case, as NIO's encoder wrote it when it framed answers itself
+        if chunked { fields.add(name: "transfer-encoding", value: "chunked") } else { fields.add(name: "Connection", value: "close") }
+        let status = HTTPResponseStatus(statusCode: status)
+        fields = framed(fields, status: status, to: head)
+        channel.writeAndFlush(HTTPServerResponsePart.head(HTTPResponseHead(version: head.version, status: status, headers: fields)),
+                              promise: nil)
         let sendsBody = head.method != .HEAD
         let all = sendsBody ? events : []
         @Sendable func next(_ index: Int) {

@@ -116,8 +116,12 @@ package final class MockServer: Sendable {
                     // three parts pass through.
                     // NIO's protocol error handler is left out too: MockHandler answers a request its parser
                     // refuses (`errorCaught`), so the answers' parts pass through one handler less.
+                    // And the encoder writes the framing fields as the mock set them (`MockHandler.framed`), not
+                    // checking and rewriting every answer's head.
+                    var encoder = HTTPResponseEncoder.Configuration()
+                    encoder.automaticallySetFramingHeaders = false
                     try pipeline.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: false,
-                                                             withOutboundHeaderValidation: false)
+                                                             withOutboundHeaderValidation: false, withEncoderConfiguration: encoder)
                     try pipeline.addHandler(MockPipelineGuard(limit: limits.pipelined, waiting: waiting), name: MockPipelineGuard.name,
                                             position: .before(try pipeline.handler(type: HTTPServerPipelineHandler.self)))
                     try pipeline.addHandler(MockHandler(table: shared, limits: limits, slot: slot,
@@ -456,6 +460,16 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// `fields` as NIO's encoder framed an answer (it no longer does it for the mock): an answer that
+    /// has no body (1xx, 204, 304, or to CONNECT) carries neither Content-Length nor Transfer-Encoding.
+    static func framed(_ fields: HTTPHeaders, status: HTTPResponseStatus, to head: HTTPRequestHead) -> HTTPHeaders {
+        guard head.method == .CONNECT || !status.mayHaveResponseBody else { return fields }
+        var fields = fields
+        fields.remove(name: "content-length")
+        fields.remove(name: "transfer-encoding")
+        return fields
+    }
+
     /// The head's fields of a response: the sample's (its own framing fields left out) and Content-Length.
     static func fields(_ headers: [HeaderField], bodyCount: Int) -> HTTPHeaders {
         var fields = HTTPHeaders()
@@ -479,7 +493,7 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
     static func write(status: HTTPResponseStatus, fields: HTTPHeaders, body: ByteBuffer, to head: HTTPRequestHead,
                       channel: any Channel, close: Bool, waiting: NIOLoopBound<MockPipelineGuard.Waiting>) {
         let keepAlive = head.isKeepAlive && !close
-        var fields = fields
+        var fields = framed(fields, status: status, to: head)
         if !keepAlive { fields.add(name: "Connection", value: "close") }
         let response = HTTPResponseHead(version: head.version, status: status, headers: fields)
         channel.write(HTTPServerResponsePart.head(response), promise: nil)
