@@ -43,8 +43,8 @@ package final class MockServer: Sendable {
                                Text.fixed(seconds * 1000, 1), " ms")
         }
 
-        /// The pieces' bytes copied into one string made at its size: the server makes a line for
-        /// every request it answers, and appending them one by one cost more than answering.
+        /// The pieces' bytes copied into one string made at its size, not appended one by one: the
+        /// server makes a line for every request it answers.
         static func joined(_ pieces: String...) -> String {
             let count = pieces.reduce(0) { $0 + $1.utf8.count }
             return String(unsafeUninitializedCapacity: count) { out in
