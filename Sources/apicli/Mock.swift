@@ -154,7 +154,7 @@ extension APICLI {
         @Sendable static func logLine(_ event: MockServer.Event) {
             var line = Console.visible(event.line)  // the URI is the client's
             line += "\n"
-            line.withUTF8 { Terminal.write(Data($0), to: STDERR_FILENO) }
+            Terminal.write(line, to: STDERR_FILENO)
         }
 
         /// One line per service: where its routes are served.
