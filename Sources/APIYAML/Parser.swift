@@ -78,6 +78,9 @@ package final class YAMLParser {
     private(set) var mergesAtTop = false
     /// Nodes copied by aliases (see `Limits.maxAliasedNodes`).
     var aliasCopies: Int { aliasedNodes }
+    /// The pairs and items of the collections being read, innermost last (see `ScratchStack`).
+    private let pairStack = ScratchStack<Node.Pair>()
+    private let itemStack = ScratchStack<Node>()
 
     /// Reads `prefix` followed by `bytes`.
     package init(bytes: ArraySlice<UInt8>, prefix: [UInt8] = [], limits: Limits) {
@@ -269,16 +272,16 @@ package final class YAMLParser {
             try checkDepth(depth, at: start)
             let outer = deepest
             deepest = depth
-            var items: [Node] = []
+            let first = itemStack.count
             var size = 1
             try advance()
             while type != YAML_SEQUENCE_END_EVENT {
                 let (item, itemSize) = try node(depth: depth + 1)
-                items.append(item)
+                itemStack.push(item)
                 size += itemSize
                 try advance()
             }
-            let node = Node(content: .sequence(items), tag: tag, mark: start)
+            let node = Node(content: .sequence(itemStack.pop(from: first)), tag: tag, mark: start)
             remember(anchor, node, size: size, height: deepest - depth + 1)
             deepest = max(outer, deepest)
             return (node, size)
@@ -315,7 +318,9 @@ package final class YAMLParser {
     /// Pairs go straight into the result; duplicate keys are found by a scan of the keys so far
     /// while the mapping is small (most are), by a dictionary once it is not.
     private func mappingPairs(depth: Int, keep: String? = nil) throws(YAMLError) -> ([Node.Pair], Int) {
-        var pairs: [Node.Pair] = []
+        // Pairs gather on `pairStack` above `first` (`written` of them) until the mapping ends.
+        let first = pairStack.count
+        var written: Int { pairStack.count - first }
         /// `<<` values, with the number of pairs written before each.
         var merges: [(at: Int, value: Node)] = []
         /// Every scalar key written so far, once there are more than `scanLimit` of them.
@@ -324,14 +329,14 @@ package final class YAMLParser {
         var leftOut: [String: Mark] = [:]
         var size = 1
         func duplicate(_ text: String, _ mark: Mark) throws(YAMLError) {
-            let first: Mark?
+            let earlier: Mark?
             if let index {
-                first = index[text]
+                earlier = index[text]
             } else {
-                first = pairs.first { $0.key.scalarText == text }?.key.mark
+                earlier = pairStack.firstKeyMark(from: first, text)
             }
-            if let first = first ?? leftOut[text] {
-                throw YAMLError(.duplicateKey, "duplicate key '\(text)'", at: mark, note: ("first defined here", first))
+            if let earlier = earlier ?? leftOut[text] {
+                throw YAMLError(.duplicateKey, "duplicate key '\(text)'", at: mark, note: ("first defined here", earlier))
             }
         }
         try advance()
@@ -351,22 +356,23 @@ package final class YAMLParser {
             size += keySize + valueSize
             if case .scalar(let s) = key.content, s.isPlain, s.value == "<<",
                key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
-                merges.append((pairs.count, value))
+                merges.append((written, value))
                 continue
             }
             if let text = key.scalarText {
                 try duplicate(text, key.mark)
                 if index != nil {
                     index?[text] = key.mark
-                } else if pairs.count >= Self.scanLimit {
-                    var all = [String: Mark](minimumCapacity: pairs.count * 2)
-                    for pair in pairs { if let t = pair.key.scalarText { all[t] = pair.key.mark } }
+                } else if written >= Self.scanLimit {
+                    var all = [String: Mark](minimumCapacity: written * 2)
+                    pairStack.forEachKey(from: first) { t, mark in all[t] = mark }
                     all[text] = key.mark
                     index = all
                 }
             }
-            pairs.append(.init(key: key, value: value))
+            pairStack.push(.init(key: key, value: value))
         }
+        let pairs = pairStack.pop(from: first)
         guard !merges.isEmpty else { return (pairs, size) }
         if depth <= 1 { mergesAtTop = true }
         // Merged pairs stand where their `<<` stood and never replace a key the mapping writes.

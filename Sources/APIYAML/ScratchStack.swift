@@ -1,0 +1,64 @@
+/// The elements of the collections a parser is reading, innermost collection's last: each
+/// collection pushes its elements while it is read and, at its end, moves them out into an array of
+/// exactly their number (`pop(from:)`). Appending to an array of its own instead grows it 1, 2, 4,
+/// 8… (a new buffer and a move each time) and leaves the spare capacity in the tree.
+final class ScratchStack<Element> {
+    private var base: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 64) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    func push(_ element: consuming Element) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    /// The elements from `start` on, moved into an array (oldest first); the stack ends at `start`.
+    func pop(from start: Int) -> [Element] {
+        let n = count - start
+        guard n > 0 else { return [] }
+        let source = base + start
+        count = start
+        return [Element](unsafeUninitializedCapacity: n) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: source, count: n)
+            initialized = n
+        }
+    }
+}
+
+extension ScratchStack where Element == Node.Pair {
+    /// The mark of the first pair from `start` on whose key is the scalar `text`.
+    func firstKeyMark(from start: Int, _ text: String) -> Mark? {
+        var i = start
+        while i < count {
+            if case .scalar(let s) = base[i].key.content, s.value == text { return base[i].key.mark }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Each scalar key from `start` on, with its mark.
+    func forEachKey(from start: Int, _ body: (String, Mark) -> Void) {
+        var i = start
+        while i < count {
+            if case .scalar(let s) = base[i].key.content { body(s.value, base[i].key.mark) }
+            i += 1
+        }
+    }
+}
