@@ -343,23 +343,26 @@ package final class YAMLParser {
         while type != YAML_MAPPING_END_EVENT {
             let (key, keySize) = try node(depth: depth + 1)
             try advance()
-            if let keep, case .scalar(let s) = key.content, s.value != keep, !(s.isPlain && s.value == "<<") {
-                try duplicate(s.value, key.mark)
-                leftOut[s.value] = key.mark
+            // The key's text read once (nil: a collection as a key); `<<` told by its length first.
+            let keyText = key.scalarText
+            let mergeKey = keyText.map { $0.utf8.count == 2 && $0 == "<<" } ?? false
+                && key.isPlainScalar
+            if let keep, let text = keyText, text != keep, !mergeKey {
+                try duplicate(text, key.mark)
+                leftOut[text] = key.mark
                 try skip(depth: depth + 1)
                 try advance()
                 continue
             }
-            atTargets = depth == 0 && onlyTarget != nil && key.scalarText == "targets"
+            atTargets = depth == 0 && onlyTarget != nil && keyText == "targets"
             let (value, valueSize) = try node(depth: depth + 1)
             try advance()
             size += keySize + valueSize
-            if case .scalar(let s) = key.content, s.isPlain, s.value == "<<",
-               key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
+            if mergeKey, key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
                 merges.append((written, value))
                 continue
             }
-            if let text = key.scalarText {
+            if let text = keyText {
                 try duplicate(text, key.mark)
                 if index != nil {
                     index?[text] = key.mark

@@ -45,9 +45,11 @@ final class ScratchStack<Element> {
 extension ScratchStack where Element == Node.Pair {
     /// The mark of the first pair from `start` on whose key is the scalar `text`.
     func firstKeyMark(from start: Int, _ text: String) -> Mark? {
+        // By length first: the keys of a mapping differ, and a failed String == is not cheap.
+        let length = text.utf8.count
         var i = start
         while i < count {
-            if case .scalar(let s) = base[i].key.content, s.value == text { return base[i].key.mark }
+            if case .scalar(let s) = base[i].key.content, s.value.utf8.count == length, s.value == text { return base[i].key.mark }
             i += 1
         }
         return nil
