@@ -57,12 +57,6 @@ package struct Node: Sendable {
         return nil
     }
 
-    /// A plain (unquoted, not block) scalar.
-    package var isPlainScalar: Bool {
-        if case .scalar(let s) = content { return s.isPlain }
-        return false
-    }
-
     /// The pairs of a mapping, or nil for other nodes.
     package var pairs: [Pair]? {
         if case .mapping(let p) = content { return p }

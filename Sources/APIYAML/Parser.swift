@@ -48,7 +48,7 @@ package final class YAMLParser {
 
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let event: UnsafeMutablePointer<yaml_event_t>
-    private let input: UnsafeMutableBufferPointer<UInt8>
+    private let input: Input
     private var holdsEvent = false
     /// Anchored nodes with their size in nodes and their height in nested collections.
     private var anchors: [String: (node: Node, size: Int, height: Int)] = [:]
@@ -85,16 +85,55 @@ package final class YAMLParser {
     /// Reads `prefix` followed by `bytes`.
     package init(bytes: ArraySlice<UInt8>, prefix: [UInt8] = [], limits: Limits) {
         self.limits = limits
-        // libyaml keeps a pointer to its own struct (the string reader's data), so the struct and
-        // the input must not move: both live in memory this object allocates and frees.
-        let count = prefix.count + bytes.count
-        input = .allocate(capacity: max(count, 1))
-        _ = input.initialize(from: prefix)
-        _ = UnsafeMutableBufferPointer(rebasing: input[prefix.count...]).initialize(from: bytes)
+        // libyaml keeps a pointer to its own struct, so the struct must not move: it lives in memory
+        // this object allocates and frees. The input is not copied: libyaml asks `Input` for each
+        // piece it reads (into its own buffer), and this object holds `Input` as long as libyaml may ask.
+        input = Input(prefix: prefix, bytes: bytes)
         parser = .allocate(capacity: 1)
         event = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
-        yaml_parser_set_input_string(parser, input.baseAddress, count)
+        yaml_parser_set_input(parser, { data, buffer, size, sizeRead in
+            guard let data, let buffer, let sizeRead else { return 0 }
+            sizeRead.pointee = Unmanaged<Input>.fromOpaque(data).takeUnretainedValue().read(into: buffer, max: size)
+            return 1
+        }, Unmanaged.passUnretained(input).toOpaque())
+    }
+
+    /// `prefix` followed by `bytes`, read in order by libyaml (`read`) and by index for messages.
+    private final class Input {
+        let prefix: [UInt8]
+        let bytes: ArraySlice<UInt8>
+        /// How much libyaml has read.
+        private var position = 0
+
+        init(prefix: [UInt8], bytes: ArraySlice<UInt8>) {
+            self.prefix = prefix
+            self.bytes = bytes
+        }
+
+        var count: Int { prefix.count + bytes.count }
+
+        subscript(i: Int) -> UInt8 {
+            i < prefix.count ? prefix[i] : bytes[bytes.startIndex + i - prefix.count]
+        }
+
+        /// Copies the next bytes, at most `max`, to `buffer`; returns how many (0 at the end).
+        func read(into buffer: UnsafeMutablePointer<UInt8>, max: Int) -> Int {
+            var n = 0
+            if position < prefix.count {
+                n = min(max, prefix.count - position)
+                prefix.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress! + position, byteCount: n) }
+                position += n
+            }
+            let at = position - prefix.count
+            let m = min(max - n, bytes.count - at)
+            if m > 0 {
+                bytes.withUnsafeBytes { UnsafeMutableRawPointer(buffer + n).copyMemory(from: $0.baseAddress! + at, byteCount: m) }
+                position += m
+                n += m
+            }
+            return n
+        }
     }
 
     deinit {
@@ -102,7 +141,6 @@ package final class YAMLParser {
         yaml_parser_delete(parser)
         parser.deallocate()
         event.deallocate()
-        input.deallocate()
     }
 
     // MARK: Events
@@ -173,7 +211,7 @@ package final class YAMLParser {
         guard line == n, start <= input.count else { return nil }
         var end = start
         while end < input.count, input[end] != lf, input[end] != cr { end += 1 }
-        var bytes = Array(input[start..<end])
+        var bytes = (start..<end).map { input[$0] }
         if start == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -181,7 +219,7 @@ package final class YAMLParser {
     /// Line and character column of a byte offset, for reader errors that only report the offset.
     private func markOfOffset(_ offset: Int) -> Mark {
         var line = 1, column = 1
-        for byte in input.prefix(min(offset, input.count)) {
+        for byte in (0..<min(offset, input.count)).lazy.map({ self.input[$0] }) {
             if byte == UInt8(ascii: "\n") {
                 line += 1
                 column = 1
@@ -345,8 +383,8 @@ package final class YAMLParser {
             try advance()
             // The key's text read once (nil: a collection as a key); `<<` told by its length first.
             let keyText = key.scalarText
-            let mergeKey = keyText.map { $0.utf8.count == 2 && $0 == "<<" } ?? false
-                && key.isPlainScalar
+            var mergeKey = false
+            if let text = keyText, text.utf8.count == 2, text == "<<", case .scalar(let s) = key.content { mergeKey = s.isPlain }
             if let keep, let text = keyText, text != keep, !mergeKey {
                 try duplicate(text, key.mark)
                 leftOut[text] = key.mark
