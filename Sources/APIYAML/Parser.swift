@@ -315,7 +315,7 @@ package final class YAMLParser {
             try advance()
             while type != YAML_SEQUENCE_END_EVENT {
                 let (item, itemSize) = try node(depth: depth + 1)
-                itemStack.push(item)
+                itemStack.push(consume item)
                 size += itemSize
                 try advance()
             }
@@ -411,7 +411,7 @@ package final class YAMLParser {
                     index = all
                 }
             }
-            pairStack.push(.init(key: key, value: value))
+            pairStack.push(.init(key: consume key, value: consume value))
         }
         let pairs = pairStack.pop(from: first)
         guard !merges.isEmpty else { return (pairs, size) }
