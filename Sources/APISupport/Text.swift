@@ -43,6 +43,8 @@ extension StringProtocol {
 
     /// `%XX` escapes decoded; nil when an escape is broken or the bytes are not UTF-8.
     package func removingPercentEscapes() -> String? {
+        // no escape: the text as is (its bytes are UTF-8 already), without the byte-by-byte copy
+        if !utf8.contains(UInt8(ascii: "%")) { return String(self) }
         var bytes: [UInt8] = []
         var it = Array(utf8)[...]
         while let b = it.popFirst() {
