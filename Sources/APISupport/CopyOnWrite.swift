@@ -61,3 +61,10 @@ public struct CopyOnWrite<Value> {
 
 // Shared storage is only read; it is changed only through the one holder that references it.
 extension CopyOnWrite: @unchecked Sendable where Value: Sendable {}
+
+extension CopyOnWrite: Equatable where Value: Equatable {
+    @inlinable
+    public static func == (a: Self, b: Self) -> Bool {
+        a.storage === b.storage || a.storage.pointer.pointee == b.storage.pointer.pointee
+    }
+}

@@ -1,3 +1,4 @@
+import APISupport
 import APIYAML
 import APIJSON
 /// What a healthy response looks like for `apicli check`: a target's `expect:` block.
@@ -9,20 +10,31 @@ package struct Expectations: Sendable, Equatable {
     package var json: [JSONExpectation]
     package var body: BodyExpectation?
     /// `schema:`: the JSON body must satisfy it.
-    package var schema: SchemaExpectation?
+    package var schema: SchemaExpectation? {
+        get { schemaBox?.value }
+        set { schemaBox = newValue.map(CopyOnWrite.init) }
+    }
     /// Seconds.
     package var maxTime: Double?
     package var mark: Mark
     /// A GraphQL target (`errors: fail`, the default): a non-empty `errors` list fails.
     package var graphqlErrors = false
     /// `events:`: conditions on a `text/event-stream` answer's events.
-    package var events: EventsExpectation?
+    package var events: EventsExpectation? {
+        get { eventsBox?.value }
+        set { eventsBox = newValue.map(CopyOnWrite.init) }
+    }
     /// `task: { websocket: { expect: } }`: messages the conversation must hold, in order.
     package var messages: [MessageMatch]?
+    /// `schema:` and `events:` are written on few targets and are large inline: kept behind a
+    /// reference when set, a pointer's size when not (every target of a large file holds an
+    /// `Expectations`), as `Target` keeps `auth:` and `until:`.
+    private var schemaBox: CopyOnWrite<SchemaExpectation>?
+    private var eventsBox: CopyOnWrite<EventsExpectation>?
 
     package init(status: [StatusPattern]? = nil, headers: [HeaderExpectation] = [], json: [JSONExpectation] = [],
                 body: BodyExpectation? = nil, schema: SchemaExpectation? = nil, maxTime: Double? = nil, mark: Mark) {
-        self.schema = schema
+        schemaBox = schema.map(CopyOnWrite.init)
         self.status = status
         self.headers = headers
         self.json = json

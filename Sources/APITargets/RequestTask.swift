@@ -37,7 +37,12 @@ package struct RequestTask: Sendable {
     /// `download:`: where the body is saved (relative to the working directory; `{params}` allowed).
     package var download: Template?
     /// `websocket:`: a WebSocket conversation instead of a request body (the URL is ws:// or wss://).
-    package var websocket: WebSocketTask?
+    package var websocket: WebSocketTask? {
+        get { websocketBox?.value }
+        set { websocketBox = newValue.map(CopyOnWrite.init) }
+    }
+    /// Few targets hold a conversation: kept behind a reference when set, a pointer's size when not.
+    private var websocketBox: CopyOnWrite<WebSocketTask>?
 
     package init(query: Value? = nil, parameters: Value? = nil, encoding: ParameterEncoding = .url, body: Body? = nil,
                 contentType: Template? = nil, arrays: ArrayEncoding = .brackets, bools: BoolEncoding = .numeric) {

@@ -29,14 +29,26 @@ package struct Node: Sendable {
     }
 
     package var content: Content
-    /// The explicit tag (`!!str` arrives as `tag:yaml.org,2002:str`), nil when none was written.
-    package var tag: String?
     package var mark: Mark
+    /// Few nodes carry a tag: a reference when one does (half a String's size when none does, and
+    /// a large file's tree is mostly nodes).
+    private var tagBox: TagBox?
+
+    /// The explicit tag (`!!str` arrives as `tag:yaml.org,2002:str`), nil when none was written.
+    package var tag: String? {
+        get { tagBox?.text }
+        set { tagBox = newValue.map(TagBox.init) }
+    }
 
     package init(content: Content, tag: String? = nil, mark: Mark) {
         self.content = content
-        self.tag = tag
         self.mark = mark
+        tagBox = tag.map(TagBox.init)
+    }
+
+    private final class TagBox: Sendable {
+        let text: String
+        init(_ text: String) { self.text = text }
     }
 
     /// The scalar's text, or nil for collections.

@@ -48,7 +48,7 @@ package final class YAMLParser {
 
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let event: UnsafeMutablePointer<yaml_event_t>
-    private let input: UnsafeMutableBufferPointer<UInt8>
+    private let input: Input
     private var holdsEvent = false
     /// Anchored nodes with their size in nodes and their height in nested collections.
     private var anchors: [String: (node: Node, size: Int, height: Int)] = [:]
@@ -78,20 +78,62 @@ package final class YAMLParser {
     private(set) var mergesAtTop = false
     /// Nodes copied by aliases (see `Limits.maxAliasedNodes`).
     var aliasCopies: Int { aliasedNodes }
+    /// The pairs and items of the collections being read, innermost last (see `ScratchStack`).
+    private let pairStack = ScratchStack<Node.Pair>()
+    private let itemStack = ScratchStack<Node>()
 
     /// Reads `prefix` followed by `bytes`.
     package init(bytes: ArraySlice<UInt8>, prefix: [UInt8] = [], limits: Limits) {
         self.limits = limits
-        // libyaml keeps a pointer to its own struct (the string reader's data), so the struct and
-        // the input must not move: both live in memory this object allocates and frees.
-        let count = prefix.count + bytes.count
-        input = .allocate(capacity: max(count, 1))
-        _ = input.initialize(from: prefix)
-        _ = UnsafeMutableBufferPointer(rebasing: input[prefix.count...]).initialize(from: bytes)
+        // libyaml keeps a pointer to its own struct, so the struct must not move: it lives in memory
+        // this object allocates and frees. The input is not copied: libyaml asks `Input` for each
+        // piece it reads (into its own buffer), and this object holds `Input` as long as libyaml may ask.
+        input = Input(prefix: prefix, bytes: bytes)
         parser = .allocate(capacity: 1)
         event = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
-        yaml_parser_set_input_string(parser, input.baseAddress, count)
+        yaml_parser_set_input(parser, { data, buffer, size, sizeRead in
+            guard let data, let buffer, let sizeRead else { return 0 }
+            sizeRead.pointee = Unmanaged<Input>.fromOpaque(data).takeUnretainedValue().read(into: buffer, max: size)
+            return 1
+        }, Unmanaged.passUnretained(input).toOpaque())
+    }
+
+    /// `prefix` followed by `bytes`, read in order by libyaml (`read`) and by index for messages.
+    private final class Input {
+        let prefix: [UInt8]
+        let bytes: ArraySlice<UInt8>
+        /// How much libyaml has read.
+        private var position = 0
+
+        init(prefix: [UInt8], bytes: ArraySlice<UInt8>) {
+            self.prefix = prefix
+            self.bytes = bytes
+        }
+
+        var count: Int { prefix.count + bytes.count }
+
+        subscript(i: Int) -> UInt8 {
+            i < prefix.count ? prefix[i] : bytes[bytes.startIndex + i - prefix.count]
+        }
+
+        /// Copies the next bytes, at most `max`, to `buffer`; returns how many (0 at the end).
+        func read(into buffer: UnsafeMutablePointer<UInt8>, max: Int) -> Int {
+            var n = 0
+            if position < prefix.count {
+                n = min(max, prefix.count - position)
+                prefix.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress! + position, byteCount: n) }
+                position += n
+            }
+            let at = position - prefix.count
+            let m = min(max - n, bytes.count - at)
+            if m > 0 {
+                bytes.withUnsafeBytes { UnsafeMutableRawPointer(buffer + n).copyMemory(from: $0.baseAddress! + at, byteCount: m) }
+                position += m
+                n += m
+            }
+            return n
+        }
     }
 
     deinit {
@@ -99,7 +141,6 @@ package final class YAMLParser {
         yaml_parser_delete(parser)
         parser.deallocate()
         event.deallocate()
-        input.deallocate()
     }
 
     // MARK: Events
@@ -170,7 +211,7 @@ package final class YAMLParser {
         guard line == n, start <= input.count else { return nil }
         var end = start
         while end < input.count, input[end] != lf, input[end] != cr { end += 1 }
-        var bytes = Array(input[start..<end])
+        var bytes = (start..<end).map { input[$0] }
         if start == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -178,7 +219,7 @@ package final class YAMLParser {
     /// Line and character column of a byte offset, for reader errors that only report the offset.
     private func markOfOffset(_ offset: Int) -> Mark {
         var line = 1, column = 1
-        for byte in input.prefix(min(offset, input.count)) {
+        for byte in (0..<min(offset, input.count)).lazy.map({ self.input[$0] }) {
             if byte == UInt8(ascii: "\n") {
                 line += 1
                 column = 1
@@ -269,16 +310,16 @@ package final class YAMLParser {
             try checkDepth(depth, at: start)
             let outer = deepest
             deepest = depth
-            var items: [Node] = []
+            let first = itemStack.count
             var size = 1
             try advance()
             while type != YAML_SEQUENCE_END_EVENT {
                 let (item, itemSize) = try node(depth: depth + 1)
-                items.append(item)
+                itemStack.push(consume item)
                 size += itemSize
                 try advance()
             }
-            let node = Node(content: .sequence(items), tag: tag, mark: start)
+            let node = Node(content: .sequence(itemStack.pop(from: first)), tag: tag, mark: start)
             remember(anchor, node, size: size, height: deepest - depth + 1)
             deepest = max(outer, deepest)
             return (node, size)
@@ -315,7 +356,9 @@ package final class YAMLParser {
     /// Pairs go straight into the result; duplicate keys are found by a scan of the keys so far
     /// while the mapping is small (most are), by a dictionary once it is not.
     private func mappingPairs(depth: Int, keep: String? = nil) throws(YAMLError) -> ([Node.Pair], Int) {
-        var pairs: [Node.Pair] = []
+        // Pairs gather on `pairStack` above `first` (`written` of them) until the mapping ends.
+        let first = pairStack.count
+        var written: Int { pairStack.count - first }
         /// `<<` values, with the number of pairs written before each.
         var merges: [(at: Int, value: Node)] = []
         /// Every scalar key written so far, once there are more than `scanLimit` of them.
@@ -324,49 +367,53 @@ package final class YAMLParser {
         var leftOut: [String: Mark] = [:]
         var size = 1
         func duplicate(_ text: String, _ mark: Mark) throws(YAMLError) {
-            let first: Mark?
+            let earlier: Mark?
             if let index {
-                first = index[text]
+                earlier = index[text]
             } else {
-                first = pairs.first { $0.key.scalarText == text }?.key.mark
+                earlier = pairStack.firstKeyMark(from: first, text)
             }
-            if let first = first ?? leftOut[text] {
-                throw YAMLError(.duplicateKey, "duplicate key '\(text)'", at: mark, note: ("first defined here", first))
+            if let earlier = earlier ?? leftOut[text] {
+                throw YAMLError(.duplicateKey, "duplicate key '\(text)'", at: mark, note: ("first defined here", earlier))
             }
         }
         try advance()
         while type != YAML_MAPPING_END_EVENT {
             let (key, keySize) = try node(depth: depth + 1)
             try advance()
-            if let keep, case .scalar(let s) = key.content, s.value != keep, !(s.isPlain && s.value == "<<") {
-                try duplicate(s.value, key.mark)
-                leftOut[s.value] = key.mark
+            // The key's text read once (nil: a collection as a key); `<<` told by its length first.
+            let keyText = key.scalarText
+            var mergeKey = false
+            if let text = keyText, text.utf8.count == 2, text == "<<", case .scalar(let s) = key.content { mergeKey = s.isPlain }
+            if let keep, let text = keyText, text != keep, !mergeKey {
+                try duplicate(text, key.mark)
+                leftOut[text] = key.mark
                 try skip(depth: depth + 1)
                 try advance()
                 continue
             }
-            atTargets = depth == 0 && onlyTarget != nil && key.scalarText == "targets"
+            atTargets = depth == 0 && onlyTarget != nil && keyText == "targets"
             let (value, valueSize) = try node(depth: depth + 1)
             try advance()
             size += keySize + valueSize
-            if case .scalar(let s) = key.content, s.isPlain, s.value == "<<",
-               key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
-                merges.append((pairs.count, value))
+            if mergeKey, key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
+                merges.append((written, value))
                 continue
             }
-            if let text = key.scalarText {
+            if let text = keyText {
                 try duplicate(text, key.mark)
                 if index != nil {
                     index?[text] = key.mark
-                } else if pairs.count >= Self.scanLimit {
-                    var all = [String: Mark](minimumCapacity: pairs.count * 2)
-                    for pair in pairs { if let t = pair.key.scalarText { all[t] = pair.key.mark } }
+                } else if written >= Self.scanLimit {
+                    var all = [String: Mark](minimumCapacity: written * 2)
+                    pairStack.forEachKey(from: first) { t, mark in all[t] = mark }
                     all[text] = key.mark
                     index = all
                 }
             }
-            pairs.append(.init(key: key, value: value))
+            pairStack.push(.init(key: consume key, value: consume value))
         }
+        let pairs = pairStack.pop(from: first)
         guard !merges.isEmpty else { return (pairs, size) }
         if depth <= 1 { mergesAtTop = true }
         // Merged pairs stand where their `<<` stood and never replace a key the mapping writes.

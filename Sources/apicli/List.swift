@@ -121,7 +121,7 @@ struct ListRow: Sendable {
     var doc: String?
     var counts: (name: Int, method: Int, url: Int)
 
-    init(_ service: Service, _ target: Target, baseURL: String?) {
+    init(_ service: borrowing Service, _ target: borrowing Target, baseURL: String?) {
         name = target.qualifiedName
         method = target.method
         url = URLBuilder.join(base: baseURL ?? service.baseURL.text, path: target.path?.text ?? "")

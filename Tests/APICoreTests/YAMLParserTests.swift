@@ -340,6 +340,31 @@ final class YAMLParserTests: XCTestCase {
         XCTAssertEqual(error, YAMLError(.syntax, "invalid leading UTF-8 octet (byte 0xff)", at: at(2, 4)))
     }
 
+    func testAnErrorPastLibyamlsFirstReadsIsPlacedFromTheWholeInput() {
+        // GIVEN 3,000 lines (~40 KB: libyaml reads its input a piece at a time, not in one) and then a
+        // bad byte, and, in a second text, a value with a second ':' on the last line
+        let lines = (0..<3_000).map { "key\($0): value \($0)\n" }.joined()
+        let badByte = yamlError(Array(lines.utf8) + Array("last: ".utf8) + [0xFF] + Array("\n".utf8))
+        let secondColon = yamlError(lines + "last: b: c\n")
+        // THEN each is placed on line 3,001 from the whole input, and the hint quotes that line
+        XCTAssertEqual(badByte, YAMLError(.syntax, "invalid leading UTF-8 octet (byte 0xff)", at: at(3_001, 7)))
+        XCTAssertEqual(secondColon, YAMLError(.syntax, "mapping values are not allowed in this context", at: at(3_001, 8),
+                                              hint: "a second ':' in a plain value; quote the value: last: \"b: c\""))
+    }
+
+    func testMarksPastThe32BitRangeAreKeptAsTheLargestNumber() {
+        // GIVEN marks past what 32 bits hold (a mark is two 32-bit numbers)
+        let mark = Mark(line: Int(Int32.max) + 10, column: Int.max)
+        var moved = Mark(line: 1, column: 1)
+        moved.line = Int.max
+        // THEN each is kept as the largest, and marks still order by line, then column
+        XCTAssertEqual(mark.line, Int(Int32.max))
+        XCTAssertEqual(mark.column, Int(Int32.max))
+        XCTAssertEqual(moved.description, "2147483647:1")
+        XCTAssertLessThan(Mark(line: 2, column: 9), Mark(line: 3, column: 1))
+        XCTAssertLessThan(Mark(line: 3, column: 1), mark)
+    }
+
     func testInvalidUTF8MarkCountsCharactersBeforeIt() {
         // GIVEN a bad byte after a two-byte character on the first line
         let bytes = Array("key: é ".utf8) + [0xFE, 0x0A]
