@@ -23,7 +23,7 @@ struct KeepAliveRequest {
 
     /// `fields`: every header in order, as `PreparedRequest.wireHeaders` decided them.
     package init(method: String, uri: String, fields: [HeaderField], body: Data?) throws {
-        guard Self.isToken(method.utf8), Self.isTarget(uri.utf8) else { throw HTTPParserError.invalidHeaderToken }
+        guard Self.all(method, Self.isToken), !method.isEmpty, Self.all(uri, Self.isTarget) else { throw HTTPParserError.invalidHeaderToken }
         var size = method.utf8.count + uri.utf8.count + 40 + (body?.count ?? 0)
         for field in fields { size += field.name.utf8.count + field.value.utf8.count + 4 }
         var buffer = ByteBufferAllocator().buffer(capacity: size)
@@ -33,7 +33,8 @@ struct KeepAliveRequest {
         buffer.writeStaticString(" HTTP/1.1\r\n")
         var keepAlive = true
         for field in fields {
-            guard Self.isToken(field.name.utf8), HeaderField.forbiddenCharacter(in: field.value) == nil else { throw HTTPParserError.invalidHeaderToken }
+            guard Self.all(field.name, Self.isToken), !field.name.isEmpty, HeaderField.forbiddenCharacter(in: field.value) == nil
+            else { throw HTTPParserError.invalidHeaderToken }
             if field.name.equalsIgnoringCase("Connection"), field.value.lowercased().split(separator: ",").contains(where: {
                 $0.trimmingSpaces() == "close"
             }) { keepAlive = false }
@@ -54,34 +55,36 @@ struct KeepAliveRequest {
         method == "GET" ? get : HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: "")
     }
 
-    // RFC 9110 token (a header name, a method), as NIO's validator checks it.
-    private static func isToken(_ bytes: String.UTF8View) -> Bool {
-        !bytes.isEmpty && bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-                 UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-                 UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-                true
-            default:
-                false
-            }
+    /// Whether every byte of `string` is `allowed`: its UTF-8 bytes in place, not through an
+    /// iterator that asks the string's kind on every byte (each field of every request is checked).
+    private static func all(_ string: String, _ allowed: (UInt8) -> Bool) -> Bool {
+        string.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(allowed) } ?? string.utf8.allSatisfy(allowed)
+    }
+
+    // A byte of an RFC 9110 token (a header name, a method), as NIO's validator checks it.
+    private static func isToken(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
         }
     }
 
-    // The request target: RFC 3986's characters, as NIO's validator allows them.
-    private static func isTarget(_ bytes: String.UTF8View) -> Bool {
-        bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: "/"),
-                 UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"),
-                 UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
-                 UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "%"):
-                true
-            default:
-                false
-            }
+    // A byte of the request target: RFC 3986's characters, as NIO's validator allows them.
+    private static func isTarget(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: "/"),
+             UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"),
+             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "%"):
+            true
+        default:
+            false
         }
     }
 }

@@ -53,6 +53,11 @@ extension HeaderField {
     /// The first character a header value may not hold (a line break, another C0 control, DEL),
     /// or nil: the one rule the resolver, the importers and the mock apply. A tab is allowed.
     package static func forbiddenCharacter(in value: String) -> Unicode.Scalar? {
-        value.unicodeScalars.first { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }
+        // Byte by byte: every such character is one byte in UTF-8, and no byte of a longer
+        // character is below 0x80 (a scalar iterator decodes each character: it runs for every
+        // field of every request sent).
+        let forbidden: (UInt8) -> Bool = { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
+        let found = value.utf8.withContiguousStorageIfAvailable { $0.first(where: forbidden) } ?? value.utf8.first(where: forbidden)
+        return found.map { Unicode.Scalar($0) }
     }
 }
