@@ -54,6 +54,7 @@ struct KeepAliveConnector: Connector {
         }
     }
 
+    @inline(__always)  // into `exchange`: one async call less a request
     private func send(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller) async throws -> Exchanged {
         let encoded: KeepAliveRequestMemo.Encoded
         if let known = memo.encoded(request) {
