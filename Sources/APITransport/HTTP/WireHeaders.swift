@@ -36,8 +36,8 @@ extension PreparedRequest {
         }
         if !hasHost, let host {
             let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-            let scheme = url.scheme?.lowercased() ?? "http"
-            let standard = scheme == "https" || scheme == "wss" ? 443 : 80
+            let scheme = url.scheme ?? "http"
+            let standard = scheme.equalsIgnoringCase("https") || scheme.equalsIgnoringCase("wss") ? 443 : 80
             fields.append(HeaderField("Host", port.flatMap { $0 == standard ? nil : "\(name):\($0)" } ?? name))
         }
         if !hasAcceptEncoding { fields.append(HeaderField("Accept-Encoding", "deflate, gzip")) }
