@@ -35,7 +35,7 @@ struct KeepAliveConnector: Connector {
         guard transfer.destination == nil, hop.proxy == nil, hop.route.socket == nil, request.websocket == nil,
               !request.http2PriorKnowledge else { return false }
         if case .some(let body) = request.body, case .data = body {} else if request.body != nil { return false }
-        return memo.plain(request.url) { url in (url.scheme ?? "").equalsIgnoringCase("http") && url.host != nil }
+        return memo.parts(request.url).plain
     }
 
 
@@ -99,8 +99,10 @@ struct KeepAliveConnector: Connector {
     /// `request` on the wire: the header block of `PreparedRequest.wireHeaders` (the one place
     /// Host, framing and Accept-Encoding are decided, as async-http-client is handed them too).
     private func encode(_ request: PreparedRequest) throws -> KeepAliveRequestMemo.Encoded {
-        guard let host = request.url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
-        let port = request.url.port
+        // Taken apart when `covers` said yes to this URL (plain http with a host).
+        let url = memo.parts(request.url)
+        guard let host = url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
+        let port = url.port
         var body: Data?
         if case .data(let data)? = request.body, !data.isEmpty { body = data }
         let fields = request.wireHeaders(bodyLength: Int64(body?.count ?? 0), host: host, port: port)

@@ -33,10 +33,18 @@ final class KeepAliveRequestMemo: @unchecked Sendable {  // its state is only us
         }
     }
 
+    /// What the connector needs of a URL: whether it is plain http with a host (`covers`), and then
+    /// its host and port (`encode`, the address).
+    struct URLParts {
+        var plain: Bool
+        var host: String?
+        var port: Int?
+    }
+
     private let mutex = Mutex()
     private var last: Entry?
-    /// The URL `covers` last judged, and its verdict on it (plain http, a host).
-    private var judged: (url: URL, plain: Bool)?
+    /// The URL asked about last, and its parts.
+    private var judged: (url: URL, parts: URLParts)?
 
     /// The encoding of `request` when it is the one encoded last.
     func encoded(_ request: PreparedRequest) -> Encoded? {
@@ -50,11 +58,15 @@ final class KeepAliveRequestMemo: @unchecked Sendable {  // its state is only us
         mutex.withLock { last = entry }
     }
 
-    /// `judge(url)`, or its verdict from last time for the same URL.
-    func plain(_ url: URL, judge: (URL) -> Bool) -> Bool {
-        if let known = mutex.withLock({ judged.flatMap { $0.url == url ? $0.plain : nil } }) { return known }
-        let plain = judge(url)
-        mutex.withLock { judged = (url, plain) }
-        return plain
+    /// `url`'s parts, taken apart once for the URL asked last: `covers` asks first, then `encode`
+    /// for the same request (each of `host`, `port` and `scheme` parses the URL again).
+    func parts(_ url: URL) -> URLParts {
+        if let known = mutex.withLock({ judged.flatMap { $0.url == url ? $0.parts : nil } }) { return known }
+        var parts = URLParts(plain: false)
+        if (url.scheme ?? "").equalsIgnoringCase("http"), let host = url.host {
+            parts = URLParts(plain: true, host: host, port: url.port)
+        }
+        mutex.withLock { judged = (url, parts) }
+        return parts
     }
 }
