@@ -105,10 +105,13 @@ struct KeepAliveConnector: Connector {
         let port = url.port
         var body: Data?
         if case .data(let data)? = request.body, !data.isEmpty { body = data }
-        let fields = request.wireHeaders(bodyLength: Int64(body?.count ?? 0), host: host, port: port)
+        let length = body?.count ?? 0
+        let block = try memo.block(of: request, host: host, port: port, bodyLength: length) {
+            try KeepAliveRequest.HeaderBlock(request.wireHeaders(bodyLength: Int64(length), host: host, port: port))
+        }
         var uri = request.url.path(percentEncoded: true)
         if uri.isEmpty { uri = "/" }
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
-        return .init(wire: try KeepAliveRequest(method: request.method, uri: uri, fields: fields, body: body), host: host, port: port)
+        return .init(wire: try KeepAliveRequest(method: request.method, uri: uri, block: block, body: body), host: host, port: port)
     }
 }

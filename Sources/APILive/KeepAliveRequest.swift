@@ -23,12 +23,16 @@ struct KeepAliveRequest {
 
     /// `fields`: every header in order, as `PreparedRequest.wireHeaders` decided them.
     package init(method: String, uri: String, fields: [HeaderField], body: Data?) throws {
-        var size = method.utf8.count + uri.utf8.count + 14  // " ", " HTTP/1.1\r\n", the last "\r\n"
-        for field in fields { size += field.name.utf8.count + field.value.utf8.count + 4 }
+        try self.init(method: method, uri: uri, block: HeaderBlock(fields), body: body)
+    }
+
+    /// `block`: the header fields already encoded and checked (a run's requests mostly share theirs:
+    /// `KeepAliveRequestMemo.block` keeps the last one).
+    init(method: String, uri: String, block: HeaderBlock, body: Data?) throws {
+        let size = method.utf8.count + uri.utf8.count + block.bytes.count + 14  // " ", " HTTP/1.1\r\n", the last "\r\n"
         var buffer = ByteBufferAllocator().buffer(capacity: size + (body?.count ?? 0))
-        var keepAlive = true
-        // The head copied in one write (one ByteBuffer call a piece cost more than the copying), each
-        // piece checked where it landed.
+        // The head copied in one write (one ByteBuffer call a piece cost more than the copying), the
+        // method and target checked where they landed.
         try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { (out) throws(HTTPParserError) -> Int in
             var head = HeadWriter(out: out)
             let verb = head.put(method)
@@ -36,25 +40,45 @@ struct KeepAliveRequest {
             let target = head.put(uri)
             head.put(" HTTP/1.1\r\n")
             guard !verb.isEmpty, verb.allSatisfy(Self.isToken), target.allSatisfy(Self.isTarget) else { throw .invalidHeaderToken }
-            for field in fields {
-                let name = head.put(field.name)
-                head.put(": ")
-                let value = head.put(field.value)
-                head.put("\r\n")
-                guard !name.isEmpty, name.allSatisfy(Self.isToken), HeaderField.forbiddenCharacter(in: value) == nil else {
-                    throw .invalidHeaderToken
-                }
-                if field.name.equalsIgnoringCase("Connection"), field.value.lowercased().split(separator: ",").contains(where: {
-                    $0.trimmingSpaces() == "close"
-                }) { keepAlive = false }
-            }
+            block.bytes.withUnsafeBytes { head.put($0) }
             head.put("\r\n")
             return head.at
         }
         if let body, !body.isEmpty { buffer.writeBytes(body) }
         self.bytes = buffer
-        self.keepAlive = keepAlive
+        self.keepAlive = block.keepAlive
         decoderHead = Self.head(for: method)
+    }
+
+    /// Header fields on the wire (`Name: value\r\n` each), every name a token and no value holding a
+    /// forbidden character (else `HTTPParserError.invalidHeaderToken`), and whether they leave the
+    /// connection open (no `Connection: close`).
+    struct HeaderBlock {
+        let bytes: [UInt8]
+        let keepAlive: Bool
+
+        init(_ fields: [HeaderField]) throws {
+            var size = 0
+            for field in fields { size += field.name.utf8.count + field.value.utf8.count + 4 }
+            var keepAlive = true
+            bytes = try [UInt8](unsafeUninitializedCapacity: size) { out, count in
+                var block = HeadWriter(out: UnsafeMutableRawBufferPointer(out))
+                for field in fields {
+                    let name = block.put(field.name)
+                    block.put(": ")
+                    let value = block.put(field.value)
+                    block.put("\r\n")
+                    count = block.at
+                    guard !name.isEmpty, name.allSatisfy(KeepAliveRequest.isToken), HeaderField.forbiddenCharacter(in: value) == nil else {
+                        throw HTTPParserError.invalidHeaderToken
+                    }
+                    if field.name.equalsIgnoringCase("Connection"), field.value.lowercased().split(separator: ",").contains(where: {
+                        $0.trimmingSpaces() == "close"
+                    }) { keepAlive = false }
+                }
+            }
+            self.keepAlive = keepAlive
+        }
     }
 
     /// Copies a request head's pieces into a buffer of the right size, one after another.
@@ -73,10 +97,13 @@ struct KeepAliveRequest {
             return UnsafeRawBufferPointer(into)
         }
 
-        mutating func put(_ literal: StaticString) {
-            let bytes = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        mutating func put(_ bytes: UnsafeRawBufferPointer) {
             UnsafeMutableRawBufferPointer(rebasing: out[at..<(at + bytes.count)]).copyMemory(from: bytes)
             at += bytes.count
+        }
+
+        mutating func put(_ literal: StaticString) {
+            put(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
         }
     }
 

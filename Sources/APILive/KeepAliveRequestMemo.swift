@@ -41,8 +41,21 @@ final class KeepAliveRequestMemo: @unchecked Sendable {  // its state is only us
         var port: Int?
     }
 
+    /// A header block as encoded, and what it came from: the request's own headers, method, host,
+    /// port and body length. For a plain-http request (all this connector sends) `wireHeaders`
+    /// reads nothing else, so requests to other paths and queries share the block.
+    private struct Block {
+        var headers: [HeaderField]
+        var method: String
+        var host: String
+        var port: Int?
+        var bodyLength: Int
+        var block: KeepAliveRequest.HeaderBlock
+    }
+
     private let mutex = Mutex()
     private var last: Entry?
+    private var lastBlock: Block?
     /// The URL asked about last, and its parts.
     private var judged: (url: URL, parts: URLParts)?
 
@@ -56,6 +69,22 @@ final class KeepAliveRequestMemo: @unchecked Sendable {  // its state is only us
         let entry = Entry(url: request.url, method: request.method, headers: request.headers, body: request.body,
                           encoded: encoded)
         mutex.withLock { last = entry }
+    }
+
+    /// The header block of `request` (sent to `host`:`port` with a body of `bodyLength` bytes): the
+    /// one made last when it came from the same headers, method, host, port and body length, else `make()`'s.
+    func block(of request: PreparedRequest, host: String, port: Int?, bodyLength: Int,
+               make: () throws -> KeepAliveRequest.HeaderBlock) rethrows -> KeepAliveRequest.HeaderBlock {
+        let headers = request.headers, method = request.method
+        if let known = mutex.withLock({ () -> KeepAliveRequest.HeaderBlock? in
+            guard let b = lastBlock, b.bodyLength == bodyLength, b.port == port, b.host == host, b.method == method,
+                  b.headers == headers else { return nil }
+            return b.block
+        }) { return known }
+        let block = try make()
+        let entry = Block(headers: headers, method: method, host: host, port: port, bodyLength: bodyLength, block: block)
+        mutex.withLock { lastBlock = entry }
+        return block
     }
 
     /// `url`'s parts, taken apart once for the URL asked last: `covers` asks first, then `encode`
