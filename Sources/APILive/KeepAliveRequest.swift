@@ -39,7 +39,9 @@ struct KeepAliveRequest {
             head.put(" ")
             let target = head.put(uri)
             head.put(" HTTP/1.1\r\n")
-            guard !verb.isEmpty, verb.allSatisfy(Self.isToken), target.allSatisfy(Self.isTarget) else { throw .invalidHeaderToken }
+            guard !verb.isEmpty, verb.allSatisfy({ Self.allowed($0, target: false) }), target.allSatisfy({ Self.allowed($0, target: true) }) else {
+                throw .invalidHeaderToken
+            }
             block.bytes.withUnsafeBytes { head.put($0) }
             head.put("\r\n")
             return head.at
@@ -69,7 +71,8 @@ struct KeepAliveRequest {
                     let value = block.put(field.value)
                     block.put("\r\n")
                     count = block.at
-                    guard !name.isEmpty, name.allSatisfy(KeepAliveRequest.isToken), HeaderField.forbiddenCharacter(in: value) == nil else {
+                    guard !name.isEmpty, name.allSatisfy({ KeepAliveRequest.allowed($0, target: false) }),
+                          HeaderField.forbiddenCharacter(in: value) == nil else {
                         throw HTTPParserError.invalidHeaderToken
                     }
                     if field.name.equalsIgnoringCase("Connection"), field.value.lowercased().split(separator: ",").contains(where: {
@@ -112,30 +115,20 @@ struct KeepAliveRequest {
         method == "GET" ? get : HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: "")
     }
 
-    // A byte of an RFC 9110 token (a header name, a method), as NIO's validator checks it.
+    /// Whether `byte` may stand in an RFC 9110 token (a header name, a method) or, with `target`, in
+    /// the request target (RFC 3986's characters), as NIO's validator allows them.
     @inline(__always)
-    private static func isToken(_ byte: UInt8) -> Bool {
+    private static func allowed(_ byte: UInt8, target: Bool) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
             true
-        default:
-            false
-        }
-    }
-
-    // A byte of the request target: RFC 3986's characters, as NIO's validator allows them.
-    @inline(__always)
-    private static func isTarget(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: "/"),
-             UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"),
-             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
-             UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "%"):
-            true
+        case UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "|"):
+            !target
+        case UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"),
+             UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            target
         default:
             false
         }
