@@ -92,6 +92,7 @@ package struct LiveTransport: Transport {
     /// One hop after another until a response that is not a redirect to follow (`RedirectWalk`, as
     /// `RunSettings.follow` walks it, here with no closure and no async call of its own a hop);
     /// each redirect leaves by its own hop and connector.
+    @inline(__always)  // into the deadline's closure: one async frame less a request
     private func follow(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection,
                         transfer: Transfer, holder: Canceller) async throws(APIError) -> Response {
         var (hop, connection) = (hop, connection)
