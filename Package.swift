@@ -113,7 +113,7 @@ let package = Package(
                                                 .product(name: "Prometheus", package: "swift-prometheus"),
                                                 .product(name: "Atomics", package: "swift-atomics"),
                                                 .product(name: "NIOHTTP1", package: nio)]),
-        .target(name: "APIMock", dependencies: ["APISend"]),
+        .target(name: "APIMock", dependencies: ["APISend", .product(name: "Atomics", package: "swift-atomics")]),
         .target(name: "APIRecord", dependencies: ["APISend"]),
         .target(name: "APIImport", dependencies: ["APISend"]),
         // `export openapi`: a description written from target files (reads targets, sends nothing).

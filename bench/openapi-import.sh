@@ -12,7 +12,8 @@ if [[ -z ${BASH_SOURCE[1]:-} ]]; then
   out=$PWD/bench/out
   mkdir -p "$out"
   bin=.build/release/apicli
-  [[ -x $bin ]] || swift build -c release --static-swift-stdlib --product apicli >&2 || exit 1
+  RELEASE_FLAGS=$(sed -n 's/^RELEASE_FLAGS := //p' Makefile)  # as `make release` builds
+  [[ -x $bin ]] || swift build -c release $RELEASE_FLAGS --product apicli >&2 || exit 1
   have() { command -v "$1" >/dev/null 2>&1; }
   row() { printf '%-58s %14s %12s  %s\n' "$1" "$2" "$3" "$4"; }
 fi

@@ -23,6 +23,8 @@ runs=$([[ -n $quick ]] && echo 10 || echo 40)
 size_mib=$([[ -n $quick ]] && echo 100 || echo 1024)
 venv=$out/venv
 bin=${APICLI_BENCH_BIN:-.build/release/apicli}
+# Built as `make release` builds it (the Makefile's RELEASE_FLAGS, which says why).
+RELEASE_FLAGS=$(sed -n 's/^RELEASE_FLAGS := //p' Makefile)
 xh=$venv/bin/xh k6=$venv/bin/k6
 [[ ,${BENCH_WITHOUT:-}, == *,xh,* ]] && xh=/nonexistent/xh
 [[ ,${BENCH_WITHOUT:-}, == *,k6,* ]] && k6=/nonexistent/k6
@@ -88,7 +90,7 @@ if [[ -n ${APICLI_BENCH_BIN:-} ]]; then
   [[ -x $bin ]] || { echo "bench: APICLI_BENCH_BIN=$bin is not an executable" >&2; exit 1; }
 else
   echo "== build (release, Swift runtime linked statically)"
-  swift build -c release --static-swift-stdlib --product apicli >&2 || { echo "bench: release build failed" >&2; exit 1; }
+  swift build -c release $RELEASE_FLAGS --product apicli >&2 || { echo "bench: release build failed" >&2; exit 1; }
 fi
 # The floors (make bench-deps builds them; built here when missing): a one-line Swift main built like
 # the release, and libyaml alone walking every event of a file; and the alternating timer.

@@ -126,6 +126,12 @@ package struct PreparedRequest: Sendable {
         get { storage.pointer.pointee.oauth2 }
         _modify { yield &storage.value.oauth2 }
     }
+    /// Whether `oauth2` is set, asked without copying the settings out (a copy of the generic
+    /// settings makes the Swift runtime check `String: Equatable` at its first use in a process: a
+    /// scan of every conformance in the binary, on every live call's path).
+    package var hasOAuth2: Bool {
+        if case .some = storage.pointer.pointee.oauth2 { true } else { false }
+    }
     /// `auth: { digest: }`: the login `DigestTransport` answers a 401 challenge with.
     package var digest: DigestLogin? {
         get { storage.pointer.pointee.digest }

@@ -34,7 +34,7 @@ package final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
     private static let all = MultiThreadedEventLoopGroup.singleton.makeIterator().map { EventLoopExecutor($0) }
     private static let turn = Locked(0)
     /// False when APICLI_EXECUTOR=pool: every task stays on Swift's pool (to compare, or to rule it out).
-    package static let enabled = ProcessInfo.processInfo.environment["APICLI_EXECUTOR"] != "pool"
+    package static let enabled = getenv("APICLI_EXECUTOR").map { String(cString: $0) } != "pool"
 
     /// The loops in turn (round robin); nil when disabled.
     package static func next() -> EventLoopExecutor? {

@@ -102,15 +102,17 @@ final class KeepAlivePool: Sendable {
         if !kept { channel.close(promise: nil) }
     }
 
-    private let loopFlushes = Locked<[ObjectIdentifier: LoopFlushes]>([:])
+    /// A list, not a dictionary: a loop per core at most, looked up once per connection (and no
+    /// `ObjectIdentifier: Hashable` check by the Swift runtime, a scan of every conformance in the binary).
+    private let loopFlushes = Locked<[(loop: ObjectIdentifier, queue: LoopFlushes)]>([])
 
     /// The flush queue of `loop` (one per loop, made by its first connection).
     private func flushes(for loop: any EventLoop) -> LoopFlushes {
         loopFlushes.withLock { all in
             let key = ObjectIdentifier(loop as AnyObject)
-            if let queue = all[key] { return queue }
+            if let kept = all.first(where: { $0.loop == key }) { return kept.queue }
             let queue = LoopFlushes(loop)
-            all[key] = queue
+            all.append((key, queue))
             return queue
         }
     }
@@ -127,14 +129,14 @@ final class KeepAlivePool: Sendable {
                     // NIO's client handlers but the request encoder and header validator: requests
                     // come encoded and checked (`KeepAliveRequest`), written by `KeepAliveRequestWriter`.
                     // The response decompressor sees only responses with a `Content-Encoding`
-                    // (`KeepAliveHandler` passes them on; `KeepAliveInflated` hands them back).
+                    // (`KeepAliveHandler` passes them on, adding it at the first such response;
+                    // `KeepAliveInflated` hands them back).
                     let sync = channel.pipeline.syncOperations
-                    let decompressor = NIOHTTPResponseDecompressor(limit: .ratio(ClientPool.inflationRatio))
                     let handler = KeepAliveHandler()
                     let requestWriter = KeepAliveRequestWriter()
                     handler.requestWriter = requestWriter
                     try sync.addHandlers([requestWriter, ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)),
-                                          handler, decompressor, KeepAliveInflated(handler)])
+                                          handler])
                     handler.writer = try sync.context(handler: handler)
                     handler.flushes = self.flushes(for: channel.eventLoop)
                 }
@@ -213,6 +215,11 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Any other response is read here: its parts never pass the decompressor, which would hand
     /// them on unchanged (two unwraps and a re-wrap of each part, a twentieth of a load run's CPU).
     private var inflating = false
+    /// The decompressor and `KeepAliveInflated` are in the pipeline: added at the connection's first
+    /// encoded response, not when it opens (each handler type's first use in a process costs the
+    /// Swift runtime two scans of every protocol conformance in the binary: a one-off call's plain
+    /// response need not pay for them).
+    private var canInflate = false
     var requestWriter: KeepAliveRequestWriter?
     /// Its loop's pending flushes (`LoopFlushes`).
     var flushes: LoopFlushes?
@@ -260,6 +267,17 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let part = unwrapInboundIn(data)
         if case .head(let head) = part, head.headers.contains(name: "Content-Encoding") {
+            if !canInflate {
+                do {
+                    try context.pipeline.syncOperations.addHandlers([
+                        NIOHTTPResponseDecompressor(limit: .ratio(ClientPool.inflationRatio)), KeepAliveInflated(self),
+                    ], position: .after(self))
+                } catch {
+                    fail(error)
+                    return context.close(promise: nil)
+                }
+                canInflate = true
+            }
             inflating = true
             return context.fireChannelRead(data)
         }

@@ -1,4 +1,5 @@
 import APISupport
+import Atomics
 import Dispatch
 import NIOCore
 
@@ -7,50 +8,56 @@ import NIOCore
 /// hold every slot only until someone needs one, as nginx reuses keep-alive connections. Only when
 /// every connection is in the middle of a request is the newcomer closed.
 final class MockConnections: Sendable {
-    private struct Entry {
+    /// One open connection. Its handler marks it busy or idle in the slot (an atomic), not under
+    /// the table's lock: connections on different event loops do not wait for each other on every request.
+    final class Slot: Sendable {
         let channel: any Channel
-        var idleSince: UInt64
-        var busy: Bool
+        /// When it went idle (uptime nanoseconds, at least 1); 0 while a request is being answered.
+        fileprivate let idleSince: ManagedAtomic<UInt64>
+
+        fileprivate init(channel: any Channel, idleSince: UInt64) {
+            self.channel = channel
+            self.idleSince = ManagedAtomic(max(idleSince, 1))
+        }
+
+        /// A request started (`true`) or its response went out (`false`: idle from now).
+        func busy(_ busy: Bool) {
+            idleSince.store(busy ? 0 : max(DispatchTime.now().uptimeNanoseconds, 1), ordering: .relaxed)
+        }
+
+        /// When it went idle; nil while a request is being answered.
+        fileprivate var idle: UInt64? {
+            let since = idleSince.load(ordering: .relaxed)
+            return since == 0 ? nil : since
+        }
     }
 
     let limit: Int
-    private let entries = Locked<[ObjectIdentifier: Entry]>([:])
+    private let entries = Locked<[ObjectIdentifier: Slot]>([:])
 
     init(limit: Int) {
         self.limit = limit
     }
 
-    /// Whether `channel` may stay open (then it is counted until `closed`).
-    func admit(_ channel: any Channel) -> Bool {
-        let now = DispatchTime.now().uptimeNanoseconds
+    /// The slot of `channel` when it may stay open (then it is counted until `closed`), else nil.
+    func admit(_ channel: any Channel) -> Slot? {
+        let slot = Slot(channel: channel, idleSince: DispatchTime.now().uptimeNanoseconds)
         let (admitted, evicted) = entries.withLock { open -> (Bool, (any Channel)?) in
             var victim: (any Channel)?
             if open.count >= limit {
-                guard let oldest = open.filter({ !$0.value.busy }).min(by: { $0.value.idleSince < $1.value.idleSince }) else {
-                    return (false, nil)
-                }
+                let idle = open.compactMap { key, slot in slot.idle.map { (key: key, since: $0, channel: slot.channel) } }
+                guard let oldest = idle.min(by: { $0.since < $1.since }) else { return (false, nil) }
                 open[oldest.key] = nil
-                victim = oldest.value.channel
+                victim = oldest.channel
             }
-            open[ObjectIdentifier(channel)] = Entry(channel: channel, idleSince: now, busy: false)
+            open[ObjectIdentifier(channel)] = slot
             return (true, victim)
         }
         evicted?.close(promise: nil)
-        return admitted
+        return admitted ? slot : nil
     }
 
     func closed(_ channel: any Channel) {
         entries.withLock { $0[ObjectIdentifier(channel)] = nil }
-    }
-
-    /// A request started (`true`) or its response went out (`false`: idle from now).
-    func busy(_ channel: any Channel, _ busy: Bool) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        entries.withLock { open in
-            guard var entry = open[ObjectIdentifier(channel)] else { return }
-            entry.busy = busy
-            if !busy { entry.idleSince = now }
-            open[ObjectIdentifier(channel)] = entry
-        }
     }
 }

@@ -16,7 +16,7 @@ extension MockTable {
     static func graphqlName(_ target: Target) -> String? { TargetRoute.graphqlName(target) }
 
     /// Whether requests' bodies must be kept: to validate them, or to pick a GraphQL operation.
-    package var keepsBodies: Bool { validateRequests || entries.contains { Self.graphqlName($0.route.target) != nil } }
+    package var keepsBodies: Bool { validateRequests || servesGraphQL }
 
     enum GraphQLPick {
         case entry(Entry)

@@ -11,6 +11,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import NIOCore
+import NIOHTTP1
 
 /// The routes `apicli mock` serves, built once from the selected targets through the workspace
 /// (the one factory) and swapped whole on reload. Answering a request needs no socket: the server
@@ -22,6 +24,25 @@ package struct MockTable: Sendable {
         /// Responses rendered once, by sample name ("" for `sample:`): for a route without captures
         /// a text or JSON sample always renders the same (a `file:` body is read each time).
         var rendered: [String: Response] = [:]
+        /// The same responses as the server writes them (by the same names), made once: a request
+        /// for one of them costs no header list, no body copy. None for a response whose header
+        /// cannot be sent (the server answers 500 for it each time).
+        var wire: [String: Wire] = [:]
+    }
+
+    /// A rendered response ready for the wire: the head's fields as `MockHandler.write` sends
+    /// them (with Content-Length) and the body's bytes.
+    struct Wire: Sendable {
+        var status: HTTPResponseStatus
+        var headers: HTTPHeaders
+        var body: ByteBuffer
+
+        init?(_ response: Response) {
+            guard response.headers.allSatisfy(MockHandler.isSendable) else { return nil }
+            status = HTTPResponseStatus(statusCode: response.status)
+            headers = MockHandler.fields(response.headers, bodyCount: response.body.count)
+            body = ByteBuffer(bytes: response.body)
+        }
     }
 
     /// Most specific first.
@@ -35,6 +56,14 @@ package struct MockTable: Sendable {
 
     /// The entries' routes, in the same order (`entries.map(\.route)`, kept: matched for every request).
     package private(set) var routes: [TargetRoute] = []
+    /// Whether some route is a GraphQL target's (its requests' bodies are kept to pick the operation).
+    private(set) var servesGraphQL = false
+    /// By entry: whether it is a GraphQL target's (one of several on an endpoint, picked by the operation).
+    private var graphql: [Bool] = []
+    /// By entry: the answer to a request that names no sample, made once when it is a rendered
+    /// response. Kept beside the entries, not in them: reading an entry copies its route, service
+    /// and target, and the usual request needs none of them.
+    private var ready: [Answer?] = []
 
     /// Routes for `selected`. Two routes that answer the same requests are an error naming both,
     /// unless `prefer` (`--service`) names the service of exactly one of them.
@@ -56,7 +85,10 @@ package struct MockTable: Sendable {
                     for (name, sample) in target.allSamples where sample.error == nil {
                         if case .file? = sample.body { continue }
                         let stub = workspace.stub(sample, of: target, in: service, bindings: bindings, captures: [:])
-                        if let response = try? stub.response() { entry.rendered[name ?? ""] = response }
+                        if let response = try? stub.response() {
+                            entry.rendered[name ?? ""] = response
+                            entry.wire[name ?? ""] = Wire(response)
+                        }
                     }
                 }
                 entries.append(entry)
@@ -66,6 +98,12 @@ package struct MockTable: Sendable {
         }
         self.entries = TargetRoute.mostSpecificFirst(try Self.resolveConflicts(entries, prefer: prefer, problems: problems), \.route)
         routes = self.entries.map(\.route)
+        graphql = self.entries.map { Self.graphqlName($0.route.target) != nil }
+        servesGraphQL = graphql.contains(true)
+        ready = self.entries.map { entry in
+            let answer = self.answer(entry, captures: [:], sample: nil)
+            return answer.wire != nil ? answer : nil
+        }
     }
 
     private static func resolveConflicts(_ entries: [Entry], prefer: [String], problems: [Diagnostic]) throws(APIError) -> [Entry] {
@@ -97,6 +135,8 @@ package struct MockTable: Sendable {
         package var target: String?
         /// `sample` or the name of the entry of `samples:`; nil when none was used.
         package var sample: String?
+        /// `reply` made ready for the wire once, when it is a rendered response.
+        var wire: Wire? = nil
     }
 
     /// The header and the query parameter that choose a named sample.
@@ -108,21 +148,17 @@ package struct MockTable: Sendable {
     package func answer(method: String, uri: String, sampleHeader: String? = nil, body: Data = Data(),
                         headers: [(name: String, value: String)] = []) -> Answer {
         let (path, query) = Self.split(uri)
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        let parts = Self.segments(path)
         let chosen = sampleHeader.flatMap { $0.isEmpty ? nil : $0 } ?? Self.queryValue(Self.sampleParameter, in: query)
         if let (index, captures) = TargetRoute.firstMatch(routes, method: method, parts: parts) {
-            var entry = entries[index]
-            if Self.graphqlName(entry.route.target) != nil {
+            if graphql[index] {
                 switch graphqlEntry(from: index, parts: parts, body: body, query: query) {
-                case .entry(let picked): entry = picked
+                case .entry(let picked): return answer(picked, captures: captures, query: query, body: body, headers: headers, sample: chosen)
                 case .refused(let refused): return refused
                 }
             }
-            if validateRequests, let refused = Self.refused(body, query: query, captures: captures, headers: headers,
-                                                                 by: entry.route.target) {
-                return refused
-            }
-            return answer(entry, captures: captures, sample: chosen)
+            if chosen == nil, !validateRequests, let ready = ready[index] { return ready }
+            return answer(entries[index], captures: captures, query: query, body: body, headers: headers, sample: chosen)
         }
         let allowed = entries.filter { $0.route.match(parts) != nil }.map(\.route.method)
         if !allowed.isEmpty {
@@ -134,6 +170,17 @@ package struct MockTable: Sendable {
                                            body: Data(text.utf8), delay: 0), target: nil, sample: nil)
         }
         return Answer(reply: notFound(method: method, path: path, parts: parts), target: nil, sample: nil)
+    }
+
+    /// The answer of `entry`'s route: refused when requests are validated and this one breaks its
+    /// schema, else its sample's (`name`, else the first).
+    private func answer(_ entry: Entry, captures: [String: String], query: Substring, body: Data,
+                        headers: [(name: String, value: String)], sample name: String?) -> Answer {
+        if validateRequests, let refused = Self.refused(body, query: query, captures: captures, headers: headers,
+                                                        by: entry.route.target) {
+            return refused
+        }
+        return answer(entry, captures: captures, sample: name)
     }
 
     private func answer(_ entry: Entry, captures: [String: String], sample name: String?) -> Answer {
@@ -154,9 +201,9 @@ package struct MockTable: Sendable {
             pick = (target.samples[0].name, target.samples[0].sample)
         }
         let shown = pick.0 ?? "sample"
-        let stub = workspace.stub(pick.1, of: target, in: entry.route.service, bindings: entry.bindings, captures: captures)
         if pick.1.error != nil { return Answer(reply: .close(delay: pick.1.delay), target: label, sample: shown) }
         if pick.1.events != nil {
+            let stub = workspace.stub(pick.1, of: target, in: entry.route.service, bindings: entry.bindings, captures: captures)
             do throws(APIError) {
                 let head = try stub.response()
                 return Answer(reply: .events(status: head.status, headers: head.headers, events: try stub.eventChunks(),
@@ -169,8 +216,9 @@ package struct MockTable: Sendable {
         if let response = entry.rendered[pick.0 ?? ""] {
             return Answer(reply: .response(status: response.status, headers: response.headers, body: response.body,
                                            delay: pick.1.delay),
-                          target: label, sample: shown)
+                          target: label, sample: shown, wire: entry.wire[pick.0 ?? ""])
         }
+        let stub = workspace.stub(pick.1, of: target, in: entry.route.service, bindings: entry.bindings, captures: captures)
         do throws(APIError) {
             let response = try stub.response()
             return Answer(reply: .response(status: response.status, headers: response.headers, body: response.body,
@@ -204,6 +252,11 @@ package struct MockTable: Sendable {
     /// (`http://host/hello?x=1`, which RFC 9112 §3.2.2 says a server must accept: its scheme and
     /// authority are left out; none of them names a path: `/`).
     static func split(_ target: String) -> (path: String, query: Substring) {
+        // origin-form, ASCII (the usual request): split at the first `?` by its byte
+        if target.utf8.first == UInt8(ascii: "/"), isASCII(target) {
+            guard let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
+            return (String(target[..<q]), target[target.index(after: q)...])
+        }
         var uri = target
         if let colon = uri.firstIndex(of: ":"), ["http", "https"].contains(uri[..<colon].lowercased()),
            uri[colon...].hasPrefix("://") {
@@ -213,6 +266,29 @@ package struct MockTable: Sendable {
         }
         guard let q = uri.firstIndex(of: "?") else { return (uri, "") }
         return (String(uri[..<q]), uri[uri.index(after: q)...])
+    }
+
+    /// Whether `text` is all ASCII, read from its bytes in place (a request's path, for every request).
+    static func isASCII(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// The path's segments, empty ones left out (`/a//b/` is `a`, `b`).
+    static func segments(_ path: String) -> [Substring] {
+        // ASCII: split by the byte (no `/` can be part of a longer character there)
+        guard isASCII(path) else { return path.split(separator: "/", omittingEmptySubsequences: true) }
+        var parts: [Substring] = []
+        let bytes = path.utf8
+        var start = bytes.startIndex, at = start
+        while at != bytes.endIndex {
+            if bytes[at] == UInt8(ascii: "/") {
+                if at != start { parts.append(path[start..<at]) }
+                start = bytes.index(after: at)
+            }
+            at = bytes.index(after: at)
+        }
+        if start != bytes.endIndex { parts.append(path[start...]) }
+        return parts
     }
 
     static func queryValue(_ name: String, in query: Substring) -> String? {

@@ -156,7 +156,7 @@ struct Sender: Sendable {
         while true {
             let start = monotonicSeconds()
             let isLast = retry == tries - 1
-            let refreshes = mode == .live && !request.freshToken && (plugins.isEmpty ? request.oauth2 : plugins.prepare(request).oauth2) != nil
+            let refreshes = mode == .live && !request.freshToken && (plugins.isEmpty ? request.hasOAuth2 : plugins.prepare(request).hasOAuth2)
             let attempt = transfer.holding { ($0.status >= 500 && !isLast) || ($0.status == 401 && refreshes) }
             var wait = 0.0
             do throws(APIError) {
@@ -253,7 +253,7 @@ struct Decorated: Transport {
 
     func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         // What each decorator of `chain` looks at; with none set, each would pass the request on.
-        if request.idle == nil, request.digest == nil, request.oauth2 == nil, request.aws == nil, request.websocket == nil {
+        if request.idle == nil, request.digest == nil, !request.hasOAuth2, request.aws == nil, request.websocket == nil {
             return try await base.send(request, transfer: transfer)
         }
         return try await chain.send(request, transfer: transfer)

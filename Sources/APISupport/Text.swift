@@ -1,18 +1,21 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The few string operations apicli needs that Foundation's ICU-backed half would otherwise bring
 /// in (the binary imports FoundationEssentials only): trimming, padding, fixed-point numbers,
 /// percent-encoding, and comparing ASCII case-insensitively.
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs.
     package func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
+        Text.trimming(String(self)) { $0 == " " || $0 == "\t" }
     }
 
     /// Without leading and trailing white space and line breaks.
     package func trimmingWhitespace() -> String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
-        return String(self[first...last])
+        Text.trimming(String(self)) { $0.isWhitespace }
     }
 
     /// Spaces after, to `width` characters (a longer string stays whole): a column's left-aligned cell.
@@ -43,6 +46,8 @@ extension StringProtocol {
 
     /// `%XX` escapes decoded; nil when an escape is broken or the bytes are not UTF-8.
     package func removingPercentEscapes() -> String? {
+        // no escape: the text as is (its bytes are UTF-8 already), without the byte-by-byte copy
+        if !utf8.contains(UInt8(ascii: "%")) { return String(self) }
         var bytes: [UInt8] = []
         var it = Array(utf8)[...]
         while let b = it.popFirst() {
@@ -82,6 +87,14 @@ extension String {
 }
 
 package enum Text {
+    /// `text` without the characters `isSpace` says at either end. On a `String`, not in the
+    /// `StringProtocol` extension's generic code: a range of a generic index there makes the Swift
+    /// runtime check `Comparable` at its first use, a scan of every conformance in the binary.
+    static func trimming(_ text: String, _ isSpace: (Character) -> Bool) -> String {
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(text[first...last])
+    }
+
     /// A set of ASCII bytes.
     package struct ByteSet: Sendable {
         private var bits: (UInt64, UInt64) = (0, 0)
@@ -156,5 +169,15 @@ package enum Text {
         if seconds < 1 { return milliseconds(seconds) }
         guard seconds.isFinite, seconds < 9e15 else { return "\(seconds) s" }
         return seconds == seconds.rounded() ? "\(Int(seconds)) s" : fixed(seconds, 2) + " s"
+    }
+}
+
+extension Data {
+    /// `text`'s UTF-8 bytes. `Data(text.utf8)` asks the Swift runtime whether the view is
+    /// `ContiguousBytes` (`Data`'s init from any sequence does), the first time a scan of every protocol
+    /// conformance in the binary. A one-off command's path (`call --stub`) uses this instead.
+    package init(utf8 text: String) {
+        var text = text
+        self = text.withUTF8 { Data(buffer: $0) }
     }
 }

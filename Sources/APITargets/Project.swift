@@ -36,8 +36,12 @@ package struct Project: Sendable {
     package static func load(directory: String) throws(APIError) -> Project {
         for name in fileNames {
             let path = Path.join(directory, name)
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            return try decode([UInt8](data), file: path)
+            // Most folders have no project file: a `stat` says so (FoundationEssentials' attempt to read a
+            // missing file costs far more); a regular file is read as target files are.
+            guard Path.exists(path),
+                  let bytes = TargetFile.regularFileBytes(path) ?? FileManager.default.contents(atPath: path).map({ [UInt8]($0) })
+            else { continue }
+            return try decode(bytes, file: path)
         }
         return Project()
     }

@@ -110,8 +110,9 @@ package enum TargetFile {
     /// The largest target file read, in bytes: 16 MiB, or `APICLI_MAX_TARGET_FILE_SIZE` (bytes).
     package static let defaultMaxSize = 16 << 20
 
-    static func maxSize(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
-        environment["APICLI_MAX_TARGET_FILE_SIZE"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? defaultMaxSize
+    /// The one variable read (`getenv`), not the whole environment made into a dictionary at each file.
+    static func maxSize() -> Int {
+        getenv("APICLI_MAX_TARGET_FILE_SIZE").flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil } ?? defaultMaxSize
     }
 
     /// A file larger than `maxSize` is refused before it is read (exit 2).

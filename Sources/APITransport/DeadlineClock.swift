@@ -17,8 +17,10 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
     let queue = DispatchQueue(label: "apicli.deadlines")
     private let timer: DispatchSourceTimer
     private struct State {
-        var nextID: UInt64 = 0
-        var live: [UInt64: (due: UInt64, action: @Sendable () -> Void)] = [:]
+        /// `Int` ids (not `UInt64`): a dictionary's key type is checked `Hashable` by the Swift runtime at
+        /// its first use in a process, a scan of every conformance in the binary, and `Int`'s is checked anyway.
+        var nextID = 0
+        var live: [Int: (due: UInt64, action: @Sendable () -> Void)] = [:]
         var heap = MinHeap()
         /// Uptime nanoseconds the timer is armed for (`.max`: not armed).
         var armed: UInt64 = .max
@@ -33,7 +35,7 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
     }
 
     /// Runs `action` on `queue` after `seconds`, unless `remove`d first. Returns its id.
-    func add(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+    func add(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> Int {
         let now = DispatchTime.now().uptimeNanoseconds
         let due = now &+ UInt64(min(max(seconds, 0), 1e9) * 1e9)
         return state.withLock { s in
@@ -49,7 +51,7 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
     /// Forgets a deadline that has not fired (its action is released now). False when it was no
     /// longer waiting: its time had come (its action has run or is running).
     @discardableResult
-    func remove(_ id: UInt64) -> Bool {
+    func remove(_ id: Int) -> Bool {
         let action = state.withLock { s -> (@Sendable () -> Void)? in
             let action = s.live.removeValue(forKey: id)?.action
             if s.heap.count > 4096 && s.heap.count > 2 * s.live.count {
@@ -83,18 +85,18 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
 
 /// A binary min-heap of (due, id), earliest first.
 private struct MinHeap {
-    private var items: [(due: UInt64, id: UInt64)] = []
+    private var items: [(due: UInt64, id: Int)] = []
 
     init() {}
 
-    init(_ items: [(due: UInt64, id: UInt64)]) {
+    init(_ items: [(due: UInt64, id: Int)]) {
         self.items = items.sorted { $0.due < $1.due }  // a sorted array is a heap
     }
 
     var count: Int { items.count }
-    var top: (due: UInt64, id: UInt64)? { items.first }
+    var top: (due: UInt64, id: Int)? { items.first }
 
-    mutating func push(_ item: (due: UInt64, id: UInt64)) {
+    mutating func push(_ item: (due: UInt64, id: Int)) {
         items.append(item)
         var i = items.count - 1
         while i > 0 {

@@ -117,9 +117,9 @@ package struct StubTransport: Transport {
         var body = Data()
         switch sample.body {
         case .text(let t)?:
-            body = Data(try bindings.expand(t, in: "the sample body", file: file, unresolved: .keep).utf8)
+            body = Data(utf8: try bindings.expand(t, in: "the sample body", file: file, unresolved: .keep))
         case .json(let v)?:
-            body = Data(try v.expanded(with: bindings, in: "the sample JSON", file: file).jsonText.utf8)
+            body = Data(utf8: try v.expanded(with: bindings, in: "the sample JSON", file: file).jsonText)
             if headers.value(of: "Content-Type") == nil { headers.append(HeaderField("Content-Type", "application/json")) }
         case .file(let path, let mark)?:
             guard let data = FileManager.default.contents(atPath: path) else {

@@ -53,8 +53,20 @@ package struct TargetRoute: Sendable {
         return .capture(name: name, prefix: String(text[..<open]), suffix: String(text[end...]))
     }
 
+    /// Whether a request's path segment (not yet decoded) is the literal `text`: compared as it
+    /// is when it has no `%` escape (the usual request), else decoded first.
+    static func segment(_ part: Substring, is text: String) -> Bool {
+        if !part.utf8.contains(UInt8(ascii: "%")) { return part == text }
+        return (String(part).removingPercentEscapes() ?? String(part)) == text
+    }
+
     /// The captured values when `path` (split, not yet decoded) matches, else nil.
     package func match(_ parts: [Substring]) -> [String: String]? {
+        Self.match(segments, parts)
+    }
+
+    /// `match` by the route's segments alone: `firstMatch` reads them where the route lies.
+    static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
         var captures: [String: String] = [:]
         for (i, segment) in segments.enumerated() {
             switch segment {
@@ -63,7 +75,7 @@ package struct TargetRoute: Sendable {
                 captures[name] = parts[i...].map { String($0).removingPercentEscapes() ?? String($0) }.joined(separator: "/")
                 return captures
             case .literal(let text):
-                guard i < parts.count, (String(parts[i]).removingPercentEscapes() ?? String(parts[i])) == text else { return nil }
+                guard i < parts.count, Self.segment(parts[i], is: text) else { return nil }
             case .capture(let name, let prefix, let suffix):
                 guard i < parts.count else { return nil }
                 let raw = String(parts[i]).removingPercentEscapes() ?? String(parts[i])
@@ -165,12 +177,21 @@ extension TargetRoute {
     /// function of this package type runs unspecialized (metadata looked up for each iterator).
     package static func firstMatch(_ routes: [TargetRoute], method: String,
                                    parts: [Substring]) -> (index: Int, captures: [String: String])? {
-        for method in answering(method) {
+        if let found = firstMatch(routes, exactly: method, parts: parts) { return found }
+        return method == "HEAD" ? firstMatch(routes, exactly: "GET", parts: parts) : nil
+    }
+
+    /// The first of `routes` of exactly `method` that matches `parts` (`answering(method)`'s order
+    /// is `firstMatch`'s, without a list made for every request).
+    private static func firstMatch(_ routes: [TargetRoute], exactly method: String,
+                                   parts: [Substring]) -> (index: Int, captures: [String: String])? {
+        // each route borrowed where it lies, not copied (it holds its service and target)
+        routes.withUnsafeBufferPointer { routes in
             for index in routes.indices where routes[index].method == method {
-                if let captures = routes[index].match(parts) { return (index, captures) }
+                if let captures = match(routes[index].segments, parts) { return (index, captures) }
             }
+            return nil
         }
-        return nil
     }
 
     /// The methods of the routes that answer a request with `method`, in order: `HEAD` then `GET`

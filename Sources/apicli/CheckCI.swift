@@ -51,7 +51,7 @@ extension CheckValues {
     /// GitHub Actions' annotations (on stdout) when the run is there, at the lines where the
     /// `selected` targets are declared; the report files are `ReportFiles`'.
     func printAnnotations(_ results: [CheckResult], _ selected: [(Service, Target)], _ console: Console) {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.all()
         guard environment["GITHUB_ACTIONS"] == "true" else { return }
         var locations: [String: SourceLocation] = [:]
         for (service, target) in selected {

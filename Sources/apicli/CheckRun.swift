@@ -136,7 +136,7 @@ struct CheckValues {
     private func plan(_ workspace: Workspace, _ caller: Caller) throws(APIError)
         -> (CheckItems, CheckScope, [(Service, Target)], CheckPlanner) {
         let rows = try workspace.rows(try Selection.select(try workspace.catalog(), patterns: patterns), data: data)
-        let (selected, scope) = try CheckScope.narrow(rows, scopeRequest, environment: ProcessInfo.processInfo.environment)
+        let (selected, scope) = try CheckScope.narrow(rows, scopeRequest, environment: ProcessEnvironment.all())
         var planner = CheckPlanner(caller: caller, includeAll: all)
         planner.named = Selection.exactNames(patterns)
         planner.drift = drift || driftMode != nil ? driftMode ?? .fail : nil

@@ -35,12 +35,12 @@ struct Console: Sendable {
     /// Before a workspace exists (bad arguments, an unreadable project file): nothing to hide yet.
     static let plain = Console(fixed: Redactor(secrets: []))
 
-    func out(_ text: String) { Terminal.write(Data(Self.visible(redactor.text(text)).utf8)) }
-    func err(_ text: String) { Terminal.write(Data(Self.visible(redactor.text(text)).utf8), to: STDERR_FILENO) }
+    func out(_ text: String) { Terminal.write(Self.visible(redactor.text(text))) }
+    func err(_ text: String) { Terminal.write(Self.visible(redactor.text(text)), to: STDERR_FILENO) }
 
     /// A progress line our own code composed (`\r`, then the line, then erase-to-end): the one
     /// writer that may send control sequences to the terminal.
-    func progress(_ text: String) { Terminal.write(Data(redactor.text(text).utf8), to: STDERR_FILENO) }
+    func progress(_ text: String) { Terminal.write(redactor.text(text), to: STDERR_FILENO) }
 
     /// Text as a terminal may be shown it: control characters (ESC, BEL, CR, other C0, DEL and
     /// the C1 range, U+009B CSI included) written as `\xHH`, so a target file, a report or a

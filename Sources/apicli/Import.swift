@@ -46,7 +46,7 @@ enum ImportIO {
     /// An existing file is replaced only with `force`.
     static func write(_ text: String, to path: String, force: Bool) throws(APIError) {
         if path == "-" {
-            Terminal.write(Data(text.utf8))
+            Terminal.write(text)
             return
         }
         if !force, Path.exists(path) {

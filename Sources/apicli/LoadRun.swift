@@ -42,7 +42,7 @@ extension APICLI.Load {
         (template.model, template.load) = Self.describe(plan)  // the whole run's load, whichever shard this is
         template.thresholds = setup.thresholds
         do throws(APIError) {
-            if let shard = try flags.shard?.resolve(ProcessInfo.processInfo.environment) {
+            if let shard = try flags.shard?.resolve(ProcessEnvironment.all()) {
                 plan = plan.share(shard)
                 template.shard = shard
                 console.err("apicli: shard \(shard.index)/\(shard.count) (\(shard.source)): \(Self.describe(plan).1)\n")

@@ -11,7 +11,7 @@ import Foundation
 enum MessageOutput {
     static func printer(_ format: EventFormat) -> @Sendable (ReceivedMessage) -> Void {
         { message in
-            Terminal.write(Data((format == .json ? message.jsonLine : message.text).utf8 + [0x0A]))
+            Terminal.write((format == .json ? message.jsonLine : message.text) + "\n")
         }
     }
 }

@@ -152,7 +152,9 @@ extension APICLI {
 
         /// The request's log line, on stderr.
         @Sendable static func logLine(_ event: MockServer.Event) {
-            Terminal.write(Data((Console.visible(event.line) + "\n").utf8), to: STDERR_FILENO)  // the URI is the client's
+            var line = Console.visible(event.line)  // the URI is the client's
+            line += "\n"
+            Terminal.write(line, to: STDERR_FILENO)
         }
 
         /// One line per service: where its routes are served.

@@ -1,3 +1,4 @@
+import APISupport
 import APIDiagnostics
 import APITargets
 import APIEndpoint
@@ -60,7 +61,7 @@ extension APICLI {
         let options = Workspace.Options(directory: targets.directory, environmentName: environment?.environmentName,
                                         envFiles: environment?.envFiles ?? [], overrides: overrides,
                                         showSecrets: request?.showSecrets ?? false)
-        let workspace = try Workspace(options, process: ProcessInfo.processInfo.environment,
+        let workspace = try Workspace(options, process: ProcessEnvironment.all(),
                                       connection: request?.connection ?? ConnectionOptions(), cookies: cookies)
         // apicli.yaml's cookies: { jar: } when --cookie-jar is not given (call and record only).
         if projectJar, shared == nil, let request, request.cookieJar == nil, let jar = workspace.project.cookieJar {
@@ -181,7 +182,7 @@ struct Seconds: ExpressibleByArgument {
 
 /// Completes `service.target` names from the target files (honours --targets on the line).
 @Sendable func completeTargetNames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-    var directory = ProcessInfo.processInfo.environment["APICLI_TARGETS"] ?? "targets"
+    var directory = ProcessEnvironment.all()["APICLI_TARGETS"] ?? "targets"
     if let i = words.firstIndex(of: "--targets"), i + 1 < words.count { directory = words[i + 1] }
     var names: [String] = []
     for file in (try? Catalog.files(in: directory)) ?? [] {

@@ -1,3 +1,4 @@
+import APISupport
 import APIDiagnostics
 import APITransport
 import APICheck
@@ -27,7 +28,7 @@ struct ReportFiles {
     /// A check run's JUnit, JSON and HTML reports, and GitHub Actions' step summary when it runs there.
     /// `run` is made only when a report needs it.
     func write(_ results: [CheckResult], run make: @autoclosure () -> RunInfo, coverage: Coverage? = nil, _ console: Console) throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.all()
         let summary = environment["GITHUB_ACTIONS"] == "true" ? environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 } : nil
         guard junit != nil || json != nil || html != nil || summary != nil else { return }
         let run = make()

@@ -19,25 +19,35 @@ enum Terminal {
 
     /// Writes all of `data` to `fd`. A closed pipe (`apicli … | head`) ends the program quietly.
     static func write(_ data: Data, to fd: Int32 = STDOUT_FILENO) {
-        data.withUnsafeBytes { raw in
-            guard var p = raw.baseAddress else { return }
-            var left = raw.count
-            while left > 0 {
-                let n = POSIX.write(fd, p, left)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EPIPE { _exit(ExitStatus.ok.rawValue) }
-                    // stdout is gone or full: say so on stderr (best effort) and leave with exit 5.
-                    if fd == STDOUT_FILENO {
-                        let message = "apicli: cannot write to standard output: \(String(cString: strerror(errno)))\n"
-                        _ = message.withCString { POSIX.write(STDERR_FILENO, $0, strlen($0)) }
-                        _exit(ExitStatus.output.rawValue)
-                    }
-                    return
+        data.withUnsafeBytes { raw in write(raw, to: fd) }
+    }
+
+    /// Writes `text`'s UTF-8 bytes to `fd`, as they are (no `Data` made of them: `Data`'s init from a
+    /// sequence asks the Swift runtime whether the view is `ContiguousBytes`: the first time, a scan
+    /// of every protocol conformance in the binary).
+    static func write(_ text: String, to fd: Int32 = STDOUT_FILENO) {
+        var text = text
+        text.withUTF8 { bytes in write(UnsafeRawBufferPointer(bytes), to: fd) }
+    }
+
+    private static func write(_ raw: UnsafeRawBufferPointer, to fd: Int32) {
+        guard var p = raw.baseAddress else { return }
+        var left = raw.count
+        while left > 0 {
+            let n = POSIX.write(fd, p, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { _exit(ExitStatus.ok.rawValue) }
+                // stdout is gone or full: say so on stderr (best effort) and leave with exit 5.
+                if fd == STDOUT_FILENO {
+                    let message = "apicli: cannot write to standard output: \(String(cString: strerror(errno)))\n"
+                    _ = message.withCString { POSIX.write(STDERR_FILENO, $0, strlen($0)) }
+                    _exit(ExitStatus.output.rawValue)
                 }
-                p += n
-                left -= n
+                return
             }
+            p += n
+            left -= n
         }
     }
 

@@ -13,7 +13,7 @@ final class DeadlineClockTests: XCTestCase {
         let clock = DeadlineClock.shared
         let fired = Locked<[String]>([])
         weak var weakHeld: Held?
-        let id: UInt64 = {
+        let id: Int = {
             let held = Held()
             weakHeld = held
             return clock.add(after: 0.3) { _ = held; fired.withLock { $0.append("removed") } }

@@ -54,7 +54,7 @@ struct OAuth2Cache {
     }
 
     static var folder: String {
-        let env = ProcessInfo.processInfo.environment
+        let env = ProcessEnvironment.all()
         if let dir = env["APICLI_CACHE"], !dir.isEmpty { return dir }
         if let xdg = env["XDG_CACHE_HOME"], !xdg.isEmpty { return Path.join(xdg, "apicli") }
         return Path.join(env["HOME"] ?? Path.temporaryDirectory, ".cache/apicli")

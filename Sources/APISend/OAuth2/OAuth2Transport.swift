@@ -19,7 +19,7 @@ package struct OAuth2Transport: Transport {
     }
 
     package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
-        guard request.oauth2 != nil else { return try await base.send(request, transfer: transfer) }
+        guard request.hasOAuth2 else { return try await base.send(request, transfer: transfer) }
         let authorized = try await OAuth2Client.authorize(request, fresh: request.freshToken, via: base)
         return try await base.send(authorized, transfer: transfer)
     }
