@@ -98,13 +98,13 @@ public enum Deadline {
 
     /// `bound`'s deadline on the shared `DeadlineClock`: its id.
     @usableFromInline
-    package static func arm(_ seconds: Double, _ onTimeout: @escaping @Sendable () -> Void) -> UInt64 {
+    package static func arm(_ seconds: Double, _ onTimeout: @escaping @Sendable () -> Void) -> Int {
         DeadlineClock.shared.add(after: seconds, onTimeout)
     }
 
     /// Forgets `bound`'s deadline; false when its time had come.
     @usableFromInline @discardableResult
-    package static func disarm(_ id: UInt64) -> Bool {
+    package static func disarm(_ id: Int) -> Bool {
         DeadlineClock.shared.remove(id)
     }
 
