@@ -114,47 +114,52 @@ package struct CheckRunner: Sendable {
 
     /// Sends one item (with its retries) and judges the last response.
     package func execute(_ item: CheckItem) async -> CheckResult {
-        var result = CheckResult(name: item.name, service: item.service, target: item.target, sample: item.sample,
-                                 outcome: .skipped)
+        // A result is made where it is decided (a sent item's by `judged`: none made first and dropped).
         switch item.work {
         case .skip(let reason):
-            result.skipReason = reason
-            return result
+            return Self.skipped(item, reason)
         case .deferred(let make):
             var next = item
             next.work = await make()
             return await execute(next)
         case .fail(let error):
-            (result.outcome, result.kind, result.messages) = (.failed, error.kind, [error.summary])
-            return result
+            return Self.failed(item, error)
         case let .send(call, answer, expectFailure):
-            if let reason = call.skipReason {
-                result.skipReason = reason
-                return result
-            }
+            if let reason = call.skipReason { return Self.skipped(item, reason) }
             let sent = await caller.send(call, answer: answer)
             return judged(sent, item, validation: call.validation, expect: call.expect, expectFailure: expectFailure)
         case .shared(let run):
             switch await run() {
             case .success(let run):
-                if let reason = run.call.skipReason {
-                    result.skipReason = reason
-                    return result
-                }
+                if let reason = run.call.skipReason { return Self.skipped(item, reason) }
                 return judged(run.sent, item, validation: run.call.validation, expect: run.call.expect,
                               expectFailure: false)
             case .failure(let error):
-                (result.outcome, result.kind, result.messages) = (.failed, error.kind, [error.summary])
-                return result
+                return Self.failed(item, error)
             }
         }
+    }
+
+    private static func blank(_ item: CheckItem) -> CheckResult {
+        CheckResult(name: item.name, service: item.service, target: item.target, sample: item.sample, outcome: .skipped)
+    }
+
+    private static func skipped(_ item: CheckItem, _ reason: String) -> CheckResult {
+        var result = blank(item)
+        result.skipReason = reason
+        return result
+    }
+
+    private static func failed(_ item: CheckItem, _ error: APIError) -> CheckResult {
+        var result = blank(item)
+        (result.outcome, result.kind, result.messages) = (.failed, error.kind, [error.summary])
+        return result
     }
 
     /// The item's result: its last response judged by `expect:` (else `validate:`), with every attempt.
     private func judged(_ sent: Sent, _ item: CheckItem, validation: Validation, expect: Expectations?,
                         expectFailure: Bool) -> CheckResult {
-        var result = CheckResult(name: item.name, service: item.service, target: item.target, sample: item.sample,
-                                 outcome: .skipped)
+        var result = Self.blank(item)
         let last = sent.last
         let verdict = Verdict.judge(last, expect: expect, validation: validation, expectFailure: expectFailure)
         result.request = CheckResult.Request(sent.request)

@@ -47,7 +47,7 @@ package struct PreparedCall: Sendable {
     // `target`, `endpoint` and `bindings` lend the whole value through a `_read` coroutine whose
     // frame is allocated on every read.
     /// `target.until`.
-    package var until: Until? { storage.pointer.pointee.target.until }
+    package var until: Until? { storage.pointer.pointee.target.untilBox?.value }  // `target.until` (a getter) copied the target
     /// `target.stream?.reconnects` (0 without `stream:`).
     package var reconnects: Int { storage.pointer.pointee.target.stream?.reconnects ?? 0 }
     /// `target.expect`.

@@ -48,8 +48,8 @@ package struct WebSocketRequest: Sendable {
 
     /// Whether `url` names a WebSocket endpoint (ws:// or wss://).
     package static func isWebSocket(_ url: URL) -> Bool {
-        let scheme = url.scheme?.lowercased()
-        return scheme == "ws" || scheme == "wss"
+        guard let scheme = url.scheme else { return false }
+        return scheme.equalsIgnoringCase("ws") || scheme.equalsIgnoringCase("wss")
     }
 }
 

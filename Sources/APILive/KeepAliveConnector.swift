@@ -35,7 +35,7 @@ struct KeepAliveConnector: Connector {
         guard transfer.destination == nil, hop.proxy == nil, hop.route.socket == nil, request.websocket == nil,
               !request.http2PriorKnowledge else { return false }
         if case .some(let body) = request.body, case .data = body {} else if request.body != nil { return false }
-        return memo.plain(request.url) { url in (url.scheme ?? "").equalsIgnoringCase("http") && url.host != nil }
+        return memo.parts(request.url).plain
     }
 
 
@@ -54,6 +54,7 @@ struct KeepAliveConnector: Connector {
         }
     }
 
+    @inline(__always)  // into `exchange`: one async call less a request
     private func send(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller) async throws -> Exchanged {
         let encoded: KeepAliveRequestMemo.Encoded
         if let known = memo.encoded(request) {
@@ -98,14 +99,19 @@ struct KeepAliveConnector: Connector {
     /// `request` on the wire: the header block of `PreparedRequest.wireHeaders` (the one place
     /// Host, framing and Accept-Encoding are decided, as async-http-client is handed them too).
     private func encode(_ request: PreparedRequest) throws -> KeepAliveRequestMemo.Encoded {
-        guard let host = request.url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
-        let port = request.url.port
+        // Taken apart when `covers` said yes to this URL (plain http with a host).
+        let url = memo.parts(request.url)
+        guard let host = url.host else { throw APIError.network(.failed(host: request.hostAndPort, detail: "no host")) }
+        let port = url.port
         var body: Data?
         if case .data(let data)? = request.body, !data.isEmpty { body = data }
-        let fields = request.wireHeaders(bodyLength: Int64(body?.count ?? 0), host: host, port: port)
+        let length = body?.count ?? 0
+        let block = try memo.block(of: request, host: host, port: port, bodyLength: length) {
+            try KeepAliveRequest.HeaderBlock(request.wireHeaders(bodyLength: Int64(length), host: host, port: port))
+        }
         var uri = request.url.path(percentEncoded: true)
         if uri.isEmpty { uri = "/" }
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
-        return .init(wire: try KeepAliveRequest(method: request.method, uri: uri, fields: fields, body: body), host: host, port: port)
+        return .init(wire: try KeepAliveRequest(method: request.method, uri: uri, block: block, body: body), host: host, port: port)
     }
 }

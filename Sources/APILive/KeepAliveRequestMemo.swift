@@ -33,10 +33,31 @@ final class KeepAliveRequestMemo: @unchecked Sendable {  // its state is only us
         }
     }
 
+    /// What the connector needs of a URL: whether it is plain http with a host (`covers`), and then
+    /// its host and port (`encode`, the address).
+    struct URLParts {
+        var plain: Bool
+        var host: String?
+        var port: Int?
+    }
+
+    /// A header block as encoded, and what it came from: the request's own headers, method, host,
+    /// port and body length. For a plain-http request (all this connector sends) `wireHeaders`
+    /// reads nothing else, so requests to other paths and queries share the block.
+    private struct Block {
+        var headers: [HeaderField]
+        var method: String
+        var host: String
+        var port: Int?
+        var bodyLength: Int
+        var block: KeepAliveRequest.HeaderBlock
+    }
+
     private let mutex = Mutex()
     private var last: Entry?
-    /// The URL `covers` last judged, and its verdict on it (plain http, a host).
-    private var judged: (url: URL, plain: Bool)?
+    private var lastBlock: Block?
+    /// The URL asked about last, and its parts.
+    private var judged: (url: URL, parts: URLParts)?
 
     /// The encoding of `request` when it is the one encoded last.
     func encoded(_ request: PreparedRequest) -> Encoded? {
@@ -50,11 +71,31 @@ final class KeepAliveRequestMemo: @unchecked Sendable {  // its state is only us
         mutex.withLock { last = entry }
     }
 
-    /// `judge(url)`, or its verdict from last time for the same URL.
-    func plain(_ url: URL, judge: (URL) -> Bool) -> Bool {
-        if let known = mutex.withLock({ judged.flatMap { $0.url == url ? $0.plain : nil } }) { return known }
-        let plain = judge(url)
-        mutex.withLock { judged = (url, plain) }
-        return plain
+    /// The header block of `request` (sent to `host`:`port` with a body of `bodyLength` bytes): the
+    /// one made last when it came from the same headers, method, host, port and body length, else `make()`'s.
+    func block(of request: PreparedRequest, host: String, port: Int?, bodyLength: Int,
+               make: () throws -> KeepAliveRequest.HeaderBlock) rethrows -> KeepAliveRequest.HeaderBlock {
+        let headers = request.headers, method = request.method
+        if let known = mutex.withLock({ () -> KeepAliveRequest.HeaderBlock? in
+            guard let b = lastBlock, b.bodyLength == bodyLength, b.port == port, b.host == host, b.method == method,
+                  b.headers == headers else { return nil }
+            return b.block
+        }) { return known }
+        let block = try make()
+        let entry = Block(headers: headers, method: method, host: host, port: port, bodyLength: bodyLength, block: block)
+        mutex.withLock { lastBlock = entry }
+        return block
+    }
+
+    /// `url`'s parts, taken apart once for the URL asked last: `covers` asks first, then `encode`
+    /// for the same request (each of `host`, `port` and `scheme` parses the URL again).
+    func parts(_ url: URL) -> URLParts {
+        if let known = mutex.withLock({ judged.flatMap { $0.url == url ? $0.parts : nil } }) { return known }
+        var parts = URLParts(plain: false)
+        if (url.scheme ?? "").equalsIgnoringCase("http"), let host = url.host {
+            parts = URLParts(plain: true, host: host, port: url.port)
+        }
+        mutex.withLock { judged = (url, parts) }
+        return parts
     }
 }

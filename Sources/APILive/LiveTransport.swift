@@ -89,17 +89,21 @@ package struct LiveTransport: Transport {
         }
     }
 
-    /// One hop after another until a response that is not a redirect to follow (`RunSettings.follow`);
+    /// One hop after another until a response that is not a redirect to follow (`RedirectWalk`, as
+    /// `RunSettings.follow` walks it, here with no closure and no async call of its own a hop);
     /// each redirect leaves by its own hop and connector.
+    @inline(__always)  // into the deadline's closure: one async frame less a request
     private func follow(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection,
                         transfer: Transfer, holder: Canceller) async throws(APIError) -> Response {
         var (hop, connection) = (hop, connection)
-        return try await settings.follow(request) { (sent, redirected) async throws(APIError) -> Exchanged in
-            if redirected {
+        var walk = RedirectWalk(request, settings)
+        while true {
+            let sent = walk.outgoing
+            if walk.redirected {
                 hop = settings.hop(sent)
                 connection = self.connection(for: sent, transfer, hop)
             }
-            return try await exchange(sent, hop, connection, transfer: transfer, holder: holder)
+            if let response = try walk.answered(await exchange(sent, hop, connection, transfer: transfer, holder: holder)) { return response }
         }
     }
 

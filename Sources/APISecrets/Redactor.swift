@@ -90,7 +90,9 @@ package struct Redactor: Sendable, Equatable {
             if let eq = url[start..<end].firstIndex(of: UInt8(ascii: "=")) {
                 let name = url[start..<eq]
                 if name.contains(UInt8(ascii: "%")) || Secrets.isSecretName(ascii: name) { return false }
-                if credentialHeaders.contains(where: { $0.utf8.elementsEqual(name.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }) }) {
+                if credentialHeaders.contains(where: {  // the length first: most names differ in it
+                    $0.utf8.count == name.count && $0.utf8.elementsEqual(name.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 })
+                }) {
                     return false
                 }
             }

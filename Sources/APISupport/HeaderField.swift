@@ -53,6 +53,14 @@ extension HeaderField {
     /// The first character a header value may not hold (a line break, another C0 control, DEL),
     /// or nil: the one rule the resolver, the importers and the mock apply. A tab is allowed.
     package static func forbiddenCharacter(in value: String) -> Unicode.Scalar? {
-        value.unicodeScalars.first { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }
+        value.utf8.withContiguousStorageIfAvailable { forbiddenCharacter(in: UnsafeRawBufferPointer($0)) }
+            ?? Array(value.utf8).withUnsafeBytes { forbiddenCharacter(in: $0) }
+    }
+
+    /// `forbiddenCharacter(in:)` of a value's UTF-8 bytes: byte by byte, as every such character is
+    /// one byte in UTF-8 and no byte of a longer character is below 0x80 (a scalar iterator decodes
+    /// each character: it ran for every field of every request sent).
+    package static func forbiddenCharacter(in bytes: UnsafeRawBufferPointer) -> Unicode.Scalar? {
+        bytes.first { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }.map { Unicode.Scalar($0) }
     }
 }

@@ -69,6 +69,23 @@ extension StringProtocol {
     }
 }
 
+extension String {
+    /// `equalsIgnoringCase` of two Strings (what the send path compares: header names, schemes):
+    /// the lengths first, then the bytes in place, with no UTF-8 iterator (which checks the
+    /// string's kind on every byte). The generic one above serves substrings.
+    package func equalsIgnoringCase(_ other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        let equal = utf8.withContiguousStorageIfAvailable { x in
+            other.utf8.withContiguousStorageIfAvailable { y in
+                for i in 0..<x.count where x[i] != y[i] && Text.lower(x[i]) != Text.lower(y[i]) { return false }
+                return true
+            }
+        }
+        if let equal = equal ?? nil { return equal }
+        return self[...].equalsIgnoringCase(other[...])  // a string not stored as UTF-8 (none on Linux)
+    }
+}
+
 package enum Text {
     /// `text` without the characters `isSpace` says at either end. On a `String`, not in the
     /// `StringProtocol` extension's generic code: a range of a generic index there makes the Swift

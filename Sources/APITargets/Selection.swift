@@ -37,7 +37,9 @@ package enum Selection {
     /// sent only when the command names it whole (`named`) or says `--all` (`all`), so a sweep over a
     /// folder never creates or deletes data by accident. Why it is left out, or nil when it is sent.
     package static func leftOut(_ target: Target, named: Set<String>, all: Bool) -> String? {
-        if all || named.contains(target.qualifiedName) || named.contains(target.service + "." + target.rowOf) { return nil }
+        if all { return nil }
+        // The names built only when some were given (a sweep names none: two strings a target for nothing).
+        if !named.isEmpty, named.contains(target.qualifiedName) || named.contains(target.service + "." + target.rowOf) { return nil }
         if target.check == false { return "check: false (name it or pass --all to send it)" }
         if target.check == nil, !safeMethods.contains(target.method) {
             return "\(target.method) runs only when named, with check: true, or with --all"

@@ -60,7 +60,7 @@ package struct Target: Sendable {
     /// reference when set, a pointer's size when not, so a big file of targets has much less
     /// memory to fill and copy. (Internal, not private: the memberwise initializer stays internal.)
     var authBox: CopyOnWrite<Auth>? = nil
-    var untilBox: CopyOnWrite<Until>? = nil
+    package var untilBox: CopyOnWrite<Until>? = nil  // package: `PreparedCall.until` reads it in place
     /// `when:` and conditional `expect:` blocks (`TargetConditions`): on few targets, so boxed too.
     var conditionsBox: CopyOnWrite<TargetConditions>? = nil
 

@@ -11,7 +11,9 @@ import Foundation
 /// shared `DeadlineClock`, or the caller's timer; not Swift's cooperative pool, which a busy
 /// transport can starve) ends the wait, and whichever side finishes first wins without waiting for
 /// the other — a cancelled transfer does not always end promptly. `onTimeout` cancels the loser.
-package enum Deadline {
+/// `public` with `package` members only so that `bound`, which runs once a request from APILive,
+/// is inlined and specialized there (`@inlinable` members of a `package` type are not; see `Locked`).
+public enum Deadline {
     static let timers = DispatchQueue(label: "apicli.deadlines")
 
     /// A timer for `race`: one that is scheduled again later moves the deadline (an idle timeout).
@@ -74,22 +76,47 @@ package enum Deadline {
     /// `work` in the calling task, not a task of its own (one enqueue and thread wake-up less per
     /// exchange), for work that ends at once when `onTimeout` cancels it (async-http-client fails a
     /// cancelled request's future right away). At the deadline `onTimeout` runs (on the shared
-    /// `DeadlineClock`'s queue) and what `work` then throws becomes `failure` (default: timed out
-    /// after `seconds`). The task's own cancellation cancels the work the same way.
-    package static func bound<T>(_ seconds: Double, failure: APIError? = nil, onTimeout: @escaping @Sendable () -> Void,
+    /// `DeadlineClock`'s queue) and what `work` then throws becomes timed out after `seconds`. The
+    /// task's own cancellation cancels the work the same way.
+    @inlinable
+    package static func bound<T>(_ seconds: Double, onTimeout: @escaping @Sendable () -> Void,
                          _ work: () async throws -> T) async throws -> T {
         // Whether the deadline came is what removing it says (no flag of its own: a lock and three
         // allocations a request).
-        let id = DeadlineClock.shared.add(after: seconds, onTimeout)
+        let id = arm(seconds, onTimeout)
         do {
             let value = try await withTaskCancellationHandler(operation: work) {
-                timers.async { onTimeout() }
+                cancelSoon(onTimeout)
             }
-            DeadlineClock.shared.remove(id)
+            disarm(id)
             return value
         } catch {
-            if !DeadlineClock.shared.remove(id) { throw failure ?? APIError.timedOut(seconds) }
+            if !disarm(id) { throw timedOut(seconds) }
             throw error
         }
+    }
+
+    /// `bound`'s deadline on the shared `DeadlineClock`: its id.
+    @usableFromInline
+    package static func arm(_ seconds: Double, _ onTimeout: @escaping @Sendable () -> Void) -> Int {
+        DeadlineClock.shared.add(after: seconds, onTimeout)
+    }
+
+    /// Forgets `bound`'s deadline; false when its time had come.
+    @usableFromInline @discardableResult
+    package static func disarm(_ id: Int) -> Bool {
+        DeadlineClock.shared.remove(id)
+    }
+
+    /// What `bound` throws when its deadline came (`APIError` is `package`, out of `@inlinable` code's reach).
+    @usableFromInline
+    package static func timedOut(_ seconds: Double) -> any Error {
+        APIError.timedOut(seconds)
+    }
+
+    /// `onTimeout` on the deadlines' queue: not under the cancelled task's lock.
+    @usableFromInline
+    package static func cancelSoon(_ onTimeout: @escaping @Sendable () -> Void) {
+        timers.async { onTimeout() }
     }
 }

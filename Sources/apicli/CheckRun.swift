@@ -103,7 +103,8 @@ struct CheckValues {
         })
         let redactor = console.redactor
         if redactor != shownBy { redactedFrom = sent.count }
-        let results = sent.indices.map { $0 < redactedFrom ? sent[$0].redacted(by: redactor) : shown[$0] }
+        var results = shown  // as shown, unless a secret came later (none: no result copied again)
+        for i in 0..<redactedFrom { results[i] = sent[i].redacted(by: redactor) }
         console.out(TextReport.summary(results))
         let covered = coverage.map { Coverage(spec: $0, operations: operations, results: results) }
         if let covered { console.out(covered.text) }

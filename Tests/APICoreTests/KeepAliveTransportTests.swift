@@ -47,6 +47,32 @@ final class KeepAliveTransportTests: XCTestCase {
         }
     }
 
+    /// Issue 33: one connector keeps the header block it encoded last for the next request with the
+    /// same headers, method, host, port and body length; a request that differs in any of them
+    /// (here its own header, then its Host, then only its path) goes out with its own fields.
+    func testEachRequestGoesOutWithItsOwnHeaderBlock() async throws {
+        guard let httpbin = ProcessInfo.processInfo.environment["APICLI_TEST_HTTPBIN"], !httpbin.isEmpty,
+              let port = URL(string: httpbin)?.port else {
+            throw XCTSkip("no local httpbin (APICLI_TEST_HTTPBIN)")
+        }
+        let transport = LiveTransport(only: .keepAlive)
+        let sends: [(url: String, value: String, host: String)] = [
+            ("http://127.0.0.1:\(port)/anything/a", "1", "127.0.0.1:\(port)"),
+            ("http://127.0.0.1:\(port)/anything/a", "2", "127.0.0.1:\(port)"),
+            ("http://localhost:\(port)/anything/a", "2", "localhost:\(port)"),
+            ("http://localhost:\(port)/anything/b?q=1", "2", "localhost:\(port)"),
+        ]
+        for (url, value, host) in sends {
+            let request = PreparedRequest(url: URL(string: url)!, method: "GET", headers: [HeaderField("X-A", value)], body: nil, timeout: 20)
+            let response = try await EventLoopExecutor.$current.withValue(loop) { try await transport.send(request) }
+            let echo = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+            let arrived = echo?["headers"] as? [String: String] ?? [:]
+            XCTAssertEqual(arrived["X-A"], value, url)
+            XCTAssertEqual(arrived["Host"], host, url)
+            XCTAssertEqual(echo?["url"] as? String, url, url)
+        }
+    }
+
     /// Issue 34 item 25: a port above 65535 that got past the files and the command line (a caller's
     /// URL) is a clean error from every engine's entry, never a trap in `SocketAddress`.
     func testAPortAbove65535IsAnErrorNotATrap() async throws {

@@ -14,21 +14,23 @@ import Foundation
 ///     SKIP  httpbin.post           POST runs only when named, with check: true, or with --all
 package enum TextReport {
     package static func line(_ r: CheckResult, nameWidth: Int) -> String {
-        // One string grown in place (a line per check, thousands a run): the name, then spaces to `nameWidth`.
-        let pad = max(0, nameWidth - r.name.count)
-        var text = ""
-        text.reserveCapacity(r.name.utf8.count + pad + 32)
-        text += r.outcome == .skipped ? "SKIP  " : r.outcome == .passed ? "PASS  " : "FAIL  "
-        text += r.name
-        if pad > 0 { text += String(repeating: " ", count: pad) }
-        if r.outcome == .skipped { return text + "  \(r.skipReason ?? "")\n" }
+        let pad = max(0, nameWidth - characters(r.name))
+        if r.outcome == .skipped {
+            return "SKIP  " + r.name + String(repeating: " ", count: pad) + "  \(r.skipReason ?? "")\n"
+        }
         let status = r.status.map(String.init) ?? "---"
         let time = r.duration.map(Text.milliseconds) ?? "-"
-        text += "  "
-        text += status
-        text += "  "
-        if time.count < 8 { text += String(repeating: " ", count: 8 - time.count) }
-        text += time
+        // The line's bytes gathered in one array and made a String once (a line per check,
+        // thousands a run: a String grown piece by piece checks its capacity and form on every append).
+        var line: [UInt8] = []
+        line.reserveCapacity(r.name.utf8.count + pad + 32)
+        line.append(contentsOf: (r.outcome == .passed ? "PASS  " : "FAIL  ").utf8)
+        line.append(contentsOf: r.name.utf8)
+        line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: pad + 2))
+        line.append(contentsOf: status.utf8)
+        line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 + max(0, 8 - characters(time))))
+        line.append(contentsOf: time.utf8)
+        var text = String(decoding: line, as: UTF8.self)
         if r.attempts.count > 1 { text += "  (\(r.attempts.count) attempts\(r.flaky ? ", flaky" : ""))" }
         if r.failedAsExpected, let first = r.messages.first {
             text += "  failed as expected: \(first)"
@@ -37,6 +39,13 @@ package enum TextReport {
         }
         text += "\n"
         return text
+    }
+
+    /// The characters of `text`: its byte count when it is ASCII (nearly every name and time),
+    /// without walking grapheme clusters.
+    private static func characters(_ text: String) -> Int {
+        if text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) == true { return text.utf8.count }
+        return text.count
     }
 
     /// The failures again, each with every failed expectation, then `N passed, N failed[, N flaky][, N skipped]`.

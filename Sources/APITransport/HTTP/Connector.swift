@@ -86,30 +86,60 @@ extension RunSettings {
     }
 
     /// The hops of one exchange, as every engine goes through them (`LiveTransport`'s connectors, the
-    /// library's URLSession client): the jar's cookies joined to each hop's request, `Set-Cookie`
-    /// kept from every response (a redirect's too), then the next hop `Redirect.next` allows
-    /// (`followRedirects`, no credential to another origin, 303/301/302 method changes), at most
-    /// `Redirect.limit` of them. `exchange` sends one hop (`redirected`: not the first) and says
-    /// whether its response is a redirect to follow (`Redirect.follows`).
+    /// library's URLSession client): `RedirectWalk`'s, each hop sent by `exchange` (`redirected`: not
+    /// the first), which says whether its response is a redirect to follow (`Redirect.follows`).
     package func follow(_ request: PreparedRequest,
                         exchange: (_ request: PreparedRequest, _ redirected: Bool) async throws(APIError) -> Exchanged)
         async throws(APIError) -> Response {
-        var current = request
-        for hop in 0...Redirect.limit {
-            let exchanged = try await exchange(cookieHeader(for: current).map { Self.joining($0, to: current) } ?? current, hop > 0)
-            store(exchanged.response, of: current)
-            guard exchanged.follows,
-                  let next = Redirect.next(status: exchanged.response.status, location: exchanged.response.headers.value(of: "Location"),
-                                           after: current) else { return exchanged.response }
-            current = next
+        var walk = RedirectWalk(request, self)
+        while true {
+            if let response = try walk.answered(await exchange(walk.outgoing, walk.redirected)) { return response }
         }
-        throw .network(.tooManyRedirects(host: request.hostAndPort))
     }
 
     /// `Set-Cookie`, ASCII case-insensitively: asked of every field of every response, so compared
     /// here on concrete bytes (the generic `equalsIgnoringCase` looked up metadata for `Connection`).
     private static func isSetCookie(_ name: String) -> Bool {
         name.utf8.count == 10 && name.utf8.lazy.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }.elementsEqual("set-cookie".utf8)
+    }
+}
+
+/// The hops of one exchange, one step at a time (`RunSettings.follow` walks them; the engine walks
+/// them in its own loop, one async call less a hop): the jar's cookies joined to each hop's request,
+/// `Set-Cookie` kept from every response (a redirect's too), then the next hop `Redirect.next`
+/// allows (`followRedirects`, no credential to another origin, 303/301/302 method changes), at most
+/// `Redirect.limit` of them.
+package struct RedirectWalk {
+    private let settings: RunSettings
+    private let first: PreparedRequest
+    private var current: PreparedRequest
+    private var hops = 0
+
+    package init(_ request: PreparedRequest, _ settings: RunSettings) {
+        self.settings = settings
+        first = request
+        current = request
+    }
+
+    /// The request the next hop sends: the current one with the jar's cookies.
+    package var outgoing: PreparedRequest {
+        settings.cookieHeader(for: current).map { RunSettings.joining($0, to: current) } ?? current
+    }
+
+    /// Whether the next hop follows a redirect (is not the first).
+    package var redirected: Bool { hops > 0 }
+
+    /// After a hop: the response when it is the last one, nil when a redirect is to be followed
+    /// (`outgoing` is then its request); throws after `Redirect.limit` redirects.
+    package mutating func answered(_ exchanged: Exchanged) throws(APIError) -> Response? {
+        settings.store(exchanged.response, of: current)
+        guard exchanged.follows,
+              let next = Redirect.next(status: exchanged.response.status, location: exchanged.response.headers.value(of: "Location"),
+                                       after: current) else { return exchanged.response }
+        guard hops < Redirect.limit else { throw .network(.tooManyRedirects(host: first.hostAndPort)) }
+        hops += 1
+        current = next
+        return nil
     }
 }
 

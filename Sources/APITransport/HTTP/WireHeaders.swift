@@ -35,16 +35,22 @@ extension PreparedRequest {
             fields.append(header)
         }
         if !hasHost, let host {
-            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-            let scheme = url.scheme?.lowercased() ?? "http"
-            let standard = scheme == "https" || scheme == "wss" ? 443 : 80
-            fields.append(HeaderField("Host", port.flatMap { $0 == standard ? nil : "\(name):\($0)" } ?? name))
+            // Its bytes searched for the colon (a `Character` search breaks the host into graphemes).
+            let name = host.utf8.contains(UInt8(ascii: ":")) && !host.hasPrefix("[") ? "[\(host)]" : host
+            // The port unless it is the scheme's default (the scheme looked at only for 80 and 443).
+            fields.append(HeaderField("Host", port.flatMap { ($0 == 80 || $0 == 443) && $0 == defaultPort ? nil : name + ":" + String($0) } ?? name))
         }
         if !hasAcceptEncoding { fields.append(HeaderField("Accept-Encoding", "deflate, gzip")) }
-        if bodyLength > 0 || !Self.bodilessMethods.contains(method) {
+        if bodyLength > 0 || method != "GET" && !Self.bodilessMethods.contains(method) {  // GET first: no hashing
             fields.append(HeaderField("Content-Length", String(bodyLength)))
         }
         return fields
+    }
+
+    /// 443 for https and wss, else 80.
+    private var defaultPort: Int {
+        let scheme = url.scheme ?? "http"
+        return scheme.equalsIgnoringCase("https") || scheme.equalsIgnoringCase("wss") ? 443 : 80
     }
 
     /// `wireHeaders(bodyLength:)` with the body's length: in memory, or its files measured now (a
