@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(FoundationEssentials)
+#if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
 #endif
 
 /// The process's environment as a dictionary, read from `environ` in one pass over its bytes: what
