@@ -11,52 +11,64 @@ import NIOHTTP1
 
 /// `apicli mock` serving an `events:` sample: `text/event-stream`, chunked, each event written
 /// and flushed after its delay, then the end of the body. A client that goes away stops it.
-extension MockHandler {
-    /// `done(true)` when the whole stream was sent, `done(false)` when the channel closed first.
+extension MockConnection {
+    /// `done(sent, closes)`: whether the whole stream was sent (false: the channel closed first),
+    /// and whether the connection closes after it (HTTP/1.0: the end of the stream is the close).
     static func stream(status: Int, headers: [HeaderField], events: [(delay: Double, bytes: Data)],
-                       to head: HTTPRequestHead, channel: any Channel, waiting: NIOLoopBound<MockPipelineGuard.Waiting>,
-                       done: @escaping @Sendable (Bool) -> Void) {
+                       to request: MockRequest, channel: any Channel, done: @escaping @Sendable (Bool, Bool) -> Void) {
         if let bad = headers.first(where: { !isValidHeaderValue($0.value) }) {
             let text = JSONValue.object([(key: "error", value: .string(
                 "the sample's header \(bad.name) holds a control character (CR, LF or another): it cannot be sent"))]).jsonText + "\n"
-            write(status: 500, headers: [HeaderField("Content-Type", "application/json")], body: Data(text.utf8),
-                  to: head, channel: channel, close: true, waiting: waiting)
-            done(true)
+            if let (bytes, _) = bytes(status: 500, headers: [HeaderField("Content-Type", "application/json")], body: Data(text.utf8),
+                                      to: request, close: true) {
+                channel.writeAndFlush(bytes).whenComplete { _ in channel.close(promise: nil) }
+            }
+            done(true, true)
             return
         }
         // as NIO's validator did: a field that cannot be sent closes the connection, nothing written
         guard headers.allSatisfy(isSendable) else {
             channel.close(promise: nil)
-            return done(false)
+            return done(false, true)
         }
-        var fields = HTTPHeaders()
+        var fields: [(name: String, value: String)] = []
         for h in headers {
             let name = h.name.lowercased()
             if name == "content-length" || name == "transfer-encoding" || name == "connection" { continue }
-            fields.add(name: h.name, value: h.value)
+            fields.append((h.name, h.value))
         }
-        if fields["Cache-Control"].isEmpty { fields.add(name: "Cache-Control", value: "no-cache") }
+        if !fields.contains(where: { $0.name.lowercased() == "cache-control" }) { fields.append(("Cache-Control", "no-cache")) }
         // HTTP/1.0 has no chunks: the end of the stream is the connection's close.
-        let chunked = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
-        // the name in lower case, as NIO's encoder wrote it when it framed answers itself
-        if chunked { fields.add(name: "transfer-encoding", value: "chunked") } else { fields.add(name: "Connection", value: "close") }
-        let status = HTTPResponseStatus(statusCode: status)
-        fields = framed(fields, status: status, to: head)
-        channel.writeAndFlush(HTTPServerResponsePart.head(HTTPResponseHead(version: head.version, status: status, headers: fields)),
-                              promise: nil)
-        let sendsBody = head.method != .HEAD
-        let all = sendsBody ? events : []
+        let chunked = request.minor >= 1
+        // the name in lower case, as NIO's encoder wrote it when it framed answers
+        if chunked { fields.append(("transfer-encoding", "chunked")) }
+        channel.writeAndFlush(render(status: HTTPResponseStatus(statusCode: status), fields: fields, body: nil, minor: request.minor,
+                                     isHEAD: request.isHEAD, isCONNECT: request.isCONNECT, keepAlive: chunked), promise: nil)
+        let all = request.isHEAD || request.isCONNECT ? [] : events
         @Sendable func next(_ index: Int) {
-            guard channel.isActive else { return done(false) }
+            guard channel.isActive else { return done(false, true) }
             guard index < all.count else {
-                waiting.value.answered()
-                let end = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
-                if !chunked { end.whenComplete { _ in channel.close(promise: nil) } }
-                return done(true)
+                if !chunked {
+                    channel.writeAndFlush(ByteBuffer()).whenComplete { _ in channel.close(promise: nil) }
+                } else if !request.isHEAD && !request.isCONNECT {
+                    // the last chunk (an answer to HEAD has no body, not even that)
+                    channel.writeAndFlush(ByteBuffer(staticString: "0\r\n\r\n"), promise: nil)
+                }
+                return done(true, !chunked)
             }
             after(all[index].delay, on: channel) {
-                guard channel.isActive else { return done(false) }
-                channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: all[index].bytes))), promise: nil)
+                guard channel.isActive else { return done(false, true) }
+                let event = all[index].bytes
+                if !event.isEmpty {
+                    var chunk = channel.allocator.buffer(capacity: event.count + 16)
+                    if chunked {
+                        chunk.writeString(String(event.count, radix: 16))
+                        chunk.writeStaticString("\r\n")
+                    }
+                    chunk.writeBytes(event)
+                    if chunked { chunk.writeStaticString("\r\n") }
+                    channel.writeAndFlush(chunk, promise: nil)
+                }
                 next(index + 1)
             }
         }

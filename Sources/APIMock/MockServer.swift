@@ -15,6 +15,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOWebSocket
 import Atomics
 #if canImport(Glibc)
 import Glibc
@@ -98,6 +99,7 @@ package final class MockServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let shared = MockServing(table)
         let connections = MockConnections(limit: limits.connections)
+        let upgrader = MockWebSocket.upgrader(table: shared, log: log)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 512)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -106,27 +108,12 @@ package final class MockServer: Sendable {
                 guard let slot = connections.admit(channel) else { return channel.close() }
                 channel.closeFuture.whenComplete { _ in connections.closed(channel) }
                 return channel.eventLoop.makeCompletedFuture {
-                    let upgrade: NIOHTTPServerUpgradeConfiguration = (upgraders: [MockWebSocket.upgrader(table: shared, log: log)],
-                                                                        completionHandler: { _ in })
+                    // The mock reads and writes HTTP/1.1 itself (`MockConnection`), not through NIO's
+                    // decoder, pipelining handler, encoder and upgrade handler.
                     let pipeline = channel.pipeline.syncOperations
-                    let waiting = MockPipelineGuard.Waiting()
                     try pipeline.addHandler(MockBackpressure(stall: limits.requestTimeout))
-                    // The answers' header fields are checked by the mock itself (`MockHandler.isSendable`: a
-                    // rendered answer's once, when the table is made), not by one more handler every answer's
-                    // three parts pass through.
-                    // NIO's protocol error handler is left out too: MockHandler answers a request its parser
-                    // refuses (`errorCaught`), so the answers' parts pass through one handler less.
-                    // And the encoder writes the framing fields as the mock set them (`MockHandler.framed`), not
-                    // checking and rewriting every answer's head.
-                    var encoder = HTTPResponseEncoder.Configuration()
-                    encoder.automaticallySetFramingHeaders = false
-                    try pipeline.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: false,
-                                                             withOutboundHeaderValidation: false, withEncoderConfiguration: encoder)
-                    try pipeline.addHandler(MockPipelineGuard(limit: limits.pipelined, waiting: waiting), name: MockPipelineGuard.name,
-                                            position: .before(try pipeline.handler(type: HTTPServerPipelineHandler.self)))
-                    try pipeline.addHandler(MockHandler(table: shared, limits: limits, slot: slot,
-                                                        waiting: NIOLoopBound(waiting, eventLoop: channel.eventLoop), log: log),
-                                            name: MockHandler.name)
+                    try pipeline.addHandler(MockConnection(table: shared, limits: limits, slot: slot, upgrader: upgrader, log: log),
+                                            name: MockConnection.name)
                 }
             }
         do {
@@ -182,12 +169,6 @@ final class MockServing: Sendable {
             (self.table, self.generation) = (table, generation)
         }
 
-        /// The table's answer to a whole request (`body`: what was kept of its body).
-        func answer(_ head: HTTPRequestHead, body: Data) -> MockTable.Answer {
-            // The request's fields are judged by `--validate` only (header parameters): not copied otherwise.
-            table.answer(method: head.method.rawValue, uri: head.uri, sampleHeader: head.headers.first(name: MockTable.sampleHeader),
-                         body: body, headers: table.validateRequests ? head.headers.map { ($0.name, $0.value) } : [])
-        }
     }
 
     private let published: Locked<Snapshot>
@@ -216,49 +197,77 @@ final class MockServing: Sendable {
 
 /// One connection's requests, in order (NIO's pipelining handler queues the next request until a
 /// response is complete).
-final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
-    /// Its name in the pipeline (a WebSocket upgrade removes it).
+/// One connection of the mock, its HTTP/1.1 read and written by the mock itself (no HTTP handler of
+/// NIO's: each of them is a hop with its own checks for every request): requests parsed from the
+/// bytes read (`MockRequestParser`), answered in order, their answers written as bytes (a rendered
+/// answer as made once). A WebSocket upgrade hands the connection to NIO's WebSocket handlers.
+///
+/// Pipelined requests are answered in order: while an answer is being sent (delayed, streamed, or
+/// waiting for the answers before it to drain) the requests after it wait, and the connection is not
+/// read; more than `limits.pipelined` waiting closes it.
+final class MockConnection: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    /// Its name in the pipeline.
     static let name = "apicli-mock"
+
+    /// A request read, waiting for the answers before it.
+    private enum Waiting {
+        case request(MockRequest, body: [UInt8])
+        /// Bytes that are not a request: 400 and close, once the answers before are sent.
+        case invalid
+    }
 
     private let table: MockServing
     private var snapshot: MockServing.Snapshot
     private let limits: MockServer.Limits
     private let slot: MockConnections.Slot
-    /// The pipelining guard's count of this connection's requests waiting for answers: one less
-    /// for each answer's end written.
-    private let waiting: NIOLoopBound<MockPipelineGuard.Waiting>
+    private let upgrader: NIOWebSocketServerUpgrader
     private let log: (@Sendable (MockServer.Event) -> Void)?
-    private var head: HTTPRequestHead?
+    private var context: ChannelHandlerContext?
+    private var parser = MockRequestParser()
+    /// Bytes read and not parsed yet.
+    private var buffer: ByteBuffer?
+    private var waiting: [Waiting] = []
+    private var waitingFrom = 0
+    /// An answer is being sent (delayed, streamed, waiting to drain, or an upgrade): the requests
+    /// after it wait, and the connection is not read.
+    private var answering = false
+    /// Its last answer is out or it is being closed: nothing more is read or answered.
+    private var closing = false
+    /// A read held back while answering.
+    private var heldRead = false
+    /// Written and not flushed yet.
+    private var unflushed = false
+    /// No request was answered yet (only the first may upgrade, as with NIO's upgrade handler).
+    private var first = true
     private var start: UInt64 = 0
-    /// The request body, for `mock --validate`.
-    private var body = Data()
-    static let maxBody = 8 << 20
     /// Since when the next request is awaited (nil while one is being answered): the connection is
     /// closed when it is not in by `limits.requestTimeout` after that.
     private var awaited: NIODeadline?
     /// The one timer that checks `awaited`. It is not cancelled and made again for every request:
     /// when it fires early (a request came in meanwhile) it is set again for the deadline then.
     private var timer: Scheduled<Void>?
-    /// A request whose answer waits for the answers before it to drain.
-    private var parked: (HTTPRequestHead, Data)?
 
-    init(table: MockServing, limits: MockServer.Limits, slot: MockConnections.Slot,
-         waiting: NIOLoopBound<MockPipelineGuard.Waiting>, log: (@Sendable (MockServer.Event) -> Void)?) {
+    init(table: MockServing, limits: MockServer.Limits, slot: MockConnections.Slot, upgrader: NIOWebSocketServerUpgrader,
+         log: (@Sendable (MockServer.Event) -> Void)?) {
         self.table = table
         snapshot = table.current
         self.limits = limits
         self.slot = slot
-        self.waiting = waiting
+        self.upgrader = upgrader
         self.log = log
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         arm(context.channel)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
         timer?.cancel()
         timer = nil
     }
@@ -286,11 +295,215 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func expired(_ channel: any Channel) {
         timer = nil
-        guard channel.isActive else { return }
+        guard channel.isActive, context != nil else { return }
         guard let awaited else { return schedule(at: .now() + timeout, channel) }  // answering: look again later
         let deadline = awaited + timeout
         if deadline <= .now() { channel.close(promise: nil) } else { schedule(at: deadline, channel) }
     }
+
+    // MARK: Reading
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        var bytes = unwrapInboundIn(data)
+        if buffer == nil || buffer!.readableBytes == 0 {
+            buffer = bytes
+        } else {
+            buffer!.writeBuffer(&bytes)
+        }
+        parse(context)
+        flush(context)
+    }
+
+    /// Reads are held while an answer is being sent: a client that pipelines requests faster than
+    /// their answers drain is not read meanwhile (NIO's pipelining handler did the same).
+    func read(context: ChannelHandlerContext) {
+        if answering || closing {
+            heldRead = true
+        } else {
+            context.read()
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, answering, case .request(let request, let body)? = parked {
+            parked = nil
+            answering = false
+            answer(request, body: body, context: context)
+            resume(context)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// A request whose answer waits for the answers before it to drain.
+    private var parked: Waiting?
+
+    /// The requests in the bytes read: each answered at once when none waits before it, else queued.
+    private func parse(_ context: ChannelHandlerContext) {
+        guard var bytes = buffer else { return }
+        buffer = nil
+        parser.keepBody = current.table.keepsBodies
+        loop: while !closing {
+            switch parser.next(&bytes) {
+            case .incomplete:
+                if parser.isMidRequest { slot.busy(true) }
+                break loop
+            case .invalid:
+                enqueue(.invalid, context)
+                bytes.clear()
+                break loop
+            case .request(let request, let body):
+                enqueue(.request(request, body: body), context)
+            }
+        }
+        if !closing, bytes.readableBytes > 0 {
+            if bytes.readerIndex > 4096 { bytes.discardReadBytes() }
+            buffer = bytes
+        }
+    }
+
+    private func enqueue(_ item: Waiting, _ context: ChannelHandlerContext) {
+        if !answering && waitingFrom == waiting.count {
+            handle(item, context)
+            return
+        }
+        waiting.append(item)
+        if waiting.count - waitingFrom + 1 > limits.pipelined {
+            closing = true
+            context.close(promise: nil)
+        }
+    }
+
+    /// Answers the requests that waited, in order, until one is sent later; then reads on.
+    private func resume(_ context: ChannelHandlerContext) {
+        while !answering, !closing, waitingFrom < waiting.count {
+            let item = waiting[waitingFrom]
+            waitingFrom += 1
+            handle(item, context)
+        }
+        if waitingFrom == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            waitingFrom = 0
+        }
+        if !answering, !closing, buffer != nil { parse(context) }
+        flush(context)
+        if heldRead, !answering, !closing {
+            heldRead = false
+            context.read()
+        }
+    }
+
+    private func flush(_ context: ChannelHandlerContext) {
+        if unflushed {
+            unflushed = false
+            context.flush()
+        }
+    }
+
+    private func handle(_ item: Waiting, _ context: ChannelHandlerContext) {
+        switch item {
+        case .invalid:
+            refuse(context)
+        case .request(let request, let body):
+            awaited = nil
+            slot.busy(true)
+            if log != nil { start = DispatchTime.now().uptimeNanoseconds }
+            if first {
+                first = false
+                if request.upgradesToWebSocket, upgrade(request, context) { return }
+            }
+            // Answers not drained yet (a client not reading them): this one waits for them.
+            guard context.channel.isWritable else {
+                answering = true
+                parked = item
+                return
+            }
+            answer(request, body: body, context: context)
+        }
+    }
+
+    /// Bytes that are not a request the mock answers: 400 with `Connection: close` (what NIO's
+    /// protocol error handler sent), and the connection is closed as it says.
+    private func refuse(_ context: ChannelHandlerContext) {
+        closing = true
+        let channel = context.channel
+        context.write(wrapOutboundOut(ByteBuffer(staticString: "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")),
+                      promise: nil)
+        unflushed = false
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        closing = true
+        buffer = nil
+        waiting = []
+        waitingFrom = 0
+        context.fireChannelInactive()
+    }
+
+    // MARK: The WebSocket upgrade
+
+    /// Upgrades the connection when `request` asks for a WebSocket to a messages sample (NIO's
+    /// upgrader checks the key and version, and the table the route): writes the 101, hands the
+    /// connection to NIO's WebSocket handlers (with the bytes read after the request) and leaves.
+    /// false: answered as a plain request.
+    private func upgrade(_ request: MockRequest, _ context: ChannelHandlerContext) -> Bool {
+        let head = request.nio
+        let loop = context.eventLoop
+        let handler = NIOLoopBound(self, eventLoop: loop)
+        // NIO's upgrader answers with a future; the mock's check of the route completes it at once
+        let decided = NIOLoopBoundBox<Result<HTTPHeaders, any Error>?>(nil, eventLoop: loop)
+        let later = NIOLoopBoundBox(false, eventLoop: loop)
+        upgrader.buildUpgradeResponse(channel: context.channel, upgradeRequest: head, initialResponseHeaders: HTTPHeaders())
+            .whenComplete { result in
+                guard later.value else { return decided.value = result }
+                let this = handler.value
+                guard let context = this.context else { return }
+                this.answering = false
+                switch result {
+                case .failure:
+                    this.answer(request, body: [], context: context)
+                    this.resume(context)
+                case .success(let fields):
+                    this.upgrade(head, fields: fields, context)
+                }
+            }
+        switch decided.value {
+        case .failure?:
+            return false
+        case .success(let fields)?:
+            upgrade(head, fields: fields, context)
+        case nil:
+            later.value = true
+            answering = true
+        }
+        return true
+    }
+
+    /// Writes the 101 and hands the connection to NIO's WebSocket handlers, with the bytes read after the request.
+    private func upgrade(_ head: HTTPRequestHead, fields: HTTPHeaders, _ context: ChannelHandlerContext) {
+        var bytes = context.channel.allocator.buffer(capacity: 256)
+        bytes.writeStaticString("HTTP/1.1 101 Switching Protocols\r\n")
+        for (name, value) in fields {
+            bytes.writeString(name)
+            bytes.writeStaticString(": ")
+            bytes.writeString(value)
+            bytes.writeStaticString("\r\n")
+        }
+        bytes.writeStaticString("\r\n")
+        context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+        closing = true
+        let rest = buffer
+        buffer = nil
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        upgrader.upgrade(context: context, upgradeRequest: head).whenComplete { _ in
+            let context = bound.value
+            if let rest, rest.readableBytes > 0 { context.fireChannelRead(NIOAny(rest)) }
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+
+    // MARK: Answering
 
     /// The answer is out (or on its way): idle, and the next request is awaited from now.
     private func becomeIdle(_ channel: any Channel) {
@@ -299,110 +512,63 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         arm(channel)
     }
 
-    /// A request NIO's parser refused (`HTTP/9.9`, a bad header line): answered 400 with
-    /// `Connection: close` (what NIO's HTTPServerProtocolErrorHandler sent), and the connection is
-    /// closed as it says (it stayed open: a file descriptor kept per bad request). NIO's pipelining
-    /// handler hands an error on only when no answer is being written (it holds it until the answer's
-    /// end), so the 400 never cuts into another answer.
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if error is HTTPParserError {
-            let fields = HTTPHeaders([("Connection", "close"), ("Content-Length", "0")])
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: fields))),
-                          promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            context.close(promise: nil)
-        }
-        context.fireErrorCaught(error)
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-            slot.busy(true)
-            body = Data()
-            if log != nil { start = DispatchTime.now().uptimeNanoseconds }
-        case .body(var part):
-            // kept only when requests are validated, and at most `maxBody` bytes (a longer one is cut: not JSON)
-            if current.table.keepsBodies, body.count < Self.maxBody, let bytes = part.readBytes(length: min(part.readableBytes, Self.maxBody - body.count)) {
-                body.append(contentsOf: bytes)
-            }
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            awaited = nil
-            // Answers not drained yet (a client not reading them): this one waits for them, and NIO's
-            // pipelining handler holds the requests after it (and stops reading) until it is sent.
-            guard context.channel.isWritable else {
-                parked = (head, body)
-                body = Data()
-                return
-            }
-            answer(head, body: body, context: context)
-            body = Data()
-        }
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, let (head, body) = parked {
-            parked = nil
-            answer(head, body: body, context: context)
-        }
-        context.fireChannelWritabilityChanged()
+    /// An answer sent later (delayed, streamed) is out: the requests after it are answered.
+    private func finished() {
+        answering = false
+        guard let context else { return }
+        becomeIdle(context.channel)
+        resume(context)
     }
 
     /// Answers a whole request (`body`: what was kept of its body).
-    private func answer(_ head: HTTPRequestHead, body: Data, context: ChannelHandlerContext) {
-        let channel = context.channel
-        if head.uri.utf8.count > limits.uriLength {
+    private func answer(_ request: MockRequest, body: [UInt8], context: ChannelHandlerContext) {
+        if request.uri.utf8.count > limits.uriLength {
             let answer = MockTable.Answer(reply: MockTable.json(414, [("error", .string(
                 "the request target is longer than \(limits.uriLength) bytes"))]), target: nil, sample: nil)
-            respond(answer, to: head, context: context, close: true)
+            respond(answer, to: request, context: context, close: true)
             return
         }
-        let answer = current.answer(head, body: body)
-        if case .events(let status, let headers, let events, let delay) = answer.reply {
-            // the connection is busy (not timed out) until the stream has ended
-            let log = self.logger(answer, head)
-            let loop = context.eventLoop
-            let handler = NIOLoopBound(self, eventLoop: loop)
-            let waiting = self.waiting
-            Self.after(delay, on: channel) {
-                Self.stream(status: status, headers: headers, events: events, to: head, channel: channel, waiting: waiting) { sent in
-                    log?(sent ? status : nil)
-                    loop.execute { handler.value.becomeIdle(channel) }
-                }
-            }
-            return
-        }
-        respond(answer, to: head, context: context, close: false)
+        let snapshot = current
+        let answer = snapshot.table.answer(method: request.method, uri: request.uri, sampleHeader: request.sample,
+                                           body: body.isEmpty ? Data() : Data(body),
+                                           headers: snapshot.table.validateRequests ? request.fields : [])
+        respond(answer, to: request, context: context, close: false)
     }
 
-    /// Reports the answer to `head` with the status sent (nil: closed without a response); nil
+    /// Reports the answer to `request` with the status sent (nil: closed without a response); nil
     /// when nothing is logged (`mock -q`).
-    private func logger(_ answer: MockTable.Answer, _ head: HTTPRequestHead) -> (@Sendable (Int?) -> Void)? {
+    private func logger(_ answer: MockTable.Answer, _ request: MockRequest) -> (@Sendable (Int?) -> Void)? {
         guard let log else { return nil }
         let start = self.start
+        let (method, uri) = (request.method, request.uri)
         return { @Sendable (status: Int?) in
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            log(MockServer.Event(method: head.method.rawValue, uri: head.uri, target: answer.target,
-                                 sample: answer.sample, status: status, seconds: seconds))
+            log(MockServer.Event(method: method, uri: uri, target: answer.target, sample: answer.sample, status: status, seconds: seconds))
         }
     }
 
-    private func respond(_ answer: MockTable.Answer, to head: HTTPRequestHead, context: ChannelHandlerContext, close: Bool) {
+    private func respond(_ answer: MockTable.Answer, to request: MockRequest, context: ChannelHandlerContext, close: Bool) {
         let channel = context.channel
-        let event = logger(answer, head)
-        let waiting = self.waiting
-        // Idle before the answer is written: writing its end hands NIO's pipelining handler's next
-        // request (if one waits) to this handler at once, and that one is busy from its head on.
-        becomeIdle(channel)
+        let event = logger(answer, request)
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         switch answer.reply {
-        case .events:
-            break  // streamed by channelRead
+        case .events(let status, let headers, let events, let delay):
+            // the connection is busy (not timed out) until the stream has ended
+            answering = true
+            Self.after(delay, on: channel) {
+                Self.stream(status: status, headers: headers, events: events, to: request, channel: channel) { sent, closes in
+                    event?(sent ? status : nil)
+                    channel.eventLoop.execute {
+                        if closes { handler.value.closing = true }
+                        handler.value.finished()
+                    }
+                }
+            }
         case .close(let delay):
+            answering = true
             Self.after(delay, on: channel) {
                 event?(nil)
+                channel.flush()  // the answers before it go out first
                 channel.close(promise: nil)
             }
         case .response(let status, _, _, let delay) where answer.wire != nil:
@@ -410,31 +576,42 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
             let wire = answer.wire!
             let close = close || status == 400 || status == 414
             if delay > 0 {
+                answering = true
                 Self.after(delay, on: channel) {
-                    Self.write(status: wire.status, fields: wire.headers, body: wire.body, to: head, channel: channel,
-                               close: close, waiting: waiting)
+                    handler.value.send(Self.bytes(wire, to: request, close: close))
                     event?(status)
+                    handler.value.finished()
                 }
             } else {
-                Self.write(status: wire.status, fields: wire.headers, body: wire.body, to: head, channel: channel,
-                           close: close, waiting: waiting)
+                write(wire, to: request, context: context, close: close)
                 event?(status)
+                becomeIdle(channel)
             }
         case .response(let status, let headers, let body, let delay):
-            Self.after(delay, on: channel) {
+            let close = close || status == 400 || status == 414
+            let send: @Sendable () -> Void = {
                 // A header value a path capture filled with CR, LF or another control character
                 // cannot go on the wire: a 500 that says which, at once (it used to hang the client).
                 if let bad = headers.first(where: { !Self.isValidHeaderValue($0.value) }) {
                     let text = JSONValue.object([(key: "error", value: .string(
                         "the sample's header \(bad.name) holds a control character (CR, LF or another): it cannot be sent"))]).jsonText + "\n"
-                    Self.write(status: 500, headers: [HeaderField("Content-Type", "application/json")], body: Data(text.utf8),
-                               to: head, channel: channel, close: true, waiting: waiting)
+                    handler.value.send(Self.bytes(status: 500, headers: [HeaderField("Content-Type", "application/json")],
+                                                  body: Data(text.utf8), to: request, close: true))
                     event?(500)
                     return
                 }
-                Self.write(status: status, headers: headers, body: body, to: head, channel: channel,
-                           close: close || status == 400 || status == 414, waiting: waiting)
+                handler.value.send(Self.bytes(status: status, headers: headers, body: body, to: request, close: close))
                 event?(status)
+            }
+            if delay > 0 {
+                answering = true
+                Self.after(delay, on: channel) {
+                    send()
+                    handler.value.finished()
+                }
+            } else {
+                send()
+                becomeIdle(channel)
             }
         }
     }
@@ -446,8 +623,7 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// A header field that may go on the wire: its name a token (RFC 9110), its value valid. Target
-    /// files' names are tokens already (checked when loaded); this is the last check before a write
-    /// (NIO's outbound header validator is left out of the pipeline).
+    /// files' names are tokens already (checked when loaded); this is the last check before a write.
     static func isSendable(_ field: HeaderField) -> Bool {
         TargetFile.isToken(field.name) && isValidHeaderValue(field.value)
     }
@@ -460,51 +636,93 @@ final class MockHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// `fields` as NIO's encoder framed an answer (it no longer does it for the mock): an answer that
-    /// has no body (1xx, 204, 304, or to CONNECT) carries neither Content-Length nor Transfer-Encoding.
-    static func framed(_ fields: HTTPHeaders, status: HTTPResponseStatus, to head: HTTPRequestHead) -> HTTPHeaders {
-        guard head.method == .CONNECT || !status.mayHaveResponseBody else { return fields }
-        var fields = fields
-        fields.remove(name: "content-length")
-        fields.remove(name: "transfer-encoding")
-        return fields
-    }
-
     /// The head's fields of a response: the sample's (its own framing fields left out) and Content-Length.
-    static func fields(_ headers: [HeaderField], bodyCount: Int) -> HTTPHeaders {
-        var fields = HTTPHeaders()
+    static func fields(_ headers: [HeaderField], bodyCount: Int) -> [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
         for h in headers {
             let name = h.name.lowercased()
             if name == "content-length" || name == "transfer-encoding" || name == "connection" { continue }
-            fields.add(name: h.name, value: h.value)
+            fields.append((h.name, h.value))
         }
-        fields.add(name: "Content-Length", value: String(bodyCount))
+        fields.append(("Content-Length", String(bodyCount)))
         return fields
     }
 
-    static func write(status: Int, headers: [HeaderField], body: Data, to head: HTTPRequestHead, channel: any Channel,
-                      close: Bool, waiting: NIOLoopBound<MockPipelineGuard.Waiting>) {
-        // as NIO's validator did: a field that cannot be sent closes the connection, nothing written
-        guard headers.allSatisfy(isSendable) else { return channel.close(promise: nil) }
-        write(status: HTTPResponseStatus(statusCode: status), fields: fields(headers, bodyCount: body.count),
-              body: ByteBuffer(bytes: body), to: head, channel: channel, close: close, waiting: waiting)
+    /// An answer's head and body as bytes. An answer that has no body (1xx, 204, 304, or to
+    /// CONNECT) carries neither Content-Length nor Transfer-Encoding; one to HEAD or CONNECT is
+    /// sent without its body; one that closes says `Connection: close`.
+    static func render(status: HTTPResponseStatus, fields: [(name: String, value: String)], body: ByteBuffer?, minor: UInt8,
+                       isHEAD: Bool = false, isCONNECT: Bool = false, keepAlive: Bool) -> ByteBuffer {
+        let unframed = isCONNECT || !status.mayHaveResponseBody
+        let sendsBody = !isHEAD && !isCONNECT
+        var size = 64 + (sendsBody ? body?.readableBytes ?? 0 : 0)
+        for (name, value) in fields { size += name.utf8.count + value.utf8.count + 4 }
+        var out = ByteBufferAllocator().buffer(capacity: size)
+        out.writeStaticString(minor == 0 ? "HTTP/1.0 " : "HTTP/1.1 ")
+        out.writeString(String(status.code))
+        out.writeStaticString(" ")
+        out.writeString(status.reasonPhrase)
+        out.writeStaticString("\r\n")
+        for (name, value) in fields {
+            if unframed, name.utf8.count == 14 || name.utf8.count == 17 {
+                let lower = name.lowercased()
+                if lower == "content-length" || lower == "transfer-encoding" { continue }
+            }
+            out.writeString(name)
+            out.writeStaticString(": ")
+            out.writeString(value)
+            out.writeStaticString("\r\n")
+        }
+        if !keepAlive { out.writeStaticString("Connection: close\r\n") }
+        out.writeStaticString("\r\n")
+        if sendsBody, var body, body.readableBytes > 0 { out.writeBuffer(&body) }
+        return out
     }
 
-    static func write(status: HTTPResponseStatus, fields: HTTPHeaders, body: ByteBuffer, to head: HTTPRequestHead,
-                      channel: any Channel, close: Bool, waiting: NIOLoopBound<MockPipelineGuard.Waiting>) {
-        let keepAlive = head.isKeepAlive && !close
-        var fields = framed(fields, status: status, to: head)
-        if !keepAlive { fields.add(name: "Connection", value: "close") }
-        let response = HTTPResponseHead(version: head.version, status: status, headers: fields)
-        channel.write(HTTPServerResponsePart.head(response), promise: nil)
-        if head.method != .HEAD && body.readableBytes > 0 {
-            channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil)
+    /// A rendered answer, in the handler (flushed when the bytes read have been answered).
+    private func write(_ wire: MockTable.Wire, to request: MockRequest, context: ChannelHandlerContext, close: Bool) {
+        if request.keepAlive, !close, request.minor == 1, !request.isHEAD, !request.isCONNECT {
+            context.write(wrapOutboundOut(wire.whole), promise: nil)
+            unflushed = true
+            return
         }
-        waiting.value.answered()
+        send(Self.bytes(wire, to: request, close: close))
+    }
+
+    /// An answer's bytes; nil: the connection is closed without one (a field that cannot be sent).
+    typealias Bytes = (bytes: ByteBuffer, keepAlive: Bool)?
+
+    static func bytes(_ wire: MockTable.Wire, to request: MockRequest, close: Bool) -> Bytes {
+        let keepAlive = request.keepAlive && !close
+        if keepAlive && request.minor == 1 && !request.isHEAD && !request.isCONNECT { return (wire.whole, true) }
+        return (render(status: wire.status, fields: wire.fields, body: wire.body, minor: request.minor,
+                       isHEAD: request.isHEAD, isCONNECT: request.isCONNECT, keepAlive: keepAlive), keepAlive)
+    }
+
+    static func bytes(status: Int, headers: [HeaderField], body: Data, to request: MockRequest, close: Bool) -> Bytes {
+        // as NIO's validator did: a field that cannot be sent closes the connection, nothing written
+        guard headers.allSatisfy(isSendable) else { return nil }
+        let keepAlive = request.keepAlive && !close
+        return (render(status: HTTPResponseStatus(statusCode: status), fields: fields(headers, bodyCount: body.count),
+                       body: ByteBuffer(bytes: body), minor: request.minor, isHEAD: request.isHEAD,
+                       isCONNECT: request.isCONNECT, keepAlive: keepAlive), keepAlive)
+    }
+
+    /// Writes and flushes an answer; closes the connection after it when it is not kept alive, and
+    /// at once when there is none.
+    func send(_ answer: Bytes) {
+        guard let context else { return }
+        let channel = context.channel
+        guard let (bytes, keepAlive) = answer else {
+            closing = true
+            return channel.close(promise: nil)
+        }
+        unflushed = false
         if keepAlive {
-            channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
         } else {
-            channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in channel.close(promise: nil) }
+            closing = true
+            context.writeAndFlush(wrapOutboundOut(bytes)).whenComplete { _ in channel.close(promise: nil) }
         }
     }
 }

@@ -30,18 +30,21 @@ package struct MockTable: Sendable {
         var wire: [String: Wire] = [:]
     }
 
-    /// A rendered response ready for the wire: the head's fields as `MockHandler.write` sends
-    /// them (with Content-Length) and the body's bytes.
+    /// A rendered response ready for the wire: the head's fields as `MockConnection` sends them
+    /// (with Content-Length), the body's bytes, and the whole answer to a kept-alive HTTP/1.1 GET
+    /// as written (head and body in one buffer, written as it is).
     struct Wire: Sendable {
         var status: HTTPResponseStatus
-        var headers: HTTPHeaders
+        var fields: [(name: String, value: String)]
         var body: ByteBuffer
+        var whole: ByteBuffer
 
         init?(_ response: Response) {
-            guard response.headers.allSatisfy(MockHandler.isSendable) else { return nil }
+            guard response.headers.allSatisfy(MockConnection.isSendable) else { return nil }
             status = HTTPResponseStatus(statusCode: response.status)
-            headers = MockHandler.fields(response.headers, bodyCount: response.body.count)
+            fields = MockConnection.fields(response.headers, bodyCount: response.body.count)
             body = ByteBuffer(bytes: response.body)
+            whole = MockConnection.render(status: status, fields: fields, body: body, minor: 1, keepAlive: true)
         }
     }
 

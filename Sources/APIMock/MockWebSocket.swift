@@ -41,21 +41,18 @@ extension MockTable {
 }
 
 enum MockWebSocket {
-    /// The upgrader for the mock's pipeline: upgrades only requests for a messages sample.
+    /// The upgrader `MockConnection` asks: upgrades only requests for a messages sample.
     static func upgrader(table: MockServing, log: (@Sendable (MockServer.Event) -> Void)?) -> NIOWebSocketServerUpgrader {
         NIOWebSocketServerUpgrader(
             maxFrameSize: 1 << 20,
             shouldUpgrade: { channel, head in
-                guard table.current.table.webSocket(uri: head.uri) != nil else { return channel.eventLoop.makeSucceededFuture(nil) }
-                // before NIO removes the request decoder (which hands on the bytes after the request): the
-                // pipelining guard reads HTTP parts only
-                return channel.pipeline.removeHandler(name: MockPipelineGuard.name).map { HTTPHeaders() }
+                channel.eventLoop.makeSucceededFuture(table.current.table.webSocket(uri: head.uri) != nil ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, head in
                 guard let answer = table.current.table.webSocket(uri: head.uri) else { return channel.close() }
                 let start = DispatchTime.now().uptimeNanoseconds
                 // on the channel's loop: the handler is made and added there (it is not Sendable)
-                return channel.pipeline.removeHandler(name: MockHandler.name).flatMapThrowing { _ in
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(MessagesHandler(messages: answer.messages) {
                         log?(MockServer.Event(method: "GET", uri: head.uri, target: answer.target, sample: answer.sample,
                                               status: 101, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))

@@ -53,22 +53,28 @@ final class MockHostileRequestTests: XCTestCase {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         XCTAssertEqual(connected, 0)
-        var timeout = timeval(tv_sec: 0, tv_usec: Int(wait * 1e6))
+        var timeout = timeval(tv_sec: Int(wait), tv_usec: Int((wait - wait.rounded(.down)) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        if split {
-            for byte in request {
-                var b = byte
-                guard send(fd, &b, 1, Int32(MSG_NOSIGNAL)) == 1 else { break }
-                usleep(200)
-            }
-        } else {
-            var sent = 0
-            while sent < request.count {
-                let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard n > 0 else { break }
-                sent += n
+        // sent from another thread while the answers are read here: a flood's answers fill the
+        // socket's buffers, and the mock reads no more until they drain
+        let sender = Thread { [request] in
+            if split {
+                for byte in request {
+                    var b = byte
+                    guard send(fd, &b, 1, Int32(MSG_NOSIGNAL)) == 1 else { break }
+                    usleep(200)
+                }
+            } else {
+                var sent = 0
+                while sent < request.count {
+                    let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    guard n > 0 else { break }
+                    sent += n
+                }
             }
         }
+        sender.start()
+        defer { while !sender.isFinished { usleep(1000) } }
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
