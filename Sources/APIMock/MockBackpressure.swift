@@ -1,11 +1,10 @@
 import NIOCore
 
-/// The first handler of a mock connection: one whose answers are not draining (NIO's writability:
-/// more than its high watermark, 64 KiB, waiting to go out, the kernel's buffers being full) for
-/// `stall` seconds is closed: a client that does not read its answers does not keep its connection
-/// (nor, a WebSocket, the rest of its messages) for good. While it is so, the mock does not read it
-/// either: an HTTP answer waits for the ones before it to drain, and no more is read while an answer
-/// is pending (`MockConnection`); a WebSocket's next message waits too.
+/// The first handler of a mock connection upgraded to a WebSocket: one whose messages are not
+/// draining (NIO's writability: more than its high watermark, 64 KiB, waiting to go out, the kernel's
+/// buffers being full) for `stall` seconds is closed: a client that does not read them does not keep
+/// its connection (nor the rest of its messages) for good; the next message waits for them to drain.
+/// (`MockConnection` does the same for HTTP answers.)
 final class MockBackpressure: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 

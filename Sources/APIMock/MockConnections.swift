@@ -25,6 +25,11 @@ final class MockConnections: Sendable {
             idleSince.store(busy ? 0 : max(DispatchTime.now().uptimeNanoseconds, 1), ordering: .relaxed)
         }
 
+        /// Its response went out: idle since `uptime` (nanoseconds, the clock of `DispatchTime`).
+        func idle(since uptime: UInt64) {
+            idleSince.store(max(uptime, 1), ordering: .relaxed)
+        }
+
         /// When it went idle; nil while a request is being answered.
         fileprivate var idle: UInt64? {
             let since = idleSince.load(ordering: .relaxed)

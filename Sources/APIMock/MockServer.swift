@@ -111,7 +111,6 @@ package final class MockServer: Sendable {
                     // The mock reads and writes HTTP/1.1 itself (`MockConnection`), not through NIO's
                     // decoder, pipelining handler, encoder and upgrade handler.
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHandler(MockBackpressure(stall: limits.requestTimeout))
                     try pipeline.addHandler(MockConnection(table: shared, limits: limits, slot: slot, upgrader: upgrader, log: log),
                                             name: MockConnection.name)
                 }
@@ -164,11 +163,19 @@ final class MockServing: Sendable {
     final class Snapshot: Sendable {
         let table: MockTable
         let generation: Int
+        /// `table.keepsBodies`, read for every request (a struct's property read through the class copies the struct).
+        let keepsBodies: Bool
 
         init(_ table: MockTable, generation: Int) {
-            (self.table, self.generation) = (table, generation)
+            (self.table, self.generation, keepsBodies) = (table, generation, table.keepsBodies)
         }
 
+        /// The table's answer to a whole request (`body`: what was kept of its body). The request's
+        /// fields are judged by `--validate` only (header parameters): not made otherwise.
+        func answer(_ request: MockRequest, body: [UInt8]) -> MockTable.Answer {
+            table.answer(method: request.method, uri: request.uri, sampleHeader: request.sample,
+                         body: body.isEmpty ? Data() : Data(body), headers: table.validateRequests ? request.fields : [])
+        }
     }
 
     private let published: Locked<Snapshot>
@@ -237,6 +244,8 @@ final class MockConnection: ChannelDuplexHandler, RemovableChannelHandler {
     private var answering = false
     /// Its last answer is out or it is being closed: nothing more is read or answered.
     private var closing = false
+    /// Bytes that are not a request were read: nothing after them is.
+    private var refused = false
     /// A read held back while answering.
     private var heldRead = false
     /// Written and not flushed yet.
@@ -270,6 +279,8 @@ final class MockConnection: ChannelDuplexHandler, RemovableChannelHandler {
         self.context = nil
         timer?.cancel()
         timer = nil
+        stalled?.cancel()
+        stalled = nil
     }
 
     /// The table now (a reload swaps it whole), in the snapshot that holds it: answered from there,
@@ -304,7 +315,7 @@ final class MockConnection: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: Reading
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !closing else { return }
+        guard !closing, !refused else { return }
         var bytes = unwrapInboundIn(data)
         if buffer == nil || buffer!.readableBytes == 0 {
             buffer = bytes
@@ -325,37 +336,68 @@ final class MockConnection: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// A connection whose answers have not drained for the request timeout is closed (what
+    /// `MockBackpressure` does for a WebSocket); an answer waiting for them to drain is sent when they have.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, answering, case .request(let request, let body)? = parked {
-            parked = nil
-            answering = false
-            answer(request, body: body, context: context)
-            resume(context)
+        if context.channel.isWritable {
+            stalled?.cancel()
+            stalled = nil
+            if answering, case .request(let request, let body)? = parked {
+                parked = nil
+                answering = false
+                answer(request, body: body, context: context)
+                resume(context)
+            }
+        } else if stalled == nil {
+            let channel = context.channel
+            stalled = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
         }
         context.fireChannelWritabilityChanged()
     }
+
+    /// The close of a connection whose answers are not draining.
+    private var stalled: Scheduled<Void>?
+
+    /// The end of a read: nothing after this handler needs it.
+    func channelReadComplete(context: ChannelHandlerContext) {}
 
     /// A request whose answer waits for the answers before it to drain.
     private var parked: Waiting?
 
     /// The requests in the bytes read: each answered at once when none waits before it, else queued.
+    /// The parser and the bytes are taken out of the handler while it reads (no exclusivity check
+    /// for every access); an upgrade finds the bytes after its request in `buffer`.
     private func parse(_ context: ChannelHandlerContext) {
-        guard var bytes = buffer else { return }
+        guard var bytes = buffer, !refused else { return }
         buffer = nil
-        parser.keepBody = current.table.keepsBodies
+        var parser = self.parser
+        parser.keepBody = current.keepsBodies
         loop: while !closing {
             switch parser.next(&bytes) {
             case .incomplete:
                 if parser.isMidRequest { slot.busy(true) }
                 break loop
             case .invalid:
-                enqueue(.invalid, context)
+                // nothing after bytes that are not a request is read: 400 once the answers before it are out
+                refused = true
                 bytes.clear()
+                enqueue(.invalid, context)
                 break loop
             case .request(let request, let body):
+                guard first, request.upgradesToWebSocket else {
+                    enqueue(.request(request, body: body), context)
+                    continue
+                }
+                self.parser = parser
+                buffer = bytes
                 enqueue(.request(request, body: body), context)
+                // upgraded (the bytes handed on), or waiting for the upgrader: nothing more is parsed here
+                guard !closing, !answering, let rest = buffer else { return }
+                buffer = nil
+                bytes = rest
             }
         }
+        self.parser = parser
         if !closing, bytes.readableBytes > 0 {
             if bytes.readerIndex > 4096 { bytes.discardReadBytes() }
             buffer = bytes
@@ -496,6 +538,8 @@ final class MockConnection: ChannelDuplexHandler, RemovableChannelHandler {
         let rest = buffer
         buffer = nil
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        // a WebSocket's messages not draining close it as answers do here
+        try? context.pipeline.syncOperations.addHandler(MockBackpressure(stall: limits.requestTimeout), position: .first)
         upgrader.upgrade(context: context, upgradeRequest: head).whenComplete { _ in
             let context = bound.value
             if let rest, rest.readableBytes > 0 { context.fireChannelRead(NIOAny(rest)) }
@@ -508,8 +552,14 @@ final class MockConnection: ChannelDuplexHandler, RemovableChannelHandler {
     /// The answer is out (or on its way): idle, and the next request is awaited from now.
     private func becomeIdle(_ channel: any Channel) {
         guard channel.isActive else { return }
-        slot.busy(false)
-        arm(channel)
+        idle(channel)
+    }
+
+    private func idle(_ channel: any Channel) {
+        let now = NIODeadline.now()
+        slot.idle(since: now.uptimeNanoseconds)
+        awaited = now
+        if timer == nil { schedule(at: now + timeout, channel) }
     }
 
     /// An answer sent later (delayed, streamed) is out: the requests after it are answered.
@@ -528,11 +578,7 @@ final class MockConnection: ChannelDuplexHandler, RemovableChannelHandler {
             respond(answer, to: request, context: context, close: true)
             return
         }
-        let snapshot = current
-        let answer = snapshot.table.answer(method: request.method, uri: request.uri, sampleHeader: request.sample,
-                                           body: body.isEmpty ? Data() : Data(body),
-                                           headers: snapshot.table.validateRequests ? request.fields : [])
-        respond(answer, to: request, context: context, close: false)
+        respond(current.answer(request, body: body), to: request, context: context, close: false)
     }
 
     /// Reports the answer to `request` with the status sent (nil: closed without a response); nil
@@ -550,6 +596,13 @@ final class MockConnection: ChannelDuplexHandler, RemovableChannelHandler {
     private func respond(_ answer: MockTable.Answer, to request: MockRequest, context: ChannelHandlerContext, close: Bool) {
         let channel = context.channel
         let event = logger(answer, request)
+        if case .response(let status, _, _, 0) = answer.reply, let wire = answer.wire {
+            // a rendered response at once: its head's fields and body made once
+            write(wire, to: request, context: context, close: close || status == 400 || status == 414)
+            event?(status)
+            idle(context.channel)
+            return
+        }
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         switch answer.reply {
         case .events(let status, let headers, let events, let delay):
@@ -575,17 +628,11 @@ final class MockConnection: ChannelDuplexHandler, RemovableChannelHandler {
             // a rendered response: its head's fields and body made once
             let wire = answer.wire!
             let close = close || status == 400 || status == 414
-            if delay > 0 {
-                answering = true
-                Self.after(delay, on: channel) {
-                    handler.value.send(Self.bytes(wire, to: request, close: close))
-                    event?(status)
-                    handler.value.finished()
-                }
-            } else {
-                write(wire, to: request, context: context, close: close)
+            answering = true
+            Self.after(delay, on: channel) {
+                handler.value.send(Self.bytes(wire, to: request, close: close))
                 event?(status)
-                becomeIdle(channel)
+                handler.value.finished()
             }
         case .response(let status, let headers, let body, let delay):
             let close = close || status == 400 || status == 414
