@@ -103,13 +103,20 @@ struct MockRequestParser {
         while true {
             switch phase {
             case .head:
-                if scanned == 0 {
-                    // blank lines before a request line are skipped (RFC 9112 §2.2)
-                    while let byte = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self), byte == 13 || byte == 10 {
-                        buffer.moveReaderIndex(forwardBy: 1)
+                // one look at the bytes: blank lines before a request line skipped (RFC 9112 §2.2), the
+                // head's end found, and the head read when it is whole
+                let from = scanned
+                let (skipped, found, parsed) = buffer.withUnsafeReadableBytes { all -> (Int, Scan, (MockRequest, Int, Framing)?) in
+                    var skip = 0
+                    if from == 0 {
+                        while skip < all.count, all[skip] == 13 || all[skip] == 10 { skip += 1 }
                     }
+                    let bytes = UnsafeRawBufferPointer(rebasing: all[skip...])
+                    let found = Self.headEnd(bytes, from: from)
+                    guard case .end(let end) = found, end <= Self.maxHead else { return (skip, found, nil) }
+                    return (skip, found, Self.parseHead(UnsafeRawBufferPointer(rebasing: bytes[..<end])))
                 }
-                let found = buffer.withUnsafeReadableBytes { Self.headEnd($0, from: scanned) }
+                buffer.moveReaderIndex(forwardBy: skipped)
                 switch found {
                 case .invalid:
                     return .invalid
@@ -118,11 +125,8 @@ struct MockRequestParser {
                     scanned = upTo
                     return .incomplete
                 case .end(let end):
-                    guard end <= Self.maxHead else { return .invalid }
+                    guard end <= Self.maxHead, let (head, fieldsStart, framing) = parsed else { return .invalid }
                     scanned = 0
-                    guard let (head, fieldsStart, framing) =
-                            (buffer.withUnsafeReadableBytes { Self.parseHead(UnsafeRawBufferPointer(rebasing: $0[..<end])) })
-                    else { return .invalid }
                     var request = head
                     request.raw = buffer.getSlice(at: buffer.readerIndex + fieldsStart, length: end - fieldsStart) ?? ByteBuffer()
                     buffer.moveReaderIndex(forwardBy: end)
@@ -296,9 +300,13 @@ struct MockRequestParser {
         }
         let targetEnd = i
         guard targetEnd > targetStart, end - i == 9, bytes[i] == 32 else { return nil }
-        let version = UnsafeRawBufferPointer(rebasing: bytes[(i + 1)..<end])
-        guard version.starts(with: "HTTP/1.".utf8), version[7] == UInt8(ascii: "0") || version[7] == UInt8(ascii: "1") else { return nil }
-        let minor = version[7] - UInt8(ascii: "0")
+        // HTTP/1.0 or HTTP/1.1
+        let v = i + 1
+        guard bytes[v] == UInt8(ascii: "H"), bytes[v + 1] == UInt8(ascii: "T"), bytes[v + 2] == UInt8(ascii: "T"),
+              bytes[v + 3] == UInt8(ascii: "P"), bytes[v + 4] == UInt8(ascii: "/"), bytes[v + 5] == UInt8(ascii: "1"),
+              bytes[v + 6] == UInt8(ascii: "."), bytes[v + 7] == UInt8(ascii: "0") || bytes[v + 7] == UInt8(ascii: "1")
+        else { return nil }
+        let minor = bytes[v + 7] - UInt8(ascii: "0")
 
         var request = MockRequest(method: method, uri: String(decoding: bytes[targetStart..<targetEnd], as: UTF8.self), minor: minor,
                                   keepAlive: minor >= 1, sample: nil, upgradesToWebSocket: false, raw: ByteBuffer())
