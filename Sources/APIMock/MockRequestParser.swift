@@ -143,40 +143,27 @@ struct MockRequestParser {
                     }
                 }
             case .fixed(let remaining):
-                let take = Int(min(remaining, UInt64(buffer.readableBytes)))
-                consume(&buffer, take)
-                if remaining - UInt64(take) > 0 {
-                    phase = .fixed(remaining: remaining - UInt64(take))
+                let left = consume(&buffer, upTo: remaining)
+                guard left == 0 else {
+                    phase = .fixed(remaining: left)
                     return .incomplete
                 }
                 return finish()
             case .chunkSize:
-                let found = buffer.withUnsafeReadableBytes { Self.lineEnd($0, from: scanned) }
-                switch found {
-                case .invalid:
-                    return .invalid
-                case .more(let upTo):
-                    guard upTo <= Self.maxChunkLine else { return .invalid }
-                    scanned = upTo
-                    return .incomplete
-                case .end(let end):
-                    scanned = 0
-                    guard end <= Self.maxChunkLine,
-                          let size = buffer.withUnsafeReadableBytes({ Self.chunkSize(UnsafeRawBufferPointer(rebasing: $0[..<(end - 2)])) })
-                    else { return .invalid }
-                    buffer.moveReaderIndex(forwardBy: end)
-                    if size == 0 {
-                        trailerBytes = 0
-                        phase = .trailers
-                    } else {
-                        phase = .chunkData(remaining: size)
-                    }
+                guard let end = line(buffer, limit: Self.maxChunkLine) else { return scanned < 0 ? .invalid : .incomplete }
+                guard let size = buffer.withUnsafeReadableBytes({ Self.chunkSize(UnsafeRawBufferPointer(rebasing: $0[..<(end - 2)])) })
+                else { return .invalid }
+                buffer.moveReaderIndex(forwardBy: end)
+                if size == 0 {
+                    trailerBytes = 0
+                    phase = .trailers
+                } else {
+                    phase = .chunkData(remaining: size)
                 }
             case .chunkData(let remaining):
-                let take = Int(min(remaining, UInt64(buffer.readableBytes)))
-                consume(&buffer, take)
-                if remaining - UInt64(take) > 0 {
-                    phase = .chunkData(remaining: remaining - UInt64(take))
+                let left = consume(&buffer, upTo: remaining)
+                guard left == 0 else {
+                    phase = .chunkData(remaining: left)
                     return .incomplete
                 }
                 phase = .chunkEnd
@@ -188,36 +175,45 @@ struct MockRequestParser {
                 guard buffer.readInteger(as: UInt16.self) == 0x0D0A else { return .invalid }
                 phase = .chunkSize
             case .trailers:
-                let found = buffer.withUnsafeReadableBytes { Self.lineEnd($0, from: scanned) }
-                switch found {
-                case .invalid:
-                    return .invalid
-                case .more(let upTo):
-                    guard trailerBytes + upTo <= Self.maxHead else { return .invalid }
-                    scanned = upTo
-                    return .incomplete
-                case .end(let end):
-                    scanned = 0
-                    trailerBytes += end
-                    guard trailerBytes <= Self.maxHead else { return .invalid }
-                    if end == 2 {
-                        buffer.moveReaderIndex(forwardBy: 2)
-                        return finish()
-                    }
-                    let valid = buffer.withUnsafeReadableBytes { Self.fieldLine(UnsafeRawBufferPointer(rebasing: $0[..<(end - 2)])) != nil }
-                    guard valid else { return .invalid }
-                    buffer.moveReaderIndex(forwardBy: end)
+                guard let end = line(buffer, limit: Self.maxHead - trailerBytes) else { return scanned < 0 ? .invalid : .incomplete }
+                trailerBytes += end
+                if end == 2 {
+                    buffer.moveReaderIndex(forwardBy: 2)
+                    return finish()
                 }
+                let valid = buffer.withUnsafeReadableBytes { Self.fieldLine(UnsafeRawBufferPointer(rebasing: $0[..<(end - 2)])) != nil }
+                guard valid else { return .invalid }
+                buffer.moveReaderIndex(forwardBy: end)
             }
         }
     }
 
-    private mutating func consume(_ buffer: inout ByteBuffer, _ count: Int) {
+    /// Where the line at the reader index ends (after its CRLF), at most `limit` bytes; nil when it
+    /// is not whole yet (`scanned`: how far it was looked at) or not a line (`scanned` -1: a bare LF,
+    /// or longer than `limit`).
+    private mutating func line(_ buffer: ByteBuffer, limit: Int) -> Int? {
+        let from = scanned
+        switch buffer.withUnsafeReadableBytes({ Self.lineEnd($0, from: from) }) {
+        case .invalid:
+            scanned = -1
+        case .more(let upTo):
+            scanned = upTo <= limit ? upTo : -1
+        case .end(let end):
+            scanned = end <= limit ? 0 : -1
+            if end <= limit { return end }
+        }
+        return nil
+    }
+
+    /// Consumes up to `remaining` body bytes (kept when asked); what is left of `remaining`.
+    private mutating func consume(_ buffer: inout ByteBuffer, upTo remaining: UInt64) -> UInt64 {
+        let count = Int(min(remaining, UInt64(buffer.readableBytes)))
         if keepBody, body.count < maxBody {
             let kept = min(count, maxBody - body.count)
             buffer.withUnsafeReadableBytes { body.append(contentsOf: $0[..<kept]) }
         }
         buffer.moveReaderIndex(forwardBy: count)
+        return remaining - UInt64(count)
     }
 
     private mutating func finish() -> Step {

@@ -7,12 +7,9 @@ import XCTest
 /// once (the closest-route search froze the event loop), a 400 closes the connection, and a header
 /// value a path capture filled with CR/LF gets a prompt 500 (it used to hang the client). Issue 34:
 /// clients that never read their answers are held back and closed (backpressure).
-final class MockHardeningTests: XCTestCase {
-    var dir: URL!
-    var mock: MockProcess!
-
+final class MockHardeningTests: MockFolderTestCase {
     override func setUpWithError() throws {
-        dir = try CLI.folder(["targets/api.yaml": """
+        try serve("""
             baseURL: http://127.0.0.1:9
             targets:
               user:
@@ -20,14 +17,9 @@ final class MockHardeningTests: XCTestCase {
                 sample: { status: 200, headers: { X-Name: "{name}" }, json: { ok: true } }
               big: { path: /big, sample: { status: 200, headers: { Content-Type: application/octet-stream }, file: big.bin } }
               hello: { path: /hello, sample: { status: 200, json: { hello: world } } }
-            """])
-        try Data(repeating: 0x61, count: 1 << 20).write(to: dir.appendingPathComponent("targets/big.bin"))
-        mock = try MockProcess(["--max-connections", "40", "--request-timeout", "2"], cwd: dir)
-    }
-
-    override func tearDownWithError() throws {
-        mock?.stop()
-        if let dir { try? FileManager.default.removeItem(at: dir) }
+            """, ["--max-connections", "40", "--request-timeout", "2"]) { dir in
+            try Data(repeating: 0x61, count: 1 << 20).write(to: dir.appendingPathComponent("targets/big.bin"))
+        }
     }
 
     var port: String { String(mock.url.split(separator: ":").last!) }

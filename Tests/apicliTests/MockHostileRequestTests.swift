@@ -8,27 +8,16 @@ import Glibc
 /// process on loopback, byte for byte: requests split at every byte, bare LF, obs-fold, huge heads,
 /// Content-Length with Transfer-Encoding, negative and overflowing sizes, pipelining floods. What
 /// the mock answered when NIO's HTTP handlers parsed its requests is the contract for its own parser.
-final class MockHostileRequestTests: XCTestCase {
-    var dir: URL!
-    var mock: MockProcess!
-
+final class MockHostileRequestTests: MockFolderTestCase {
     override func setUpWithError() throws {
-        dir = try CLI.folder(["targets/api.yaml": """
+        try serve("""
             baseURL: http://127.0.0.1:9
             targets:
-              user:
-                path: /users/{name}
-                sample: { status: 200, headers: { X-Name: "{name}" }, json: { ok: true } }
-              hello: { path: /hello, sample: { status: 200, json: { hello: world } } }
+              user: { path: "/users/{name}", sample: { status: 200, headers: { X-Name: "{name}" }, json: { ok: true } } }
+              hello: { path: /hello, sample: { json: { hello: world } } }
               post: { path: /items, method: POST, sample: { status: 201, json: { made: true } } }
               empty: { path: /none, sample: { status: 204 } }
-            """])
-        mock = try MockProcess(["-q"], cwd: dir)
-    }
-
-    override func tearDownWithError() throws {
-        mock?.stop()
-        if let dir { try? FileManager.default.removeItem(at: dir) }
+            """, ["-q"])
     }
 
     var port: UInt16 { UInt16(mock.url.split(separator: ":").last!)! }

@@ -73,6 +73,25 @@ final class MockProcess: @unchecked Sendable {
     enum MockError: Error { case didNotStart(code: Int32, stderr: String) }
 }
 
+/// A test case with `apicli mock` serving one targets file (`targets/api.yaml`) in a folder of its
+/// own; both go when the test ends.
+class MockFolderTestCase: XCTestCase {
+    var dir: URL!
+    var mock: MockProcess!
+
+    /// Writes `yaml`, then `files` (given the folder), and starts the mock there with `args`.
+    func serve(_ yaml: String, _ args: [String], files: (URL) throws -> Void = { _ in }) throws {
+        dir = try CLI.folder(["targets/api.yaml": yaml])
+        try files(dir)
+        mock = try MockProcess(args, cwd: dir)
+    }
+
+    override func tearDownWithError() throws {
+        mock?.stop()
+        if let dir { try? FileManager.default.removeItem(at: dir) }
+    }
+}
+
 /// A plain HTTP exchange by curl: status, headers (lower-cased names) and body.
 struct Curl {
     var status: Int
