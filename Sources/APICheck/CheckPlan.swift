@@ -68,8 +68,10 @@ package struct CheckPlanner: Sendable {
         let names = zip(targets.map { $0.1.service }, targets.map { $0.1.name }).map { Target.qualifiedName(service: $0, name: $1) }
         let needed = caller.needed(by: targets)
         return CheckItems(names: names) { [self, names] i in
-            let (service, target) = targets[i]
-            return liveItem(target, service, needed: !needed.isEmpty && needed.contains(names[i]))
+            // Lent in place from the array's storage: `targets[i]` read into a pair copied both.
+            targets.withUnsafeBufferPointer { selected in
+                liveItem(selected[i].1, selected[i].0, needed: !needed.isEmpty && needed.contains(names[i]))
+            }
         }
     }
 

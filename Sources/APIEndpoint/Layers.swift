@@ -11,8 +11,9 @@ struct Layers {
 
     package init(project: Project, service: Service, target: Target, environmentName: String?) throws(APIError) {
         self.project = project
-        rules = project.rules.filter { $0.applies(to: target.qualifiedName) }
-            + service.rules.filter { $0.applies(to: target.name) }
+        // No rule (most files): nothing filtered, no arrays made for every request.
+        rules = project.rules.isEmpty && service.rules.isEmpty ? []
+            : project.rules.filter { $0.applies(to: target.qualifiedName) } + service.rules.filter { $0.applies(to: target.name) }
         guard let environmentName else { return }
         projectEnvironment = project.environments.first { $0.name == environmentName }
         serviceEnvironment = service.environments.first { $0.name == environmentName }

@@ -60,7 +60,11 @@ extension StringProtocol {
 
     /// Every byte outside `allowed` (an ASCII set) as `%XX`.
     package func percentEncoded(keeping allowed: Text.ByteSet) -> String {
-        if utf8.allSatisfy(allowed.contains) { return String(self) }  // the usual value: nothing to escape
+        // The usual value: nothing to escape, told by its bytes in place when they are contiguous
+        // (a UTF-8 iterator checks the string's kind on every byte).
+        if utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(allowed.contains) }) ?? utf8.allSatisfy(allowed.contains) {
+            return String(self)
+        }
         var out = ""
         for b in utf8 {
             if allowed.contains(b) { out.unicodeScalars.append(Unicode.Scalar(b)) } else { out += "%" + Text.hexByte(b) }
