@@ -9,7 +9,8 @@ struct Layers {
     var serviceEnvironment: Environment?
     var rules: [Rule]
 
-    package init(project: Project, service: Service, target: Target, environmentName: String?) throws(APIError) {
+    /// `service` and `target` lent (taken, they were copied in for every request and destroyed here).
+    package init(project: Project, service: borrowing Service, target: borrowing Target, environmentName: String?) throws(APIError) {
         self.project = project
         // No rule (most files): nothing filtered, no arrays made for every request.
         rules = project.rules.isEmpty && service.rules.isEmpty ? []
