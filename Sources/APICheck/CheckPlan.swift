@@ -68,12 +68,20 @@ package struct CheckPlanner: Sendable {
         let names = zip(targets.map { $0.1.service }, targets.map { $0.1.name }).map { Target.qualifiedName(service: $0, name: $1) }
         let needed = caller.needed(by: targets)
         return CheckItems(names: names) { [self, names] i in
-            // Lent in place from the array's storage: `targets[i]` read into a pair copied both.
+            // Lent in place from the array's storage, each by its own pointer: a pair read out of
+            // the array (`targets[i]`, `selected[i].1`) is copied whole, service and target, and
+            // destroyed again, twice an item.
             targets.withUnsafeBufferPointer { selected in
-                liveItem(selected[i].1, selected[i].0, needed: !needed.isEmpty && needed.contains(names[i]))
+                let pair = UnsafeRawPointer(selected.baseAddress! + i)
+                let service = pair.assumingMemoryBound(to: Service.self)
+                let target = (pair + Self.targetOffset).assumingMemoryBound(to: Target.self)
+                return liveItem(target.pointee, service.pointee, needed: !needed.isEmpty && needed.contains(names[i]))
             }
         }
     }
+
+    /// Where a pair's target lies from its start (its service lies at it).
+    private static let targetOffset = MemoryLayout<(Service, Target)>.offset(of: \(Service, Target).1)!
 
     /// Why a target is left out of a live run, or nil when it is checked (`Selection.leftOut`: the
     /// rule `load` follows too).
