@@ -54,6 +54,7 @@ struct ListValues {
 
     func run() throws {
         Terminal.setUp()
+        LeftToExit.growMemoryInLargeSteps()
         let console = Console.plain
         let catalog: Catalog
         var selected: [(Service, Target)]? = nil  // nil: every target (no patterns)
@@ -122,7 +123,7 @@ struct ListRow: Sendable {
     var counts: (name: Int, method: Int, url: Int)
 
     init(_ service: borrowing Service, _ target: borrowing Target, baseURL: String?) {
-        name = target.qualifiedName
+        name = Target.qualifiedName(service: target.service, name: target.name)  // the getter copied the whole Target
         method = target.method
         url = URLBuilder.join(base: baseURL ?? service.baseURL.text, path: target.path?.text ?? "")
         doc = target.doc

@@ -56,6 +56,7 @@ struct ValidateValues {
         } catch {
             throw console.fail(error, target: nil)
         }
+        LeftToExit.growMemoryInLargeSteps()
         // No trees kept: a large file's targets are decoded as it is read, its tree never whole (`TargetFile.load`).
         var trees: [Node]? = nil
         let (services, problems) = CatalogCheck.run(files: paths, workspace: workspace, keeping: &trees)
