@@ -17,11 +17,16 @@ struct StreamedTargets {
     /// The targets of both parts in file order.
     let targets: [Target]
 
+    /// Files larger than this (past the default `TargetFile.defaultMaxSize`) are decoded from their
+    /// tree: a syntax error at the end of such a file is found only after every target before it is
+    /// decoded, and a file of small targets holds more memory decoded than as a tree.
+    static let maximumSize = 32 << 20
+
     /// Decodes `bytes` streaming when it can (`streamed`), or from the tree the reading gave when
     /// it was not streamed; nil when the streamed targets cannot be used (read the file as ever).
     static func decode(_ bytes: [UInt8], file: String, defaultName: String,
                        documents: [String: OpenAPIContract.Document]) -> (result: Result<Service, APIError>, streamed: Bool)? {
-        guard let counts = YAMLParser.targetEntryCounts(bytes) else { return nil }
+        guard bytes.count <= maximumSize, let counts = YAMLParser.targetEntryCounts(bytes) else { return nil }
         let name = YAMLParser.prelude(bytes).flatMap(writtenName) ?? defaultName
         var outcome: Result<(root: Node?, streamed: Bool, aliases: Bool), YAMLError> = .success((nil, false, false))
         var sinks: (Sink, Sink)?
@@ -130,10 +135,11 @@ struct StreamedTargets {
             }
         }
 
-        /// Drops the targets in `room`.
+        /// Drops the targets decoded so far.
         func discard() {
             room.deinitialize(count: count)
             count = 0
+            overflow = []
         }
 
         /// The targets in order, moved out of `room` (what did not all fit there).

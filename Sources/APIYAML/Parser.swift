@@ -5,6 +5,8 @@ import CLibYAML
 /// of targets decodes each and lets its nodes go, so the whole tree is never in memory at once.
 package protocol TargetEntrySink: AnyObject {
     func entry(key: Node, value: consuming Node)
+    /// What was received means nothing (the file is read again, as a tree): let it go now.
+    func discard()
 }
 
 /// Reads one YAML document into a `Node` tree by recursive descent over libyaml's events.
@@ -47,11 +49,13 @@ package final class YAMLParser {
     /// Not streamed: the sinks' entries mean nothing, and the tree is `parse`'s.
     package static func parse(_ bytes: [UInt8], limits: Limits = Limits(), streamingTo first: TargetEntrySink,
                               _ second: TargetEntrySink) throws(YAMLError) -> (root: Node?, streamed: Bool, aliases: Bool) {
-        switch SplitParse.parseStreaming(bytes, limits: limits, first: first, second: second) {
-        case .root(let root, let aliases): return (root, true, aliases)
-        case .serial: return (try serial(bytes, limits: limits), false, false)
-        case .unstreamed: return (try parse(bytes, limits: limits), false, false)
-        }
+        let streamed = SplitParse.parseStreaming(bytes, limits: limits, first: first, second: second)
+        if case .root(let root, let aliases) = streamed { return (root, true, aliases) }
+        // Before the tree is built: what the sinks hold is not to add to it.
+        first.discard()
+        second.discard()
+        if case .serial = streamed { return (try serial(bytes, limits: limits), false, false) }
+        return (try parse(bytes, limits: limits), false, false)
     }
 
     /// How many entries of the root's `targets:` mapping each part of `parse(_:streamingTo:_:)` will
