@@ -22,11 +22,17 @@ struct StreamedTargets {
     /// decoded, and a file of small targets holds more memory decoded than as a tree.
     static let maximumSize = 32 << 20
 
+    /// The most targets a part writes in place (a 32 MiB file holds about 150,000 of the bench's).
+    static let maximumRoom = 1 << 17
+
     /// Decodes `bytes` streaming when it can (`streamed`), or from the tree the reading gave when
     /// it was not streamed; nil when the streamed targets cannot be used (read the file as ever).
-    static func decode(_ bytes: [UInt8], file: String, defaultName: String,
-                       documents: [String: OpenAPIContract.Document]) -> (result: Result<Service, APIError>, streamed: Bool)? {
-        guard bytes.count <= maximumSize, let counts = YAMLParser.targetEntryCounts(bytes) else { return nil }
+    static func decode(_ bytes: [UInt8], file: String, defaultName: String, documents: [String: OpenAPIContract.Document],
+                       maximumRoom: Int = maximumRoom) -> (result: Result<Service, APIError>, streamed: Bool)? {
+        guard bytes.count <= maximumSize, let estimate = YAMLParser.targetEntryCounts(bytes) else { return nil }
+        // Room for at most `maximumRoom` a part: lines at the entries' column need not be entries
+        // (a file of such lines would otherwise ask for gigabytes); more go to `overflow`.
+        let counts = (first: min(estimate.first, maximumRoom), second: min(estimate.second, maximumRoom))
         let name = YAMLParser.prelude(bytes).flatMap(writtenName) ?? defaultName
         var outcome: Result<(root: Node?, streamed: Bool, aliases: Bool), YAMLError> = .success((nil, false, false))
         var sinks: (Sink, Sink)?

@@ -22,13 +22,14 @@ final class StreamedTargetsTests: XCTestCase {
     }
 
     /// Asserts the streamed decoding equals the tree's, and whether it was streamed.
-    private func assertSame(_ yaml: String, streamed expected: Bool?, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertSame(_ yaml: String, streamed expected: Bool?, room: Int = StreamedTargets.maximumRoom,
+                            file: StaticString = #filePath, line: UInt = #line) {
         let bytes = Array(yaml.utf8)
         var trees: [Node]? = []  // kept: decoded from the tree
         let tree = outcome { try TargetFile.decode(bytes, file: "/tmp/s/gen.yaml", defaultName: "gen", keeping: &trees) }
         var streamed: Bool?
         let stream = outcome {
-            let decoded = StreamedTargets.decode(bytes, file: "/tmp/s/gen.yaml", defaultName: "gen", documents: [:])
+            let decoded = StreamedTargets.decode(bytes, file: "/tmp/s/gen.yaml", defaultName: "gen", documents: [:], maximumRoom: room)
             streamed = decoded?.streamed
             if let decoded { return try decoded.result.get() }
             return try TargetFile.decode(bytes, file: "/tmp/s/gen.yaml", defaultName: "gen")
@@ -118,5 +119,7 @@ final class StreamedTargetsTests: XCTestCase {
             count = 0
         }
         room.removeAll()
+        // Parts with less room than targets: the same service.
+        assertSame("baseURL: http://x\ntargets:\n" + entries(2_000) + "timeout: 5s\n", streamed: true, room: 10)
     }
 }
