@@ -33,7 +33,10 @@ struct StreamedTargets {
         // Room for at most `maximumRoom` a part: lines at the entries' column need not be entries
         // (a file of such lines would otherwise ask for gigabytes); more go to `overflow`.
         let counts = (first: min(estimate.first, maximumRoom), second: min(estimate.second, maximumRoom))
-        let name = YAMLParser.prelude(bytes).flatMap(writtenName) ?? defaultName
+        let prelude = YAMLParser.prelude(bytes)
+        // `include:` written before the targets: the tree's decoding, without reading the file twice.
+        if prelude?.pairs?.contains(where: { $0.key.scalarText == "include" }) == true { return nil }
+        let name = prelude.flatMap(writtenName) ?? defaultName
         var outcome: Result<(root: Node?, streamed: Bool, aliases: Bool), YAMLError> = .success((nil, false, false))
         var sinks: (Sink, Sink)?
         // The targets are written where the service's array keeps them, each part from its own place
