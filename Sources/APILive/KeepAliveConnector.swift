@@ -13,8 +13,8 @@ import NIOCore
 import NIOHTTP1
 
 /// Plain `http://` HTTP/1.1 exchanges whose bodies are held in memory or streamed to stdout, over
-/// keep-alive connections of our own (`KeepAlivePool`: NIO's HTTP/1 codecs, one request at a time on a
-/// connection, connections kept per event loop): what a load run and a `check` send thousands of
+/// keep-alive connections of our own (`KeepAlivePool`: requests encoded once, responses parsed from the
+/// bytes by `KeepAliveResponseParser`, one request at a time on a connection, connections kept per event loop): what a load run and a `check` send thousands of
 /// times. async-http-client's per-request machinery (request bag, connection-pool state machines,
 /// futures, its task and delegate) was a quarter of a load run's CPU (perf, load-4 notes); this
 /// does the same exchange with one promise. The connector contract is `NIOConnector`'s: the same
@@ -47,6 +47,9 @@ struct KeepAliveConnector: Connector {
         } catch let failed as KeepAlivePool.Failed {
             // The stream's own failure (stdout, what a terminal holds) as it said it.
             if let error = failed.error as? APIError { throw error }
+            if let flood = failed.error as? KeepAliveResponseParser.TooManyInterimResponses {
+                throw APIError.network(.malformedResponse(host: request.hostAndPort, detail: flood.description))
+            }
             throw NIOConnector.describe(failed.error, request, socket: nil, received: failed.counts)
         } catch {
             if let e = error as? ChannelError, case .connectTimeout = e { throw APIError.timedOut(request.timeout) }

@@ -1,0 +1,359 @@
+import APISupport
+import NIOCore
+import NIOHTTP1
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 response read straight from a connection's bytes, for `KeepAliveHandler` (in place of
+/// NIO's `ByteToMessageHandler(HTTPResponseDecoder)`: one handler in the pipeline, not three). The
+/// bytes may come split anywhere; each read is parsed as far as it goes, an unfinished line kept
+/// (bounded) until the rest comes. What it accepts and refuses is what NIO's decoder (llhttp) does,
+/// or stricter, and every refusal is an `HTTPParserError` of the same case NIO's would be, so the
+/// words a user reads are the same:
+/// - the status line `HTTP/1.x NNN reason` (`invalidConstant`, `invalidVersion`, `invalidStatus`);
+/// - header fields: a token, `:`, a value of visible characters, spaces and tabs (else
+///   `invalidHeaderToken`, obs-fold too; a bare LF: `unknown`, as NIO's decoder reports it); a head (or the
+///   trailers) over `headLimit` bytes or `fieldLimit` fields: `headerOverflow`;
+/// - `Content-Length`: digits only, at most once, never with `Transfer-Encoding` (a response
+///   smuggling another: `invalidContentLength`, `unexpectedContentLength`);
+/// - chunked bodies: hex sizes range-checked (`invalidChunkSize`), extensions skipped, trailers
+///   checked as fields and dropped;
+/// - no body after HEAD and CONNECT requests, nor in 1xx, 204 and 304 responses; otherwise the
+///   body runs until the connection closes when neither length nor chunking is given;
+/// - 1xx interim responses (100, 103) are skipped, at most `interimLimit` of them; 101 is the
+///   final response, bodiless (and the connection is not kept: it no longer speaks HTTP/1.1).
+struct KeepAliveResponseParser {
+    enum Event {
+        /// The final response's head; `keepAlive`: the connection may carry another exchange after it.
+        case head(HTTPResponseHead, keepAlive: Bool)
+        case body(ByteBuffer)
+        /// The response ended; `leftover`: bytes followed it in the same read (nothing was asked for
+        /// them: the connection must not be kept).
+        case end(leftover: Bool)
+    }
+
+    /// More than `interimLimit` interim (1xx) responses before the final one.
+    struct TooManyInterimResponses: Error, CustomStringConvertible {
+        var description: String { "more than \(KeepAliveResponseParser.interimLimit) interim (1xx) responses" }
+    }
+
+    /// NIO's decoder's limits: 80 KiB of head (status line and fields), and as much of trailers.
+    static let headLimit = 80 * 1024
+    /// Fields in a head (NIO allows 65,534; 80 KiB of head holds at most ~16,000 anyway).
+    static let fieldLimit = 1000
+    static let interimLimit = 16
+    /// A chunk-size line with its extensions.
+    static let chunkLineLimit = 4096
+
+    private enum State {
+        case statusLine
+        case fields
+        case fixed(Int64)
+        case chunkSize
+        case chunkData(Int64)
+        case chunkDataEnd
+        case trailers
+        case untilClose
+        case done
+    }
+
+    private var state = State.statusLine
+    /// The bytes of a line not yet ended by its LF (a line split across reads).
+    private var partial: [UInt8] = []
+    /// Head (or trailer) bytes so far, for `headLimit`.
+    private var headBytes = 0
+    private var interims = 0
+    /// The request was HEAD or CONNECT: whatever the head says, no body follows.
+    private var bodiless = false
+    /// Some byte of the response (an interim one included) has come.
+    private(set) var started = false
+
+    // The head being read.
+    private var version = HTTPVersion.http1_1
+    private var status = 0
+    private var fields: [(String, String)] = []
+    private var contentLength: Int64?
+    private var transferEncoding = false
+    private var chunked = false
+    private var close = false
+    private var keepAliveAsked = false
+
+    /// Ready for the response to a new request (`bodiless`: HEAD or CONNECT).
+    mutating func expect(bodiless: Bool) {
+        self = KeepAliveResponseParser()
+        self.bodiless = bodiless
+    }
+
+    /// Whether the response is done (`end` was emitted).
+    var ended: Bool {
+        if case .done = state { return true }
+        return false
+    }
+
+    /// The connection closed: `.end` when the body ran until the close, else whether the response had begun.
+    enum Closed { case ended, unanswered, truncated }
+    func closed() -> Closed {
+        switch state {
+        case .untilClose: .ended
+        case .done: .ended
+        default: started ? .truncated : .unanswered
+        }
+    }
+
+    /// Parses `buffer` as far as it goes, handing the events to `emit`; stops after `.end`.
+    mutating func parse(_ buffer: ByteBuffer, _ emit: (Event) throws -> Void) throws {
+        guard buffer.readableBytes > 0 else { return }
+        started = true
+        try buffer.withUnsafeReadableBytes { raw in
+            var at = 0
+            while at < raw.count {
+                switch state {
+                case .statusLine, .fields, .trailers, .chunkSize, .chunkDataEnd:
+                    let limit: Int
+                    switch state {
+                    case .chunkSize: limit = Self.chunkLineLimit
+                    case .chunkDataEnd: limit = 2
+                    default: limit = Self.headLimit - headBytes
+                    }
+                    guard let lf = Self.lineFeed(in: raw, from: at) else {
+                        guard partial.count + (raw.count - at) <= limit else { throw overflow() }
+                        partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[at...]))
+                        return
+                    }
+                    let length = partial.count + (lf + 1 - at)
+                    guard length <= limit else { throw overflow() }
+                    switch state {  // chunk-size lines do not count toward the head
+                    case .statusLine, .fields, .trailers: headBytes += length
+                    default: break
+                    }
+                    if partial.isEmpty {
+                        try line(UnsafeRawBufferPointer(rebasing: raw[at..<lf]), emit)
+                    } else {
+                        partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[at..<lf]))
+                        let whole = partial
+                        partial.removeAll(keepingCapacity: true)
+                        try whole.withUnsafeBytes { try line($0, emit) }
+                    }
+                    at = lf + 1
+                case .fixed(let left):
+                    let n = Int(min(Int64(raw.count - at), left))
+                    try emit(.body(buffer.getSlice(at: buffer.readerIndex + at, length: n)!))
+                    at += n
+                    if left == Int64(n) {
+                        state = .done
+                        return try emit(.end(leftover: at < raw.count))
+                    }
+                    state = .fixed(left - Int64(n))
+                case .chunkData(let left):
+                    let n = Int(min(Int64(raw.count - at), left))
+                    try emit(.body(buffer.getSlice(at: buffer.readerIndex + at, length: n)!))
+                    at += n
+                    state = left == Int64(n) ? .chunkDataEnd : .chunkData(left - Int64(n))
+                case .untilClose:
+                    try emit(.body(buffer.getSlice(at: buffer.readerIndex + at, length: raw.count - at)!))
+                    return
+                case .done:
+                    return
+                }
+                if case .done = state { return try emit(.end(leftover: at < raw.count)) }
+            }
+        }
+    }
+
+    private func overflow() -> HTTPParserError {
+        switch state {
+        case .chunkSize: .invalidChunkSize
+        case .chunkDataEnd: .strictModeAssertion
+        default: .headerOverflow
+        }
+    }
+
+    /// The index of the next LF at or after `from`, checked to end a line with CR before it (a bare LF
+    /// is refused: `lfExpected`).
+    private static func lineFeed(in raw: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard from < raw.count, let base = raw.baseAddress,
+              let found = memchr(base + from, 0x0A, raw.count - from) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// One line, its LF (and the bytes before it in earlier reads) included in `line`'s end but not
+    /// in `line`: the CR must end it.
+    private mutating func line(_ withCR: UnsafeRawBufferPointer, _ emit: (Event) throws -> Void) throws {
+        // A bare LF: what NIO's decoder reports it as (llhttp's "CR expected" has no case of its own).
+        guard let last = withCR.last, last == 0x0D else { throw HTTPParserError.unknown }
+        let line = UnsafeRawBufferPointer(rebasing: withCR.dropLast())
+        switch state {
+        case .statusLine:
+            try statusLine(line)
+            state = .fields
+        case .fields:
+            if line.isEmpty { return try headEnded(emit) }
+            try field(line, trailer: false)
+        case .trailers:
+            if line.isEmpty {
+                state = .done
+                return
+            }
+            try field(line, trailer: true)
+        case .chunkSize:
+            let size = try Self.chunkSize(line)
+            state = size == 0 ? .trailers : .chunkData(size)
+            if size == 0 { headBytes = 0 }
+        case .chunkDataEnd:
+            guard line.isEmpty else { throw HTTPParserError.strictModeAssertion }  // as NIO's decoder says it
+            state = .chunkSize
+        default:
+            break
+        }
+    }
+
+    private mutating func statusLine(_ line: UnsafeRawBufferPointer) throws {
+        // "HTTP/1.1 200 OK", "HTTP/1.1 200 " or "HTTP/1.1 200"
+        let prefix: StaticString = "HTTP/"
+        guard line.count >= 5, memcmp(line.baseAddress!, prefix.utf8Start, 5) == 0 else { throw HTTPParserError.invalidConstant }
+        guard line.count >= 8, line[6] == UInt8(ascii: "."), line[5] == UInt8(ascii: "1"),
+              line[7] == UInt8(ascii: "0") || line[7] == UInt8(ascii: "1") else { throw HTTPParserError.invalidVersion }
+        version = line[7] == UInt8(ascii: "1") ? .http1_1 : .http1_0
+        guard line.count >= 12, line[8] == UInt8(ascii: " ") else { throw HTTPParserError.invalidStatus }
+        var code = 0
+        for i in 9..<12 {
+            let d = line[i] &- UInt8(ascii: "0")
+            guard d < 10 else { throw HTTPParserError.invalidStatus }
+            code = code * 10 + Int(d)
+        }
+        guard code >= 100 else { throw HTTPParserError.invalidStatus }
+        if line.count > 12 {
+            guard line[12] == UInt8(ascii: " ") else { throw HTTPParserError.invalidStatus }
+            for byte in line[13...] where !Self.fieldByte(byte) { throw HTTPParserError.invalidStatus }
+        }
+        status = code
+    }
+
+    private mutating func field(_ line: UnsafeRawBufferPointer, trailer: Bool) throws {
+        // A line starting with a space or tab continues the last one (obs-fold, RFC 9112 §5.2): refused.
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { throw HTTPParserError.invalidHeaderToken }
+        for byte in line[..<colon] where !Self.tokenByte(byte) { throw HTTPParserError.invalidHeaderToken }
+        var start = colon + 1, end = line.count
+        while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+        while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        for byte in line[start..<end] where !Self.fieldByte(byte) { throw HTTPParserError.invalidHeaderToken }
+        if trailer { return }  // read and dropped
+        guard fields.count < Self.fieldLimit else { throw HTTPParserError.headerOverflow }
+        let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
+        let value = UnsafeRawBufferPointer(rebasing: line[start..<end])
+        if Self.named(name, "content-length") {
+            guard contentLength == nil else { throw HTTPParserError.unexpectedContentLength }
+            contentLength = try Self.decimal(value)
+        } else if Self.named(name, "transfer-encoding") {
+            transferEncoding = true
+            // The last coding decides: chunked only when it is last (else the body runs until the close).
+            var last = Substring(String(decoding: value, as: UTF8.self))
+            if let comma = last.lastIndex(of: ",") { last = last[last.index(after: comma)...] }
+            chunked = last.trimmingSpaces().lowercased() == "chunked"
+        } else if Self.named(name, "connection") {
+            for token in String(decoding: value, as: UTF8.self).split(separator: ",") {
+                let word = token.trimmingSpaces().lowercased()
+                if word == "close" { close = true } else if word == "keep-alive" { keepAliveAsked = true }
+            }
+        }
+        fields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+    }
+
+    private mutating func headEnded(_ emit: (Event) throws -> Void) throws {
+        if status < 200 && status != 101 {
+            // An interim answer (100 Continue, 103 Early Hints): skipped, the final head follows.
+            interims += 1
+            guard interims <= Self.interimLimit else { throw TooManyInterimResponses() }
+            let bodiless = self.bodiless, interims = self.interims
+            self = KeepAliveResponseParser()
+            self.bodiless = bodiless
+            self.interims = interims
+            started = true
+            return
+        }
+        if transferEncoding && contentLength != nil { throw HTTPParserError.unexpectedContentLength }
+        var keepAlive = version == .http1_1 ? !close : keepAliveAsked && !close
+        let headers = HTTPHeaders(fields)
+        fields = []
+        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        if bodiless || status == 204 || status == 304 || status == 101 {
+            if status == 101 { keepAlive = false }
+            state = .done
+        } else if chunked {
+            state = .chunkSize
+            headBytes = 0
+        } else if let length = contentLength, !transferEncoding {
+            state = length == 0 ? .done : .fixed(length)
+        } else {
+            state = .untilClose
+            keepAlive = false
+        }
+        try emit(.head(head, keepAlive: keepAlive))
+    }
+
+    /// A chunk-size line: hex digits (no sign, at most what fits an `Int64`), then `;` extensions of
+    /// visible characters, which are ignored (whitespace before the `;` is refused, as NIO's decoder does).
+    private static func chunkSize(_ line: UnsafeRawBufferPointer) throws -> Int64 {
+        var size: Int64 = 0, i = 0
+        while i < line.count, let digit = hex(line[i]) {
+            guard size <= (Int64.max - Int64(digit)) / 16 else { throw HTTPParserError.invalidChunkSize }
+            size = size * 16 + Int64(digit)
+            i += 1
+        }
+        guard i > 0 else { throw HTTPParserError.invalidChunkSize }
+        guard i == line.count || line[i] == UInt8(ascii: ";") else { throw HTTPParserError.invalidChunkSize }
+        for byte in line[i...] where !fieldByte(byte) { throw HTTPParserError.invalidChunkSize }
+        return size
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// A `Content-Length`: digits only, one or more, at most `Int64.max`.
+    private static func decimal(_ value: UnsafeRawBufferPointer) throws -> Int64 {
+        guard !value.isEmpty else { throw HTTPParserError.invalidContentLength }
+        var n: Int64 = 0
+        for byte in value {
+            let d = byte &- UInt8(ascii: "0")
+            guard d < 10, n <= (Int64.max - Int64(d)) / 10 else { throw HTTPParserError.invalidContentLength }
+            n = n * 10 + Int64(d)
+        }
+        return n
+    }
+
+    /// Whether `name` is `lower` (ASCII, any case).
+    private static func named(_ name: UnsafeRawBufferPointer, _ lower: StaticString) -> Bool {
+        guard name.count == lower.utf8CodeUnitCount else { return false }
+        let want = UnsafeRawBufferPointer(start: lower.utf8Start, count: lower.utf8CodeUnitCount)
+        for i in 0..<name.count where name[i] | 0x20 != want[i] { return false }
+        return true
+    }
+
+    /// RFC 9110's tchar.
+    private static func tokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// A byte of a field value or reason phrase: visible characters, space, tab, obs-text.
+    @inline(__always)
+    private static func fieldByte(_ byte: UInt8) -> Bool {
+        byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
+    }
+}
