@@ -15,13 +15,15 @@ import XCTest
 /// hostile responses from a real socket (Tests/Servers/hostile-server.py) each fail with the error
 /// NIO's decoder gave for them (or a stricter one), never a trap, a hang or unbounded memory.
 final class KeepAliveResponseParserTests: XCTestCase {
-    /// What a parse came to: "STATUS keep|close BODY", or "error: DESCRIPTION".
+    /// What a parse came to: "STATUS keep|close [leftover] BODY", or "error: DESCRIPTION".
     private func parse(_ pieces: [[UInt8]], bodiless: Bool = false) -> String {
         var parser = KeepAliveResponseParser()
         parser.expect(bodiless: bodiless)
         var status = 0, keep = false, body = [UInt8](), ended = false, leftover = false
         do {
-            for piece in pieces where !ended {
+            for piece in pieces {
+                // Bytes after the end in a later read: the handler closes the connection for them.
+                if ended { leftover = leftover || !piece.isEmpty; continue }
                 try parser.parse(ByteBuffer(bytes: piece)) { event in
                     switch event {
                     case .head(let head, let keepAlive): (status, keep) = (Int(head.status.code), keepAlive)
