@@ -279,9 +279,9 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func event(_ event: KeepAliveResponseParser.Event, context: ChannelHandlerContext) throws {
         switch event {
-        case .head(let head, let keepAlive):
+        case .head(let head, let keepAlive, let length, let encoded):
             outcome.keepAlive = keepAlive
-            if head.headers.contains(name: "Content-Encoding") {
+            if encoded {
                 if !canInflate {
                     do {
                         try context.pipeline.syncOperations.addHandlers([
@@ -297,7 +297,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
                 inflating = true
                 context.fireChannelRead(wrapInboundOut(.head(head)))
             } else {
-                received(.head(head), context: context)
+                began(head, expected: length)
             }
         case .body(let bytes):
             if inflating { context.fireChannelRead(wrapInboundOut(.body(bytes))) } else { received(.body(bytes), context: context) }
@@ -318,10 +318,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard waiting != nil else { return }
         switch part {
         case .head(let head):
-            outcome.head = head
-            outcome.follows = follows?(head) ?? false
-            outcome.expected = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
-            if !outcome.follows, let stream { stream.head(head) }
+            began(head, expected: head.headers.first(name: "Content-Length").flatMap { Int64($0) })
         case .body(var buffer):
             guard outcome.head != nil, !outcome.follows else { return }
             outcome.bytes += Int64(buffer.readableBytes)
@@ -340,12 +337,22 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.close(promise: nil)
                 return
             }
-            outcome.body.writeBuffer(&buffer)
+            // A body that came in one read is that read's bytes (a slice, not a copy).
+            if outcome.body.capacity == 0 { outcome.body = buffer } else { outcome.body.writeBuffer(&buffer) }
         case .end:
             guard outcome.head != nil else { return }
             if leftover { outcome.keepAlive = false }
             finish()
         }
+    }
+
+    /// The final head (`expected`: its Content-Length).
+    private func began(_ head: HTTPResponseHead, expected: Int64?) {
+        guard waiting != nil else { return }
+        outcome.head = head
+        outcome.follows = follows?(head) ?? false
+        outcome.expected = expected
+        if !outcome.follows, let stream { stream.head(head) }
     }
 
     /// The request could not be written: the exchange ends (as a drop when nothing was answered).

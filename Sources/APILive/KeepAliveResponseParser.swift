@@ -27,8 +27,9 @@ import Darwin
 ///   final response, bodiless (and the connection is not kept: it no longer speaks HTTP/1.1).
 struct KeepAliveResponseParser {
     enum Event {
-        /// The final response's head; `keepAlive`: the connection may carry another exchange after it.
-        case head(HTTPResponseHead, keepAlive: Bool)
+        /// The final response's head; `keepAlive`: the connection may carry another exchange after
+        /// it; its `Content-Length` and whether it has a `Content-Encoding` (read once, here).
+        case head(HTTPResponseHead, keepAlive: Bool, length: Int64?, encoded: Bool)
         case body(ByteBuffer)
         /// The response ended; `leftover`: bytes followed it in the same read (nothing was asked for
         /// them: the connection must not be kept).
@@ -80,6 +81,7 @@ struct KeepAliveResponseParser {
     private var chunked = false
     private var close = false
     private var keepAliveAsked = false
+    private var encoded = false
 
     /// Ready for the response to a new request (`bodiless`: HEAD or CONNECT).
     mutating func expect(bodiless: Bool) {
@@ -233,34 +235,65 @@ struct KeepAliveResponseParser {
     }
 
     private mutating func field(_ line: UnsafeRawBufferPointer, trailer: Bool) throws {
-        // A line starting with a space or tab continues the last one (obs-fold, RFC 9112 §5.2): refused.
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { throw HTTPParserError.invalidHeaderToken }
-        for byte in line[..<colon] where !Self.tokenByte(byte) { throw HTTPParserError.invalidHeaderToken }
-        var start = colon + 1, end = line.count
-        while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
-        while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
-        for byte in line[start..<end] where !Self.fieldByte(byte) { throw HTTPParserError.invalidHeaderToken }
+        // The name: token bytes up to the colon (a line starting with a space or tab, obs-fold,
+        // RFC 9112 §5.2, or a space before the colon: refused). Bytes through a pointer, each once.
+        let p = line.baseAddress!, count = line.count
+        var colon = 0
+        while colon < count, p.load(fromByteOffset: colon, as: UInt8.self) != UInt8(ascii: ":") {
+            guard Self.tokenByte(p.load(fromByteOffset: colon, as: UInt8.self)) else { throw HTTPParserError.invalidHeaderToken }
+            colon += 1
+        }
+        guard colon > 0, colon < count else { throw HTTPParserError.invalidHeaderToken }
+        var start = colon + 1, end = count
+        while start < end, Self.space(p.load(fromByteOffset: start, as: UInt8.self)) { start += 1 }
+        while end > start, Self.space(p.load(fromByteOffset: end - 1, as: UInt8.self)) { end -= 1 }
+        for i in start..<end where !Self.fieldByte(p.load(fromByteOffset: i, as: UInt8.self)) {
+            throw HTTPParserError.invalidHeaderToken
+        }
         if trailer { return }  // read and dropped
         guard fields.count < Self.fieldLimit else { throw HTTPParserError.headerOverflow }
-        let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
-        let value = UnsafeRawBufferPointer(rebasing: line[start..<end])
-        if Self.named(name, "content-length") {
+        let name = UnsafeRawBufferPointer(start: p, count: colon)
+        let value = UnsafeRawBufferPointer(start: p + start, count: end - start)
+        switch colon {
+        case 14 where Self.named(name, "content-length"):
             guard contentLength == nil else { throw HTTPParserError.unexpectedContentLength }
             contentLength = try Self.decimal(value)
-        } else if Self.named(name, "transfer-encoding") {
+        case 17 where Self.named(name, "transfer-encoding"):
             transferEncoding = true
             // The last coding decides: chunked only when it is last (else the body runs until the close).
-            var last = Substring(String(decoding: value, as: UTF8.self))
-            if let comma = last.lastIndex(of: ",") { last = last[last.index(after: comma)...] }
-            chunked = last.trimmingSpaces().lowercased() == "chunked"
-        } else if Self.named(name, "connection") {
-            for token in String(decoding: value, as: UTF8.self).split(separator: ",") {
-                let word = token.trimmingSpaces().lowercased()
-                if word == "close" { close = true } else if word == "keep-alive" { keepAliveAsked = true }
+            var last = false
+            Self.tokens(value) { last = Self.named($0, "chunked") }
+            chunked = last
+        case 10 where Self.named(name, "connection"):
+            Self.tokens(value) { token in
+                if Self.named(token, "close") { close = true } else if Self.named(token, "keep-alive") { keepAliveAsked = true }
             }
+        case 16 where Self.named(name, "content-encoding"):
+            encoded = true
+        default:
+            break
         }
         fields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
     }
+
+    /// Each comma-separated element of a field's value, without the spaces around it (empty ones too).
+    private static func tokens(_ value: UnsafeRawBufferPointer, _ each: (UnsafeRawBufferPointer) -> Void) {
+        guard let p = value.baseAddress else { return each(value) }
+        var from = 0
+        while true {
+            var to = from
+            while to < value.count, p.load(fromByteOffset: to, as: UInt8.self) != UInt8(ascii: ",") { to += 1 }
+            var a = from, b = to
+            while a < b, space(p.load(fromByteOffset: a, as: UInt8.self)) { a += 1 }
+            while b > a, space(p.load(fromByteOffset: b - 1, as: UInt8.self)) { b -= 1 }
+            each(UnsafeRawBufferPointer(start: p + a, count: b - a))
+            guard to < value.count else { return }
+            from = to + 1
+        }
+    }
+
+    @inline(__always)
+    private static func space(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     private mutating func headEnded(_ emit: (Event) throws -> Void) throws {
         if status < 200 && status != 101 {
@@ -291,7 +324,7 @@ struct KeepAliveResponseParser {
             state = .untilClose
             keepAlive = false
         }
-        try emit(.head(head, keepAlive: keepAlive))
+        try emit(.head(head, keepAlive: keepAlive, length: contentLength, encoded: encoded))
     }
 
     /// A chunk-size line: hex digits (no sign, at most what fits an `Int64`), then `;` extensions of
@@ -334,7 +367,10 @@ struct KeepAliveResponseParser {
     private static func named(_ name: UnsafeRawBufferPointer, _ lower: StaticString) -> Bool {
         guard name.count == lower.utf8CodeUnitCount else { return false }
         let want = UnsafeRawBufferPointer(start: lower.utf8Start, count: lower.utf8CodeUnitCount)
-        for i in 0..<name.count where name[i] | 0x20 != want[i] { return false }
+        let p = name.baseAddress!, q = want.baseAddress!
+        for i in 0..<name.count where p.load(fromByteOffset: i, as: UInt8.self) | 0x20 != q.load(fromByteOffset: i, as: UInt8.self) {
+            return false
+        }
         return true
     }
 
