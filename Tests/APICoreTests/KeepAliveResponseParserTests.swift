@@ -154,6 +154,14 @@ final class KeepAliveResponseParserTests: XCTestCase {
         XCTAssertEqual(parse([]), "error: unanswered")
     }
 
+    /// The token bytes of a field name are exactly RFC 9110's tchar.
+    func testTokenBytesAreRFC9110s() {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        for byte in UInt8.min...UInt8.max {
+            XCTAssertEqual(KeepAliveResponseParser.tokenByte(byte), tchar.contains(byte), "byte \(byte)")
+        }
+    }
+
     // MARK: over a socket
 
     private let loop = MultiThreadedEventLoopGroup.singleton.next()
