@@ -54,7 +54,7 @@ final class KeepAlivePool: Sendable {
     }
 
     struct Received: Sendable {
-        var head: HTTPResponseHead
+        var head: KeepAliveHead
         var body: ByteBuffer
         /// A redirect that will be followed: its body was dropped.
         var follows: Bool
@@ -65,7 +65,7 @@ final class KeepAlivePool: Sendable {
     /// once (as curl does); `holder` cancels by closing the connection in use.
     func exchange(_ request: KeepAliveRequest, to address: Address, timeout: Double, limit: Int64,
                   stream: KeepAliveHandler.Stream? = nil,
-                  holder: Canceller, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
+                  holder: Canceller, follows: @escaping @Sendable (KeepAliveHead) -> Bool) async throws -> Received {
         let loop = EventLoopExecutor.current ?? MultiThreadedEventLoopGroup.singleton.any()
         let key = Key(address: address, loop: ObjectIdentifier(loop as AnyObject))
         if let kept = take(key) {
@@ -147,7 +147,7 @@ final class KeepAlivePool: Sendable {
 
     private func run(_ request: KeepAliveRequest, on channel: Channel, key: Key, limit: Int64,
                      stream: KeepAliveHandler.Stream?, holder: Canceller,
-                     follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
+                     follows: @escaping @Sendable (KeepAliveHead) -> Bool) async throws -> Received {
         holder.set { channel.close(promise: nil) }
         // The handler resumes the exchange's continuation itself (no promise, future and callback a request).
         let outcome: KeepAliveHandler.Outcome
@@ -196,7 +196,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     struct ClosedBeforeAnswer: Error {}
 
     struct Outcome: Sendable {
-        var head: HTTPResponseHead?
+        var head: KeepAliveHead?
         var body = ByteBuffer()
         var follows = false
         var keepAlive = false
@@ -223,7 +223,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     var flushes: LoopFlushes?
     private var limit: Int64 = 0
     private var stream: Stream?
-    private var follows: (@Sendable (HTTPResponseHead) -> Bool)?
+    private var follows: (@Sendable (KeepAliveHead) -> Bool)?
     private var outcome = Outcome()
 
     /// Where the body goes as it comes (stdout), instead of being held: each part is written on the
@@ -232,13 +232,13 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     struct Stream: Sendable {
         var sink: any BodySink
         /// The final response's head, before any of its body.
-        var head: @Sendable (HTTPResponseHead) -> Void
+        var head: @Sendable (KeepAliveHead) -> Void
         /// Body bytes written so far and the length the head announced.
         var progress: @Sendable (Int64, Int64?) -> Void
     }
 
     func start(_ waiting: UnsafeContinuation<Outcome, Error>, limit: Int64, stream: Stream?,
-               follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
+               follows: @escaping @Sendable (KeepAliveHead) -> Bool) {
         self.waiting = waiting
         self.limit = limit
         self.stream = stream
@@ -279,7 +279,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func event(_ event: KeepAliveResponseParser.Event, context: ChannelHandlerContext) throws {
         switch event {
-        case .head(let head, let keepAlive, let length, let encoded):
+        case .head(let head, let keepAlive, let encoded):
             outcome.keepAlive = keepAlive
             if encoded {
                 if !canInflate {
@@ -295,9 +295,9 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
                     canInflate = true
                 }
                 inflating = true
-                context.fireChannelRead(wrapInboundOut(.head(head)))
+                context.fireChannelRead(wrapInboundOut(.head(head.nio)))
             } else {
-                began(head, expected: length)
+                began(head)
             }
         case .body(let bytes):
             if inflating { context.fireChannelRead(wrapInboundOut(.body(bytes))) } else { received(.body(bytes), context: context) }
@@ -318,7 +318,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard waiting != nil else { return }
         switch part {
         case .head(let head):
-            began(head, expected: head.headers.first(name: "Content-Length").flatMap { Int64($0) })
+            began(KeepAliveHead(head))
         case .body(var buffer):
             guard outcome.head != nil, !outcome.follows else { return }
             outcome.bytes += Int64(buffer.readableBytes)
@@ -346,12 +346,12 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// The final head (`expected`: its Content-Length).
-    private func began(_ head: HTTPResponseHead, expected: Int64?) {
+    /// The final head.
+    private func began(_ head: KeepAliveHead) {
         guard waiting != nil else { return }
         outcome.head = head
         outcome.follows = follows?(head) ?? false
-        outcome.expected = expected
+        outcome.expected = head.length
         if !outcome.follows, let stream { stream.head(head) }
     }
 

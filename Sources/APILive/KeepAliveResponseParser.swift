@@ -25,11 +25,37 @@ import Darwin
 ///   body runs until the connection closes when neither length nor chunking is given;
 /// - 1xx interim responses (100, 103) are skipped, at most `interimLimit` of them; 101 is the
 ///   final response, bodiless (and the connection is not kept: it no longer speaks HTTP/1.1).
+/// A response's head as `KeepAliveResponseParser` read it: its fields sorted by name (as
+/// `NIOConnector.fields` sorts every connection's), made once for the response the engine returns.
+struct KeepAliveHead: Sendable {
+    var status: Int
+    var version: HTTPVersion
+    var fields: [HeaderField]
+    /// Its `Content-Length`.
+    var length: Int64?
+
+    /// NIO's form, for its response decompressor.
+    var nio: HTTPResponseHead {
+        HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status),
+                         headers: HTTPHeaders(fields.map { ($0.name, $0.value) }))
+    }
+
+    init(status: Int, version: HTTPVersion, fields: [HeaderField], length: Int64?) {
+        (self.status, self.version, self.fields, self.length) = (status, version, fields, length)
+    }
+
+    /// From NIO's form (a head the decompressor passed back).
+    init(_ head: HTTPResponseHead) {
+        self.init(status: Int(head.status.code), version: head.version, fields: NIOConnector.fields(head.headers),
+                  length: head.headers.first(name: "Content-Length").flatMap { Int64($0) })
+    }
+}
+
 struct KeepAliveResponseParser {
     enum Event {
         /// The final response's head; `keepAlive`: the connection may carry another exchange after
-        /// it; its `Content-Length` and whether it has a `Content-Encoding` (read once, here).
-        case head(HTTPResponseHead, keepAlive: Bool, length: Int64?, encoded: Bool)
+        /// it; `encoded`: it has a `Content-Encoding`.
+        case head(KeepAliveHead, keepAlive: Bool, encoded: Bool)
         case body(ByteBuffer)
         /// The response ended; `leftover`: bytes followed it in the same read (nothing was asked for
         /// them: the connection must not be kept).
@@ -75,7 +101,8 @@ struct KeepAliveResponseParser {
     // The head being read.
     private var version = HTTPVersion.http1_1
     private var status = 0
-    private var fields: [(String, String)] = []
+    /// In the order they came.
+    private var fields: [HeaderField] = []
     private var contentLength: Int64?
     private var transferEncoding = false
     private var chunked = false
@@ -273,7 +300,7 @@ struct KeepAliveResponseParser {
         default:
             break
         }
-        fields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        fields.append(HeaderField(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
     }
 
     /// Each comma-separated element of a field's value, without the spaces around it (empty ones too).
@@ -309,9 +336,9 @@ struct KeepAliveResponseParser {
         }
         if transferEncoding && contentLength != nil { throw HTTPParserError.unexpectedContentLength }
         var keepAlive = version == .http1_1 ? !close : keepAliveAsked && !close
-        let headers = HTTPHeaders(fields)
+        let head = KeepAliveHead(status: status, version: version, fields: NIOConnector.sorted(fields, count: fields.count),
+                                 length: contentLength)
         fields = []
-        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
         if bodiless || status == 204 || status == 304 || status == 101 {
             if status == 101 { keepAlive = false }
             state = .done
@@ -324,7 +351,7 @@ struct KeepAliveResponseParser {
             state = .untilClose
             keepAlive = false
         }
-        try emit(.head(head, keepAlive: keepAlive, length: contentLength, encoded: encoded))
+        try emit(.head(head, keepAlive: keepAlive, encoded: encoded))
     }
 
     /// A chunk-size line: hex digits (no sign, at most what fits an `Int64`), then `;` extensions of

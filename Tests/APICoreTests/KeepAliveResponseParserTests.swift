@@ -26,7 +26,7 @@ final class KeepAliveResponseParserTests: XCTestCase {
                 if ended { leftover = leftover || !piece.isEmpty; continue }
                 try parser.parse(ByteBuffer(bytes: piece)) { event in
                     switch event {
-                    case .head(let head, let keepAlive, _, _): (status, keep) = (Int(head.status.code), keepAlive)
+                    case .head(let head, let keepAlive, _): (status, keep) = (head.status, keepAlive)
                     case .body(let bytes): body += Array(bytes.readableBytesView)
                     case .end(let more): (ended, leftover) = (true, more)
                     }
