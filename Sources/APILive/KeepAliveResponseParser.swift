@@ -101,8 +101,10 @@ struct KeepAliveResponseParser {
     // The head being read.
     private var version = HTTPVersion.http1_1
     private var status = 0
-    /// In the order they came.
+    /// Sorted by name as they come (`keys`), repeated names in the order they came.
     private var fields: [HeaderField] = []
+    /// `fields`' names' first 16 bytes, lowered, as two big-endian numbers: compared before the names.
+    private var keys: [(UInt64, UInt64)] = []
     private var contentLength: Int64?
     private var transferEncoding = false
     private var chunked = false
@@ -112,8 +114,27 @@ struct KeepAliveResponseParser {
 
     /// Ready for the response to a new request (`bodiless`: HEAD or CONNECT).
     mutating func expect(bodiless: Bool) {
-        self = KeepAliveResponseParser()
+        newHead()
+        interims = 0
+        started = false
         self.bodiless = bodiless
+    }
+
+    /// Ready for a head (a new response's, or the one after an interim answer); the buffers keep their room.
+    private mutating func newHead() {
+        state = .statusLine
+        partial.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        headBytes = 0
+        version = .http1_1
+        status = 0
+        fields = []
+        contentLength = nil
+        transferEncoding = false
+        chunked = false
+        close = false
+        keepAliveAsked = false
+        encoded = false
     }
 
     /// Whether the response is done (`end` was emitted).
@@ -300,7 +321,40 @@ struct KeepAliveResponseParser {
         default:
             break
         }
-        fields.append(HeaderField(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        insert(HeaderField(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)), key: Self.key(name))
+    }
+
+    /// `field` after the last field whose name sorts before or with its own (`HeaderField.nameOrder`:
+    /// the order `NIOConnector.fields` gives every connection's response, stable).
+    private mutating func insert(_ field: HeaderField, key: (UInt64, UInt64)) {
+        if fields.isEmpty { fields.reserveCapacity(16) }
+        var at = fields.count
+        while at > 0 {
+            let before = keys[at - 1]
+            if before.0 != key.0 ? key.0 < before.0 : before.1 != key.1 ? key.1 < before.1
+                : HeaderField.nameOrder(field.name, fields[at - 1].name) {
+                at -= 1
+            } else {
+                break
+            }
+        }
+        fields.insert(field, at: at)
+        keys.insert(key, at: at)
+    }
+
+    /// A name's first 16 bytes, ASCII letters lowered, as two big-endian numbers (zeros after a
+    /// shorter name, which sorts first): names that differ there compare as these numbers do.
+    private static func key(_ name: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        var a: UInt64 = 0, b: UInt64 = 0
+        for i in 0..<16 {
+            var byte: UInt64 = 0
+            if i < name.count {
+                let c = name.load(fromByteOffset: i, as: UInt8.self)
+                byte = UInt64(c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c)
+            }
+            if i < 8 { a = a << 8 | byte } else { b = b << 8 | byte }
+        }
+        return (a, b)
     }
 
     /// Each comma-separated element of a field's value, without the spaces around it (empty ones too).
@@ -327,17 +381,12 @@ struct KeepAliveResponseParser {
             // An interim answer (100 Continue, 103 Early Hints): skipped, the final head follows.
             interims += 1
             guard interims <= Self.interimLimit else { throw TooManyInterimResponses() }
-            let bodiless = self.bodiless, interims = self.interims
-            self = KeepAliveResponseParser()
-            self.bodiless = bodiless
-            self.interims = interims
-            started = true
+            newHead()
             return
         }
         if transferEncoding && contentLength != nil { throw HTTPParserError.unexpectedContentLength }
         var keepAlive = version == .http1_1 ? !close : keepAliveAsked && !close
-        let head = KeepAliveHead(status: status, version: version, fields: NIOConnector.sorted(fields, count: fields.count),
-                                 length: contentLength)
+        let head = KeepAliveHead(status: status, version: version, fields: fields, length: contentLength)
         fields = []
         if bodiless || status == 204 || status == 304 || status == 101 {
             if status == 101 { keepAlive = false }

@@ -154,6 +154,28 @@ final class KeepAliveResponseParserTests: XCTestCase {
         XCTAssertEqual(parse([]), "error: unanswered")
     }
 
+    /// The head's fields come sorted as `NIOConnector.fields` sorts NIO's (names without case,
+    /// repeated names in the order they came), a few or many, names sharing long prefixes.
+    func testFieldsAreSortedAsEveryConnectionSortsThem() throws {
+        let few = [("X-B", "1"), ("content-type", "a"), ("Content-Length", "0"), ("set-cookie", "a=1"), ("Server", "s"),
+                   ("Set-Cookie", "b=2"), ("access-control-allow-origin", "*"), ("Access-Control-Allow-Credentials", "true"),
+                   ("A", "x"), ("a-", "y"), ("a", "z"), ("Access-Control-Allow-Origin", "again"), ("x_y", "1"), ("X^Y", "2"),
+                   ("0", "digit"), ("content-length-extra", "e")]
+        var many = few
+        for i in 0..<60 { many.append(("X-Field-\(String(i * 7919 % 61, radix: 36))-\(i % 3 == 0 ? "long-suffix" : "s")", "\(i)")) }
+        for fields in [few, many] {
+            let head = "HTTP/1.1 200 OK\r\n" + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
+            var parser = KeepAliveResponseParser()
+            parser.expect(bodiless: true)
+            var got: [HeaderField] = []
+            try parser.parse(ByteBuffer(string: head)) { event in
+                if case .head(let head, _, _) = event { got = head.fields }
+            }
+            let expected = NIOConnector.fields(HTTPHeaders(fields))
+            XCTAssertEqual(got.map { "\($0.name): \($0.value)" }, expected.map { "\($0.name): \($0.value)" })
+        }
+    }
+
     /// The token bytes of a field name are exactly RFC 9110's tchar.
     func testTokenBytesAreRFC9110s() {
         let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
