@@ -101,7 +101,7 @@ struct KeepAliveResponseParser {
     // The head being read.
     private var version = HTTPVersion.http1_1
     private var status = 0
-    /// Sorted by name as they come (`keys`), repeated names in the order they came.
+    /// In the order they came.
     private var fields: [HeaderField] = []
     /// `fields`' names' first 16 bytes, lowered, as two big-endian numbers: compared before the names.
     private var keys: [(UInt64, UInt64)] = []
@@ -321,40 +321,49 @@ struct KeepAliveResponseParser {
         default:
             break
         }
-        insert(HeaderField(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)), key: Self.key(name))
+        if fields.isEmpty { fields.reserveCapacity(16) }
+        fields.append(HeaderField(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        keys.append(Self.key(name))
     }
 
-    /// `field` after the last field whose name sorts before or with its own (`HeaderField.nameOrder`:
-    /// the order `NIOConnector.fields` gives every connection's response, stable).
-    private mutating func insert(_ field: HeaderField, key: (UInt64, UInt64)) {
-        if fields.isEmpty { fields.reserveCapacity(16) }
-        var at = fields.count
-        while at > 0 {
-            let before = keys[at - 1]
-            if before.0 != key.0 ? key.0 < before.0 : before.1 != key.1 ? key.1 < before.1
-                : HeaderField.nameOrder(field.name, fields[at - 1].name) {
-                at -= 1
-            } else {
-                break
+    /// The fields in order: by name as `HeaderField.nameOrder` sorts them (the order `NIOConnector.fields`
+    /// gives every connection's response), repeated names in the order they came (a stable insertion
+    /// sort of their indices, `keys` compared first: at most `fieldLimit` fields).
+    private func sortedFields() -> [HeaderField] {
+        let n = fields.count
+        guard n > 1 else { return fields }
+        return [Int](unsafeUninitializedCapacity: n) { order, count in
+            for i in 0..<n {
+                let key = keys[i]
+                var at = i
+                while at > 0 {
+                    let before = keys[order[at - 1]]
+                    guard before.0 != key.0 ? key.0 < before.0 : before.1 != key.1 ? key.1 < before.1
+                        : HeaderField.nameOrder(fields[i].name, fields[order[at - 1]].name) else { break }
+                    order[at] = order[at - 1]
+                    at -= 1
+                }
+                order[at] = i
             }
-        }
-        fields.insert(field, at: at)
-        keys.insert(key, at: at)
+            count = n
+        }.map { fields[$0] }
     }
 
     /// A name's first 16 bytes, ASCII letters lowered, as two big-endian numbers (zeros after a
     /// shorter name, which sorts first): names that differ there compare as these numbers do.
     private static func key(_ name: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        var a: UInt64 = 0, b: UInt64 = 0
-        for i in 0..<16 {
-            var byte: UInt64 = 0
-            if i < name.count {
-                let c = name.load(fromByteOffset: i, as: UInt8.self)
-                byte = UInt64(c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c)
-            }
-            if i < 8 { a = a << 8 | byte } else { b = b << 8 | byte }
-        }
-        return (a, b)
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: name.prefix(16))) }
+        return (lowered(UInt64(bigEndian: words.0)), lowered(UInt64(bigEndian: words.1)))
+    }
+
+    /// `word`'s bytes (ASCII: a name's token bytes) with A-Z lowered, all eight at once.
+    @inline(__always)
+    private static func lowered(_ word: UInt64) -> UInt64 {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let atLeastA = word &+ 0x3F3F_3F3F_3F3F_3F3F  // the high bit set where a byte is >= "A" (0x41)
+        let aboveZ = word &+ 0x2525_2525_2525_2525  // ... where a byte is > "Z" (0x5A)
+        return word | ((atLeastA & ~aboveZ & high) >> 2)
     }
 
     /// Each comma-separated element of a field's value, without the spaces around it (empty ones too).
@@ -386,7 +395,7 @@ struct KeepAliveResponseParser {
         }
         if transferEncoding && contentLength != nil { throw HTTPParserError.unexpectedContentLength }
         var keepAlive = version == .http1_1 ? !close : keepAliveAsked && !close
-        let head = KeepAliveHead(status: status, version: version, fields: fields, length: contentLength)
+        let head = KeepAliveHead(status: status, version: version, fields: sortedFields(), length: contentLength)
         fields = []
         if bodiless || status == 204 || status == 304 || status == 101 {
             if status == 101 { keepAlive = false }
