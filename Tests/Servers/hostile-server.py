@@ -20,7 +20,7 @@ import socket
 import threading
 import time
 
-from serve import arguments, serve_raw
+from serve import arguments, send, serve_raw
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
 
@@ -84,14 +84,6 @@ def read_head(conn):
             return None
         request += chunk
     return request
-
-
-def send(conn, data):
-    try:
-        conn.sendall(data)
-        return True
-    except OSError:
-        return False
 
 
 def endless(conn, first, line):
