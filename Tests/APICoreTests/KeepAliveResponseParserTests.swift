@@ -253,5 +253,11 @@ final class KeepAliveResponseParserTests: XCTestCase {
         XCTAssertEqual(String(decoding: second.body, as: UTF8.self), "2", "a new connection")
         let third = try await get(server.url + "/count", on: transport)
         XCTAssertEqual(String(decoding: third.body, as: UTF8.self), "2", "the kept one")
+        // A response nobody asked for that comes while the connection is idle closes it too.
+        let late = try await get(server.url + "/late-extra", on: transport)
+        XCTAssertEqual(String(decoding: late.body, as: UTF8.self), "ok")
+        try await Task.sleep(nanoseconds: 600_000_000)
+        let fourth = try await get(server.url + "/count", on: transport)
+        XCTAssertEqual(String(decoding: fourth.body, as: UTF8.self), "3", "a new connection")
     }
 }

@@ -15,6 +15,7 @@ Binds 127.0.0.1 on a free port, prints its URL, reads each request's head and an
     /interim-flood   "100 Continue" heads without end
     /count           how many connections were accepted so far (a client that keeps one shows it)
     /leftover        a 200 with 2 bytes of body and then bytes nobody asked for; the connection stays open
+    /late-extra      a 200 with 2 bytes of body, then 0.2 s later a response nobody asked for; the connection stays open
 """
 import socket
 import threading
@@ -115,6 +116,11 @@ def handle(conn):
                 continue  # kept
             if name == "leftover":
                 send(conn, OK + b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nextra")
+                continue  # kept: the client must not take it again
+            if name == "late-extra":
+                send(conn, OK)
+                time.sleep(0.2)
+                send(conn, b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nextra")
                 continue  # kept: the client must not take it again
             if name == "keep":
                 send(conn, OK)
