@@ -7,24 +7,6 @@ import Glibc
 import Darwin
 #endif
 
-/// An HTTP/1.1 response read straight from a connection's bytes, for `KeepAliveHandler` (in place of
-/// NIO's `ByteToMessageHandler(HTTPResponseDecoder)`: one handler in the pipeline, not three). The
-/// bytes may come split anywhere; each read is parsed as far as it goes, an unfinished line kept
-/// (bounded) until the rest comes. What it accepts and refuses is what NIO's decoder (llhttp) does,
-/// or stricter, and every refusal is an `HTTPParserError` of the same case NIO's would be, so the
-/// words a user reads are the same:
-/// - the status line `HTTP/1.x NNN reason` (`invalidConstant`, `invalidVersion`, `invalidStatus`);
-/// - header fields: a token, `:`, a value of visible characters, spaces and tabs (else
-///   `invalidHeaderToken`, obs-fold too; a bare LF: `unknown`, as NIO's decoder reports it); a head (or the
-///   trailers) over `headLimit` bytes or `fieldLimit` fields: `headerOverflow`;
-/// - `Content-Length`: digits only, at most once, never with `Transfer-Encoding` (a response
-///   smuggling another: `invalidContentLength`, `unexpectedContentLength`);
-/// - chunked bodies: hex sizes range-checked (`invalidChunkSize`), extensions skipped, trailers
-///   checked as fields and dropped;
-/// - no body after HEAD and CONNECT requests, nor in 1xx, 204 and 304 responses; otherwise the
-///   body runs until the connection closes when neither length nor chunking is given;
-/// - 1xx interim responses (100, 103) are skipped, at most `interimLimit` of them; 101 is the
-///   final response, bodiless (and the connection is not kept: it no longer speaks HTTP/1.1).
 /// A response's head as `KeepAliveResponseParser` read it: its fields sorted by name (as
 /// `NIOConnector.fields` sorts every connection's), made once for the response the engine returns.
 struct KeepAliveHead: Sendable {
@@ -51,6 +33,26 @@ struct KeepAliveHead: Sendable {
     }
 }
 
+/// An HTTP/1.1 response read straight from a connection's bytes, for `KeepAliveHandler` (in place of
+/// NIO's `ByteToMessageHandler(HTTPResponseDecoder)`: one handler in the pipeline, not three). The
+/// bytes may come split anywhere; each read is parsed as far as it goes, an unfinished line kept
+/// (bounded) until the rest comes. What it accepts is what NIO's decoder (llhttp) accepts, or
+/// less, and a refusal is an `HTTPParserError` of the case NIO's gives for the same bytes (so the
+/// words a user reads are the same), but for `Content-Length` with `Transfer-Encoding`, which NIO
+/// reports by the order they come, and what only this parser refuses:
+/// - the status line `HTTP/1.x NNN reason` (`invalidConstant`, `invalidVersion`, `invalidStatus`);
+/// - header fields: a token, `:`, a value of visible characters, spaces and tabs (else
+///   `invalidHeaderToken`, obs-fold too; a bare LF: `unknown`, a bare CR: `lfExpected`, as NIO's decoder
+///   reports them); a head (or the
+///   trailers) over `headLimit` bytes or `fieldLimit` fields: `headerOverflow`;
+/// - `Content-Length`: digits only, at most once, never with `Transfer-Encoding` (a response
+///   smuggling another: `invalidContentLength`, `unexpectedContentLength`);
+/// - chunked bodies: hex sizes range-checked (`invalidChunkSize`), extensions skipped, trailers
+///   checked as fields and dropped;
+/// - no body after HEAD and CONNECT requests, nor in 1xx, 204 and 304 responses; otherwise the
+///   body runs until the connection closes when neither length nor chunking is given;
+/// - 1xx interim responses (100, 103) are skipped, at most `interimLimit` of them; 101 is the
+///   final response, bodiless (and the connection is not kept: it no longer speaks HTTP/1.1).
 struct KeepAliveResponseParser {
     enum Event {
         /// The final response's head; `keepAlive`: the connection may carry another exchange after
@@ -221,8 +223,7 @@ struct KeepAliveResponseParser {
         }
     }
 
-    /// The index of the next LF at or after `from`, checked to end a line with CR before it (a bare LF
-    /// is refused: `lfExpected`).
+    /// The index of the next LF at or after `from` (`line` checks the CR before it).
     private static func lineFeed(in raw: UnsafeRawBufferPointer, from: Int) -> Int? {
         guard from < raw.count, let base = raw.baseAddress,
               let found = memchr(base + from, 0x0A, raw.count - from) else { return nil }
@@ -296,7 +297,8 @@ struct KeepAliveResponseParser {
         while start < end, Self.space(p.load(fromByteOffset: start, as: UInt8.self)) { start += 1 }
         while end > start, Self.space(p.load(fromByteOffset: end - 1, as: UInt8.self)) { end -= 1 }
         for i in start..<end where !Self.fieldByte(p.load(fromByteOffset: i, as: UInt8.self)) {
-            throw HTTPParserError.invalidHeaderToken
+            // A CR not ending the line: what NIO's decoder says of it.
+            throw p.load(fromByteOffset: i, as: UInt8.self) == 0x0D ? HTTPParserError.lfExpected : HTTPParserError.invalidHeaderToken
         }
         if trailer { return }  // read and dropped
         guard fields.count < Self.fieldLimit else { throw HTTPParserError.headerOverflow }

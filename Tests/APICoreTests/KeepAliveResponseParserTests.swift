@@ -91,7 +91,7 @@ final class KeepAliveResponseParserTests: XCTestCase {
         let cases: [(String, HTTPParserError)] = [
             ("HTTP/1.1 200 OK\nContent-Length: 2\n\nok", .unknown),
             ("HTTP/1.1 200 OK\r\nX-A: 1\nContent-Length: 2\r\n\r\nok", .unknown),
-            ("HTTP/1.1 200 OK\r\nX-A: 1\rX-B: 2\r\nContent-Length: 2\r\n\r\nok", .invalidHeaderToken),
+            ("HTTP/1.1 200 OK\r\nX-A: 1\rX-B: 2\r\nContent-Length: 2\r\n\r\nok", .lfExpected),
             ("HTTP/1.1 200 OK\r\nX-A: one\r\n two\r\nContent-Length: 2\r\n\r\nok", .invalidHeaderToken),
             ("HTTP/1.1 200 OK\r\nX-A: a\u{0}b\r\nContent-Length: 2\r\n\r\nok", .invalidHeaderToken),
             ("HTTP/1.1 200 OK\r\nX-A: a\u{7F}b\r\nContent-Length: 2\r\n\r\nok", .invalidHeaderToken),
@@ -208,7 +208,7 @@ final class KeepAliveResponseParserTests: XCTestCase {
             ("ok", "200 ok"), ("chunked", "200 hello, world"), ("chunked-upper", "200 0123456789"),
             ("until-close", "200 until the close"), ("http10", "200 old!"), ("no-reason", "200 ok"), ("interim", "200 ok"),
             ("no-content", "204 "), ("obs-text", "200 ok"),
-            ("bare-lf", statusLine), ("bare-lf-field", statusLine), ("bare-cr", malformed(.invalidHeaderToken)),
+            ("bare-lf", statusLine), ("bare-lf-field", statusLine), ("bare-cr", malformed(.lfExpected)),
             ("obs-fold", malformed(.invalidHeaderToken)), ("nul-value", malformed(.invalidHeaderToken)),
             ("space-before-colon", malformed(.invalidHeaderToken)), ("empty-name", malformed(.invalidHeaderToken)),
             ("no-colon", malformed(.invalidHeaderToken)), ("cl-te", malformed(.unexpectedContentLength)),
