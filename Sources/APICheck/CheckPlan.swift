@@ -68,10 +68,20 @@ package struct CheckPlanner: Sendable {
         let names = zip(targets.map { $0.1.service }, targets.map { $0.1.name }).map { Target.qualifiedName(service: $0, name: $1) }
         let needed = caller.needed(by: targets)
         return CheckItems(names: names) { [self, names] i in
-            let (service, target) = targets[i]
-            return liveItem(target, service, needed: !needed.isEmpty && needed.contains(names[i]))
+            // Lent in place from the array's storage, each by its own pointer: a pair read out of
+            // the array (`targets[i]`, `selected[i].1`) is copied whole, service and target, and
+            // destroyed again, twice an item.
+            targets.withUnsafeBufferPointer { selected in
+                let pair = UnsafeRawPointer(selected.baseAddress! + i)
+                let service = pair.assumingMemoryBound(to: Service.self)
+                let target = (pair + Self.targetOffset).assumingMemoryBound(to: Target.self)
+                return liveItem(target.pointee, service.pointee, needed: !needed.isEmpty && needed.contains(names[i]))
+            }
         }
     }
+
+    /// Where a pair's target lies from its start (its service lies at it).
+    private static let targetOffset = MemoryLayout<(Service, Target)>.offset(of: \(Service, Target).1)!
 
     /// Why a target is left out of a live run, or nil when it is checked (`Selection.leftOut`: the
     /// rule `load` follows too).
@@ -92,15 +102,27 @@ package struct CheckPlanner: Sendable {
             verifies[service.name] = verify
             return !verify
         }
+        // Asked by the item's service name (`items[i].service`), the same for a run of targets of
+        // one service: the service itself is read only when the name changes (a `(Service, Target)`
+        // read out of `selected` is copied whole), and names are kept for the needs only when there are any.
+        let needed = caller.needed(by: selected)
         var sent = Set<String>()
-        sent.reserveCapacity(items.count)
+        if !needed.isEmpty { sent.reserveCapacity(items.count) }
         var names: [String] = []
-        for i in items.indices {  // by index: a (Service, Target) copied out per target costs
+        var last: (service: String, unverified: Bool)?
+        for i in items.indices {
             switch items[i].work { case .skip, .fail: continue; default: break }
-            sent.insert(items[i].name)
-            if unverified(selected[i].0) { names.append(items[i].name) }
+            if !needed.isEmpty { sent.insert(items[i].name) }
+            let isUnverified: Bool
+            if let last, last.service == items[i].service {
+                isUnverified = last.unverified
+            } else {
+                isUnverified = unverified(selected[i].0)
+                last = (items[i].service, isUnverified)
+            }
+            if isUnverified { names.append(items[i].name) }
         }
-        for name in caller.needed(by: selected).sorted() where !sent.contains(name) {
+        for name in needed.sorted() where !sent.contains(name) {
             if let (service, _) = try? workspace.find(name), unverified(service) { names.append(name) }
         }
         return names

@@ -75,15 +75,20 @@ package struct CheckResult: Sendable, Equatable {
 
     /// The result with every secret in its messages hidden, for reports.
     package func redacted(by redactor: Redactor) -> CheckResult {
+        // Each list is made again only where the redactor changes something (a result per check,
+        // thousands a run: most have no message, no attempt error and no header to hide).
         var out = self
-        out.messages = messages.map(redactor.text)
+        if !messages.isEmpty { out.messages = messages.map(redactor.text) }
         out.skipReason = skipReason.map(redactor.text)
-        out.request?.url = redactor.url(request?.url ?? "")
-        out.request?.headers = request?.headers.map(redactor.header) ?? []
-        out.attempts = attempts.map { a in
-            var a = a
-            a.error = a.error.map(redactor.text)
-            return a
+        if let request {
+            out.request!.url = redactor.url(request.url)
+            for i in request.headers.indices {
+                let shown = redactor.header(request.headers[i])
+                if shown != request.headers[i] { out.request!.headers[i] = shown }
+            }
+        }
+        for i in attempts.indices {
+            if let error = attempts[i].error { out.attempts[i].error = redactor.text(error) }
         }
         return out
     }

@@ -48,7 +48,12 @@ package struct EndpointResolver: Sendable {
         }
     }
 
-    package var environment: [String: String]
+    package var environment: [String: String] {
+        didSet { namesBaseURL = Self.namesBaseURL(environment) }
+    }
+    /// Whether `environment` holds an `APICLI_BASE_URL_…` variable: without one (nearly every run)
+    /// no request makes its service's variable name to look it up.
+    private var namesBaseURL: Bool
     package var overrides: Overrides
     /// `targets/apicli.yaml` (empty when there is none).
     package var project: Project
@@ -67,6 +72,7 @@ package struct EndpointResolver: Sendable {
     package init(environment: [String: String], overrides: Overrides = Overrides(), project: Project = Project(),
                 environmentName: String? = nil) {
         self.environment = environment
+        namesBaseURL = Self.namesBaseURL(environment)
         self.overrides = overrides
         self.project = project
         self.environmentName = environmentName
@@ -76,6 +82,12 @@ package struct EndpointResolver: Sendable {
     var providers: SecretProviders? {
         project.secrets.isEmpty ? nil : SecretProviders(project.secrets, runs: runsSecretCommands)
     }
+
+    private static func namesBaseURL(_ environment: [String: String]) -> Bool {
+        environment.keys.contains { $0.hasPrefix(baseURLPrefix) }
+    }
+
+    private static let baseURLPrefix = "APICLI_BASE_URL_"
 
     /// The environment variable that overrides a service's baseURL: `APICLI_BASE_URL_GITHUB`.
     package static func baseURLVariable(for service: String) -> String {
@@ -226,7 +238,6 @@ package struct EndpointResolver: Sendable {
 
     private func baseURL(_ service: Service, _ layers: Layers, _ bindings: Bindings, _ name: String,
                          _ origins: inout [Origin]) throws(APIError) -> String {
-        let variable = Self.baseURLVariable(for: service.name)
         var template = service.baseURL
         var templateFile = service.file
         var origin = ""
@@ -237,7 +248,7 @@ package struct EndpointResolver: Sendable {
         let base: String
         if let url = overrides.baseURL {
             (base, origin) = (url, " (from --base-url)")
-        } else if let url = environment[variable] {
+        } else if namesBaseURL, case let variable = Self.baseURLVariable(for: service.name), let url = environment[variable] {
             (base, origin) = (url, " (from \(variable))")
         } else {
             base = try bindings.expand(template, in: "baseURL", file: templateFile)

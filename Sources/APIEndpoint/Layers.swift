@@ -9,10 +9,12 @@ struct Layers {
     var serviceEnvironment: Environment?
     var rules: [Rule]
 
-    package init(project: Project, service: Service, target: Target, environmentName: String?) throws(APIError) {
+    /// `service` and `target` lent (taken, they were copied in for every request and destroyed here).
+    package init(project: Project, service: borrowing Service, target: borrowing Target, environmentName: String?) throws(APIError) {
         self.project = project
-        rules = project.rules.filter { $0.applies(to: target.qualifiedName) }
-            + service.rules.filter { $0.applies(to: target.name) }
+        // No rule (most files): nothing filtered, no arrays made for every request.
+        rules = project.rules.isEmpty && service.rules.isEmpty ? []
+            : project.rules.filter { $0.applies(to: target.qualifiedName) } + service.rules.filter { $0.applies(to: target.name) }
         guard let environmentName else { return }
         projectEnvironment = project.environments.first { $0.name == environmentName }
         serviceEnvironment = service.environments.first { $0.name == environmentName }

@@ -17,11 +17,19 @@ package struct ParameterEncoder: Sendable {
     package func encode(_ parameters: Value) -> String {
         guard case .object(let members) = parameters else { return "" }
         var components: [(String, String)] = []
-        for member in members.sorted(by: { $0.key < $1.key }) {
+        // One member (`query: { i: 1 }`, the usual query) needs no sorting; the pairs are written
+        // into one string, not each made a string and then joined.
+        for member in members.count < 2 ? members : members.sorted(by: { $0.key < $1.key }) {
             append(key: member.key, value: member.value, to: &components)
         }
-        return components.map { "\(URLBuilder.escapeQuery($0.0))=\(URLBuilder.escapeQuery($0.1))" }
-            .joined(separator: "&")
+        var out = ""
+        for (i, (key, value)) in components.enumerated() {
+            if i > 0 { out += "&" }
+            out += URLBuilder.escapeQuery(key)
+            out += "="
+            out += URLBuilder.escapeQuery(value)
+        }
+        return out
     }
 
     private func append(key: String, value: Value, to components: inout [(String, String)]) {

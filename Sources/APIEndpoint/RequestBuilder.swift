@@ -49,7 +49,7 @@ package enum RequestBuilder {
 
         var urlString = endpoint.url
         // A `?` character holds a `?` byte: most URLs have none, and a byte search is cheap.
-        func hasQuery() -> Bool { urlString.utf8.contains(UInt8(ascii: "?")) && urlString.contains("?") }
+        func hasQuery() -> Bool { urlString.containsByte(UInt8(ascii: "?")) && urlString.contains("?") }
         if let queryText { urlString += (hasQuery() ? (queryText.isEmpty ? "" : "&") : "?") + queryText }
         if let query {
             let encoded = encoder.encode(query)

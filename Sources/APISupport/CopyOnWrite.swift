@@ -14,8 +14,10 @@ public struct CopyOnWrite<Value> {
         @usableFromInline
         let pointer: UnsafeMutablePointer<Value>
 
+        /// `consuming`: the value is moved into place (borrowed, it was copied in and the
+        /// caller's destroyed: every field retained and released once more per value made).
         @inlinable
-        init(_ value: Value) {
+        init(_ value: consuming Value) {
             pointer = .allocate(capacity: 1)
             pointer.initialize(to: value)
         }
@@ -30,7 +32,7 @@ public struct CopyOnWrite<Value> {
     var storage: Storage
 
     @inlinable
-    package init(_ value: Value) {
+    package init(_ value: consuming Value) {
         storage = Storage(value)
     }
 

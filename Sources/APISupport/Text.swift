@@ -60,7 +60,11 @@ extension StringProtocol {
 
     /// Every byte outside `allowed` (an ASCII set) as `%XX`.
     package func percentEncoded(keeping allowed: Text.ByteSet) -> String {
-        if utf8.allSatisfy(allowed.contains) { return String(self) }  // the usual value: nothing to escape
+        // The usual value: nothing to escape, told by its bytes in place when they are contiguous
+        // (a UTF-8 iterator checks the string's kind on every byte).
+        if utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(allowed.contains) }) ?? utf8.allSatisfy(allowed.contains) {
+            return String(self)
+        }
         var out = ""
         for b in utf8 {
             if allowed.contains(b) { out.unicodeScalars.append(Unicode.Scalar(b)) } else { out += "%" + Text.hexByte(b) }
@@ -70,6 +74,14 @@ extension StringProtocol {
 }
 
 extension String {
+    /// Whether the text holds the byte `byte` (an ASCII character's: a search for one that stands
+    /// for itself), read in place: `utf8.contains` walks a UTF-8 iterator, a check of the string's
+    /// kind per byte, and every request's URL and templates are searched so.
+    package func containsByte(_ byte: UInt8) -> Bool {
+        if let found = utf8.withContiguousStorageIfAvailable({ $0.contains(byte) }) { return found }
+        return utf8.contains(byte)
+    }
+
     /// `equalsIgnoringCase` of two Strings (what the send path compares: header names, schemes):
     /// the lengths first, then the bytes in place, with no UTF-8 iterator (which checks the
     /// string's kind on every byte). The generic one above serves substrings.

@@ -10,20 +10,19 @@ package enum URLBuilder {
     /// A query in the base URL stays at the end. The path is taken as written (see `encodePath`).
     package static func join(base: String, path: String) -> String {
         guard !path.isEmpty else { return base }
-        // By bytes: '?' and '/' are ASCII, so these are character boundaries too.
-        let slash = UInt8(ascii: "/"), b = base.utf8, p = path.utf8
-        let query = b.firstIndex(of: UInt8(ascii: "?")) ?? b.endIndex
-        var end = query
-        while end > b.startIndex, b[b.index(before: end)] == slash { end = b.index(before: end) }
-        let start = p.firstIndex { $0 != slash } ?? p.endIndex
-        // The bytes copied once into the result (`list` joins every target's URL).
-        let head = b.distance(from: b.startIndex, to: end), cut = b.distance(from: b.startIndex, to: query)
-        let tail = p.distance(from: start, to: p.endIndex)
-        let skip = p.distance(from: p.startIndex, to: start)
+        // By bytes, read in place (a UTF-8 view's index walk checks the string's kind per byte):
+        // '?' and '/' are ASCII, so these are character boundaries too.
+        let slash = UInt8(ascii: "/")
         var base = base, path = path
         return base.withUTF8 { bb in
             path.withUTF8 { pb in
-                String(unsafeUninitializedCapacity: head + 1 + tail + (bb.count - cut)) { out in
+                let cut = bb.firstIndex(of: UInt8(ascii: "?")) ?? bb.count
+                var head = cut
+                while head > 0, bb[head - 1] == slash { head -= 1 }
+                var skip = 0
+                while skip < pb.count, pb[skip] == slash { skip += 1 }
+                // The bytes copied once into the result (`list` joins every target's URL).
+                return String(unsafeUninitializedCapacity: head + 1 + (pb.count - skip) + (bb.count - cut)) { out in
                     var i = 0
                     for k in 0..<head { out[i] = bb[k]; i += 1 }
                     out[i] = slash; i += 1

@@ -1,3 +1,4 @@
+import APISupport
 import APIDiagnostics
 import APISecrets
 /// What templates expand against: placeholder values and environment variables.
@@ -69,7 +70,7 @@ package struct Bindings: Sendable {
                 encode: (String) -> String = { $0 }, encodeReserved: (String) -> String = { $0 },
                 placeholders: inout [String]) throws(APIError) -> String {
         // By bytes (no `{` or `$` byte: no such character), not by characters: every request's base URL comes here.
-        if template.isLiteral && !template.text.utf8.contains(UInt8(ascii: "$")) { return template.text }
+        if template.isLiteral && !template.text.containsByte(UInt8(ascii: "$")) { return template.text }
         let text = template.text
         var out = ""
         var i = text.startIndex

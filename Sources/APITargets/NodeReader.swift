@@ -63,7 +63,7 @@ package struct NodeReader {
         entries.reserveCapacity(pairs.count)
         for pair in pairs {
             guard let key = pair.key.scalarText else {
-                error("keys in \(what()) must be text, not \(pair.key.kindName)", at: pair.key.mark)
+                nonTextKey(pair.key, what())
                 continue
             }
             if let known, !MappingKey.contains(known, key) {
@@ -77,6 +77,11 @@ package struct NodeReader {
             entries.append(Entry(key: key, keyMark: pair.key.mark, value: pair.value))
         }
         return entries
+    }
+
+    /// A mapping's key that is not a scalar (`mapping`'s problem with it).
+    mutating func nonTextKey(_ key: Node, _ what: String) {
+        error("keys in \(what) must be text, not \(key.kindName)", at: key.mark)
     }
 
     /// A scalar as text (numbers and booleans as written). Null and collections are errors.

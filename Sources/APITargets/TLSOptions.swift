@@ -31,6 +31,8 @@ package struct TLSOptions: Sendable, Hashable {
 
     /// Later (command line) options win over earlier (file) ones; a certificate and its key go together.
     package func overridden(by other: TLSOptions) -> TLSOptions {
+        // No command-line option (every request of most runs): these options as they are.
+        if other.caFile == nil, other.verify, other.certFile == nil, other.password == nil { return self }
         let ownCert = other.certFile == nil
         var out = TLSOptions(caFile: other.caFile ?? caFile, verify: verify && other.verify,
                              certFile: other.certFile ?? certFile, keyFile: ownCert ? keyFile : other.keyFile)

@@ -147,6 +147,9 @@ package enum TargetFile {
 
     private static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String?,
                                keeping trees: inout [Node]?, documents: [String: OpenAPIContract.Document]) throws(APIError) -> Service {
+        if only == nil, trees == nil, let decoded = StreamedTargets.decode(bytes, file: file, defaultName: defaultName, documents: documents) {
+            return try decoded.result.get()
+        }
         let root: Node?
         do {
             root = try YAMLParser.parse(bytes, onlyTarget: only)
@@ -158,8 +161,8 @@ package enum TargetFile {
     }
 
     /// The service of a file's YAML tree (nil: an empty file).
-    private static func decode(_ root: Node?, file: String, defaultName: String, only: String?,
-                               documents: [String: OpenAPIContract.Document]) throws(APIError) -> Service {
+    static func decode(_ root: Node?, file: String, defaultName: String, only: String?,
+                       documents: [String: OpenAPIContract.Document], streamed: StreamedTargets? = nil) throws(APIError) -> Service {
         guard let root, !root.isNull else {
             throw .invalid(Diagnostic(file: file, mark: Mark(line: 1, column: 1), message: "the target file is empty",
                                       hint: "a target file is a mapping with baseURL: and targets:"))
@@ -167,7 +170,7 @@ package enum TargetFile {
         var decoder = ServiceDecoder(file: file)
         decoder.only = only
         decoder.contractDocuments = documents
-        let service = decoder.service(root, defaultName: defaultName)
+        let service = decoder.service(root, defaultName: defaultName, streamed: streamed)
         if let service, decoder.reader.diagnostics.isEmpty { return service }
         throw .invalidInput(decoder.reader.diagnostics)
     }
@@ -210,6 +213,8 @@ struct ServiceDecoder {
     var followsIncludes = true
     /// A file of shared blocks: where it was first included (`file:line:col`), for its messages.
     var includedAt: String?
+    /// A target had `include:` (`StreamedTargets` then gives way to one decoder).
+    var includedBlocks = false
 
     package init(file: String) {
         reader = NodeReader(file: file)
@@ -219,7 +224,9 @@ struct ServiceDecoder {
 
     var file: String { reader.file }
 
-    mutating func service(_ root: Node, defaultName: String) -> Service? {
+    /// `streamed`: the targets of `targets:` already decoded as the file was read (the mapping is
+    /// empty in `root`), see `StreamedTargets`.
+    mutating func service(_ root: Node, defaultName: String, streamed: StreamedTargets? = nil) -> Service? {
         guard let entries = reader.mapping(root, "the target file", known: TargetFile.Keys.service) else { return nil }
         var name = defaultName
         var nameMark = root.mark
@@ -265,7 +272,11 @@ struct ServiceDecoder {
         }
         if let node = entries.first(where: { $0.key == "include" })?.value { includeForService(node, into: &service) }
         guard let targetEntries = reader.mapping(targetsNode, "targets") else { return nil }
-        service.targets = targets(targetEntries, service: name)
+        if let streamed {
+            service.targets = streamed.join(into: &self)
+        } else {
+            service.targets = targets(targetEntries, service: name)
+        }
         warnAboutVariablesThatNamePlaceholders(&service.targets)
         service.files = files
         return service
@@ -273,13 +284,19 @@ struct ServiceDecoder {
 
     /// Decodes `entries` in order, handing each target that decodes to `body`.
     mutating func forEachTarget(_ entries: ArraySlice<NodeReader.Entry>, service name: String, _ body: (consuming Target) -> Void) {
-        for e in entries where !e.key.hasPrefix("x-") && (only == nil || e.key == only) {
-            guard TargetFile.isName(e.key) else {
-                reader.error("target name '\(e.key)' may only hold letters, digits, '_' and '-'", at: e.keyMark)
-                continue
-            }
-            if let target = target(e.key, e.value, service: name, mark: e.keyMark) { body(target) }
+        for e in entries {
+            if let target = entryTarget(e.key, e.keyMark, e.value, service: name) { body(target) }
         }
+    }
+
+    /// The target of one entry of `targets:`; nil for an `x-` key, a target other than `only`, or a problem.
+    mutating func entryTarget(_ key: String, _ keyMark: Mark, _ value: Node, service name: String) -> Target? {
+        guard !key.hasPrefix("x-"), only == nil || key == only else { return nil }
+        guard TargetFile.isName(key) else {
+            reader.error("target name '\(key)' may only hold letters, digits, '_' and '-'", at: keyMark)
+            return nil
+        }
+        return target(key, value, service: name, mark: keyMark)
     }
 
     mutating func baseURL(_ node: Node) -> Template? {
@@ -361,6 +378,7 @@ struct ServiceDecoder {
             default: break
             }
         }
+        if includeNode != nil { includedBlocks = true }
         includeForTarget(includeNode)?.apply(to: &target)
         if target.task.websocket != nil, (target.stream?.reconnects ?? 0) > 0,
            let node = entries.first(where: { $0.key == "stream" })?.value {

@@ -20,21 +20,34 @@ package indirect enum Value: Sendable, Equatable {
     }
 
     /// Expands every string (keys stay as written).
-    package func expanded(with bindings: Bindings, in place: String, file: String?) throws(APIError) -> Value {
+    /// `place` is spelled out only for an error (every request's query and body come here).
+    package func expanded(with bindings: Bindings, in place: @autoclosure () -> String, file: String?) throws(APIError) -> Value {
         switch self {
         case .null, .bool, .number: return self
         case .string(let t):
-            return .string(Template(try bindings.expand(t, in: place, file: file), mark: t.mark))
+            return .string(Template(try bindings.expand(t, in: place(), file: file), mark: t.mark))
         case .array(let items):
+            if !items.contains(where: \.holdsText) { return self }  // nothing to expand: no array made again
             var out: [Value] = []
             out.reserveCapacity(items.count)
-            for item in items { out.append(try item.expanded(with: bindings, in: place, file: file)) }
+            for item in items { out.append(try item.expanded(with: bindings, in: place(), file: file)) }
             return .array(out)
         case .object(let members):
+            if !members.contains(where: \.value.holdsText) { return self }
             var out: [Member] = []
             out.reserveCapacity(members.count)
-            for m in members { out.append(Member(key: m.key, value: try m.value.expanded(with: bindings, in: place, file: file))) }
+            for m in members { out.append(Member(key: m.key, value: try m.value.expanded(with: bindings, in: place(), file: file))) }
             return .object(out)
+        }
+    }
+
+    /// Whether a string is in it (what `expanded` may change).
+    private var holdsText: Bool {
+        switch self {
+        case .null, .bool, .number: return false
+        case .string: return true
+        case .array(let items): return items.contains(where: \.holdsText)
+        case .object(let members): return members.contains(where: \.value.holdsText)
         }
     }
 

@@ -1,5 +1,14 @@
 import CLibYAML
 
+/// Receives the entries of the root's `targets:` mapping one at a time, each as soon as it is read,
+/// instead of the tree holding them (`SplitParse.parseStreaming`): the reader of a file of thousands
+/// of targets decodes each and lets its nodes go, so the whole tree is never in memory at once.
+package protocol TargetEntrySink: AnyObject {
+    func entry(key: Node, value: consuming Node)
+    /// What was received means nothing (the file is read again, as a tree): let it go now.
+    func discard()
+}
+
 /// Reads one YAML document into a `Node` tree by recursive descent over libyaml's events.
 ///
 /// Anchors and aliases are resolved (an alias is a copy of its anchored node, cheap because
@@ -33,6 +42,37 @@ package final class YAMLParser {
         return try serial(bytes, limits: limits, onlyTarget: onlyTarget)
     }
 
+    /// `parse`, but when the file is read in two parts (`SplitParse`) the entries of the root's
+    /// `targets:` mapping go to the sinks as each is read, the first part's to `first` on this thread
+    /// and the second's to `second` on another, and that mapping is left empty in the tree
+    /// (`streamed`). `aliases`: an alias was used somewhere (only known when `streamed`).
+    /// Not streamed: the sinks' entries mean nothing, and the tree is `parse`'s.
+    package static func parse(_ bytes: [UInt8], limits: Limits = Limits(), streamingTo first: TargetEntrySink,
+                              _ second: TargetEntrySink) throws(YAMLError) -> (root: Node?, streamed: Bool, aliases: Bool) {
+        let streamed = SplitParse.parseStreaming(bytes, limits: limits, first: first, second: second)
+        if case .root(let root, let aliases) = streamed { return (root, true, aliases) }
+        // Before the tree is built: what the sinks hold is not to add to it.
+        first.discard()
+        second.discard()
+        if case .serial = streamed { return (try serial(bytes, limits: limits), false, false) }
+        return (try parse(bytes, limits: limits), false, false)
+    }
+
+    /// How many entries of the root's `targets:` mapping each part of `parse(_:streamingTo:_:)` will
+    /// hand its sink, estimated from the lines: room to make, never trusted. nil: the file is not
+    /// read in two parts (nothing is streamed).
+    package static func targetEntryCounts(_ bytes: [UInt8]) -> (first: Int, second: Int)? {
+        SplitParse.entryCounts(bytes)
+    }
+
+    /// The lines before the root's `targets:` line (`targets:` at column 1), read alone: nil when
+    /// there is none, or they are not a YAML document of their own. A guess at the root's other keys
+    /// before the file is read (`parse(_:streamingTo:_:)`'s sinks need the service's name), never more.
+    package static func prelude(_ bytes: [UInt8], limits: Limits = Limits()) -> Node? {
+        guard let end = bytes.withUnsafeBufferPointer({ SplitParse.targetsLine($0) }) else { return nil }
+        return (try? YAMLParser(bytes: bytes[..<end], limits: limits).document()) ?? nil
+    }
+
     /// The tree `parse(_:onlyTarget:)` gives when a scan of the lines finds the target's entry
     /// (`OneTargetParse`), read from bytes in place (a mapped file); nil: read the file with `parse`.
     package static func parseOneTarget(_ bytes: UnsafeBufferPointer<UInt8>, target: String, limits: Limits = Limits()) -> Node? {
@@ -57,8 +97,15 @@ package final class YAMLParser {
     private var aliasedNodes = 0
     private let limits: Limits
     private var onlyTarget: String?
-    /// Set just before the value of the root's `targets:` key is read (with `onlyTarget`).
+    /// Set just before the value of the root's `targets:` key is read (with `onlyTarget` or `sink`).
     private var atTargets = false
+    /// Receives the entries of the root's `targets:` mapping (when it has no anchor or tag) in place of
+    /// the tree: that mapping's node is left empty.
+    var sink: TargetEntrySink?
+    /// The entries went to `sink`.
+    private(set) var streamed = false
+    /// The scalar keys of the entries `sink` received, with their marks.
+    private(set) var streamedKeys: [String: Mark] = [:]
 
     // What `SplitParse` checks after reading a part of a file (see there).
     /// Added to every line this parser reports: the part's first line in the whole file, less one.
@@ -274,6 +321,7 @@ package final class YAMLParser {
         let start = mark
         // Only the mapping that is the root's `targets:` value filters its entries, nothing inside it.
         let keep = atTargets ? onlyTarget : nil
+        let stream = atTargets && sink != nil
         atTargets = false
         switch type {
         case YAML_ALIAS_EVENT:
@@ -329,7 +377,7 @@ package final class YAMLParser {
             try checkDepth(depth, at: start)
             let outer = deepest
             deepest = depth
-            let (pairs, size) = try mappingPairs(depth: depth, keep: keep)
+            let (pairs, size) = try mappingPairs(depth: depth, keep: keep, stream: stream && anchor == nil && tag == nil)
             let node = Node(content: .mapping(pairs), tag: tag, mark: start)
             remember(anchor, node, size: size, height: deepest - depth + 1)
             deepest = max(outer, deepest)
@@ -352,10 +400,11 @@ package final class YAMLParser {
     /// Reads a mapping's pairs up to MAPPING-END, rejecting duplicate keys and applying `<<` merges:
     /// merged pairs stand where the `<<` stood, and never replace a key the mapping writes itself.
     /// `keep`: leave out the values of plain keys other than it (and `<<`), see `onlyTarget`.
+    /// `stream`: hand each entry to `sink` instead (a `<<` is applied as ever: `mergesAtTop`).
     ///
     /// Pairs go straight into the result; duplicate keys are found by a scan of the keys so far
     /// while the mapping is small (most are), by a dictionary once it is not.
-    private func mappingPairs(depth: Int, keep: String? = nil) throws(YAMLError) -> ([Node.Pair], Int) {
+    private func mappingPairs(depth: Int, keep: String? = nil, stream: Bool = false) throws(YAMLError) -> ([Node.Pair], Int) {
         // Pairs gather on `pairStack` above `first` (`written` of them) until the mapping ends.
         let first = pairStack.count
         var written: Int { pairStack.count - first }
@@ -363,7 +412,7 @@ package final class YAMLParser {
         var merges: [(at: Int, value: Node)] = []
         /// Every scalar key written so far, once there are more than `scanLimit` of them.
         var index: [String: Mark]?
-        /// Keys of left-out entries (`keep`), for the duplicate check.
+        /// Keys of left-out entries (`keep`) or of entries handed to `sink` (`stream`), for the duplicate check.
         var leftOut: [String: Mark] = [:]
         var size = 1
         func duplicate(_ text: String, _ mark: Mark) throws(YAMLError) {
@@ -392,12 +441,20 @@ package final class YAMLParser {
                 try advance()
                 continue
             }
-            atTargets = depth == 0 && onlyTarget != nil && keyText == "targets"
+            atTargets = depth == 0 && (onlyTarget != nil || sink != nil) && keyText == "targets"
             let (value, valueSize) = try node(depth: depth + 1)
             try advance()
             size += keySize + valueSize
             if mergeKey, key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
                 merges.append((written, value))
+                continue
+            }
+            if stream, let sink {
+                if let text = keyText {
+                    try duplicate(text, key.mark)
+                    leftOut[text] = key.mark
+                }
+                sink.entry(key: key, value: consume value)
                 continue
             }
             if let text = keyText {
@@ -414,6 +471,10 @@ package final class YAMLParser {
             pairStack.push(.init(key: consume key, value: consume value))
         }
         let pairs = pairStack.pop(from: first)
+        if stream {
+            streamed = true
+            streamedKeys = leftOut
+        }
         guard !merges.isEmpty else { return (pairs, size) }
         if depth <= 1 { mergesAtTop = true }
         // Merged pairs stand where their `<<` stood and never replace a key the mapping writes.

@@ -24,23 +24,81 @@ enum SplitParse {
     static let minimumSize = 64 << 10
 
     package static func parse(_ bytes: [UInt8], limits: YAMLParser.Limits, minimumSize: Int = minimumSize) -> Node? {
-        guard bytes.count >= minimumSize, let cut = cut(bytes) else { return nil }
+        guard case .joined(let root, _, _) = split(bytes, limits: limits, minimumSize: minimumSize, sinks: nil) else { return nil }
+        return root
+    }
+
+    /// What `parseStreaming` did.
+    enum Streamed {
+        /// The file was read in two parts, and the entries of its `targets:` mapping went to the sinks
+        /// (the first part's to the first, in file order), not into the tree: there that mapping is
+        /// empty. `aliases`: an alias was used somewhere.
+        case root(Node, aliases: Bool)
+        /// The file is to be read in one piece (`YAMLParser.parse(_:limits:onlyTarget:)`'s serial
+        /// reading), as `parse` would have done: what the sinks received means nothing.
+        case serial
+        /// The file was read in two parts, but the entries did not all go to the sinks (an anchor or a
+        /// tag on the `targets:` mapping): `parse` reads it.
+        case unstreamed
+    }
+
+    /// `parse`, each entry of the root's `targets:` mapping handed to a sink as soon as it is read
+    /// (the first part's to `first` on this thread, the second part's to `second` on the other) and
+    /// then let go, so the whole tree is never in memory: what `list` and `validate` of a file of
+    /// thousands of targets need. The checks are `parse`'s, keys written in both parts included.
+    static func parseStreaming(_ bytes: [UInt8], limits: YAMLParser.Limits, first: TargetEntrySink,
+                               second: TargetEntrySink, minimumSize: Int = minimumSize) -> Streamed {
+        switch split(bytes, limits: limits, minimumSize: minimumSize, sinks: (first, second)) {
+        case .joined(let root, let streamed, let aliases): return streamed ? .root(root, aliases: aliases) : .unstreamed
+        case .failed: return .serial
+        }
+    }
+
+    private enum Split {
+        case joined(Node, streamed: Bool, aliases: Bool)
+        case failed
+    }
+
+    private static func split(_ bytes: [UInt8], limits: YAMLParser.Limits, minimumSize: Int,
+                              sinks: (TargetEntrySink, TargetEntrySink)?) -> Split {
+        guard bytes.count >= minimumSize, let cut = cut(bytes) else { return .failed }
+        let secondSink = sinks.map { SendableSink(sink: $0.1) }
         let (first, second) = BothCores.run({ () -> (Node?, YAMLParser) in
             let parser = YAMLParser(bytes: bytes[..<cut.offset], limits: limits)
+            parser.sink = sinks?.0
             return ((try? parser.document()) ?? nil, parser)
-        }, { () -> (Node, Int, Bool)? in
+        }, { () -> Part? in
             let parser = YAMLParser(bytes: bytes[cut.offset...], prefix: Array("targets:\n".utf8), limits: limits)
+            parser.sink = secondSink?.sink
             parser.lineOffset = cut.line - 1
             guard let root = (try? parser.document()) ?? nil, !parser.hasDirectives else { return nil }
-            return (root, parser.aliasCopies, parser.mergesAtTop)
+            return Part(root: root, aliases: parser.aliasCopies, mergesAtTop: parser.mergesAtTop,
+                        streamed: parser.streamed, keys: parser.streamedKeys)
         })
         let parser = first.1
-        guard let firstRoot = first.0, let (secondRoot, secondAliases, secondMerges) = second,
-              !parser.hasDirectives, !parser.explicitEnd, !parser.mergesAtTop, !secondMerges,
-              parser.aliasCopies + secondAliases <= limits.maxAliasedNodes,
-              let end = parser.streamEnd, Int(end.line) == cut.line, end.column == 0
-        else { return nil }
-        return join(firstRoot, secondRoot, cut: cut)
+        guard let firstRoot = first.0, let second,
+              !parser.hasDirectives, !parser.explicitEnd, !parser.mergesAtTop, !second.mergesAtTop,
+              parser.aliasCopies + second.aliases <= limits.maxAliasedNodes,
+              let end = parser.streamEnd, Int(end.line) == cut.line, end.column == 0,
+              // Keys written in both parts are duplicates: one reading says so.
+              !overlaps(parser.streamedKeys, second.keys),
+              let root = join(firstRoot, second.root, cut: cut)
+        else { return .failed }
+        return .joined(root, streamed: parser.streamed && second.streamed, aliases: parser.aliasCopies + second.aliases > 0)
+    }
+
+    /// What the second part's reading gives back to the first thread.
+    private struct Part: Sendable {
+        var root: Node
+        var aliases: Int
+        var mergesAtTop: Bool
+        var streamed: Bool
+        var keys: [String: Mark]
+    }
+
+    /// The second part's sink, used on the second thread only, and read by the first after the join.
+    private struct SendableSink: @unchecked Sendable {
+        let sink: TargetEntrySink
     }
 
     /// Where the second part starts: a byte offset just after a line feed and that line's number
@@ -50,6 +108,8 @@ enum SplitParse {
         var offset: Int
         var line: Int
         var indent: Int
+        /// Where the first entry's line starts.
+        var entries: Int
     }
 
     static func cut(_ bytes: [UInt8]) -> Cut? {
@@ -69,19 +129,7 @@ enum SplitParse {
                 while j < count, b[j] == space { j += 1 }
                 return j - i
             }
-            // `targets:` at the start of a line, then nothing but spaces or a comment.
-            var start = 0
-            var found = false
-            let word = Array("targets:".utf8)
-            while start < count {
-                if start + word.count <= count, b[start] == word[0], Array(b[start..<start + word.count]) == word {
-                    var j = start + word.count
-                    while j < count, b[j] == space { j += 1 }
-                    if j >= count || b[j] == lf || b[j] == UInt8(ascii: "#") || b[j] == UInt8(ascii: "\r") { found = true; break }
-                }
-                start = nextLine(start)
-            }
-            guard found else { return nil }
+            guard let start = targetsLine(b) else { return nil }
             // The first line after it that holds more than spaces or a comment gives the indent.
             var line = nextLine(start)
             var indent = 0
@@ -101,8 +149,49 @@ enum SplitParse {
                 offset = nextLine(offset)
             }
             guard offset < count else { return nil }
-            return Cut(offset: offset, line: lines(UnsafeBufferPointer(rebasing: b[..<offset])), indent: indent)
+            return Cut(offset: offset, line: lines(UnsafeBufferPointer(rebasing: b[..<offset])), indent: indent, entries: line)
         }
+    }
+
+    /// The entries of the root's `targets:` mapping in each part, counted by lines whose first
+    /// character other than a space is at the entries' column (and is no comment): room for what
+    /// the sinks of `parseStreaming` receive, an estimate (block scalars may hold such lines; a
+    /// flow mapping has fewer), never trusted. nil: not read in two parts.
+    static func entryCounts(_ bytes: [UInt8], minimumSize: Int = minimumSize) -> (first: Int, second: Int)? {
+        guard bytes.count >= minimumSize, let cut = cut(bytes) else { return nil }
+        return bytes.withUnsafeBufferPointer { b -> (first: Int, second: Int) in
+            let count = b.count, indent = cut.indent
+            var first = 0, second = 0
+            var line = cut.entries
+            while line < count {
+                var j = line
+                while j < count, b[j] == UInt8(ascii: " ") { j += 1 }
+                if j - line == indent, j < count, b[j] != UInt8(ascii: "#"), b[j] != UInt8(ascii: "\n"), b[j] != UInt8(ascii: "\r") {
+                    if line < cut.offset { first += 1 } else { second += 1 }
+                }
+                guard let feed = memchr(b.baseAddress! + j, 0x0A, count - j) else { break }
+                line = UnsafePointer<UInt8>(feed.assumingMemoryBound(to: UInt8.self)) - b.baseAddress! + 1
+            }
+            return (first, second)
+        }
+    }
+
+    /// Where the first line that is `targets:` at column 1, then nothing but spaces or a comment, starts.
+    static func targetsLine(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        let lf = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
+        let count = b.count
+        let word = Array("targets:".utf8)
+        var start = 0
+        while start < count {
+            if start + word.count <= count, b[start] == word[0], Array(b[start..<start + word.count]) == word {
+                var j = start + word.count
+                while j < count, b[j] == space { j += 1 }
+                if j >= count || b[j] == lf || b[j] == UInt8(ascii: "#") || b[j] == UInt8(ascii: "\r") { return start }
+            }
+            while start < count, b[start] != lf { start += 1 }
+            start += 1
+        }
+        return nil
     }
 
     static func isKeyStart(_ c: UInt8) -> Bool {
@@ -175,4 +264,10 @@ enum SplitParse {
     }
 
     static func overlaps(_ a: [Node.Pair], _ b: [Node.Pair]) -> Bool { overlaps(a, b[...]) }
+
+    /// Keys in both (the entries each part's sink received).
+    static func overlaps(_ a: [String: Mark], _ b: [String: Mark]) -> Bool {
+        let (small, large) = a.count <= b.count ? (a, b) : (b, a)
+        return small.keys.contains { large[$0] != nil }
+    }
 }

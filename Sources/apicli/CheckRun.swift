@@ -92,7 +92,8 @@ struct CheckValues {
             reportUnbuildable(all, console)
             warnUnverified(planner.unverified(all, selected), console)
         }, emit: { i, result in
-            lines += TextReport.line(result, nameWidth: width) + TextReport.driftLines(result)
+            lines += TextReport.line(result, nameWidth: width)
+            if result.drift != nil { lines += TextReport.driftLines(result) }
             let redactor = console.redactor
             if redactor != shownBy { (shownBy, redactedFrom) = (redactor, i) }
             shown.append(result.redacted(by: redactor))

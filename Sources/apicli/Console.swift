@@ -64,7 +64,26 @@ struct Console: Sendable {
     private static func mayHoldControl(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            bytes.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }
+            func suspect(_ b: UInt8) -> Bool { (b < 0x20 && b != 0x0A && b != 0x09) || b == 0x7F || b == 0xC2 }
+            // Eight bytes at a time (`list` writes hundreds of kilobytes): a word none of whose bytes is
+            // below 0x20, 0x7F or 0xC2 is passed over whole; any other is looked at byte by byte.
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            func hasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
+            let raw = UnsafeRawBufferPointer(bytes)
+            var i = 0
+            while i + 8 <= raw.count {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                // A byte below 0x20: (b - 0x20) borrows into its high bit while b's own is clear.
+                if (w &- 0x20 &* ones) & ~w & highs != 0 || hasZero(w ^ (0x7F &* ones)) || hasZero(w ^ (0xC2 &* ones)) {
+                    for j in i..<i + 8 where suspect(raw[j]) { return true }
+                }
+                i += 8
+            }
+            while i < raw.count {
+                if suspect(raw[i]) { return true }
+                i += 1
+            }
+            return false
         }
     }
 

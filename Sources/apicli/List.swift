@@ -54,12 +54,13 @@ struct ListValues {
 
     func run() throws {
         Terminal.setUp()
+        LeftToExit.growMemoryInLargeSteps()
         let console = Console.plain
         let catalog: Catalog
         var selected: [(Service, Target)]? = nil  // nil: every target (no patterns)
-        var trees: [Node]? = []
         do throws(APIError) {
-            catalog = try APICLI.workspace(targets).catalog(keeping: &trees)
+            // No trees kept: a large file's targets are decoded as it is read, its tree never whole (`TargetFile.load`).
+            catalog = try APICLI.workspace(targets).catalog()
             if !patterns.isEmpty { selected = try Selection.select(catalog, patterns: patterns) }
         } catch {
             throw console.fail(error, target: nil)
@@ -70,7 +71,7 @@ struct ListValues {
         } else {
             for service in catalog.services { rows += ListRow.rows(service, baseURL: baseURL) }
         }
-        defer { LeftToExit.keep((catalog, selected, trees, rows)) }
+        defer { LeftToExit.keep((catalog, selected, rows)) }
         if rows.isEmpty {
             console.err("no targets in \(targets.directory)\n"
                         + "    hint: a target file is a .yaml file with baseURL: and targets:; `apicli import` writes one\n")
@@ -122,7 +123,7 @@ struct ListRow: Sendable {
     var counts: (name: Int, method: Int, url: Int)
 
     init(_ service: borrowing Service, _ target: borrowing Target, baseURL: String?) {
-        name = target.qualifiedName
+        name = Target.qualifiedName(service: target.service, name: target.name)  // the getter copied the whole Target
         method = target.method
         url = URLBuilder.join(base: baseURL ?? service.baseURL.text, path: target.path?.text ?? "")
         doc = target.doc
@@ -142,7 +143,10 @@ struct ListRow: Sendable {
         @Sendable func rows(_ range: Range<Int>, capacity: Int = 0) -> [ListRow] {
             var out: [ListRow] = []
             out.reserveCapacity(max(range.count, capacity))
-            for i in range { out.append(ListRow(service, service.targets[i], baseURL: baseURL)) }
+            // Borrowed through the buffer: `service.targets[i]` copied each whole `Target` (its retains).
+            service.targets.withUnsafeBufferPointer { targets in
+                for i in range { out.append(ListRow(service, targets[i], baseURL: baseURL)) }
+            }
             return out
         }
         let all = service.targets.indices

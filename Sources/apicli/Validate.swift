@@ -56,9 +56,11 @@ struct ValidateValues {
         } catch {
             throw console.fail(error, target: nil)
         }
-        var trees: [Node]? = []
+        LeftToExit.growMemoryInLargeSteps()
+        // No trees kept: a large file's targets are decoded as it is read, its tree never whole (`TargetFile.load`).
+        var trees: [Node]? = nil
         let (services, problems) = CatalogCheck.run(files: paths, workspace: workspace, keeping: &trees)
-        defer { LeftToExit.keep((services, trees)) }
+        defer { LeftToExit.keep(services) }
         var warnings: [Diagnostic] = []
         var targetCount = 0, sampleCount = 0
         for service in services {

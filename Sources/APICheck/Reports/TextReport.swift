@@ -30,6 +30,11 @@ package enum TextReport {
         line.append(contentsOf: status.utf8)
         line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 + max(0, 8 - characters(time))))
         line.append(contentsOf: time.utf8)
+        // The usual line (one attempt, no message after it) ended in its bytes: one string made.
+        if r.attempts.count <= 1, r.messages.isEmpty || !(r.failedAsExpected || r.outcome == .failed) {
+            line.append(UInt8(ascii: "\n"))
+            return String(decoding: line, as: UTF8.self)
+        }
         var text = String(decoding: line, as: UTF8.self)
         if r.attempts.count > 1 { text += "  (\(r.attempts.count) attempts\(r.flaky ? ", flaky" : ""))" }
         if r.failedAsExpected, let first = r.messages.first {
