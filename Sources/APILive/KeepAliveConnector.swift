@@ -13,8 +13,8 @@ import NIOCore
 import NIOHTTP1
 
 /// Plain `http://` HTTP/1.1 exchanges whose bodies are held in memory or streamed to stdout, over
-/// keep-alive connections of our own (`KeepAlivePool`: NIO's HTTP/1 codecs, one request at a time on a
-/// connection, connections kept per event loop): what a load run and a `check` send thousands of
+/// keep-alive connections of our own (`KeepAlivePool`: requests encoded once, responses parsed from the
+/// bytes by `KeepAliveResponseParser`, one request at a time on a connection, connections kept per event loop): what a load run and a `check` send thousands of
 /// times. async-http-client's per-request machinery (request bag, connection-pool state machines,
 /// futures, its task and delegate) was a quarter of a load run's CPU (perf, load-4 notes); this
 /// does the same exchange with one promise. The connector contract is `NIOConnector`'s: the same
@@ -47,6 +47,9 @@ struct KeepAliveConnector: Connector {
         } catch let failed as KeepAlivePool.Failed {
             // The stream's own failure (stdout, what a terminal holds) as it said it.
             if let error = failed.error as? APIError { throw error }
+            if let flood = failed.error as? KeepAliveResponseParser.TooManyInterimResponses {
+                throw APIError.network(.malformedResponse(host: request.hostAndPort, detail: flood.description))
+            }
             throw NIOConnector.describe(failed.error, request, socket: nil, received: failed.counts)
         } catch {
             if let e = error as? ChannelError, case .connectTimeout = e { throw APIError.timedOut(request.timeout) }
@@ -65,27 +68,21 @@ struct KeepAliveConnector: Connector {
         }
         let wire = encoded.wire, host = encoded.host
         let address = KeepAlivePool.Address(host: hop.route.dns[host] ?? host, port: hop.route.port ?? encoded.port ?? 80)
-        // A streamed answer's fields, made once for its head and kept for the response (sorting a
-        // head's fields twice a request showed in load's profile).
-        let streamedFields = transfer.stream == nil ? nil : Locked<[HeaderField]?>(nil)
         let stream = transfer.stream.map { sink in
             // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.
             KeepAliveHandler.Stream(sink: sink, head: { head in
-                let total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
-                transfer.progress(TransferProgress(.download, bytes: 0, total: total))
-                let fields = NIOConnector.fields(head.headers)
-                streamedFields?.set(fields)
-                transfer.head(Response(status: Int(head.status.code), headers: fields, body: Data(),
+                transfer.progress(TransferProgress(.download, bytes: 0, total: head.length))
+                transfer.head(Response(status: head.status, headers: head.fields, body: Data(),
                                        duration: 0, httpVersion: ResponseCollector.version(head.version)))
             }, progress: { bytes, total in transfer.progress(TransferProgress(.download, bytes: bytes, total: total)) })
         }
         let received = try await KeepAlivePool.shared.exchange(
             wire, to: address, timeout: request.timeout, limit: request.maxBody, stream: stream, holder: holder,
             follows: { head in
-                Redirect.follows(status: Int(head.status.code), location: head.headers.first(name: "Location"), after: request)
+                Redirect.follows(status: head.status, location: head.fields.value(of: "Location"), after: request)
             })
-        let fields = received.follows ? nil : streamedFields?.current ?? nil
-        var response = Response(status: Int(received.head.status.code), headers: fields ?? NIOConnector.fields(received.head.headers),
+        // The head's fields, sorted once as they were read (a streamed answer's head went out with the same).
+        var response = Response(status: received.head.status, headers: received.head.fields,
                                 body: received.body.withUnsafeReadableBytes { Data($0) }, duration: 0)
         response.httpVersion = ResponseCollector.version(received.head.version)
         if !received.follows {

@@ -54,7 +54,7 @@ final class KeepAlivePool: Sendable {
     }
 
     struct Received: Sendable {
-        var head: HTTPResponseHead
+        var head: KeepAliveHead
         var body: ByteBuffer
         /// A redirect that will be followed: its body was dropped.
         var follows: Bool
@@ -65,7 +65,7 @@ final class KeepAlivePool: Sendable {
     /// once (as curl does); `holder` cancels by closing the connection in use.
     func exchange(_ request: KeepAliveRequest, to address: Address, timeout: Double, limit: Int64,
                   stream: KeepAliveHandler.Stream? = nil,
-                  holder: Canceller, follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
+                  holder: Canceller, follows: @escaping @Sendable (KeepAliveHead) -> Bool) async throws -> Received {
         let loop = EventLoopExecutor.current ?? MultiThreadedEventLoopGroup.singleton.any()
         let key = Key(address: address, loop: ObjectIdentifier(loop as AnyObject))
         if let kept = take(key) {
@@ -126,17 +126,13 @@ final class KeepAlivePool: Sendable {
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    // NIO's client handlers but the request encoder and header validator: requests
-                    // come encoded and checked (`KeepAliveRequest`), written by `KeepAliveRequestWriter`.
-                    // The response decompressor sees only responses with a `Content-Encoding`
-                    // (`KeepAliveHandler` passes them on, adding it at the first such response;
-                    // `KeepAliveInflated` hands them back).
+                    // One handler: it writes each request's encoded bytes (`KeepAliveRequest`) and reads
+                    // the response from the socket's bytes itself (`KeepAliveResponseParser`). NIO's
+                    // response decompressor sees only responses with a `Content-Encoding` (added after it
+                    // at the first such response; `KeepAliveInflated` hands them back).
                     let sync = channel.pipeline.syncOperations
                     let handler = KeepAliveHandler()
-                    let requestWriter = KeepAliveRequestWriter()
-                    handler.requestWriter = requestWriter
-                    try sync.addHandlers([requestWriter, ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)),
-                                          handler])
+                    try sync.addHandler(handler)
                     handler.writer = try sync.context(handler: handler)
                     handler.flushes = self.flushes(for: channel.eventLoop)
                 }
@@ -151,7 +147,7 @@ final class KeepAlivePool: Sendable {
 
     private func run(_ request: KeepAliveRequest, on channel: Channel, key: Key, limit: Int64,
                      stream: KeepAliveHandler.Stream?, holder: Canceller,
-                     follows: @escaping @Sendable (HTTPResponseHead) -> Bool) async throws -> Received {
+                     follows: @escaping @Sendable (KeepAliveHead) -> Bool) async throws -> Received {
         holder.set { channel.close(promise: nil) }
         // The handler resumes the exchange's continuation itself (no promise, future and callback a request).
         let outcome: KeepAliveHandler.Outcome
@@ -187,16 +183,20 @@ final class KeepAlivePool: Sendable {
     }
 }
 
-/// One connection's side of an exchange: the response head, its body up to the limit or written
-/// to a stream as it comes (dropped for a redirect that will be followed), then the outcome, once.
+/// One connection's side of an exchange: writes the request, reads the response from the bytes
+/// (`KeepAliveResponseParser`): the head, its body up to the limit or written to a stream as it comes
+/// (dropped for a redirect that will be followed), then the outcome, once.
 final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPClientResponsePart
+    typealias InboundIn = ByteBuffer
+    /// A response with a `Content-Encoding`, to NIO's decompressor.
+    typealias InboundOut = HTTPClientResponsePart
+    typealias OutboundOut = ByteBuffer
 
     /// The kept connection was closed before any of the response came: it may be sent again.
     struct ClosedBeforeAnswer: Error {}
 
     struct Outcome: Sendable {
-        var head: HTTPResponseHead?
+        var head: KeepAliveHead?
         var body = ByteBuffer()
         var follows = false
         var keepAlive = false
@@ -206,26 +206,24 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private var waiting: UnsafeContinuation<Outcome, Error>?
-    /// This handler's context: a request written from it passes the response decoder (which learns
-    /// its method) to `KeepAliveRequestWriter` (not the decompressor's outbound side, which would add
-    /// `Accept-Encoding`: the encoded request carries it already).
+    /// This handler's context: a request written from it goes straight to the socket.
     weak var writer: ChannelHandlerContext?
+    private var parser = KeepAliveResponseParser()
     /// The response coming has a `Content-Encoding`: its parts go on through NIO's response
     /// decompressor (next in the pipeline) and come back inflated to `received` (`KeepAliveInflated`).
-    /// Any other response is read here: its parts never pass the decompressor, which would hand
-    /// them on unchanged (two unwraps and a re-wrap of each part, a twentieth of a load run's CPU).
     private var inflating = false
     /// The decompressor and `KeepAliveInflated` are in the pipeline: added at the connection's first
     /// encoded response, not when it opens (each handler type's first use in a process costs the
     /// Swift runtime two scans of every protocol conformance in the binary: a one-off call's plain
     /// response need not pay for them).
     private var canInflate = false
-    var requestWriter: KeepAliveRequestWriter?
+    /// Bytes came after the response's end in the same read: the connection is not kept.
+    private var leftover = false
     /// Its loop's pending flushes (`LoopFlushes`).
     var flushes: LoopFlushes?
     private var limit: Int64 = 0
     private var stream: Stream?
-    private var follows: (@Sendable (HTTPResponseHead) -> Bool)?
+    private var follows: (@Sendable (KeepAliveHead) -> Bool)?
     private var outcome = Outcome()
 
     /// Where the body goes as it comes (stdout), instead of being held: each part is written on the
@@ -234,54 +232,85 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     struct Stream: Sendable {
         var sink: any BodySink
         /// The final response's head, before any of its body.
-        var head: @Sendable (HTTPResponseHead) -> Void
+        var head: @Sendable (KeepAliveHead) -> Void
         /// Body bytes written so far and the length the head announced.
         var progress: @Sendable (Int64, Int64?) -> Void
     }
 
     func start(_ waiting: UnsafeContinuation<Outcome, Error>, limit: Int64, stream: Stream?,
-               follows: @escaping @Sendable (HTTPResponseHead) -> Bool) {
+               follows: @escaping @Sendable (KeepAliveHead) -> Bool) {
         self.waiting = waiting
         self.limit = limit
         self.stream = stream
         self.follows = follows
         outcome = Outcome()
+        leftover = false
+        inflating = false
     }
 
     /// Writes `request` (on the loop, after `start`); a write that fails (the connection closed
     /// meanwhile) ends the exchange too.
     func send(_ request: KeepAliveRequest) {
-        guard let writer, let requestWriter else { return fail(ClosedBeforeAnswer()) }
-        requestWriter.pending = request.bytes
+        guard let writer else { return fail(ClosedBeforeAnswer()) }
+        parser.expect(bodiless: request.bodiless)
         let written = writer.eventLoop.makePromise(of: Void.self)
         let bound = NIOLoopBound(self, eventLoop: writer.eventLoop)
         written.futureResult.whenFailure { bound.value.writeFailed($0) }
-        writer.write(NIOAny(HTTPClientRequestPart.head(request.decoderHead)), promise: written)
+        writer.write(wrapOutboundOut(request.bytes), promise: written)
         if let flushes { flushes.add(writer.channel) } else { writer.flush() }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if inflating {
-            if case .end = unwrapInboundIn(data) { inflating = false }
-            return context.fireChannelRead(data)
+        guard waiting != nil, !parser.ended else {
+            // Bytes nobody asked for (after a response, on an idle connection): never kept.
+            return context.close(promise: nil)
         }
-        let part = unwrapInboundIn(data)
-        if case .head(let head) = part, head.headers.contains(name: "Content-Encoding") {
-            if !canInflate {
-                do {
-                    try context.pipeline.syncOperations.addHandlers([
-                        NIOHTTPResponseDecompressor(limit: .ratio(ClientPool.inflationRatio)), KeepAliveInflated(self),
-                    ], position: .after(self))
-                } catch {
-                    fail(error)
-                    return context.close(promise: nil)
+        let buffer = unwrapInboundIn(data)
+        do {
+            try parser.parse(buffer) { event in try self.event(event, context: context) }
+        } catch is Stop {
+        } catch {
+            errorCaught(context: context, error: error)
+        }
+    }
+
+    /// An exchange ended while its bytes were being parsed.
+    private struct Stop: Error {}
+
+    private func event(_ event: KeepAliveResponseParser.Event, context: ChannelHandlerContext) throws {
+        switch event {
+        case .head(let head, let keepAlive, let encoded):
+            outcome.keepAlive = keepAlive
+            if encoded {
+                if !canInflate {
+                    do {
+                        try context.pipeline.syncOperations.addHandlers([
+                            NIOHTTPResponseDecompressor(limit: .ratio(ClientPool.inflationRatio)), KeepAliveInflated(self),
+                        ], position: .after(self))
+                    } catch {
+                        fail(error)
+                        context.close(promise: nil)
+                        throw Stop()
+                    }
+                    canInflate = true
                 }
-                canInflate = true
+                inflating = true
+                context.fireChannelRead(wrapInboundOut(.head(head.nio)))
+            } else {
+                began(head)
             }
-            inflating = true
-            return context.fireChannelRead(data)
+        case .body(let bytes):
+            if inflating { context.fireChannelRead(wrapInboundOut(.body(bytes))) } else { received(.body(bytes), context: context) }
+        case .end(let leftover):
+            self.leftover = leftover
+            if inflating {
+                inflating = false
+                context.fireChannelRead(wrapInboundOut(.end(nil)))
+            } else {
+                received(.end(nil), context: context)
+            }
         }
-        received(part, context: context)
+        if waiting == nil { throw Stop() }
     }
 
     /// A part of the response (inflated, when it was encoded).
@@ -289,13 +318,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard waiting != nil else { return }
         switch part {
         case .head(let head):
-            // An informational answer (100 Continue) comes before the real head.
-            guard head.status.code >= 200 || head.status.code == 101 else { return }
-            outcome.head = head
-            outcome.keepAlive = head.isKeepAlive
-            outcome.follows = follows?(head) ?? false
-            outcome.expected = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
-            if !outcome.follows, let stream { stream.head(head) }
+            began(KeepAliveHead(head))
         case .body(var buffer):
             guard outcome.head != nil, !outcome.follows else { return }
             outcome.bytes += Int64(buffer.readableBytes)
@@ -314,17 +337,28 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.close(promise: nil)
                 return
             }
-            outcome.body.writeBuffer(&buffer)
+            // A body that came in one read is that read's bytes (a slice, not a copy).
+            if outcome.body.capacity == 0 { outcome.body = buffer } else { outcome.body.writeBuffer(&buffer) }
         case .end:
             guard outcome.head != nil else { return }
+            if leftover { outcome.keepAlive = false }
             finish()
         }
+    }
+
+    /// The final head.
+    private func began(_ head: KeepAliveHead) {
+        guard waiting != nil else { return }
+        outcome.head = head
+        outcome.follows = follows?(head) ?? false
+        outcome.expected = head.length
+        if !outcome.follows, let stream { stream.head(head) }
     }
 
     /// The request could not be written: the exchange ends (as a drop when nothing was answered).
     func writeFailed(_ error: any Error) {
         guard waiting != nil else { return }
-        fail(outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : error)
+        fail(outcome.head == nil && !parser.started ? ClosedBeforeAnswer() : error)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -336,7 +370,21 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         if waiting != nil {
-            fail(outcome.head == nil && outcome.bytes == 0 ? ClosedBeforeAnswer() : HTTPParserError.invalidEOFState)
+            switch parser.closed() {
+            case .ended:
+                // The body ran until the close (no length given): it is whole.
+                if inflating {
+                    inflating = false
+                    context.fireChannelRead(wrapInboundOut(.end(nil)))
+                } else {
+                    received(.end(nil), context: context)
+                }
+                if waiting != nil { fail(HTTPParserError.invalidEOFState) }
+            case .unanswered:
+                fail(ClosedBeforeAnswer())
+            case .truncated:
+                fail(HTTPParserError.invalidEOFState)
+            }
         }
         context.fireChannelInactive()
     }

@@ -9,15 +9,15 @@ import NIOHTTP1
 
 /// A request as `KeepAlivePool` writes it: its bytes on the wire (head and body, encoded once into
 /// one buffer: no `HTTPHeaders`, no trip through NIO's request encoder, header validator and
-/// decompressor for every request of a load run), and the head the response decoder is told about
-/// (the method decides whether a body follows). The head is what NIO's `HTTPRequestEncoder` writes
+/// decompressor for every request of a load run), and whether its response has no body whatever
+/// its head says (HEAD, CONNECT). The head is what NIO's `HTTPRequestEncoder` writes
 /// for the same request with `NIOHTTPRequestHeadersValidator`'s checks (a header name, value,
 /// method or target it would refuse fails with the same `HTTPParserError.invalidHeaderToken`); the
 /// fields are `PreparedRequest.wireHeaders` (Host, framing, `Accept-Encoding` already decided).
 struct KeepAliveRequest {
     var bytes: ByteBuffer
-    /// The method only (the response decoder reads nothing else).
-    var decoderHead: HTTPRequestHead
+    /// HEAD or CONNECT: the response has no body (`KeepAliveResponseParser` is told).
+    var bodiless: Bool
     /// No `Connection: close` asked: the connection may be kept after the response.
     var keepAlive: Bool
 
@@ -49,7 +49,7 @@ struct KeepAliveRequest {
         if let body, !body.isEmpty { buffer.writeBytes(body) }
         self.bytes = buffer
         self.keepAlive = block.keepAlive
-        decoderHead = Self.head(for: method)
+        bodiless = method == "HEAD" || method == "CONNECT"
     }
 
     /// Header fields on the wire (`Name: value\r\n` each), every name a token and no value holding a
@@ -110,11 +110,6 @@ struct KeepAliveRequest {
         }
     }
 
-    private static let get = HTTPRequestHead(version: .http1_1, method: .GET, uri: "")
-    private static func head(for method: String) -> HTTPRequestHead {
-        method == "GET" ? get : HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: "")
-    }
-
     /// Whether `byte` may stand in an RFC 9110 token (a header name, a method) or, with `target`, in
     /// the request target (RFC 3986's characters), as NIO's validator allows them.
     @inline(__always)
@@ -132,24 +127,5 @@ struct KeepAliveRequest {
         default:
             false
         }
-    }
-}
-
-/// The outbound end of a keep-alive connection's pipeline (in place of `HTTPRequestEncoder`): the
-/// request's head passes the response decoder (which learns the method from it) and arrives here,
-/// where the request's encoded bytes (`pending`, set just before) go to the socket.
-final class KeepAliveRequestWriter: ChannelOutboundHandler, RemovableChannelHandler {
-    typealias OutboundIn = HTTPClientRequestPart
-    typealias OutboundOut = ByteBuffer
-
-    var pending: ByteBuffer?
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .head = unwrapOutboundIn(data), let bytes = pending else {
-            promise?.succeed()
-            return
-        }
-        pending = nil
-        context.write(wrapOutboundOut(bytes), promise: promise)
     }
 }

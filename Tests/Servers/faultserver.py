@@ -35,7 +35,7 @@ import ssl
 import struct
 import threading
 
-from serve import arguments, serve_raw, tls_context
+from serve import arguments, send, serve_raw, tls_context
 
 flaky_counts = {}
 flaky_lock = threading.Lock()
@@ -51,14 +51,6 @@ def bomb():
         if not bomb_bytes:
             bomb_bytes.append(gzip.compress(b"\0" * (64 << 20), compresslevel=9))
         return bomb_bytes[0]
-
-
-def send(conn, data):
-    try:
-        conn.sendall(data)
-        return True
-    except OSError:
-        return False
 
 
 def head(status, headers, body=b""):

@@ -110,6 +110,15 @@ def serve(handler, add_arguments=None, lifetime=120, bare_port=False, backlog=64
     server.serve_forever()
 
 
+def send(conn, data):
+    """`data` written whole to a raw socket: False when the client has gone."""
+    try:
+        conn.sendall(data)
+        return True
+    except OSError:
+        return False
+
+
 def serve_raw(handle, args, bare_port=False, backlog=64):
     """Raw sockets, for servers whose point is bytes an HTTP server would not send: binds
     127.0.0.1:`args.port`, prints the first line, ends after `args.lifetime`, and calls
