@@ -250,7 +250,9 @@ struct KeepAliveResponseParser {
             }
             try field(line, trailer: true)
         case .chunkSize:
-            let size = try Self.chunkSize(line)
+            // Hex digits (no sign) worth at most what fits an `Int64`, then `;` extensions, which are
+            // ignored (whitespace before the `;` is refused, as NIO's decoder does).
+            guard let size = HTTP1Syntax.chunkSize(line, limit: UInt64(Int64.max)).map(Int64.init) else { throw HTTPParserError.invalidChunkSize }
             state = size == 0 ? .trailers : .chunkData(size)
             if size == 0 { headBytes = 0 }
         case .chunkDataEnd:
@@ -278,7 +280,7 @@ struct KeepAliveResponseParser {
         guard code >= 100 else { throw HTTPParserError.invalidStatus }
         if line.count > 12 {
             guard line[12] == UInt8(ascii: " ") else { throw HTTPParserError.invalidStatus }
-            for byte in line[13...] where !Self.fieldByte(byte) { throw HTTPParserError.invalidStatus }
+            for byte in line[13...] where !HTTP1Syntax.isFieldByte(byte) { throw HTTPParserError.invalidStatus }
         }
         status = code
     }
@@ -289,14 +291,14 @@ struct KeepAliveResponseParser {
         let p = line.baseAddress!, count = line.count
         var colon = 0
         while colon < count, p.load(fromByteOffset: colon, as: UInt8.self) != UInt8(ascii: ":") {
-            guard Self.tokenByte(p.load(fromByteOffset: colon, as: UInt8.self)) else { throw HTTPParserError.invalidHeaderToken }
+            guard HTTP1Syntax.isTokenByte(p.load(fromByteOffset: colon, as: UInt8.self)) else { throw HTTPParserError.invalidHeaderToken }
             colon += 1
         }
         guard colon > 0, colon < count else { throw HTTPParserError.invalidHeaderToken }
         var start = colon + 1, end = count
         while start < end, Self.space(p.load(fromByteOffset: start, as: UInt8.self)) { start += 1 }
         while end > start, Self.space(p.load(fromByteOffset: end - 1, as: UInt8.self)) { end -= 1 }
-        for i in start..<end where !Self.fieldByte(p.load(fromByteOffset: i, as: UInt8.self)) {
+        for i in start..<end where !HTTP1Syntax.isFieldByte(p.load(fromByteOffset: i, as: UInt8.self)) {
             // A CR not ending the line: what NIO's decoder says of it.
             throw p.load(fromByteOffset: i, as: UInt8.self) == 0x0D ? HTTPParserError.lfExpected : HTTPParserError.invalidHeaderToken
         }
@@ -305,20 +307,21 @@ struct KeepAliveResponseParser {
         let name = UnsafeRawBufferPointer(start: p, count: colon)
         let value = UnsafeRawBufferPointer(start: p + start, count: end - start)
         switch colon {
-        case 14 where Self.named(name, "content-length"):
+        case 14 where HTTP1Syntax.equalsLowercased(name, "content-length"):
             guard contentLength == nil else { throw HTTPParserError.unexpectedContentLength }
-            contentLength = try Self.decimal(value)
-        case 17 where Self.named(name, "transfer-encoding"):
+            guard let length = HTTP1Syntax.decimal(value, limit: UInt64(Int64.max)) else { throw HTTPParserError.invalidContentLength }
+            contentLength = Int64(length)
+        case 17 where HTTP1Syntax.equalsLowercased(name, "transfer-encoding"):
             transferEncoding = true
             // The last coding decides: chunked only when it is last (else the body runs until the close).
             var last = false
-            Self.tokens(value) { last = Self.named($0, "chunked") }
+            Self.tokens(value) { last = HTTP1Syntax.equalsLowercased($0, "chunked") }
             chunked = last
-        case 10 where Self.named(name, "connection"):
+        case 10 where HTTP1Syntax.equalsLowercased(name, "connection"):
             Self.tokens(value) { token in
-                if Self.named(token, "close") { close = true } else if Self.named(token, "keep-alive") { keepAliveAsked = true }
+                if HTTP1Syntax.equalsLowercased(token, "close") { close = true } else if HTTP1Syntax.equalsLowercased(token, "keep-alive") { keepAliveAsked = true }
             }
-        case 16 where Self.named(name, "content-encoding"):
+        case 16 where HTTP1Syntax.equalsLowercased(name, "content-encoding"):
             encoded = true
         default:
             break
@@ -412,68 +415,5 @@ struct KeepAliveResponseParser {
             keepAlive = false
         }
         try emit(.head(head, keepAlive: keepAlive, encoded: encoded))
-    }
-
-    /// A chunk-size line: hex digits (no sign, at most what fits an `Int64`), then `;` extensions of
-    /// visible characters, which are ignored (whitespace before the `;` is refused, as NIO's decoder does).
-    private static func chunkSize(_ line: UnsafeRawBufferPointer) throws -> Int64 {
-        var size: Int64 = 0, i = 0
-        while i < line.count, let digit = hex(line[i]) {
-            guard size <= (Int64.max - Int64(digit)) / 16 else { throw HTTPParserError.invalidChunkSize }
-            size = size * 16 + Int64(digit)
-            i += 1
-        }
-        guard i > 0 else { throw HTTPParserError.invalidChunkSize }
-        guard i == line.count || line[i] == UInt8(ascii: ";") else { throw HTTPParserError.invalidChunkSize }
-        for byte in line[i...] where !fieldByte(byte) { throw HTTPParserError.invalidChunkSize }
-        return size
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
-    /// A `Content-Length`: digits only, one or more, at most `Int64.max`.
-    private static func decimal(_ value: UnsafeRawBufferPointer) throws -> Int64 {
-        guard !value.isEmpty else { throw HTTPParserError.invalidContentLength }
-        var n: Int64 = 0
-        for byte in value {
-            let d = byte &- UInt8(ascii: "0")
-            guard d < 10, n <= (Int64.max - Int64(d)) / 10 else { throw HTTPParserError.invalidContentLength }
-            n = n * 10 + Int64(d)
-        }
-        return n
-    }
-
-    /// Whether `name` is `lower` (ASCII, any case).
-    private static func named(_ name: UnsafeRawBufferPointer, _ lower: StaticString) -> Bool {
-        guard name.count == lower.utf8CodeUnitCount else { return false }
-        let want = UnsafeRawBufferPointer(start: lower.utf8Start, count: lower.utf8CodeUnitCount)
-        let p = name.baseAddress!, q = want.baseAddress!
-        for i in 0..<name.count where p.load(fromByteOffset: i, as: UInt8.self) | 0x20 != q.load(fromByteOffset: i, as: UInt8.self) {
-            return false
-        }
-        return true
-    }
-
-    /// RFC 9110's tchar (digits, letters and ``!#$%&'*+-.^_`|~``), as a bit of a 128-bit set.
-    @inline(__always)
-    static func tokenByte(_ byte: UInt8) -> Bool {
-        switch byte >> 6 {
-        case 0: (0x03FF_6CFA_0000_0000 as UInt64) >> (byte & 63) & 1 != 0
-        case 1: (0x57FF_FFFF_C7FF_FFFE as UInt64) >> (byte & 63) & 1 != 0
-        default: false
-        }
-    }
-
-    /// A byte of a field value or reason phrase: visible characters, space, tab, obs-text.
-    @inline(__always)
-    private static func fieldByte(_ byte: UInt8) -> Bool {
-        byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
     }
 }

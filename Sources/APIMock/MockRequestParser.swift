@@ -1,3 +1,4 @@
+import APISupport
 import NIOCore
 import NIOHTTP1
 
@@ -151,7 +152,7 @@ struct MockRequestParser {
                 return finish()
             case .chunkSize:
                 guard let end = line(buffer, limit: Self.maxChunkLine) else { return scanned < 0 ? .invalid : .incomplete }
-                guard let size = buffer.withUnsafeReadableBytes({ Self.chunkSize(UnsafeRawBufferPointer(rebasing: $0[..<(end - 2)])) })
+                guard let size = buffer.withUnsafeReadableBytes({ HTTP1Syntax.chunkSize(UnsafeRawBufferPointer(rebasing: $0[..<(end - 2)]), limit: .max) })
                 else { return .invalid }
                 buffer.moveReaderIndex(forwardBy: end)
                 if size == 0 {
@@ -317,25 +318,25 @@ struct MockRequestParser {
             let name = UnsafeRawBufferPointer(rebasing: bytes[l.start..<(l.start + nameEnd)])
             let v = UnsafeRawBufferPointer(rebasing: bytes[(l.start + value.start)..<(l.start + value.end)])
             switch name.count {
-            case 14 where equalsLowercased(name, "content-length"):
-                guard length == nil, let n = decimal(v) else { return nil }
+            case 14 where HTTP1Syntax.equalsLowercased(name, "content-length"):
+                guard length == nil, let n = HTTP1Syntax.decimal(v, limit: .max) else { return nil }
                 length = n
-            case 17 where equalsLowercased(name, "transfer-encoding"):
+            case 17 where HTTP1Syntax.equalsLowercased(name, "transfer-encoding"):
                 guard codings.add(v) else { return nil }
-            case 10 where equalsLowercased(name, "connection"):
+            case 10 where HTTP1Syntax.equalsLowercased(name, "connection"):
                 forEachToken(v) { token in
-                    if equalsLowercased(token, "close") {
+                    if HTTP1Syntax.equalsLowercased(token, "close") {
                         close = true
-                    } else if equalsLowercased(token, "keep-alive") {
+                    } else if HTTP1Syntax.equalsLowercased(token, "keep-alive") {
                         keepAlive = true
                         keepAlives += 1
                     }
                 }
-            case 7 where equalsLowercased(name, "upgrade"):
+            case 7 where HTTP1Syntax.equalsLowercased(name, "upgrade"):
                 forEachToken(v) { token in
-                    if equalsLowercased(token, "websocket") { request.upgradesToWebSocket = true }
+                    if HTTP1Syntax.equalsLowercased(token, "websocket") { request.upgradesToWebSocket = true }
                 }
-            case 15 where equalsLowercased(name, "x-apicli-sample"):
+            case 15 where HTTP1Syntax.equalsLowercased(name, "x-apicli-sample"):
                 if request.sample == nil { request.sample = String(decoding: v, as: UTF8.self) }
             default:
                 break
@@ -373,7 +374,7 @@ struct MockRequestParser {
             forEachToken(value) { token in
                 switch self {
                 case .chunked: ok = false
-                case .none, .other: self = equalsLowercased(token, "chunked") ? .chunked : .other
+                case .none, .other: self = HTTP1Syntax.equalsLowercased(token, "chunked") ? .chunked : .other
                 }
             }
             return ok
@@ -385,77 +386,10 @@ struct MockRequestParser {
     static func fieldLine(_ bytes: UnsafeRawBufferPointer) -> (nameEnd: Int, value: (start: Int, end: Int))? {
         var i = 0
         let count = bytes.count
-        while i < count, isTokenByte(bytes[i]) { i += 1 }
+        while i < count, HTTP1Syntax.isTokenByte(bytes[i]) { i += 1 }
         guard i > 0, i < count, bytes[i] == UInt8(ascii: ":") else { return nil }
-        for j in (i + 1)..<count {
-            let b = bytes[j]
-            guard b >= 32 && b != 127 || b == 9 else { return nil }
-        }
+        for j in (i + 1)..<count where !HTTP1Syntax.isFieldByte(bytes[j]) { return nil }
         return (i, trimmed(bytes, i + 1, count))
-    }
-
-    /// A chunk-size line (without its CRLF): the size, or nil (not hex, more than 64 bits, bad extension).
-    static func chunkSize(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
-        var size: UInt64 = 0
-        var i = 0
-        while i < bytes.count, let digit = hexValue(bytes[i]) {
-            guard size >> 60 == 0 else { return nil }
-            size = size << 4 | UInt64(digit)
-            i += 1
-        }
-        guard i > 0 else { return nil }
-        guard i == bytes.count else {
-            // chunk extensions: `;name[=value]`, visible characters and tabs/spaces only
-            guard bytes[i] == UInt8(ascii: ";") else { return nil }
-            for b in bytes[i...] where !(b >= 32 && b != 127 || b == 9) { return nil }
-            return size
-        }
-        return size
-    }
-
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 48...57: return b - 48
-        case 65...70: return b - 55
-        case 97...102: return b - 87
-        default: return nil
-        }
-    }
-
-    static func decimal(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
-        guard !bytes.isEmpty else { return nil }
-        var n: UInt64 = 0
-        for b in bytes {
-            guard b >= 48, b <= 57 else { return nil }
-            let (times, o1) = n.multipliedReportingOverflow(by: 10)
-            let (plus, o2) = times.addingReportingOverflow(UInt64(b - 48))
-            guard !o1, !o2 else { return nil }
-            n = plus
-        }
-        return n
-    }
-
-    /// RFC 9110 tchar.
-    static func isTokenByte(_ b: UInt8) -> Bool {
-        switch b {
-        case 48...57, 65...90, 97...122: return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default: return false
-        }
-    }
-
-    /// `bytes` equal `lower` (lower-case ASCII) ignoring case.
-    static func equalsLowercased(_ bytes: UnsafeRawBufferPointer, _ lower: StaticString) -> Bool {
-        guard bytes.count == lower.utf8CodeUnitCount else { return false }
-        let l = lower.utf8Start
-        for i in 0..<bytes.count {
-            let b = bytes[i]
-            if (b >= 65 && b <= 90 ? b | 0x20 : b) != l[i] { return false }
-        }
-        return true
     }
 
     /// Each element of a comma-separated list, without the whitespace around it (empty ones left out).

@@ -135,14 +135,7 @@ package enum Text {
 
     static func lower(_ b: UInt8) -> UInt8 { b &- 65 < 26 ? b &+ 32 : b }
 
-    package static func hex(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 48...57: return b - 48
-        case 65...70: return b - 55
-        case 97...102: return b - 87
-        default: return nil
-        }
-    }
+    package static func hex(_ b: UInt8) -> UInt8? { HTTP1Syntax.hexDigit(b) }
 
     /// `0A`, upper case.
     package static func hexByte(_ b: UInt8) -> String {

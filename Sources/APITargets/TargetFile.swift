@@ -181,13 +181,10 @@ package enum TargetFile {
     }
 
     /// RFC 9110 token characters (methods, header names).
-    package static func isToken(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.allSatisfy(tokenCharacters.contains)
-    }
+    package static func isToken(_ s: String) -> Bool { HTTP1Syntax.isToken(s) }
 
     static let nameCharacters = Text.ByteSet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
-    static let tokenCharacters = Text.ByteSet.unreserved.union("!#$%&'*+^`|")
 }
 
 /// The structure of a target file, on top of `NodeReader`'s typed reads.
