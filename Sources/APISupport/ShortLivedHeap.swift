@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The heap of a command that reads a large file and exits (`list`, `validate`) in 2 MiB pages where
+/// the kernel gives them when asked (transparent huge pages in `madvise` mode): a page fault per
+/// 2 MiB touched instead of per 4 KiB (a file of 10,000 targets faulted in 38 MiB a page at a time).
+/// Not for `mock`, `load` or anything long-running: a huge page stays whole while any of it is used.
+package enum ShortLivedHeap {
+    private static let on = Locked(false)
+
+    /// From now on, this thread's heap and those of the threads `BothCores` starts (`adviseThisThread`).
+    package static func begin() {
+        on.set(true)
+        adviseHugePages()
+    }
+
+    /// After `begin`: `adviseHugePages` for the calling thread's heap (a thread `BothCores` started).
+    package static func adviseThisThread() {
+        if on.withLock({ $0 }) { adviseHugePages() }
+    }
+
+    /// Asks for huge pages in the heap that holds `block` (a block glibc's `malloc` gave this thread).
+    package static func adviseHugePages(holding block: UnsafeMutableRawPointer) {
+        #if canImport(Glibc)
+        let huge = 2 << 20
+        // glibc keeps a chunk's size before it, bit 2 set when the chunk is not in the main heap (the
+        // break's) but in a thread's heap: a 64 MiB-aligned mapping of 64 MiB.
+        let size = block.load(fromByteOffset: -8, as: Int.self)
+        let start: Int, end: Int
+        if size & 4 != 0 {
+            let heapSize = 64 << 20
+            start = Int(bitPattern: block) & ~(heapSize - 1)
+            end = start + heapSize
+        } else {
+            guard let brk = sbrk(0) else { return }
+            start = (Int(bitPattern: block) + huge - 1) & ~(huge - 1)
+            end = Int(bitPattern: brk) & ~(huge - 1)
+        }
+        guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(p, end - start, 14)  // MADV_HUGEPAGE
+        #endif
+    }
+
+    /// `adviseHugePages(holding:)` for the calling thread's heap.
+    static func adviseHugePages() {
+        #if canImport(Glibc)
+        guard let probe = malloc(64) else { return }
+        adviseHugePages(holding: probe)
+        free(probe)
+        #endif
+    }
+}
