@@ -135,11 +135,9 @@ struct StreamedTargets {
                 keys.nonTextKey(key, "targets")
                 return
             }
-            guard let target = decoder.entryTarget(text, key.mark, value, service: service) else { return }
             if count < capacity {
-                (room + count).initialize(to: target)
-                count += 1
-            } else {
+                if decoder.entryTarget(text, key.mark, value, service: service, into: room + count) { count += 1 }
+            } else if let target = decoder.entryTarget(text, key.mark, value, service: service) {
                 overflow.append(target)
             }
         }

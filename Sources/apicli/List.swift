@@ -143,9 +143,9 @@ struct ListRow: Sendable {
         @Sendable func rows(_ range: Range<Int>, capacity: Int = 0) -> [ListRow] {
             var out: [ListRow] = []
             out.reserveCapacity(max(range.count, capacity))
-            // Borrowed through the buffer: `service.targets[i]` copied each whole `Target` (its retains).
+            // Borrowed in place (`pointee`): `service.targets[i]`, and a buffer's `[i]`, copy each whole `Target`.
             service.targets.withUnsafeBufferPointer { targets in
-                for i in range { out.append(ListRow(service, targets[i], baseURL: baseURL)) }
+                for i in range { out.append(ListRow(service, (targets.baseAddress! + i).pointee, baseURL: baseURL)) }
             }
             return out
         }
