@@ -72,9 +72,10 @@ extension ServiceDecoder {
     mutating func jsonExpectations(_ node: Node) -> [JSONExpectation] {
         guard let entries = reader.mapping(node, "expect json") else { return [] }
         var out: [JSONExpectation] = []
+        out.reserveCapacity(entries.count)
         for e in entries {
             let path: JSONPath
-            switch JSONPath.parse(e.key) {
+            switch parsedPath(e.key) {
             case .success(let p): path = p
             case .failure(let error):
                 reader.error("'\(e.key)' is not a JSONPath this tool understands: \(error.message)", at: e.keyMark,
@@ -84,6 +85,15 @@ extension ServiceDecoder {
             if let comparisons = comparisons(e.value, path: e.key) { out.append(JSONExpectation(path: path, comparisons: comparisons)) }
         }
         return out
+    }
+
+    /// `JSONPath.parse(text)`, each text parsed once by this decoder: targets repeat their paths
+    /// (`$.id` in every one of thousands).
+    private mutating func parsedPath(_ text: String) -> Result<JSONPath, JSONPathError> {
+        if let parsed = parsedPaths[text] { return parsed }
+        let parsed = JSONPath.parse(text)
+        parsedPaths[text] = parsed
+        return parsed
     }
 
     /// A value to equal, or a mapping of operators: `{ ">=": 1, "<": 10 }`, `{ exists: false }`.

@@ -1,5 +1,6 @@
 import APISupport
 import APIYAML
+import APIJSON
 import APIDiagnostics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -212,6 +213,8 @@ struct ServiceDecoder {
     var includedAt: String?
     /// A target had `include:` (`StreamedTargets` then gives way to one decoder).
     var includedBlocks = false
+    /// The JSONPaths of `expect: { json: }` keys read so far, by text (`parsedPath`).
+    var parsedPaths: [String: Result<JSONPath, JSONPathError>] = [:]
 
     package init(file: String) {
         reader = NodeReader(file: file)
