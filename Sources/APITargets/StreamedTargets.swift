@@ -47,7 +47,7 @@ struct StreamedTargets {
             let first = Sink(file: file, service: name, documents: documents, room: base, capacity: counts.first)
             let second = Sink(file: file, service: name, documents: documents, room: base + counts.first, capacity: counts.second)
             sinks = (first, second)
-            outcome = Result { () throws(YAMLError) in try YAMLParser.parse(bytes, streamingTo: first, second) }
+            outcome = Result { () throws(YAMLError) in try YAMLParser.parse(bytes, streamingTo: first, second, counted: estimate) }
             guard case .success(let parsed) = outcome, parsed.streamed else {
                 first.discard()
                 second.discard()
