@@ -35,7 +35,8 @@ extension ServiceDecoder {
 
     /// `200`, `"2xx"`, or a list of them.
     private mutating func statusPatterns(_ node: Node) -> [StatusPattern]? {
-        let items = node.items ?? [node]
+        // One status (nearly every target): no list of one node made for it.
+        guard let items = node.items else { return statusPattern(node).map { [$0] } }
         if items.isEmpty {
             reader.error("expect status: [] accepts no status at all", at: node.mark, hint: "list codes like [200, 201] or write \"2xx\"")
             return nil
