@@ -13,7 +13,7 @@
 #
 # Needs valgrind (callgrind: which functions run) and python3 (a loopback server for the live call).
 # The commands, first to last (each adds what the one before did not run): --version, call --stub,
-# a live call, list, validate, show, call --dry-run, check, --help.
+# a live call, list, validate, show, call --dry-run, call --stub of one target of 6,000, check, --help.
 set -euo pipefail
 bin=${1:?usage: scripts/link-order.sh RELEASE-BINARY (unstripped, built with make release)}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +31,7 @@ nm --defined-only "$work/apicli" | awk '$2 ~ /^[tTwW]$/ {print $3}' | sort -u >"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$work" >/dev/null 2>&1 & server=$!
 printf '{"hello":"world"}' >"$work/hello"
-mkdir "$work/targets"
+mkdir "$work/targets" "$work/big"
 cat >"$work/targets/order.yaml" <<EOF
 baseURL: http://127.0.0.1:$port
 validate: success
@@ -54,6 +54,8 @@ run list --targets targets
 run validate targets/order.yaml
 run show order.hello --targets targets
 run call order.hello --dry-run --targets targets
+python3 "$root/bench/gen-targets.py" 6000 >"$work/big/gen.yaml"
+run call gen.t3000 --stub --targets big
 run check --targets targets
 run --help
 
