@@ -33,7 +33,7 @@ enum HandParser {
         /// `apicli --version` alone: the version line argument-parser prints (the bench's start-up row).
         case version
 
-        /// `run`, then leave with 0 (or with `APICLI.finish`'s code): never returns. `--version`,
+        /// Runs the command, then leaves with 0 (or with `APICLI.finish`'s code): never returns. `--version`,
         /// `list` and `validate` run here, with no task; a stub or dry-run call as a task on this
         /// thread; a live call as a task on one of NIO's loops from here to the exit (`OneCall`): its
         /// exchange and its body's writes on that one thread. `check` on Swift's pool.
@@ -44,9 +44,9 @@ enum HandParser {
                 case .list(let values): try values.run()
                 case .validate(let values): try values.run()
                 case .call(let values):
-                    OneCall.start(values.stub || values.dryRun ? .thisThread : .loop) { await Self.runTask(self) }
-                case .check:
-                    OneCall.start(.pool) { await Self.runTask(self) }
+                    OneCall.start(values.stub || values.dryRun ? .thisThread : .loop) { await Self.leave { try await values.run() } }
+                case .check(let values):
+                    OneCall.start(.pool) { await Self.leave { try await values.run() } }
                 }
             } catch {
                 APICLI.finish(error)
@@ -54,19 +54,10 @@ enum HandParser {
             APICLI.leave(0)
         }
 
-        private static func runTask(_ command: Command) async -> Never {
-            do { try await command.run() } catch { APICLI.finish(error) }
+        /// `body`, then leave with 0 (or with `APICLI.finish`'s code).
+        private static func leave(_ body: () async throws -> Void) async -> Never {
+            do { try await body() } catch { APICLI.finish(error) }
             APICLI.leave(0)
-        }
-
-        func run() async throws {
-            switch self {
-            case .version: Console.plain.out(APICLI.configuration.version + "\n")
-            case .call(let values): try await values.run()
-            case .check(let values): try await values.run()
-            case .list(let values): try values.run()
-            case .validate(let values): try values.run()
-            }
         }
     }
 
