@@ -161,8 +161,12 @@ build: deps-build
 # not by mangled name: a type the runtime builds from its mangled name has each generic requirement
 # (`Key: Hashable`, `Head: Equatable`) checked by a lookup whose first time for a type and protocol scans
 # every protocol conformance record of the binary; a one-off `call` met dozens of them (NIO's atomics, its
-# HTTP decoder's parts, dictionaries). bench/run.sh builds with the same flags (RELEASE_FLAGS there).
-RELEASE_FLAGS := --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+# HTTP decoder's parts, dictionaries). Every function (Swift and C) in a section of its own, and the
+# linker lays the ones the short commands run out first, together, in Sources/apicli/link-order.txt's
+# order (scripts/link-order.sh writes it and says why: a start-up's code read in from a few pages in
+# a row, not from 40 to 100 places; the unused functions are dropped). bench/run.sh builds with the
+# same flags (RELEASE_FLAGS there).
+RELEASE_FLAGS := --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xcc -fdata-sections -Xlinker --section-ordering-file=$(CURDIR)/Sources/apicli/link-order.txt
 release: deps-build
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product apicli
 

@@ -126,13 +126,14 @@ let package = Package(
 
         // Argument parsing, rendering and exit codes.
         // Linux: export none of the program's symbols (Sources/apicli/exports.map says why: start-up).
+        // link-order.txt: the release build's code layout (the Makefile's RELEASE_FLAGS).
         .executableTarget(
             name: "apicli",
             dependencies: [
                 "APICheck", "APILoad", "APIMock", "APIRecord", "APIImport", "APIExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["exports.map"],
+            exclude: ["exports.map", "link-order.txt"],
             linkerSettings: [
                 .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/apicli/exports.map"],
                              .when(platforms: [.linux])),

@@ -24,7 +24,7 @@ size_mib=$([[ -n $quick ]] && echo 100 || echo 1024)
 venv=$out/venv
 bin=${APICLI_BENCH_BIN:-.build/release/apicli}
 # Built as `make release` builds it (the Makefile's RELEASE_FLAGS, which says why).
-RELEASE_FLAGS=$(sed -n 's/^RELEASE_FLAGS := //p' Makefile)
+RELEASE_FLAGS=$(sed -n 's/^RELEASE_FLAGS := //p' Makefile | sed "s#\$(CURDIR)#$PWD#g")
 xh=$venv/bin/xh k6=$venv/bin/k6
 [[ ,${BENCH_WITHOUT:-}, == *,xh,* ]] && xh=/nonexistent/xh
 [[ ,${BENCH_WITHOUT:-}, == *,k6,* ]] && k6=/nonexistent/k6

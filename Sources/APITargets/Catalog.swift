@@ -115,7 +115,7 @@ package struct Catalog: Sendable {
         for ext in ["yaml", "yml"] {
             let file = Path.join(directory, "\(serviceName).\(ext)")
             guard TargetFile.isName(serviceName), serviceName != "apicli",
-                  FileManager.default.fileExists(atPath: file) else { continue }
+                  Path.exists(file) else { continue }
             let targetName = name.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init)
             let service = try TargetFile.load(file, only: targetName)
             if service.name == serviceName {

@@ -47,11 +47,14 @@ package enum EnvFile {
     /// `targets/.env` (when present), then each of `files`, then the process environment: later wins.
     package static func environment(directory: String, files: [String],
                                    process: [String: String]) throws(APIError) -> [String: String] {
-        var merged: [String: String] = [:]
+        var fromFiles: [String: String] = [:]
         let local = Path.join(directory, ".env")
-        if FileManager.default.fileExists(atPath: local) { merged = try load(local) }
-        for file in files { merged.merge(try load(file)) { _, new in new } }
-        merged.merge(process) { _, new in new }
+        if Path.exists(local) { fromFiles = try load(local) }
+        for file in files { fromFiles.merge(try load(file)) { _, new in new } }
+        // The process environment as it is (no copy of it) when no file adds to it.
+        guard !fromFiles.isEmpty else { return process }
+        var merged = process
+        for (name, value) in fromFiles where merged[name] == nil { merged[name] = value }
         return merged
     }
 }

@@ -63,6 +63,12 @@ package enum TargetFile {
     package static func load(_ path: String, only: String? = nil, keeping trees: inout [Node]?) throws(APIError) -> Service {
         try checkSize(path)
         let stem = Path.stem(Path.lastComponent(path))
+        // One target of a large file: its bytes in huge pages (`HugePageRead`), only that target's lines parsed.
+        if let only, (Path.size(path) ?? 0) >= 1 << 20,
+           let root = HugePageRead.withFile(path, { YAMLParser.parseOneTarget($0, target: only) }) ?? nil {
+            trees?.append(root)
+            return try decode(root, file: path, defaultName: stem, only: only, documents: [:])
+        }
         guard let bytes = regularFileBytes(path) ?? FileManager.default.contents(atPath: path).map({ [UInt8]($0) })
         else { throw .invalid(unreadable(path)) }
         // One target: only that target's lines are parsed (`OneTargetParse`). The file is read, not

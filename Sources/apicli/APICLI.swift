@@ -2,6 +2,7 @@ import APISupport
 import APIDiagnostics
 import APITargets
 import APIImport
+import APISend
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc
@@ -45,26 +46,31 @@ struct APICLI: AsyncParsableCommand {
     /// Parses, runs, and leaves with `_exit`: once the output is flushed there is nothing left to
     /// tear down, and `exit()`'s handlers would run while NIO's event-loop threads still hold live
     /// connections (a timed-out request's among them).
-    static func main() async {
-        var code: Int32 = 0
-        do {
-            var words = arguments
-            // Answered before argument-parser: each subcommand it knows costs every run its start-up.
-            if let table = ExitStatus.request(words) {
-                Console.plain.out(table)
-                fflush(nil)
-                _exit(0)
-            }
-            let adHoc = try AdHocOptions.extract(from: &words)
-            // The common lines are read by hand (no argument-parser at all); the rest by argument-parser.
-            if let quick = HandParser.parse(words, adHoc: adHoc) {
-                try await quick.runAndLeave()
-            } else {
-                if let mistyped = unknownCommand(words) {
-                    Console.plain.err(mistyped)
-                    leave(ExitStatus.usage.rawValue)
-                }
-                var command = try parseAsRoot(words)
+    ///
+    /// Synchronous: the command runs as the process's one task, started where it belongs
+    /// (`OneCall.start`): `--version`, `list` and `validate` need none; a stub or dry-run `call` runs
+    /// on this thread, a live one on its NIO loop, everything else on Swift's pool. An `async`
+    /// main would start on the pool's threads (three of them) before any of that.
+    static func main() {
+        var words = arguments
+        // Answered before argument-parser: each subcommand it knows costs every run its start-up.
+        if let table = ExitStatus.request(words) {
+            Console.plain.out(table)
+            fflush(nil)
+            _exit(0)
+        }
+        let adHoc: AdHocOptions
+        do { adHoc = try AdHocOptions.extract(from: &words) } catch { finish(error) }
+        // The common lines are read by hand (no argument-parser at all); the rest by argument-parser.
+        if let quick = HandParser.parse(words, adHoc: adHoc) { quick.runAndLeave() }
+        if let mistyped = unknownCommand(words) {
+            Console.plain.err(mistyped)
+            leave(ExitStatus.usage.rawValue)
+        }
+        let line = words
+        OneCall.start(.pool) {
+            do {
+                var command = try parseAsRoot(line)
                 if let call = command as? Call {
                     // `call URL`: with the curl flags taken out before parsing.
                     var values = call.values
@@ -75,17 +81,22 @@ struct APICLI: AsyncParsableCommand {
                 } else {
                     try command.run()
                 }
+            } catch {
+                finish(error)
             }
-        } catch let status as ExitCode {
-            // What argument-parser's message for an ExitCode is (none, that code), without its
-            // usage text, which it renders for every error.
-            code = status.rawValue
-        } catch {
-            code = exitCode(for: error).rawValue
-            let message = fullMessage(for: error)
-            if !message.isEmpty {
-                if code == 0 { Console.plain.out(message + "\n") } else { Console.plain.err(message + "\n") }
-            }
+            leave(0)
+        }
+    }
+
+    /// The message and exit code of what ended the command, then `leave`.
+    static func finish(_ error: any Error) -> Never {
+        // What argument-parser's message for an ExitCode is (none, that code), without its usage
+        // text, which it renders for every error.
+        if let status = error as? ExitCode { leave(status.rawValue) }
+        let code = exitCode(for: error).rawValue
+        let message = fullMessage(for: error)
+        if !message.isEmpty {
+            if code == 0 { Console.plain.out(message + "\n") } else { Console.plain.err(message + "\n") }
         }
         leave(code)
     }

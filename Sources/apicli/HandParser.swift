@@ -33,28 +33,31 @@ enum HandParser {
         /// `apicli --version` alone: the version line argument-parser prints (the bench's start-up row).
         case version
 
-        /// `run`, then leave with 0 (what `APICLI.main` does after it): returns only by throwing. A live
-        /// call runs on one of NIO's loops from here to the exit (`OneCall`; CallValues would put
-        /// its send there anyway): leaving from the loop saves the hop back to Swift's pool, which had to
-        /// start a thread for it (a measurable part of a call). `nonisolated(nonsending)`
-        /// (as `onLoop`): from main's thread straight to the loop, no pool thread started on the way.
-        nonisolated(nonsending) func runAndLeave() async throws {
-            var live = false
-            if case .call(let values) = self, !values.stub, !values.dryRun { live = true }
-            try await OneCall.run(live: live) {
-                try await run()
-                APICLI.leave(0)
+        /// Runs the command, then leaves with 0 (or with `APICLI.finish`'s code): never returns. `--version`,
+        /// `list` and `validate` run here, with no task; a stub or dry-run call as a task on this
+        /// thread; a live call as a task on one of NIO's loops from here to the exit (`OneCall`): its
+        /// exchange and its body's writes on that one thread. `check` on Swift's pool.
+        func runAndLeave() -> Never {
+            do {
+                switch self {
+                case .version: Console.plain.out(APICLI.configuration.version + "\n")
+                case .list(let values): try values.run()
+                case .validate(let values): try values.run()
+                case .call(let values):
+                    OneCall.start(values.stub || values.dryRun ? .thisThread : .loop) { await Self.leave { try await values.run() } }
+                case .check(let values):
+                    OneCall.start(.pool) { await Self.leave { try await values.run() } }
+                }
+            } catch {
+                APICLI.finish(error)
             }
+            APICLI.leave(0)
         }
 
-        func run() async throws {
-            switch self {
-            case .version: Console.plain.out(APICLI.configuration.version + "\n")
-            case .call(let values): try await values.run()
-            case .check(let values): try await values.run()
-            case .list(let values): try values.run()
-            case .validate(let values): try values.run()
-            }
+        /// `body`, then leave with 0 (or with `APICLI.finish`'s code).
+        private static func leave(_ body: () async throws -> Void) async -> Never {
+            do { try await body() } catch { APICLI.finish(error) }
+            APICLI.leave(0)
         }
     }
 
