@@ -42,20 +42,18 @@ package enum ShortLivedHeap {
         #endif
     }
 
-    /// `adviseHugePages(holding:)` for the calling thread's heap. In a thread's heap, the rest of the
-    /// 2 MiB page where its free memory starts is then taken and never used: that page was touched
-    /// before the advice (in 4 KiB pages, which the kernel keeps), so what the thread allocates next
-    /// starts on a huge page (a thousand page faults fewer, `list` of 10,000 targets).
+    /// `adviseHugePages(holding:)` for the calling thread's heap. The rest of the 2 MiB page where
+    /// its free memory starts is then taken and never used: that page was touched before the advice
+    /// (in 4 KiB pages, which the kernel keeps), so what the thread allocates next starts on a huge
+    /// page (a thousand page faults fewer, `list` of 10,000 targets).
     static func adviseHugePages() {
         #if canImport(Glibc)
         let huge = 2 << 20
         // Large enough to come from the top of the heap, where its free memory starts.
         guard let probe = malloc(1 << 17) else { return }
         adviseHugePages(holding: probe)
-        let threadHeap = probe.load(fromByteOffset: -8, as: Int.self) & 4 != 0
         let address = Int(bitPattern: probe)
         free(probe)
-        guard threadHeap else { return }
         let rest = ((address + huge - 1) & ~(huge - 1)) - address - 64
         // Never freed, its pages never touched. (Through `dlsym`: a `malloc` whose block the compiler
         // sees unused is left out.)
