@@ -12,6 +12,7 @@ package enum BothCores {
         // A thread of its own (`Detached`), not a dispatch queue's: the caller may itself hold one of
         // the few threads of the pool a queue would wait for.
         Detached.run {
+            ShortLivedHeap.adviseThisThread()
             box.value = other()
             done.signal()
         }

@@ -35,7 +35,8 @@ extension ServiceDecoder {
 
     /// `200`, `"2xx"`, or a list of them.
     private mutating func statusPatterns(_ node: Node) -> [StatusPattern]? {
-        let items = node.items ?? [node]
+        // One status (nearly every target): no list of one node made for it.
+        guard let items = node.items else { return statusPattern(node).map { [$0] } }
         if items.isEmpty {
             reader.error("expect status: [] accepts no status at all", at: node.mark, hint: "list codes like [200, 201] or write \"2xx\"")
             return nil
@@ -72,9 +73,10 @@ extension ServiceDecoder {
     mutating func jsonExpectations(_ node: Node) -> [JSONExpectation] {
         guard let entries = reader.mapping(node, "expect json") else { return [] }
         var out: [JSONExpectation] = []
+        out.reserveCapacity(entries.count)
         for e in entries {
             let path: JSONPath
-            switch JSONPath.parse(e.key) {
+            switch parsedPath(e.key) {
             case .success(let p): path = p
             case .failure(let error):
                 reader.error("'\(e.key)' is not a JSONPath this tool understands: \(error.message)", at: e.keyMark,
@@ -84,6 +86,15 @@ extension ServiceDecoder {
             if let comparisons = comparisons(e.value, path: e.key) { out.append(JSONExpectation(path: path, comparisons: comparisons)) }
         }
         return out
+    }
+
+    /// `JSONPath.parse(text)`, each text parsed once by this decoder: targets repeat their paths
+    /// (`$.id` in every one of thousands).
+    private mutating func parsedPath(_ text: String) -> Result<JSONPath, JSONPathError> {
+        if let parsed = parsedPaths[text] { return parsed }
+        let parsed = JSONPath.parse(text)
+        parsedPaths[text] = parsed
+        return parsed
     }
 
     /// A value to equal, or a mapping of operators: `{ ">=": 1, "<": 10 }`, `{ exists: false }`.

@@ -61,20 +61,24 @@ package struct NodeReader {
         }
         var entries: [Entry] = []
         entries.reserveCapacity(pairs.count)
-        for pair in pairs {
-            guard let key = pair.key.scalarText else {
-                nonTextKey(pair.key, what())
-                continue
+        // Each pair's fields read in place: `for pair in pairs` copied every pair whole.
+        pairs.withUnsafeBufferPointer { buffer in
+            guard let first = buffer.baseAddress else { return }
+            for pair in first ..< first + buffer.count {
+                guard let key = pair.pointee.key.scalarText else {
+                    nonTextKey(pair.pointee.key, what())
+                    continue
+                }
+                if let known, !MappingKey.contains(known, key) {
+                    if key.hasPrefix("x-") { continue }
+                    let hint = Suggestions.hint(for: key, in: known)
+                        ?? "known keys: " + known.joined(separator: ", ")
+                            + "; a key for shared blocks or anchors (&name) starts with x-: x-\(key)"
+                    error("unknown key '\(key)' in \(what())", at: pair.pointee.key.mark, hint: hint)
+                    continue
+                }
+                entries.append(Entry(key: key, keyMark: pair.pointee.key.mark, value: pair.pointee.value))
             }
-            if let known, !MappingKey.contains(known, key) {
-                if key.hasPrefix("x-") { continue }
-                let hint = Suggestions.hint(for: key, in: known)
-                    ?? "known keys: " + known.joined(separator: ", ")
-                        + "; a key for shared blocks or anchors (&name) starts with x-: x-\(key)"
-                error("unknown key '\(key)' in \(what())", at: pair.key.mark, hint: hint)
-                continue
-            }
-            entries.append(Entry(key: key, keyMark: pair.key.mark, value: pair.value))
         }
         return entries
     }

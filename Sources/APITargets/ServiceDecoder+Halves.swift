@@ -15,15 +15,12 @@ extension ServiceDecoder {
             let all = [Target](unsafeUninitializedCapacity: targetEntries.count) { buffer, count in
                 let slots = Slots(start: buffer.baseAddress!)
                 let (firstCount, other) = BothCores.run({
-                    var n = 0
-                    forEachTarget(targetEntries[..<half], service: serviceName) { (slots.start + n).initialize(to: $0); n += 1 }
-                    return n
+                    decodeTargets(targetEntries[..<half], service: serviceName, into: slots.start)
                 }, {
                     var decoder = ServiceDecoder(file: file)
                     decoder.contractDocuments = contractDocuments
                     (decoder.serviceShared, decoder.sharedCache) = (serviceShared, sharedCache)
-                    var n = 0
-                    decoder.forEachTarget(targetEntries[half...], service: serviceName) { (slots.start + half + n).initialize(to: $0); n += 1 }
+                    let n = decoder.decodeTargets(targetEntries[half...], service: serviceName, into: slots.start + half)
                     return (n, decoder.reader, decoder.files)
                 })
                 (slots.start + firstCount).moveInitialize(from: slots.start + half, count: other.0)
@@ -36,10 +33,10 @@ extension ServiceDecoder {
             }
             return all
         }
-        var out: [Target] = []
-        out.reserveCapacity(targetEntries.count)
-        forEachTarget(targetEntries[...], service: name) { out.append($0) }
-        return out
+        return [Target](unsafeUninitializedCapacity: targetEntries.count) { buffer, count in
+            guard let start = buffer.baseAddress else { return }
+            count = decodeTargets(targetEntries[...], service: name, into: start)
+        }
     }
 
     /// Where the halves' targets are written (`targets`): memory only the two threads touch, each its own part.

@@ -47,7 +47,7 @@ struct StreamedTargets {
             let first = Sink(file: file, service: name, documents: documents, room: base, capacity: counts.first)
             let second = Sink(file: file, service: name, documents: documents, room: base + counts.first, capacity: counts.second)
             sinks = (first, second)
-            outcome = Result { () throws(YAMLError) in try YAMLParser.parse(bytes, streamingTo: first, second) }
+            outcome = Result { () throws(YAMLError) in try YAMLParser.parse(bytes, streamingTo: first, second, counted: estimate) }
             guard case .success(let parsed) = outcome, parsed.streamed else {
                 first.discard()
                 second.discard()
@@ -135,11 +135,9 @@ struct StreamedTargets {
                 keys.nonTextKey(key, "targets")
                 return
             }
-            guard let target = decoder.entryTarget(text, key.mark, value, service: service) else { return }
             if count < capacity {
-                (room + count).initialize(to: target)
-                count += 1
-            } else {
+                if decoder.entryTarget(text, key.mark, value, service: service, into: room + count) { count += 1 }
+            } else if let target = decoder.entryTarget(text, key.mark, value, service: service) {
                 overflow.append(target)
             }
         }

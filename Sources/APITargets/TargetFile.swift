@@ -1,5 +1,6 @@
 import APISupport
 import APIYAML
+import APIJSON
 import APIDiagnostics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -218,6 +219,8 @@ struct ServiceDecoder {
     var includedAt: String?
     /// A target had `include:` (`StreamedTargets` then gives way to one decoder).
     var includedBlocks = false
+    /// The JSONPaths of `expect: { json: }` keys read so far, by text (`parsedPath`).
+    var parsedPaths: [String: Result<JSONPath, JSONPathError>] = [:]
 
     package init(file: String) {
         reader = NodeReader(file: file)
@@ -285,21 +288,29 @@ struct ServiceDecoder {
         return service
     }
 
-    /// Decodes `entries` in order, handing each target that decodes to `body`.
-    mutating func forEachTarget(_ entries: ArraySlice<NodeReader.Entry>, service name: String, _ body: (consuming Target) -> Void) {
-        for e in entries {
-            if let target = entryTarget(e.key, e.keyMark, e.value, service: name) { body(target) }
-        }
+    /// Decodes `entries` in order, writing each target that decodes from `start` on (room for
+    /// `entries.count`); returns how many.
+    mutating func decodeTargets(_ entries: ArraySlice<NodeReader.Entry>, service name: String, into start: UnsafeMutablePointer<Target>) -> Int {
+        var n = 0
+        for e in entries where entryTarget(e.key, e.keyMark, e.value, service: name, into: start + n) { n += 1 }
+        return n
     }
 
     /// The target of one entry of `targets:`; nil for an `x-` key, a target other than `only`, or a problem.
     mutating func entryTarget(_ key: String, _ keyMark: Mark, _ value: Node, service name: String) -> Target? {
-        guard !key.hasPrefix("x-"), only == nil || key == only else { return nil }
+        withUnsafeTemporaryAllocation(of: Target.self, capacity: 1) { slot in
+            entryTarget(key, keyMark, value, service: name, into: slot.baseAddress!) ? slot.baseAddress!.move() : nil
+        }
+    }
+
+    /// `entryTarget`, the target written to `slot` (uninitialized; true when it was).
+    mutating func entryTarget(_ key: String, _ keyMark: Mark, _ value: Node, service name: String, into slot: UnsafeMutablePointer<Target>) -> Bool {
+        guard !key.hasPrefix("x-"), only == nil || key == only else { return false }
         guard TargetFile.isName(key) else {
             reader.error("target name '\(key)' may only hold letters, digits, '_' and '-'", at: keyMark)
-            return nil
+            return false
         }
-        return target(key, value, service: name, mark: keyMark)
+        return target(key, value, service: name, mark: keyMark, into: slot)
     }
 
     mutating func baseURL(_ node: Node) -> Template? {
@@ -342,14 +353,23 @@ struct ServiceDecoder {
         return options
     }
 
-    private mutating func target(_ name: String, _ node: Node, service: String, mark: Mark) -> Target? {
-        // Spelled only for a message: most targets have no problem to report.
-        func what() -> String { "target '\(name)'" }
+    /// The target of `node` written to `slot` (uninitialized): false, and `slot` left so, for a node that
+    /// is no mapping. Built in place: a `Target` returned is copied whole (its retains and releases).
+    private mutating func target(_ name: String, _ node: Node, service: String, mark: Mark, into slot: UnsafeMutablePointer<Target>) -> Bool {
         currentTarget = name
         defer { currentTarget = nil }
-        guard let entries = reader.mapping(node, what(), known: TargetFile.Keys.target) else { return nil }
-        var target = Target(name: name, service: service, mark: mark, doc: nil, path: nil, method: "GET", params: [],
-                            task: RequestTask(), headers: [], timeout: nil, validation: nil, sample: nil, samples: [])
+        guard let entries = reader.mapping(node, "target '\(name)'", known: TargetFile.Keys.target) else { return false }
+        slot.initialize(to: Target(name: name, service: service, mark: mark, doc: nil, path: nil, method: "GET", params: [],
+                                   task: RequestTask(), headers: [], timeout: nil, validation: nil, sample: nil, samples: []))
+        fill(&slot.pointee, entries, service: service)
+        return true
+    }
+
+    /// The rest of `target`: `entries` read into the new `target`.
+    private mutating func fill(_ target: inout Target, _ entries: [NodeReader.Entry], service: String) {
+        let name = target.name
+        // Spelled only for a message: most targets have no problem to report.
+        func what() -> String { "target '\(name)'" }
         // The method first: where a task's parameters go depends on it.
         let warned = reader.warnings.count
         if let node = entries.first(where: { $0.key == "method" })?.value { target.method = method(node) ?? target.method }
@@ -402,7 +422,6 @@ struct ServiceDecoder {
                          hint: "set method: POST (or PUT, PATCH) on target '\(name)'")
         }
         target.warnings = Array(reader.warnings[warned...])
-        return target
     }
 
     private mutating func path(_ node: Node) -> Template? {

@@ -47,9 +47,11 @@ package final class YAMLParser {
     /// and the second's to `second` on another, and that mapping is left empty in the tree
     /// (`streamed`). `aliases`: an alias was used somewhere (only known when `streamed`).
     /// Not streamed: the sinks' entries mean nothing, and the tree is `parse`'s.
+    /// `counted`: `targetEntryCounts` of these bytes (where the file is cut, found once).
     package static func parse(_ bytes: [UInt8], limits: Limits = Limits(), streamingTo first: TargetEntrySink,
-                              _ second: TargetEntrySink) throws(YAMLError) -> (root: Node?, streamed: Bool, aliases: Bool) {
-        let streamed = SplitParse.parseStreaming(bytes, limits: limits, first: first, second: second)
+                              _ second: TargetEntrySink, counted: TargetEntryCounts? = nil) throws(YAMLError)
+        -> (root: Node?, streamed: Bool, aliases: Bool) {
+        let streamed = SplitParse.parseStreaming(bytes, limits: limits, first: first, second: second, cut: counted?.cut)
         if case .root(let root, let aliases) = streamed { return (root, true, aliases) }
         // Before the tree is built: what the sinks hold is not to add to it.
         first.discard()
@@ -61,8 +63,15 @@ package final class YAMLParser {
     /// How many entries of the root's `targets:` mapping each part of `parse(_:streamingTo:_:)` will
     /// hand its sink, estimated from the lines: room to make, never trusted. nil: the file is not
     /// read in two parts (nothing is streamed).
-    package static func targetEntryCounts(_ bytes: [UInt8]) -> (first: Int, second: Int)? {
+    package static func targetEntryCounts(_ bytes: [UInt8]) -> TargetEntryCounts? {
         SplitParse.entryCounts(bytes)
+    }
+
+    /// `targetEntryCounts`: each part's estimate, and where the file is cut (for `parse(_:streamingTo:_:counted:)`).
+    package struct TargetEntryCounts {
+        package var first: Int
+        package var second: Int
+        let cut: SplitParse.Cut
     }
 
     /// The lines before the root's `targets:` line (`targets:` at column 1), read alone: nil when

@@ -46,9 +46,10 @@ enum SplitParse {
     /// (the first part's to `first` on this thread, the second part's to `second` on the other) and
     /// then let go, so the whole tree is never in memory: what `list` and `validate` of a file of
     /// thousands of targets need. The checks are `parse`'s, keys written in both parts included.
+    /// `cut`: `cut(bytes)`, when already found.
     static func parseStreaming(_ bytes: [UInt8], limits: YAMLParser.Limits, first: TargetEntrySink,
-                               second: TargetEntrySink, minimumSize: Int = minimumSize) -> Streamed {
-        switch split(bytes, limits: limits, minimumSize: minimumSize, sinks: (first, second)) {
+                               second: TargetEntrySink, minimumSize: Int = minimumSize, cut: Cut? = nil) -> Streamed {
+        switch split(bytes, limits: limits, minimumSize: minimumSize, sinks: (first, second), cut: cut) {
         case .joined(let root, let streamed, let aliases): return streamed ? .root(root, aliases: aliases) : .unstreamed
         case .failed: return .serial
         }
@@ -60,8 +61,8 @@ enum SplitParse {
     }
 
     private static func split(_ bytes: [UInt8], limits: YAMLParser.Limits, minimumSize: Int,
-                              sinks: (TargetEntrySink, TargetEntrySink)?) -> Split {
-        guard bytes.count >= minimumSize, let cut = cut(bytes) else { return .failed }
+                              sinks: (TargetEntrySink, TargetEntrySink)?, cut known: Cut? = nil) -> Split {
+        guard bytes.count >= minimumSize, let cut = known ?? cut(bytes) else { return .failed }
         let secondSink = sinks.map { SendableSink(sink: $0.1) }
         let (first, second) = BothCores.run({ () -> (Node?, YAMLParser) in
             let parser = YAMLParser(bytes: bytes[..<cut.offset], limits: limits)
@@ -157,9 +158,9 @@ enum SplitParse {
     /// character other than a space is at the entries' column (and is no comment): room for what
     /// the sinks of `parseStreaming` receive, an estimate (block scalars may hold such lines; a
     /// flow mapping has fewer), never trusted. nil: not read in two parts.
-    static func entryCounts(_ bytes: [UInt8], minimumSize: Int = minimumSize) -> (first: Int, second: Int)? {
+    static func entryCounts(_ bytes: [UInt8], minimumSize: Int = minimumSize) -> YAMLParser.TargetEntryCounts? {
         guard bytes.count >= minimumSize, let cut = cut(bytes) else { return nil }
-        return bytes.withUnsafeBufferPointer { b -> (first: Int, second: Int) in
+        return bytes.withUnsafeBufferPointer { b -> YAMLParser.TargetEntryCounts in
             let count = b.count, indent = cut.indent
             var first = 0, second = 0
             var line = cut.entries
@@ -172,7 +173,7 @@ enum SplitParse {
                 guard let feed = memchr(b.baseAddress! + j, 0x0A, count - j) else { break }
                 line = UnsafePointer<UInt8>(feed.assumingMemoryBound(to: UInt8.self)) - b.baseAddress! + 1
             }
-            return (first, second)
+            return YAMLParser.TargetEntryCounts(first: first, second: second, cut: cut)
         }
     }
 

@@ -1,3 +1,4 @@
+import APISupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,7 @@ enum LeftToExit {
     /// thousands of them for a file of 10,000 targets), and keeps that much when memory is freed
     /// (targets are decoded and their nodes freed as the file is read, then memory is taken again).
     /// Untouched memory is not resident, and the process exits soon after: not for `mock`, `load`
-    /// or anything long-running.
+    /// or anything long-running. The heaps are in 2 MiB pages (`ShortLivedHeap`).
     static func growMemoryInLargeSteps() {
         #if canImport(Glibc)
         // glibc's `mallopt`; <malloc.h> is not in the Glibc module.
@@ -32,8 +33,9 @@ enum LeftToExit {
         // This thread's heap already exists: taking 24 MiB of it at once (not a mapping of its own:
         // below the threshold) and giving it back leaves it that large, none of it touched. (Called
         // through `dlsym`: a `malloc` the compiler sees freed unused is left out.)
-        guard mallopt(mmapThreshold, 32 << 20) == 1 else { return }
-        free(malloc(24 << 20))
+        if mallopt(mmapThreshold, 32 << 20) == 1 { free(malloc(24 << 20)) }
+        // And in huge pages, this thread's heap and those of the threads that read the file's parts.
+        ShortLivedHeap.begin()
         #endif
     }
 

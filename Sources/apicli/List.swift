@@ -123,11 +123,23 @@ struct ListRow: Sendable {
     var counts: (name: Int, method: Int, url: Int)
 
     init(_ service: borrowing Service, _ target: borrowing Target, baseURL: String?) {
-        name = Target.qualifiedName(service: target.service, name: target.name)  // the getter copied the whole Target
-        method = target.method
-        url = URLBuilder.join(base: baseURL ?? service.baseURL.text, path: target.path?.text ?? "")
-        doc = target.doc
-        counts = (Self.characters(name), Self.characters(method), Self.characters(url))
+        self.init(base: baseURL ?? service.baseURL.text, service: target.service, name: target.name, method: target.method,
+                  path: target.path?.text, doc: target.doc)
+    }
+
+    /// The row of the target at `target`, its fields read in place (a `Target` passed on, even
+    /// borrowed, was copied whole: its retains and releases).
+    init(base: String, _ target: UnsafePointer<Target>) {
+        self.init(base: base, service: target.pointee.service, name: target.pointee.name, method: target.pointee.method,
+                  path: target.pointee.path?.text, doc: target.pointee.doc)
+    }
+
+    private init(base: String, service: String, name: String, method: String, path: String?, doc: String?) {
+        self.name = Target.qualifiedName(service: service, name: name)
+        self.method = method
+        url = URLBuilder.join(base: base, path: path ?? "")
+        self.doc = doc
+        counts = (Self.characters(self.name), Self.characters(method), Self.characters(url))
     }
 
     /// The number of characters of `s`: its byte count when every byte is ASCII other than CR (CR LF
@@ -143,9 +155,9 @@ struct ListRow: Sendable {
         @Sendable func rows(_ range: Range<Int>, capacity: Int = 0) -> [ListRow] {
             var out: [ListRow] = []
             out.reserveCapacity(max(range.count, capacity))
-            // Borrowed through the buffer: `service.targets[i]` copied each whole `Target` (its retains).
+            let base = baseURL ?? service.baseURL.text
             service.targets.withUnsafeBufferPointer { targets in
-                for i in range { out.append(ListRow(service, targets[i], baseURL: baseURL)) }
+                for i in range { out.append(ListRow(base: base, targets.baseAddress! + i)) }
             }
             return out
         }

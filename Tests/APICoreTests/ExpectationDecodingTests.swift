@@ -59,6 +59,33 @@ final class ExpectationDecodingTests: XCTestCase {
         ])
     }
 
+    func testAJSONPathRepeatedAcrossTargetsIsReadForEachOfThem() throws {
+        // GIVEN the same JSONPath texts in several targets (parsed once per decoder) WHEN decoded
+        // THEN each target has its own expectation, and each bad one its own problem
+        let service = try decodeService("""
+            baseURL: http://x
+            targets:
+              a:
+                expect: { json: { "$.id": 1, "$.n": { ">": 2 } } }
+              b:
+                expect: { json: { "$.id": 3 } }
+            """)
+        XCTAssertEqual(service.targets.map { $0.expect?.json.map(\.path.description) }, [["$.id", "$.n"], ["$.id"]])
+        XCTAssertEqual(service.targets.map { $0.expect?.json.map(\.comparisons.count) }, [[1, 1], [1]])
+        let d = decodeDiagnostics("""
+            baseURL: http://x
+            targets:
+              a:
+                expect: { json: { "a.b": 1 } }
+              b:
+                expect: { json: { "a.b": 2 } }
+            """)
+        XCTAssertEqual(d.map { "\($0.mark!.line):\($0.mark!.column) \($0.message)" }, [
+            "4:23 'a.b' is not a JSONPath this tool understands: a JSONPath starts with '$'",
+            "6:23 'a.b' is not a JSONPath this tool understands: a JSONPath starts with '$'",
+        ])
+    }
+
     func testBadRegexAndExpectFailure() {
         let d = decodeDiagnostics("""
             baseURL: http://x

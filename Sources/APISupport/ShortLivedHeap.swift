@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The heap of a command that reads a large file and exits (`list`, `validate`) in 2 MiB pages where
+/// the kernel gives them when asked (transparent huge pages in `madvise` mode): a page fault per
+/// 2 MiB touched instead of per 4 KiB (a file of 10,000 targets faulted in 38 MiB a page at a time).
+/// Not for `mock`, `load` or anything long-running: a huge page stays whole while any of it is used.
+package enum ShortLivedHeap {
+    private static let on = Locked(false)
+
+    /// From now on, this thread's heap and those of the threads `BothCores` starts (`adviseThisThread`).
+    package static func begin() {
+        on.set(true)
+        adviseHugePages()
+    }
+
+    /// After `begin`: `adviseHugePages` for the calling thread's heap (a thread `BothCores` started).
+    package static func adviseThisThread() {
+        if on.withLock({ $0 }) { adviseHugePages() }
+    }
+
+    /// Asks for huge pages in the heap that holds `block` (a block glibc's `malloc` gave this thread).
+    package static func adviseHugePages(holding block: UnsafeMutableRawPointer) {
+        #if canImport(Glibc)
+        let huge = 2 << 20
+        // glibc keeps a chunk's size before it, bit 2 set when the chunk is not in the main heap (the
+        // break's) but in a thread's heap: a 64 MiB-aligned mapping of 64 MiB.
+        let size = block.load(fromByteOffset: -8, as: Int.self)
+        let start: Int, end: Int
+        if size & 4 != 0 {
+            let heapSize = 64 << 20
+            start = Int(bitPattern: block) & ~(heapSize - 1)
+            end = start + heapSize
+        } else {
+            guard let brk = sbrk(0) else { return }
+            start = (Int(bitPattern: block) + huge - 1) & ~(huge - 1)
+            end = Int(bitPattern: brk) & ~(huge - 1)
+        }
+        guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(p, end - start, 14)  // MADV_HUGEPAGE
+        #endif
+    }
+
+    /// `adviseHugePages(holding:)` for the calling thread's heap. The rest of the 2 MiB page where
+    /// its free memory starts is then taken and never used: that page was touched before the advice
+    /// (in 4 KiB pages, which the kernel keeps), so what the thread allocates next starts on a huge
+    /// page (a thousand page faults fewer, `list` of 10,000 targets).
+    static func adviseHugePages() {
+        #if canImport(Glibc)
+        let huge = 2 << 20
+        // Large enough to come from the top of the heap, where its free memory starts.
+        guard let probe = malloc(1 << 17) else { return }
+        adviseHugePages(holding: probe)
+        let address = Int(bitPattern: probe)
+        free(probe)
+        let rest = ((address + huge - 1) & ~(huge - 1)) - address - 64
+        // Never freed, its pages never touched. (Through `dlsym`: a `malloc` whose block the compiler
+        // sees unused is left out.)
+        typealias Malloc = @convention(c) (Int) -> UnsafeMutableRawPointer?
+        if rest >= 1 << 17, let take = dlsym(nil, "malloc").map({ unsafeBitCast($0, to: Malloc.self) }) { _ = take(rest) }
+        #endif
+    }
+}
