@@ -64,16 +64,24 @@ package enum TargetFile {
         try checkSize(path)
         let stem = Path.stem(Path.lastComponent(path))
         // One target of a large file: its bytes in huge pages (`HugePageRead`), only that target's lines parsed.
+        // (When the scan says no, the file is read as any other, without scanning it again.)
         if let only, (Path.size(path) ?? 0) >= 1 << 20,
-           let root = HugePageRead.withFile(path, { YAMLParser.parseOneTarget($0, target: only) }) ?? nil {
+           let answer = HugePageRead.withFile(path, { YAMLParser.parseOneTarget($0, target: only) }) {
+            guard let root = answer else { return try load(path, reading: only, keeping: &trees, scanned: true) }
             trees?.append(root)
             return try decode(root, file: path, defaultName: stem, only: only, documents: [:])
         }
+        return try load(path, reading: only, keeping: &trees, scanned: false)
+    }
+
+    /// `load` from the file's bytes in an array; `scanned`: the one-target scan already said no.
+    private static func load(_ path: String, reading only: String?, keeping trees: inout [Node]?, scanned: Bool) throws(APIError) -> Service {
+        let stem = Path.stem(Path.lastComponent(path))
         guard let bytes = regularFileBytes(path) ?? FileManager.default.contents(atPath: path).map({ [UInt8]($0) })
         else { throw .invalid(unreadable(path)) }
         // One target: only that target's lines are parsed (`OneTargetParse`). The file is read, not
         // mapped: a mapped file that another process truncates meanwhile would end the process (SIGBUS).
-        if let only, let root = bytes.withUnsafeBufferPointer({ YAMLParser.parseOneTarget($0, target: only) }) {
+        if let only, !scanned, let root = bytes.withUnsafeBufferPointer({ YAMLParser.parseOneTarget($0, target: only) }) {
             trees?.append(root)
             return try decode(root, file: path, defaultName: stem, only: only, documents: [:])
         }
