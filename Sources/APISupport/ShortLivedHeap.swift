@@ -23,22 +23,16 @@ package enum ShortLivedHeap {
     /// Asks for huge pages in the heap that holds `block` (a block glibc's `malloc` gave this thread).
     package static func adviseHugePages(holding block: UnsafeMutableRawPointer) {
         #if canImport(Glibc)
-        let huge = 2 << 20
         // glibc keeps a chunk's size before it, bit 2 set when the chunk is not in the main heap (the
         // break's) but in a thread's heap: a 64 MiB-aligned mapping of 64 MiB.
         let size = block.load(fromByteOffset: -8, as: Int.self)
-        let start: Int, end: Int
         if size & 4 != 0 {
             let heapSize = 64 << 20
-            start = Int(bitPattern: block) & ~(heapSize - 1)
-            end = start + heapSize
+            HugePages.advise(Int(bitPattern: block) & ~(heapSize - 1), heapSize)
         } else {
             guard let brk = sbrk(0) else { return }
-            start = (Int(bitPattern: block) + huge - 1) & ~(huge - 1)
-            end = Int(bitPattern: brk) & ~(huge - 1)
+            HugePages.advise(Int(bitPattern: block), Int(bitPattern: brk) - Int(bitPattern: block))
         }
-        guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(p, end - start, 14)  // MADV_HUGEPAGE
         #endif
     }
 
@@ -48,7 +42,7 @@ package enum ShortLivedHeap {
     /// page (a thousand page faults fewer, `list` of 10,000 targets).
     static func adviseHugePages() {
         #if canImport(Glibc)
-        let huge = 2 << 20
+        let huge = HugePages.size
         // Large enough to come from the top of the heap, where its free memory starts.
         guard let probe = malloc(1 << 17) else { return }
         adviseHugePages(holding: probe)

@@ -94,17 +94,11 @@ package enum TargetFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0 else { return nil }
-        let size = Int(info.st_size)
+        guard let size = RegularFile.size(fd) else { return nil }
         var complete = false
         let bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
-            while count <= size {
-                let n = read(fd, buffer.baseAddress! + count, size + 1 - count)
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { complete = n == 0 && count == size; return }
-                count += n
-            }
+            complete = RegularFile.read(fd, into: buffer.baseAddress!, size: size)
+            count = complete ? size : 0
         }
         return complete ? bytes : nil
     }
