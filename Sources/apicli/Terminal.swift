@@ -57,20 +57,23 @@ enum Terminal {
     /// (a CI job's timeout, a closed terminal) do the same with exit 143 and 129.
     static func setUp() {
         signal(SIGPIPE, SIG_IGN)
-        let signals: [(Int32, String, ExitStatus)] = [(SIGINT, "interrupted", .interrupted), (SIGTERM, "terminated", .terminated),
-                                                      (SIGHUP, "hung up", .hungUp)]
-        interrupts = signals.map { number, word, status in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                PartialFile.discardAll()
-                let message = "\napicli: \(word)\n"
-                _ = message.withCString { POSIX.write(STDERR_FILENO, $0, strlen($0)) }
-                _exit(status.rawValue)
-            }
-            source.resume()
-            return source
+        // One call a signal, not a map over an array of (signal, word, status) triples: that array's
+        // type would be made at run time, on every start of a command.
+        interrupts = [leave(on: SIGINT, saying: "interrupted", .interrupted), leave(on: SIGTERM, saying: "terminated", .terminated),
+                      leave(on: SIGHUP, saying: "hung up", .hungUp)]
+    }
+
+    private static func leave(on number: Int32, saying word: String, _ status: ExitStatus) -> DispatchSourceSignal {
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler {
+            PartialFile.discardAll()
+            let message = "\napicli: \(word)\n"
+            _ = message.withCString { POSIX.write(STDERR_FILENO, $0, strlen($0)) }
+            _exit(status.rawValue)
         }
+        source.resume()
+        return source
     }
 
     /// Ctrl-C runs `action` instead of ending the program (`load`: stop, print the report so far,
