@@ -54,24 +54,23 @@ enum Terminal {
     /// SIGPIPE is ignored (a closed pipe is EPIPE, handled in `write`). SIGINT (Ctrl-C) ends the
     /// program at once with exit 130: in-flight requests die with it, and no file is half written:
     /// downloads still in progress have their temporary files removed first. SIGTERM and SIGHUP
-    /// (a CI job's timeout, a closed terminal) do the same with exit 143 and 129.
+    /// (a CI job's timeout, a closed terminal) do the same with exit 143 and 129 (`SignalExit`).
+    /// Where the thread setting up receives these signals (the main thread of a stub call, `list`,
+    /// `validate`; a live call's loop) a plain handler does it, with no thread started; on Swift's
+    /// pool, whose threads block every signal, Dispatch's signal sources (a thread of their own).
     static func setUp() {
         signal(SIGPIPE, SIG_IGN)
-        // One call a signal, not a map over an array of (signal, word, status) triples: that array's
-        // type would be made at run time, on every start of a command.
-        interrupts = [leave(on: SIGINT, saying: "interrupted", .interrupted), leave(on: SIGTERM, saying: "terminated", .terminated),
-                      leave(on: SIGHUP, saying: "hung up", .hungUp)]
+        if SignalExit.callingThreadReceives() {
+            SignalExit.handleDirectly()
+        } else {
+            interrupts = SignalExit.signals.map(leaveOnSignal)
+        }
     }
 
-    private static func leave(on number: Int32, saying word: String, _ status: ExitStatus) -> DispatchSourceSignal {
+    private static func leaveOnSignal(_ number: Int32) -> DispatchSourceSignal {
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler {
-            PartialFile.discardAll()
-            let message = "\napicli: \(word)\n"
-            _ = message.withCString { POSIX.write(STDERR_FILENO, $0, strlen($0)) }
-            _exit(status.rawValue)
-        }
+        source.setEventHandler { SignalExit.leave(number) }
         source.resume()
         return source
     }
@@ -80,6 +79,7 @@ enum Terminal {
     /// exit 130); a second Ctrl-C ends it at once.
     static func onInterrupt(_ action: @escaping @Sendable () -> Void) {
         interrupts.first?.cancel()
+        signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let first = Locked(false)
         source.setEventHandler {
