@@ -133,8 +133,8 @@ package enum SignalExit {
     }
 
     /// Unlinks every registered file, then removes the registered folders (deepest first: a
-    /// folder empties as the ones in it go, so rounds until one removes nothing).
-    private static func removeRegistered() {
+    /// folder empties as the ones in it go, so rounds until one removes nothing). `leave`'s first step.
+    package static func removeRegistered() {
         forEachRegistered(file) { unlink($0) }
         for _ in 0..<16 {
             var removed = false
