@@ -79,7 +79,7 @@ enum Terminal {
     /// exit 130); a second Ctrl-C ends it at once.
     static func onInterrupt(_ action: @escaping @Sendable () -> Void) {
         interrupts.first?.cancel()
-        signal(SIGINT, SIG_IGN)
+        // (No SIG_IGN here: it would replace the handler libdispatch installed for the first source.)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let first = Locked(false)
         source.setEventHandler {
