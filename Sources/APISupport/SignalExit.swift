@@ -28,24 +28,31 @@ package enum SignalExit {
     }
 
     /// `leave` as the handler of the signals: for a process whose calling thread receives them.
+    /// While it runs, the other two are held back on that thread (no handler interrupts it).
     package static func handleDirectly() {
         prepare()
-        for number in signals {
-            signal(number) { number in SignalExit.leave(number) }
-        }
+        var action = sigaction()
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = { number in SignalExit.leave(number) }
+        #else
+        action.__sigaction_u.__sa_handler = { number in SignalExit.leave(number) }
+        #endif
+        sigemptyset(&action.sa_mask)
+        for number in signals { sigaddset(&action.sa_mask, number) }
+        action.sa_flags = SA_RESTART
+        for number in signals { sigaction(number, &action, nil) }
     }
 
     /// What a handled signal does: removes the registered paths, says so on stderr, exits with
-    /// 128 + `number`. Safe in a signal handler; the first of two racing threads wins, the other waits.
-    package static func leave(_ number: Int32) -> Never {
-        if leaving.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
-            removeRegistered()
-            let message: StaticString = number == SIGINT ? "\napicli: interrupted\n"
-                : number == SIGTERM ? "\napicli: terminated\n" : "\napicli: hung up\n"
-            _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
-            _exit(128 + number)
-        }
-        while true { pause() }
+    /// 128 + `number`. Safe in a signal handler. Of two signals at once (two threads), the first
+    /// leaves and the second returns at once: the process is ending.
+    package static func leave(_ number: Int32) {
+        guard leaving.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
+        removeRegistered()
+        let message: StaticString = number == SIGINT ? "\napicli: interrupted\n"
+            : number == SIGTERM ? "\napicli: terminated\n" : "\napicli: hung up\n"
+        _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
+        _exit(128 + number)
     }
 
     // MARK: Paths removed on the way out
