@@ -65,9 +65,14 @@ package enum Path {
 
     /// The last component: `targets/api.yaml` → `api.yaml`.
     package static func lastComponent(_ path: String) -> String {
-        var p = Substring(path)
-        while p.count > 1, p.hasSuffix("/") { p = p.dropLast() }
-        return p.lastIndex(of: "/").map { String(p[p.index(after: $0)...]) } ?? String(p)
+        // Bytes, not Characters: a path is bytes, and counting Characters walks grapheme breaks.
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        while bytes.distance(from: bytes.startIndex, to: end) > 1, bytes[bytes.index(before: end)] == UInt8(ascii: "/") {
+            end = bytes.index(before: end)
+        }
+        let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
+        return String(path[start..<end])
     }
 
     /// The folder part: `targets/api.yaml` → `targets`, `api.yaml` → ``, `/api.yaml` → `/`.

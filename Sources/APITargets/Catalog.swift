@@ -111,12 +111,11 @@ package struct Catalog: Sendable {
     /// target of it (a mistake in another target of the file does not block this one; `validate`
     /// reports it); otherwise reads the folder.
     package static func find(_ name: String, in directory: String) throws(APIError) -> (Service, Target) {
-        let serviceName = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
+        let (serviceName, targetName) = parts(name)
         for ext in ["yaml", "yml"] {
             let file = Path.join(directory, "\(serviceName).\(ext)")
             guard TargetFile.isName(serviceName), serviceName != "apicli",
                   Path.exists(file) else { continue }
-            let targetName = name.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init)
             let service = try TargetFile.load(file, only: targetName)
             if service.name == serviceName {
                 // Not there: load the whole file, for the did-you-mean of the unknown name.
@@ -127,6 +126,18 @@ package struct Catalog: Sendable {
             }
         }
         return try load(directory: directory).lookup(name)
+    }
+
+    /// `service.target`'s two names: what `split(separator: ".", maxSplits: 1)` gives, without its
+    /// generic work for the common case (one dot with a name on each side).
+    private static func parts(_ name: String) -> (service: String, target: String?) {
+        let bytes = name.utf8
+        if let dot = bytes.firstIndex(of: UInt8(ascii: ".")), dot != bytes.startIndex, bytes.index(after: dot) != bytes.endIndex,
+           bytes[bytes.index(after: dot)] != UInt8(ascii: ".") {
+            return (String(name[..<dot]), String(name[bytes.index(after: dot)...]))
+        }
+        let split = name.split(separator: ".", maxSplits: 1)
+        return (split.first.map(String.init) ?? name, split.dropFirst().first.map(String.init))
     }
 
     /// `service.target` names in declaration order.
