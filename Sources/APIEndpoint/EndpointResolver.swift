@@ -118,7 +118,9 @@ package struct EndpointResolver: Sendable {
         let unset: Bindings.Unset = offline ? .placeholder : .fail
         let env = Bindings(environment: environment, secrets: secrets, providers: providers, unset: unset)
         var placeholderParams: [String: [String]] = [:]
-        for (name, template) in target.pointee.params where overrides.params[name] == nil && captured[name] == nil {
+        // Hashing a name to look it up in an empty dictionary (no -p, no capture: most requests) is skipped.
+        for (name, template) in target.pointee.params
+        where (overrides.params.isEmpty || overrides.params[name] == nil) && (captured.isEmpty || captured[name] == nil) {
             var unsetNames: [String] = []
             values[name] = try env.expand(template, in: "param '\(name)' of \(target.pointee.qualifiedName)",
                                           file: service.file, unresolved: .keep, placeholders: &unsetNames)

@@ -210,7 +210,23 @@ extension JSONValue: JSONTree {
     package static func json(_ value: Bool) -> JSONValue { .bool(value) }
     package static func json(_ value: String) -> JSONValue { .string(value) }
     package static func json(number text: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-        Double(String(decoding: text, as: UTF8.self)).map(JSONValue.number)
+        number(text).map(JSONValue.number)
+    }
+
+    /// A number's text as `Double(String)` reads it. A whole number of at most 15 digits (exact
+    /// in a Double, as strtod makes it) is read digit by digit, without a String made for it.
+    package static func number(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        let negative = text.first == UInt8(ascii: "-")
+        var k = negative ? 1 : 0
+        if text.count > k && text.count - k <= 15 {
+            var whole: Int64 = 0
+            while k < text.count, case let d = text[k] &- UInt8(ascii: "0"), d <= 9 {
+                whole = whole * 10 + Int64(d)
+                k += 1
+            }
+            if k == text.count { return negative ? -Double(whole) : Double(whole) }
+        }
+        return Double(String(decoding: text, as: UTF8.self))
     }
     package static func json(_ items: [JSONValue]) -> JSONValue { .array(items) }
 

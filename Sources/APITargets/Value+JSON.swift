@@ -39,7 +39,7 @@ extension JSONValue {
         switch value {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
-        case .number(let n): self = .number(Double(n) ?? .nan)
+        case .number(var n): self = .number(n.withUTF8(JSONValue.number) ?? .nan)
         case .string(let t): self = .string(t.text)
         case .array(let items): self = .array(items.map(JSONValue.init))
         case .object(let members): self = .object(members.map { ($0.key, JSONValue($0.value)) })
