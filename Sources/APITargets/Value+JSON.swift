@@ -13,7 +13,7 @@ extension Value: JSONTree {
     package static func json(_ items: [Value]) -> Value { .array(items) }
 
     /// In the order received; a repeated key keeps its first place and its last value.
-    package static func json(_ members: [(String, Value)]) -> Value {
+    package static func json(_ members: [(key: String, value: Value)]) -> Value {
         var out: [Member] = []
         var seen: [String: Int] = [:]
         for (key, value) in members {
