@@ -66,7 +66,7 @@ let package = Package(
                        providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
 
         // Text, paths, durations, locks, child processes, sharding arithmetic: no HTTP, no YAML.
-        .target(name: "APISupport", dependencies: ["CPCRE2"]),
+        .target(name: "APISupport", dependencies: ["CPCRE2", .product(name: "Atomics", package: "swift-atomics")]),
         // libyaml events → nodes with line:column; the YAML writer.
         .target(name: "APIYAML", dependencies: ["APISupport", "CLibYAML"]),
         // JSON values (`Value`), the JSON parser and JSONPath.

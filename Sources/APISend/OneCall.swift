@@ -50,9 +50,8 @@ package enum OneCall {
 }
 
 /// The calling thread as a task executor: `run` takes the jobs enqueued to it, one after another,
-/// and never returns (`OneCall.start`). The signals the executable handles (`Terminal.setUp`:
-/// interrupt, terminate, hang-up) are blocked on it, as `dispatchMain` blocks them, so that they
-/// reach the handlers' thread and are not lost on this one.
+/// and never returns (`OneCall.start`). The signals the executable handles (interrupt, terminate,
+/// hang-up) are not blocked on it: their handler (`SignalExit`) runs on this thread, the only one.
 final class ThreadLoop: TaskExecutor, @unchecked Sendable {
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let ready = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -73,10 +72,6 @@ final class ThreadLoop: TaskExecutor, @unchecked Sendable {
     }
 
     func run() -> Never {
-        var blocked = sigset_t()
-        sigemptyset(&blocked)
-        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&blocked, signal) }
-        pthread_sigmask(SIG_BLOCK, &blocked, nil)
         let executor = asUnownedTaskExecutor()
         var taken: [UnownedJob] = []
         while true {

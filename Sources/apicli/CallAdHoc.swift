@@ -82,10 +82,12 @@ extension CallValues {
     /// call as written (`ftp://…`, `127.0.0.1:8191/get`), or nil.
     static func urlProblem(_ text: String) -> String? {
         guard !isURL(text) else { return nil }
-        if let scheme = text.firstRange(of: "://") {
-            return "'\(text)' is a \(text[..<scheme.lowerBound]) URL; apicli calls only http:// and https:// URLs"
+        // Byte searches: a target's name has no '/' or ':', and every call asks.
+        let bytes = Array(text.utf8)
+        guard bytes.contains(UInt8(ascii: "/")) || bytes.contains(UInt8(ascii: ":")) else { return nil }
+        if let colon = bytes.indices.first(where: { bytes[$0...].starts(with: "://".utf8) }) {
+            return "'\(text)' is a \(String(decoding: bytes[..<colon], as: UTF8.self)) URL; apicli calls only http:// and https:// URLs"
         }
-        guard text.contains("/") || text.contains(":") else { return nil }
         return "'\(text)' is neither service.target nor a URL; add http:// (or https://): apicli call http://\(text)"
     }
 

@@ -68,9 +68,10 @@ struct RequestValues {
         if let cacert, !Path.isReadable(cacert) {
             throw ValidationError("--cacert: cannot read '\(cacert)'")
         }
-        for (flag, file) in [("--cert", cert), ("--key", key)] {
-            if let file, !Path.isReadable(file) { throw ValidationError("\(flag): cannot read '\(file)'") }
-        }
+        // One flag after the other, not a loop over an array of (flag, file) pairs: that array's type
+        // would be made at run time, on every call's start.
+        if let cert, !Path.isReadable(cert) { throw ValidationError("--cert: cannot read '\(cert)'") }
+        if let key, !Path.isReadable(key) { throw ValidationError("--key: cannot read '\(key)'") }
         if key != nil && cert == nil { throw ValidationError("--key needs --cert (the certificate the key belongs to)") }
         for r in resolve where ConnectionOptions.parseResolve(r) == nil {
             throw ValidationError("--resolve takes host:port:address (port 1-65535, an IP address), got '\(r)'")

@@ -54,29 +54,32 @@ enum Terminal {
     /// SIGPIPE is ignored (a closed pipe is EPIPE, handled in `write`). SIGINT (Ctrl-C) ends the
     /// program at once with exit 130: in-flight requests die with it, and no file is half written:
     /// downloads still in progress have their temporary files removed first. SIGTERM and SIGHUP
-    /// (a CI job's timeout, a closed terminal) do the same with exit 143 and 129.
+    /// (a CI job's timeout, a closed terminal) do the same with exit 143 and 129 (`SignalExit`).
+    /// Where the thread setting up receives these signals (the main thread of a stub call, `list`,
+    /// `validate`; a live call's loop) a plain handler does it, with no thread started; on Swift's
+    /// pool, whose threads block every signal, Dispatch's signal sources (a thread of their own).
     static func setUp() {
         signal(SIGPIPE, SIG_IGN)
-        let signals: [(Int32, String, ExitStatus)] = [(SIGINT, "interrupted", .interrupted), (SIGTERM, "terminated", .terminated),
-                                                      (SIGHUP, "hung up", .hungUp)]
-        interrupts = signals.map { number, word, status in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                PartialFile.discardAll()
-                let message = "\napicli: \(word)\n"
-                _ = message.withCString { POSIX.write(STDERR_FILENO, $0, strlen($0)) }
-                _exit(status.rawValue)
-            }
-            source.resume()
-            return source
+        if SignalExit.callingThreadReceives() {
+            SignalExit.handleDirectly()
+        } else {
+            interrupts = SignalExit.signals.map(leaveOnSignal)
         }
+    }
+
+    private static func leaveOnSignal(_ number: Int32) -> DispatchSourceSignal {
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { SignalExit.leave(number) }
+        source.resume()
+        return source
     }
 
     /// Ctrl-C runs `action` instead of ending the program (`load`: stop, print the report so far,
     /// exit 130); a second Ctrl-C ends it at once.
     static func onInterrupt(_ action: @escaping @Sendable () -> Void) {
         interrupts.first?.cancel()
+        // (No SIG_IGN here: it would replace the handler libdispatch installed for the first source.)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let first = Locked(false)
         source.setEventHandler {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import APIDiagnostics
 @testable import APITransport
+@testable import APISupport
 
 /// Where downloads land: `PartialFile` (temporary name, commit, discard) and `--download` names.
 final class DownloadFileTests: XCTestCase {
@@ -52,12 +53,23 @@ final class DownloadFileTests: XCTestCase {
         file.discard()  // twice is fine
     }
 
-    func testDiscardAllRemovesEveryOpenTemporaryFile() throws {
+    func testASignalRemovesEveryOpenTemporaryFileAndTheFoldersMadeForThem() throws {
+        // What SignalExit.leave does before it exits (a signal handler: it reads the registered
+        // paths without a lock): the open temporary files go, a committed one stays.
         let a = try PartialFile.create(for: path("a"))
         let b = try PartialFile.create(for: path("b"))
+        let c = try PartialFile.create(for: path("d1/d2/c"), createFolders: true)
         try a.write(Data("x".utf8))
+        try c.write(Data("y".utf8))
         try b.commit()
-        PartialFile.discardAll()
+        XCTAssertEqual(entries().count, 3)
+        SignalExit.removeRegistered()
+        XCTAssertEqual(entries(), ["b"])
+        // Removed already: discarding afterwards is harmless, and the slots are used again.
+        a.discard()
+        c.discard()
+        let d = try PartialFile.create(for: path("d"))
+        d.discard()
         XCTAssertEqual(entries(), ["b"])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import apicli
 
 /// Where output goes when things go wrong: full disks, Ctrl-C, special destinations.
 final class OutputTests: XCTestCase {
@@ -71,6 +72,44 @@ final class OutputTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
         XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "\napicli: interrupted\n")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["slow.yaml"])
+    }
+
+    func testEachHandledSignalEndsAStubCallWithItsCodeAndLeavesNoFolderItMade() throws {
+        // GIVEN a stub call (its handler runs on the main thread, no other thread started) waiting
+        // 30 s before it writes a download into two folders it makes
+        for (number, code, word) in [(SIGINT, Int32(130), "interrupted"), (SIGTERM, 143, "terminated"), (SIGHUP, 129, "hung up")] {
+            let dir = try CLI.folder(["slow.yaml": "baseURL: https://x.test\ntargets:\n"
+                + "  wait: { task: { download: made/deeper/file.bin }, sample: { delay: 30, body: late } }\n"])
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["call", "slow.wait", "--stub", "--targets", dir.path]
+            process.currentDirectoryURL = dir
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, (try? FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("made/deeper").path))?.isEmpty != false {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("made/deeper").path).count, 1, word)
+            // WHEN the signal arrives
+            kill(process.processIdentifier, number)
+            process.waitUntilExit()
+            // THEN its exit code and line, the temporary file and both folders gone
+            XCTAssertEqual(process.terminationReason, .exit, word)
+            XCTAssertEqual(process.terminationStatus, code, word)
+            XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "\napicli: \(word)\n")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["slow.yaml"], word)
+        }
+    }
+
+    func testSignalExitStatusesAreTheDocumentedOnes() {
+        // SignalExit exits with 128 + the signal's number; docs/exit-codes.md names these three.
+        XCTAssertEqual(ExitStatus.interrupted.rawValue, 128 + SIGINT)
+        XCTAssertEqual(ExitStatus.terminated.rawValue, 128 + SIGTERM)
+        XCTAssertEqual(ExitStatus.hungUp.rawValue, 128 + SIGHUP)
     }
 
     func testClosedPipeExitsQuietly() throws {

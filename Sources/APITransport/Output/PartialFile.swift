@@ -13,9 +13,9 @@ import Darwin
 
 /// A body being received into a file (a download, `-o`). The bytes go to a temporary file in the
 /// destination's folder (`.apicli-XXXXXX`); `commit` renames it over the destination only when the
-/// body is complete and accepted, `discard` removes it otherwise, and `discardAll` removes every
-/// one still open when Ctrl-C ends the program. So a failed, rejected or interrupted transfer
-/// never leaves a partial file nor touches an existing one.
+/// body is complete and accepted, `discard` removes it otherwise, and a signal that ends the program
+/// (Ctrl-C) removes every one still open (`SignalExit`). So a failed, rejected or interrupted
+/// transfer never leaves a partial file nor touches an existing one.
 ///
 /// Destinations that are not regular files (`/dev/stdout`, a FIFO, a symlink) cannot be renamed
 /// over: their body is kept in a temporary file elsewhere and copied in place at `commit`.
@@ -33,8 +33,8 @@ package final class PartialFile: BodySink, @unchecked Sendable {
     /// Folders `create` made (deepest last), removed again by `discard` when empty.
     private var createdFolders: [String]
 
-    /// Every file still open, for `discardAll`.
-    private static let live = Locked<[ObjectIdentifier: PartialFile]>([:])
+    /// The temporary file and the folders made for it, removed if a signal ends the program first.
+    private var removedOnSignal: [SignalExit.Ticket]
 
     /// `create(inFolder:)`: `destination` is a folder, the name comes at `commit(as:)`.
     private let isFolder: Bool
@@ -47,6 +47,9 @@ package final class PartialFile: BodySink, @unchecked Sendable {
         self.inPlace = inPlace
         self.isFolder = isFolder
         self.createdFolders = createdFolders
+        removedOnSignal = ([temporaryPath] + createdFolders.reversed()).enumerated().compactMap { i, path in
+            SignalExit.removeOnExit(path, isFolder: i > 0)
+        }
     }
 
     /// Opens the temporary file for `destination`. With `createFolders`, missing folders on the
@@ -81,10 +84,8 @@ package final class PartialFile: BodySink, @unchecked Sendable {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw OutputFile.failure(destination) }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let file = PartialFile(destination: destination, temporaryPath: path, fd: fd, inPlace: inPlace, isFolder: isFolder,
-                               createdFolders: created)
-        live.withLock { $0[ObjectIdentifier(file)] = file }
-        return file
+        return PartialFile(destination: destination, temporaryPath: path, fd: fd, inPlace: inPlace, isFolder: isFolder,
+                           createdFolders: created)
     }
 
     private static func makeFolders(_ folder: String, for destination: String) throws(APIError) -> [String] {
@@ -179,11 +180,6 @@ package final class PartialFile: BodySink, @unchecked Sendable {
         if isOpen { finish(removeTemporary: true, removeFolders: true) }
     }
 
-    /// Every partial file still open: Ctrl-C calls this before the program ends.
-    package static func discardAll() {
-        for file in live.current.values { file.discard() }
-    }
-
     /// Called with `lock` held.
     private func finish(removeTemporary: Bool, removeFolders: Bool) {
         close(fd)
@@ -191,7 +187,8 @@ package final class PartialFile: BodySink, @unchecked Sendable {
         isOpen = false
         if removeTemporary { unlink(temporaryPath) }
         if removeFolders { for folder in createdFolders.reversed() { rmdir(folder) } }
-        Self.live.withLock { $0[ObjectIdentifier(self)] = nil }
+        for ticket in removedOnSignal { SignalExit.keep(ticket) }
+        removedOnSignal = []
     }
 
     /// Special destinations: the kept body, copied into the existing file a chunk at a time.
