@@ -108,13 +108,21 @@ package struct EndpointResolver: Sendable {
     /// the environment), then `-p` overrides.
     /// `captured`: values from the targets it `needs:`, between its params and `-p`.
     package func bindings(for target: Target, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Bindings {
-        var values = [String: String](minimumCapacity: target.params.count)
+        try withUnsafePointer(to: target) { (target) throws(APIError) in try bindings(at: target, in: service, captured: captured) }
+    }
+
+    /// `bindings(for:in:captured:)` of a target read in place (an element of `service.targets`
+    /// judged by `validate`: passing it on as a `Target` copied the whole target).
+    package func bindings(at target: UnsafePointer<Target>, in service: Service, captured: [String: String] = [:]) throws(APIError) -> Bindings {
+        var values = [String: String](minimumCapacity: target.pointee.params.count)
         let unset: Bindings.Unset = offline ? .placeholder : .fail
         let env = Bindings(environment: environment, secrets: secrets, providers: providers, unset: unset)
         var placeholderParams: [String: [String]] = [:]
-        for (name, template) in target.params where overrides.params[name] == nil && captured[name] == nil {
+        // Hashing a name to look it up in an empty dictionary (no -p, no capture: most requests) is skipped.
+        for (name, template) in target.pointee.params
+        where (overrides.params.isEmpty || overrides.params[name] == nil) && (captured.isEmpty || captured[name] == nil) {
             var unsetNames: [String] = []
-            values[name] = try env.expand(template, in: "param '\(name)' of \(target.qualifiedName)",
+            values[name] = try env.expand(template, in: "param '\(name)' of \(target.pointee.qualifiedName)",
                                           file: service.file, unresolved: .keep, placeholders: &unsetNames)
             if !unsetNames.isEmpty { placeholderParams[name] = unsetNames }
         }
@@ -127,15 +135,20 @@ package struct EndpointResolver: Sendable {
     /// The validation and timeout of a target, from the same layers as `endpoint(for:in:)` but
     /// without expanding anything: what `validate` judges samples with when secrets are not set.
     package func policy(for target: Target, in service: Service) throws(APIError) -> Policy {
+        try withUnsafePointer(to: target) { (target) throws(APIError) in try policy(at: target, in: service) }
+    }
+
+    /// `policy(for:in:)` of a target read in place (`bindings(at:in:captured:)`).
+    package func policy(at target: UnsafePointer<Target>, in service: Service) throws(APIError) -> Policy {
         // No rule and no environment: no layer sets either, so none is built (what `validate`
         // meets for every target of most files; building them was most of the cost).
         var layers: Layers?
         if !project.rules.isEmpty || !service.rules.isEmpty || environmentName != nil {
-            layers = try Layers(project: project, service: service, target: target, environmentName: environmentName)
+            layers = try Layers(project: project, service: service, target: target.pointee, environmentName: environmentName)
         }
         var ignored: [Origin] = []
-        return Policy(validation: validation(target, service, layers, &ignored),
-                      timeout: timeout(target, service, layers, &ignored))
+        return Policy(validation: validation(target.pointee.validation, service, layers, &ignored),
+                      timeout: timeout(target.pointee.timeout, service, layers, &ignored))
     }
 
     /// The TLS trust of every request of `service`: its `tls:`, under `--cacert` and `--insecure`.
@@ -188,8 +201,8 @@ package struct EndpointResolver: Sendable {
         try addParts(to: &task, target, file)
         var endpoint = Endpoint(name: name, url: URLBuilder.join(base: base, path: path), method: target.method,
                                 headers: headers, task: task,
-                                timeout: timeout(target, service, layers, &origins),
-                                validation: validation(target, service, layers, &origins), file: file)
+                                timeout: timeout(target.timeout, service, layers, &origins),
+                                validation: validation(target.validation, service, layers, &origins), file: file)
         let auth = auth(target, service, layers, &origins)
         if let scope = overrides.awsSigV4 {
             var settings = AWSSettings<Template>(region: nil, service: Template("", mark: target.mark))
@@ -267,8 +280,9 @@ package struct EndpointResolver: Sendable {
     }
 
     /// `layers`: nil when no rule or environment applies.
-    private func timeout(_ target: Target, _ service: Service, _ layers: Layers?, _ origins: inout [Origin]) -> Double {
-        if let t = overrides.timeout ?? target.timeout { return t }
+    /// `own`: the target's `timeout:`.
+    private func timeout(_ own: Double?, _ service: Service, _ layers: Layers?, _ origins: inout [Origin]) -> Double {
+        if let t = overrides.timeout ?? own { return t }
         if let (t, rule) = layers?.lastRule(\.timeout) {
             origins.append(Origin(.timeout, from: rule.label))
             return t
@@ -281,8 +295,9 @@ package struct EndpointResolver: Sendable {
         return Service.defaultTimeout
     }
 
-    private func validation(_ target: Target, _ service: Service, _ layers: Layers?, _ origins: inout [Origin]) -> Validation {
-        if let v = target.validation { return v }
+    /// `own`: the target's `validate:`.
+    private func validation(_ own: Validation?, _ service: Service, _ layers: Layers?, _ origins: inout [Origin]) -> Validation {
+        if let v = own { return v }
         if let (v, rule) = layers?.lastRule(\.validation) {
             origins.append(Origin(.validation, from: rule.label))
             return v

@@ -195,6 +195,12 @@ package struct Workspace: Sendable {
         try resolver.bindings(for: target, in: service)
     }
 
+    /// `policy(for:in:)` and `bindings(for:in:)` of a target read in place (an element of
+    /// `service.targets`: passed on as a `Target`, it was copied whole).
+    package func policyAndBindings(at target: UnsafePointer<Target>, in service: Service) throws(APIError) -> (Policy, Bindings) {
+        (try resolver.policy(at: target, in: service), try resolver.bindings(at: target, in: service))
+    }
+
     /// A target's base URL, after the environment, `APICLI_BASE_URL_<SERVICE>` and `--base-url`.
     package func baseURL(for target: Target, in service: Service) throws(APIError) -> String {
         try resolver.baseURL(for: target, in: service)

@@ -84,7 +84,7 @@ package enum JSONParser {
 
         mutating func object(depth: Int) -> Tree? {
             i += 1
-            var members: [(String, Tree)] = []
+            var members: [(key: String, value: Tree)] = []
             skipSpace()
             if peek == UInt8(ascii: "}") { i += 1; return Tree.json(members) }
             while true {
@@ -202,7 +202,7 @@ package protocol JSONTree {
     /// The number's text, valid by the grammar.
     static func json(number text: UnsafeBufferPointer<UInt8>) -> Self?
     static func json(_ items: [Self]) -> Self
-    static func json(_ members: [(String, Self)]) -> Self
+    static func json(_ members: [(key: String, value: Self)]) -> Self
 }
 
 extension JSONValue: JSONTree {
@@ -210,17 +210,33 @@ extension JSONValue: JSONTree {
     package static func json(_ value: Bool) -> JSONValue { .bool(value) }
     package static func json(_ value: String) -> JSONValue { .string(value) }
     package static func json(number text: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-        Double(String(decoding: text, as: UTF8.self)).map(JSONValue.number)
+        number(text).map(JSONValue.number)
+    }
+
+    /// A number's text as `Double(String)` reads it. A whole number of at most 15 digits (exact
+    /// in a Double, as strtod makes it) is read digit by digit, without a String made for it.
+    package static func number(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        let negative = text.first == UInt8(ascii: "-")
+        var k = negative ? 1 : 0
+        if text.count > k && text.count - k <= 15 {
+            var whole: Int64 = 0
+            while k < text.count, case let d = text[k] &- UInt8(ascii: "0"), d <= 9 {
+                whole = whole * 10 + Int64(d)
+                k += 1
+            }
+            if k == text.count { return negative ? -Double(whole) : Double(whole) }
+        }
+        return Double(String(decoding: text, as: UTF8.self))
     }
     package static func json(_ items: [JSONValue]) -> JSONValue { .array(items) }
 
     /// Sorted by key; a repeated key keeps its last value.
     /// (A stable sort by key, then of each run of equal keys the first key with the last value:
     /// what a dictionary filled in order and sorted gives, without hashing every key.)
-    package static func json(_ members: [(String, JSONValue)]) -> JSONValue {
+    package static func json(_ members: [(key: String, value: JSONValue)]) -> JSONValue {
         var sorted = true
         for k in members.indices.dropFirst() where !(members[k - 1].0 < members[k].0) { sorted = false; break }
-        if sorted { return .object(members.map { (key: $0.0, value: $0.1) }) }
+        if sorted { return .object(members) }  // the parser's array as it is (labelled as `.object`'s: no copy)
         let order = members.indices.sorted { a, b in
             members[a].0 < members[b].0 || (!(members[b].0 < members[a].0) && a < b)
         }

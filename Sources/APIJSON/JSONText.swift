@@ -2,6 +2,13 @@
 package enum JSONText {
     package static func writeString(_ s: String, into out: inout String) {
         out += "\""
+        // Nothing to escape (no byte of a C0 control, a quote, a backslash, DEL, nor 0xC2, the lead byte of a
+        // C1 control): the text as it is, in one go.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

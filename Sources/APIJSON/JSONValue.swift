@@ -7,7 +7,9 @@ import Foundation
 /// A parsed JSON response body (`JSONParser`), in a shape that compares cleanly: booleans are not
 /// numbers; object members are sorted by key (a repeated key keeps its last value) and compared
 /// regardless of order.
-package indirect enum JSONValue: Sendable, Equatable {
+/// Not `indirect`: its arrays already hold the nesting, so a number, string or object is not put in
+/// a box of its own (three allocations fewer to judge `{"id": 5}` against `$.id: 5`).
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)

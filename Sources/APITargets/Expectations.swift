@@ -14,6 +14,8 @@ package struct Expectations: Sendable, Equatable {
         get { schemaBox?.value }
         set { schemaBox = newValue.map(CopyOnWrite.init) }
     }
+    /// Whether `schema:` is set, asked without copying it out of its box.
+    package var hasSchema: Bool { schemaBox != nil }
     /// Seconds.
     package var maxTime: Double?
     package var mark: Mark

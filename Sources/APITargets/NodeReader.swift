@@ -201,6 +201,17 @@ package struct NodeReader {
 /// A mapping key as a `switch` subject (`switch MappingKey(e.key) { case "path": … }`): the byte
 /// counts are compared before the text, so each case that does not match costs an integer
 /// comparison, not a String comparison (decoding reads every key of every target this way).
+extension Array where Element == NodeReader.Entry {
+    /// The value of the entry named `key`, the entries read in place (`first(where:)` copied every
+    /// entry it passed, and the one it found).
+    func value(of key: String) -> Node? {
+        withUnsafeBufferPointer { entries in
+            for i in entries.indices where entries[i].key == key { return entries[i].value }
+            return nil
+        }
+    }
+}
+
 struct MappingKey: Equatable, ExpressibleByStringLiteral {
     let text: String
     let count: Int

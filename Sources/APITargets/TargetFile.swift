@@ -374,39 +374,41 @@ struct ServiceDecoder {
         func what() -> String { "target '\(name)'" }
         // The method first: where a task's parameters go depends on it.
         let warned = reader.warnings.count
-        if let node = entries.first(where: { $0.key == "method" })?.value { target.method = method(node) ?? target.method }
+        if let node = entries.value(of: "method") { target.method = method(node) ?? target.method }
         var includeNode: Node?
-        for e in entries {
-            switch MappingKey(e.key) {
-            case "path": target.path = path(e.value)
+        // By index, each entry's key and value read in place (`for e in entries` copied every entry).
+        for i in entries.indices {
+            let value = entries[i].value
+            switch MappingKey(entries[i].key) {
+            case "path": target.path = path(value)
             case "method": break
-            case "doc": target.doc = reader.text(e.value, "doc")?.text
-            case "params": target.params = params(e.value)
-            case "task": target.task = task(e.value, method: target.method) ?? target.task
-            case "headers": target.headers = headers(e.value, "the headers of \(what())") ?? []
-            case "timeout": target.timeout = reader.duration(e.value, "timeout", allowZero: false)
-            case "validate": target.validation = validation(e.value)
-            case "sample": target.sample = sample(e.value, "the sample of \(what())")
-            case "samples": target.samples = samples(e.value, what())
-            case "expect": targetExpect(e.value, what(), into: &target)
-            case "when": target.when = when(e.value)
-            case "include": includeNode = e.value
-            case "check": target.check = reader.boolean(e.value, "check")
-            case "auth": target.auth = auth(e.value, what())
-            case "followRedirects": target.followRedirects = reader.boolean(e.value, "followRedirects")
-            case "capture": target.captures = captures(e.value, what())
-            case "needs": target.needs = needs(e.value)
-            case "until": target.until = until(e.value, what())
-            case "load": target.load = load(e.value, target: service + "." + name)
-            case "stream": target.stream = streamSettings(e.value)
-            case "each": target.each = each(e.value, what())
+            case "doc": target.doc = reader.text(value, "doc")?.text
+            case "params": target.params = params(value)
+            case "task": target.task = task(value, method: target.method) ?? target.task
+            case "headers": target.headers = headers(value, "the headers of \(what())") ?? []
+            case "timeout": target.timeout = reader.duration(value, "timeout", allowZero: false)
+            case "validate": target.validation = validation(value)
+            case "sample": target.sample = sample(value, "the sample of \(what())")
+            case "samples": target.samples = samples(value, what())
+            case "expect": targetExpect(value, what(), into: &target)
+            case "when": target.when = when(value)
+            case "include": includeNode = value
+            case "check": target.check = reader.boolean(value, "check")
+            case "auth": target.auth = auth(value, what())
+            case "followRedirects": target.followRedirects = reader.boolean(value, "followRedirects")
+            case "capture": target.captures = captures(value, what())
+            case "needs": target.needs = needs(value)
+            case "until": target.until = until(value, what())
+            case "load": target.load = load(value, target: service + "." + name)
+            case "stream": target.stream = streamSettings(value)
+            case "each": target.each = each(value, what())
             default: break
             }
         }
         if includeNode != nil { includedBlocks = true }
         includeForTarget(includeNode)?.apply(to: &target)
         if target.task.websocket != nil, (target.stream?.reconnects ?? 0) > 0,
-           let node = entries.first(where: { $0.key == "stream" })?.value {
+           let node = entries.value(of: "stream") {
             reader.error("stream: { reconnect: } resumes an event stream, not a WebSocket conversation", at: node.mark,
                          hint: "remove reconnect:; a conversation is not sent again")
         }
@@ -415,9 +417,9 @@ struct ServiceDecoder {
             expect.messages = ws.expect
             target.expect = expect
         }
-        if case .graphql(let op) = target.task.body { graphqlDefaults(&target, op, methodWritten: entries.contains { $0.key == "method" }) }
+        if case .graphql(let op) = target.task.body { graphqlDefaults(&target, op, methodWritten: entries.value(of: "method") != nil) }
         if HTTPMethods.bodyless.contains(target.method),
-           let taskNode = entries.first(where: { $0.key == "task" })?.value,
+           let taskNode = entries.value(of: "task"),
            let key = taskNode.pairs?.first(where: { $0.key.scalarText == "multipart" || $0.key.scalarText == "upload" })?.key {
             let kind = key.scalarText ?? ""
             reader.error("\(kind) needs a method that carries a body; \(target.method) does not", at: key.mark,
@@ -429,7 +431,10 @@ struct ServiceDecoder {
     private mutating func path(_ node: Node) -> Template? {
         if node.isNull { return nil }
         guard let t = reader.text(node, "path") else { return nil }
-        if t.text.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+        func queryOrFragment(_ b: UInt8) -> Bool { b == UInt8(ascii: "?") || b == UInt8(ascii: "#") }
+        // The bytes in one buffer when the text has them so (always, read from a file): not a UTF-8 view walked.
+        if t.text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: queryOrFragment) })
+            ?? t.text.utf8.contains(where: queryOrFragment) {
             reader.error("path holds a query or fragment", at: node.mark,
                          hint: "put query parameters in task: { query: { name: value } }")
         }

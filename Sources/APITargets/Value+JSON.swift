@@ -13,7 +13,7 @@ extension Value: JSONTree {
     package static func json(_ items: [Value]) -> Value { .array(items) }
 
     /// In the order received; a repeated key keeps its first place and its last value.
-    package static func json(_ members: [(String, Value)]) -> Value {
+    package static func json(_ members: [(key: String, value: Value)]) -> Value {
         var out: [Member] = []
         var seen: [String: Int] = [:]
         for (key, value) in members {
@@ -39,7 +39,7 @@ extension JSONValue {
         switch value {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
-        case .number(let n): self = .number(Double(n) ?? .nan)
+        case .number(var n): self = .number(n.withUTF8(JSONValue.number) ?? .nan)
         case .string(let t): self = .string(t.text)
         case .array(let items): self = .array(items.map(JSONValue.init))
         case .object(let members): self = .object(members.map { ($0.key, JSONValue($0.value)) })

@@ -44,8 +44,11 @@ extension Workspace {
     /// naming the variable, since the sample's text is the answer itself.
     package static func stub(_ sample: Sample, bindings: Bindings, captures: [String: String], file: String) -> StubTransport {
         var bindings = bindings.strict
-        bindings.params.merge(captures) { _, captured in captured }
-        for name in captures.keys { bindings.placeholderParams[name] = nil }
+        // No captures (every stub but a mock route's): the params are not made unique to merge nothing.
+        if !captures.isEmpty {
+            bindings.params.merge(captures) { _, captured in captured }
+            for name in captures.keys { bindings.placeholderParams[name] = nil }
+        }
         return StubTransport(sample: sample, bindings: bindings, file: file)
     }
 }

@@ -24,8 +24,9 @@ package enum Judge {
             out.append("status \(response.status) is not accepted by validate: \(validation)")
         }
         guard let expect else { return out }
-        out += expect.headers.compactMap { header($0, response.headers) }
-        if !expect.json.isEmpty { out += json(expect.json, response.body) }
+        // Nothing appended when nothing failed (most responses): appending an empty array cost as much as the check.
+        if !expect.headers.isEmpty, case let failed = expect.headers.compactMap({ header($0, response.headers) }), !failed.isEmpty { out += failed }
+        if !expect.json.isEmpty, case let failed = json(expect.json, response.body), !failed.isEmpty { out += failed }
         if let body = expect.body, let failure = self.body(body, response.body) { out.append(failure) }
         if let schema = expect.schema { out += self.schema(schema, response) }
         if let events = expect.events { out += self.events(events, response) }

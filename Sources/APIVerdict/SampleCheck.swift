@@ -15,8 +15,9 @@ package enum SampleCheck {
         // Two halves at once when nothing shared is touched: no secret command may run (each runs
         // once per process, at its first use), no schema is matched (its patterns are compiled
         // lazily). Each target's diagnostics are its own, so the halves join in file order.
+        // Read in place: iterating the targets copied every one whole.
         guard targets.count >= bothCoresFrom, workspace.project.secrets.isEmpty,
-              !service.targets.contains(where: { $0.expect?.schema != nil }) else {
+              !service.targets.withUnsafeBufferPointer({ t in targets.contains { t[$0].expect?.hasSchema == true } }) else {
             return diagnostics(service, targets, workspace: workspace)
         }
         let half = targets.lowerBound + targets.count / 2
@@ -29,42 +30,47 @@ package enum SampleCheck {
     static let bothCoresFrom = 1_000
 
     static func diagnostics(_ service: Service, _ indices: Range<Int>, workspace: Workspace) -> [Diagnostic] {
-        var out: [Diagnostic] = []
-        for i in indices where service.targets[i].sample != nil || !service.targets[i].samples.isEmpty {
-            let target = service.targets[i]
-            let policy: Policy
-            let bindings: Bindings
-            do throws(APIError) {
-                policy = try workspace.policy(for: target, in: service)
-                bindings = try workspace.bindings(for: target, in: service)
-            } catch {
-                if case .invalidInput(let d) = error { out += d }
-                continue
-            }
-            // The default sample, then the named ones (`Target.allSamples`' order).
-            func judge(_ name: String?, _ sample: Sample) {
-                let stub = Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file)
-                let answer = stub.answer(timeout: policy.timeout)
-                if case .failure(.invalidInput(let d)) = answer {
-                    out += d
-                    return
-                }
-                let verdict = Verdict.judge(answer, expect: target.expect, validation: policy.validation,
-                                            expectFailure: sample.expectFailure)
-                guard !verdict.passed else { return }
-                let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.qualifiedName)"
-                if sample.expectFailure {
-                    out.append(diagnostic(service, sample, "\(what) has expectFailure: true but passes its expectations",
-                                          "remove expectFailure:, or make the sample show the failure"))
-                } else {
-                    out.append(diagnostic(service, sample, "\(what) fails its expectations: \(verdict.messages.first ?? "")",
-                                          "fix the sample or expect:, or add expectFailure: true if the sample shows a failure"))
-                }
-            }
-            if let sample = target.sample { judge(nil, sample) }
-            for (name, sample) in target.samples { judge(name, sample) }
+        service.targets.withUnsafeBufferPointer { targets in
+            var out: [Diagnostic] = []
+            // Each target read in place, a field at a time (`let target = service.targets[i]` copied it whole).
+            for i in indices { diagnostics(service, targets.baseAddress! + i, workspace: workspace, into: &out) }
+            return out
         }
-        return out
+    }
+
+    private static func diagnostics(_ service: Service, _ target: UnsafePointer<Target>, workspace: Workspace,
+                                    into out: inout [Diagnostic]) {
+        guard target.pointee.sample != nil || !target.pointee.samples.isEmpty else { return }
+        let policy: Policy
+        let bindings: Bindings
+        do throws(APIError) {
+            (policy, bindings) = try workspace.policyAndBindings(at: target, in: service)
+        } catch {
+            if case .invalidInput(let d) = error { out += d }
+            return
+        }
+        // The default sample, then the named ones (`Target.allSamples`' order).
+        func judge(_ name: String?, _ sample: Sample) {
+            let stub = Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file)
+            let answer = stub.answer(timeout: policy.timeout)
+            if case .failure(.invalidInput(let d)) = answer {
+                out += d
+                return
+            }
+            let verdict = Verdict.judge(answer, expect: target.pointee.expect, validation: policy.validation,
+                                        expectFailure: sample.expectFailure)
+            guard !verdict.passed else { return }
+            let what = (name.map { "sample '\($0)'" } ?? "the sample") + " of \(target.pointee.qualifiedName)"
+            if sample.expectFailure {
+                out.append(diagnostic(service, sample, "\(what) has expectFailure: true but passes its expectations",
+                                      "remove expectFailure:, or make the sample show the failure"))
+            } else {
+                out.append(diagnostic(service, sample, "\(what) fails its expectations: \(verdict.messages.first ?? "")",
+                                      "fix the sample or expect:, or add expectFailure: true if the sample shows a failure"))
+            }
+        }
+        if let sample = target.pointee.sample { judge(nil, sample) }
+        for (name, sample) in target.pointee.samples { judge(name, sample) }
     }
 
     private static func diagnostic(_ service: Service, _ sample: Sample, _ message: String, _ hint: String?) -> Diagnostic {

@@ -69,7 +69,10 @@ struct ListValues {
         if let selected {
             for (service, target) in selected { rows.append(ListRow(service, target, baseURL: baseURL)) }
         } else {
-            for service in catalog.services { rows += ListRow.rows(service, baseURL: baseURL) }
+            // The first service's rows taken as they are (appended, 10,000 rows were copied once more).
+            for service in catalog.services {
+                if rows.isEmpty { rows = ListRow.rows(service, baseURL: baseURL) } else { rows += ListRow.rows(service, baseURL: baseURL) }
+            }
         }
         defer { LeftToExit.keep((catalog, selected, rows)) }
         if rows.isEmpty {
@@ -94,20 +97,24 @@ struct ListValues {
         let methodWidth = rows.reduce(0) { max($0, $1.counts.method) }
         let urlWidth = rows.reduce(0) { max($0, $1.counts.url) }
         // Built as bytes (one buffer, no String growth per piece): 10,000 rows are 400 KB.
-        var text: [UInt8] = []
-        text.reserveCapacity(rows.count * (nameWidth + methodWidth + urlWidth + 8))
-        func pad(_ n: Int) { text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: n)) }
-        for row in rows {
-            text.append(contentsOf: row.name.utf8)
-            pad(nameWidth + 2 - row.counts.name)
-            text.append(contentsOf: row.method.utf8)
-            pad(methodWidth + 2 - row.counts.method)
-            text.append(contentsOf: row.url.utf8)
-            if let doc = row.doc {
-                pad(urlWidth + 2 - row.counts.url)
-                text.append(contentsOf: doc.utf8)
+        let text = rows.withUnsafeBufferPointer { rows in
+            var text: [UInt8] = []
+            text.reserveCapacity(rows.count * (nameWidth + methodWidth + urlWidth + 8))
+            func pad(_ n: Int) { text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: n)) }
+            // Each row read in place (`for row in rows` copied every one).
+            for row in rows.indices {
+                text.append(contentsOf: rows[row].name.utf8)
+                pad(nameWidth + 2 - rows[row].counts.name)
+                text.append(contentsOf: rows[row].method.utf8)
+                pad(methodWidth + 2 - rows[row].counts.method)
+                text.append(contentsOf: rows[row].url.utf8)
+                if let doc = rows[row].doc {
+                    pad(urlWidth + 2 - rows[row].counts.url)
+                    text.append(contentsOf: doc.utf8)
+                }
+                text.append(UInt8(ascii: "\n"))
             }
-            text.append(UInt8(ascii: "\n"))
+            return text
         }
         console.out(String(decoding: text, as: UTF8.self))
     }

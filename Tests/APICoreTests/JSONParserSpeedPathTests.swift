@@ -39,4 +39,36 @@ final class JSONParserSpeedPathTests: XCTestCase {
         XCTAssertEqual(same.map(\.key), ["a", "b", "c"])
         XCTAssertEqual(parse(Array("{}".utf8)), .object([]))
     }
+
+    /// A whole number of at most 15 digits is read digit by digit; every number reads as
+    /// `Double(String)` reads its text (the sign of zero included).
+    func testNumbersReadAsDoubleOfTheirText() {
+        let texts = ["0", "-0", "7", "-7", "42", "100", "123456789012345", "-999999999999999",
+                     "1234567890123456", "99999999999999999999", "-12345678901234567", "1.5", "-0.0",
+                     "1e3", "1E-2", "0.1", "2.5e+10", "-", "", "12a", "1-2"]
+        for text in texts {
+            let read = Array(text.utf8).withUnsafeBufferPointer { JSONValue.number($0) }
+            let expected = Double(text)
+            XCTAssertEqual(read, expected, text)
+            XCTAssertEqual(read?.sign, expected?.sign, text)
+        }
+        XCTAssertEqual(parse(Array("[0,-0,15,123456789012345678]".utf8)),
+                       .array([.number(0), .number(-0.0), .number(15), .number(123456789012345678)]))
+    }
+
+    /// A string with nothing to escape is written whole; one with something is written a
+    /// character at a time, escaped: the same text either way.
+    func testStringsWithoutEscapesAreWrittenWhole() {
+        func written(_ s: String) -> String {
+            var out = ""
+            JSONText.writeString(s, into: &out)
+            return out
+        }
+        XCTAssertEqual(written("héllo 😀 x"), "\"héllo 😀 x\"")
+        XCTAssertEqual(written(""), "\"\"")
+        XCTAssertEqual(written("a\"b\\c\nd\u{7F}e\u{85}f\u{1}"), #""a\"b\\c\nd\u007fe\u0085f\u0001""#)
+        XCTAssertEqual(written("e\u{85}f"), #""e\u0085f""#)  // a C1 control alone: escaped
+        XCTAssertEqual(written("e\u{7F}"), #""e\u007f""#)
+        XCTAssertEqual(written("\u{A0}é"), "\"\u{A0}é\"")  // 0xC2 0xA0: not a C1 control, kept
+    }
 }
