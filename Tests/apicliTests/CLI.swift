@@ -103,6 +103,20 @@ struct CLI {
         throw XCTSkip("no local httpbin (APICLI_TEST_HTTPBIN); `make test` starts one")
     }
 
+    /// apicli started with `args` in `cwd` and left running (to be signalled, waited for): its
+    /// stderr in a pipe, its stdout discarded.
+    static func started(_ args: [String], cwd: URL = root) throws -> (process: Process, stderr: Pipe) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = args
+        process.currentDirectoryURL = cwd
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, err)
+    }
+
     /// A fresh folder with `files` (name → YAML text), removed by the caller's teardown.
     static func folder(_ files: [String: String]) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apicli-t-\(UUID().uuidString)")

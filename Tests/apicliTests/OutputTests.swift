@@ -81,14 +81,7 @@ final class OutputTests: XCTestCase {
             let dir = try CLI.folder(["slow.yaml": "baseURL: https://x.test\ntargets:\n"
                 + "  wait: { task: { download: made/deeper/file.bin }, sample: { delay: 30, body: late } }\n"])
             defer { try? FileManager.default.removeItem(at: dir) }
-            let process = Process()
-            process.executableURL = CLI.binary
-            process.arguments = ["call", "slow.wait", "--stub", "--targets", dir.path]
-            process.currentDirectoryURL = dir
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let (process, err) = try CLI.started(["call", "slow.wait", "--stub", "--targets", dir.path], cwd: dir)
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline, (try? FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("made/deeper").path))?.isEmpty != false {
                 Thread.sleep(forTimeInterval: 0.05)

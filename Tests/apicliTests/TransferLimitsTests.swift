@@ -172,14 +172,7 @@ final class TransferLimitsTests: XCTestCase {
         // GIVEN an existing destination and a download that takes a few seconds
         let out = dir.appendingPathComponent("slow.out")
         try Data("old".utf8).write(to: out)
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["call", "big.slow", "-p", "size=4000000", "--targets", targets, "-o", out.path]
-        process.currentDirectoryURL = dir
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let (process, err) = try CLI.started(["call", "big.slow", "-p", "size=4000000", "--targets", targets, "-o", out.path], cwd: dir)
         // WHEN bytes have started to arrive in the temporary file, the signal
         let deadline = Date().addingTimeInterval(10)
         var temporary: [String] = []
