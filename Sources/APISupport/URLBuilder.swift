@@ -49,7 +49,7 @@ package enum URLBuilder {
         }
         guard let host = components.host, !host.isEmpty else { return "has no host" }
         if let port = components.port, let problem = problem(withPort: port) { return problem }
-        goodBases.withLock { if $0.count < 256 { $0.insert(base) } }
+        goodBases.withLock { if $0.count < 64 { $0.append(base) } }
         return nil
     }
 
@@ -72,7 +72,9 @@ package enum URLBuilder {
                                                            : "write it whole, like https://api.example.com/v1"
     }
 
-    private static let goodBases = Locked<Set<String>>([])
+    /// Bases found good (a request's, each time it is built: `check`, `load`). An array, not a
+    /// `Set`: a run names a few, and a `Set`'s type is made at run time on the first call.
+    private static let goodBases = Locked<[String]>([])
 
     /// RFC 6570's simple expansion (`{name}` in a path): the value is one segment. Everything but
     /// the unreserved characters is percent-encoded — '/', '?', '#' and '%' included — and a value

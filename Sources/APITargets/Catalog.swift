@@ -122,6 +122,7 @@ package struct Catalog: Sendable {
                 if let targetName, service.target(named: targetName) == nil {
                     return try Catalog(services: [try TargetFile.load(file)]).lookup(name)
                 }
+                if let targetName, let target = service.target(named: targetName) { return (service, target) }
                 return try Catalog(services: [service]).lookup(name)
             }
         }

@@ -69,7 +69,7 @@ package enum TargetFile {
            let answer = HugePageRead.withFile(path, { YAMLParser.parseOneTarget($0, target: only) }) {
             guard let root = answer else { return try load(path, reading: only, keeping: &trees, scanned: true) }
             trees?.append(root)
-            return try decode(root, file: path, defaultName: stem, only: only, documents: [:])
+            return try decode(root, file: path, defaultName: stem, only: only, documents: Self.noDocuments)
         }
         return try load(path, reading: only, keeping: &trees, scanned: false)
     }
@@ -83,7 +83,7 @@ package enum TargetFile {
         // mapped: a mapped file that another process truncates meanwhile would end the process (SIGBUS).
         if let only, !scanned, let root = bytes.withUnsafeBufferPointer({ YAMLParser.parseOneTarget($0, target: only) }) {
             trees?.append(root)
-            return try decode(root, file: path, defaultName: stem, only: only, documents: [:])
+            return try decode(root, file: path, defaultName: stem, only: only, documents: Self.noDocuments)
         }
         return try decode(bytes, file: path, defaultName: stem, only: only, keeping: &trees)
     }
@@ -116,6 +116,10 @@ package enum TargetFile {
         return Diagnostic(file: path, mark: nil, message: "cannot read target file: \(reason)")
     }
 
+    /// No OpenAPI descriptions read before (a borrowed empty dictionary: a `[:]` literal's destroy
+    /// makes the dictionary's type at run time).
+    static let noDocuments: [String: OpenAPIContract.Document] = [:]
+
     /// The largest target file read, in bytes: 16 MiB, or `APICLI_MAX_TARGET_FILE_SIZE` (bytes).
     package static let defaultMaxSize = 16 << 20
 
@@ -143,7 +147,7 @@ package enum TargetFile {
     /// `decode`, appending the YAML tree to `trees` when not nil (see `load(_:only:keeping:)`).
     package static func decode(_ bytes: [UInt8], file: String, defaultName: String, only: String? = nil,
                               keeping trees: inout [Node]?) throws(APIError) -> Service {
-        try decode(bytes, file: file, defaultName: defaultName, only: only, keeping: &trees, documents: [:])
+        try decode(bytes, file: file, defaultName: defaultName, only: only, keeping: &trees, documents: Self.noDocuments)
     }
 
     /// `decode`, with OpenAPI descriptions already read (by path as `openapi:` writes it): `import

@@ -1,3 +1,4 @@
+import APISupport
 import APITargets
 import APITransport
 import APISend
@@ -40,7 +41,9 @@ enum HandParser {
         func runAndLeave() -> Never {
             do {
                 switch self {
-                case .version: Console.plain.out(APICLI.configuration.version + "\n")
+                // The constant, not argument-parser's configuration (the same text): building that
+                // (every subcommand's type) would be most of what `--version` does.
+                case .version: Console.plain.out(apicliVersion + "\n")
                 case .list(let values): try values.run()
                 case .validate(let values): try values.run()
                 case .call(let values):
