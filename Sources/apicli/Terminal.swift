@@ -1,6 +1,5 @@
 import Dispatch
 import APISupport
-import APITransport
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials
