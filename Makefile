@@ -165,8 +165,11 @@ build: deps-build
 # linker lays the ones the short commands run out first, together, in Sources/apicli/link-order.txt's
 # order (scripts/link-order.sh writes it and says why: a start-up's code read in from a few pages in
 # a row, not from 40 to 100 places; the unused functions are dropped). bench/run.sh builds with the
-# same flags (RELEASE_FLAGS there).
-RELEASE_FLAGS := --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xcc -fdata-sections -Xlinker --section-ordering-file=$(CURDIR)/Sources/apicli/link-order.txt
+# same flags (RELEASE_FLAGS there). Exclusive access (two accesses to one variable at once, a
+# programming error) is checked at run time in debug builds, which `make test` runs, and not in the
+# release build: the check was a call to the runtime on most accesses to a class's property, 70 to
+# 85 of them per request of a `load` or `check` (bench/callgrind.sh: 9 % of `load`'s instructions).
+RELEASE_FLAGS := --static-swift-stdlib -Xswiftc -enforce-exclusivity=unchecked -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xcc -fdata-sections -Xlinker --section-ordering-file=$(CURDIR)/Sources/apicli/link-order.txt
 release: deps-build
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product apicli
 
