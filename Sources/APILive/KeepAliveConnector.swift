@@ -39,7 +39,7 @@ struct KeepAliveConnector: Connector {
     }
 
 
-    func exchange(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller) async throws(APIError) -> Exchanged {
+    nonisolated(nonsending) func exchange(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller) async throws(APIError) -> Exchanged {
         do {
             return try await send(request, hop, transfer: transfer, holder: holder)
         } catch let error as APIError {
@@ -58,7 +58,7 @@ struct KeepAliveConnector: Connector {
     }
 
     @inline(__always)  // into `exchange`: one async call less a request
-    private func send(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller) async throws -> Exchanged {
+    nonisolated(nonsending) private func send(_ request: PreparedRequest, _ hop: Hop, transfer: Transfer, holder: Canceller) async throws -> Exchanged {
         let encoded: KeepAliveRequestMemo.Encoded
         if let known = memo.encoded(request) {
             encoded = known

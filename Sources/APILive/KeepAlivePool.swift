@@ -63,7 +63,7 @@ final class KeepAlivePool: Sendable {
     /// Sends `head` and `body` on an idle connection to `address` (or a new one) and returns the
     /// response. A kept connection the server closed before answering is replaced by a new one,
     /// once (as curl does); `holder` cancels by closing the connection in use.
-    func exchange(_ request: KeepAliveRequest, to address: Address, timeout: Double, limit: Int64,
+    nonisolated(nonsending) func exchange(_ request: KeepAliveRequest, to address: Address, timeout: Double, limit: Int64,
                   stream: KeepAliveHandler.Stream? = nil,
                   holder: Canceller, follows: @escaping @Sendable (KeepAliveHead) -> Bool) async throws -> Received {
         let loop = EventLoopExecutor.current ?? MultiThreadedEventLoopGroup.singleton.any()

@@ -55,11 +55,11 @@ package struct LiveTransport: Transport {
         nio = NIOConnector(tls: tls)
     }
 
-    package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         try await send(request, transfer: Transfer())
     }
 
-    package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         // Files and command lines are checked where they are read; this is the last guard before an
         // engine turns the number into a socket address (which traps on one above 65535).
         if let port = request.url.port, let problem = URLBuilder.problem(withPort: port) {
@@ -93,7 +93,7 @@ package struct LiveTransport: Transport {
     /// `RunSettings.follow` walks it, here with no closure and no async call of its own a hop);
     /// each redirect leaves by its own hop and connector.
     @inline(__always)  // into the deadline's closure: one async frame less a request
-    private func follow(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection,
+    nonisolated(nonsending) private func follow(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection,
                         transfer: Transfer, holder: Canceller) async throws(APIError) -> Response {
         var (hop, connection) = (hop, connection)
         var walk = RedirectWalk(request, settings)
@@ -107,7 +107,7 @@ package struct LiveTransport: Transport {
         }
     }
 
-    private func exchange(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection, transfer: Transfer,
+    nonisolated(nonsending) private func exchange(_ request: PreparedRequest, _ hop: Hop, _ connection: Connection, transfer: Transfer,
                           holder: Canceller) async throws(APIError) -> Exchanged {
         switch connection {
         case .nio: try await nio.exchange(request, hop, transfer: transfer, holder: holder)

@@ -33,11 +33,11 @@ package struct WebSocketTransport: Transport {
         self.settings = settings
     }
 
-    package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         try await send(request, transfer: Transfer())
     }
 
-    package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         guard let ws = request.websocket else { return try await inner.send(request, transfer: transfer) }
         let tls: TLSConfiguration? = request.url.scheme?.lowercased() == "wss" ? try ClientPool.tlsConfiguration(request.tls) : nil
         let conversation = Conversation(ws, transfer: transfer, maxBytes: request.maxBody, host: request.hostAndPort)

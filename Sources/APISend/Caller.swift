@@ -78,7 +78,7 @@ package struct Caller: Sendable {
     /// Sends a built call by the policy. In `stub` mode `answer` (default: the target's `sample:`)
     /// is the response. `transfer`: where the final body goes and who hears its head; an attempt
     /// that is sent again (a retry, an OAuth2 401) does not reach it.
-    package func send(_ call: PreparedCall, answer: Sample? = nil, transfer: Transfer = Transfer()) async -> Sent {
+    nonisolated(nonsending) package func send(_ call: PreparedCall, answer: Sample? = nil, transfer: Transfer = Transfer()) async -> Sent {
         await sender.send(call, answer: answer, transfer: transfer)
     }
 
@@ -112,7 +112,7 @@ struct Sender: Sendable {
         return .stub
     }
 
-    func send(_ call: PreparedCall, answer: Sample?, transfer: Transfer) async -> Sent {
+    nonisolated(nonsending) func send(_ call: PreparedCall, answer: Sample?, transfer: Transfer) async -> Sent {
         var transfer = transfer
         // A conversation ends as soon as the messages its expect: asks for have come.
         if call.request.websocket != nil, let expected = call.target.expect?.messages, !expected.isEmpty {
@@ -148,7 +148,7 @@ struct Sender: Sendable {
 
     /// Attempts until one is final: a response below 500, a timeout, or the tries are used up.
     /// An OAuth2 401 is sent once more with a fresh token, at once (not counted as a retry).
-    private func retrying(_ call: PreparedCall, _ transport: any Transport, _ plugins: [any Plugin], _ transfer: Transfer,
+    nonisolated(nonsending) private func retrying(_ call: PreparedCall, _ transport: any Transport, _ plugins: [any Plugin], _ transfer: Transfer,
                           tries: Int) async -> Sent {
         var attempts: [Attempt] = []
         var request = call.request
@@ -241,7 +241,7 @@ struct Decorated: Transport {
         chain = IdleTransport(DigestTransport(OAuth2Transport(SigV4Transport(WebSocketTransport(base, settings: settings)))))
     }
 
-    func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+    nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         try await send(request, transfer: Transfer())
     }
 
@@ -251,7 +251,7 @@ struct Decorated: Transport {
         request.websocket == nil ? base.headersSent(request, transfer: transfer) : request.headers
     }
 
-    func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+    nonisolated(nonsending) func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         // What each decorator of `chain` looks at; with none set, each would pass the request on.
         if request.idle == nil, request.digest == nil, !request.hasOAuth2, request.aws == nil, request.websocket == nil {
             return try await base.send(request, transfer: transfer)

@@ -13,7 +13,7 @@ package struct Exchange: Sendable {
     /// `didReceive` and `process` in order. Transport failures (after `process`) are thrown;
     /// rejections are not. `transfer` says where the body goes (a file, a stream) and who hears
     /// its head; plugins hear the transfer's progress.
-    package static func perform(_ request: PreparedRequest, transport: some Transport,
+    nonisolated(nonsending) package static func perform(_ request: PreparedRequest, transport: some Transport,
                                plugins: [any Plugin] = [], transfer: Transfer = Transfer()) async throws(APIError) -> Exchange {
         let prepared = plugins.prepare(request)
         if !plugins.isEmpty {

@@ -79,8 +79,8 @@ public enum Deadline {
     /// `DeadlineClock`'s queue) and what `work` then throws becomes timed out after `seconds`. The
     /// task's own cancellation cancels the work the same way.
     @inlinable
-    package static func bound<T>(_ seconds: Double, onTimeout: @escaping @Sendable () -> Void,
-                         _ work: () async throws -> T) async throws -> T {
+    nonisolated(nonsending) package static func bound<T>(_ seconds: Double, onTimeout: @escaping @Sendable () -> Void,
+                         _ work: nonisolated(nonsending) () async throws -> T) async throws -> T {
         // Whether the deadline came is what removing it says (no flag of its own: a lock and three
         // allocations a request).
         let id = arm(seconds, onTimeout)

@@ -17,11 +17,11 @@ package struct IdleTransport: Transport {
 
     package init(_ inner: any Transport) { self.inner = inner }
 
-    package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         try await send(request, transfer: Transfer())
     }
 
-    package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         guard let idle = request.idle else { return try await inner.send(request, transfer: transfer) }
         let watch = IdleWatch(idle)
         var watched = transfer

@@ -23,13 +23,13 @@ package struct StubTransport: Transport {
         self.file = file
     }
 
-    package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         try await send(request, transfer: Transfer())
     }
 
     /// A stubbed upload sends nothing, but its files must exist (`uploads(in:)` measures them); a
     /// stubbed download writes the sample's body (a `file:` body streamed) to the destination.
-    package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         _ = try Self.uploads(in: request)
         let start = DispatchTime.now()
         let wait = min(sample.delay, request.timeout)

@@ -20,7 +20,7 @@ private final class ScriptedTransport: Transport, @unchecked Sendable {
 
     init(_ script: [String: [Answer]]) { self.script = script }
 
-    func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+    nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         let path = request.url.path
         let answer: Answer = lock.withLock {
             sent.append(path)

@@ -24,11 +24,11 @@ package struct SigV4Transport: Transport {
         self.now = now
     }
 
-    package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         try await send(request, transfer: Transfer())
     }
 
-    package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         guard let credentials = request.aws else { return try await base.send(request, transfer: transfer) }
         return try await base.send(try Self.signed(request, credentials, at: now()), transfer: transfer)
     }

@@ -22,11 +22,11 @@ package struct DigestTransport: Transport {
         self.base = base
     }
 
-    package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         try await send(request, transfer: Transfer())
     }
 
-    package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         guard let login = request.digest else { return try await base.send(request, transfer: transfer) }
         let key = DigestNonces.Key(origin: Self.origin(request.url), login: login)
         var challenge = DigestNonces.shared.current(key)

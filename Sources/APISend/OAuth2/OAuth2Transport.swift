@@ -14,11 +14,11 @@ package struct OAuth2Transport: Transport {
         self.base = base
     }
 
-    package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest) async throws(APIError) -> Response {
         try await send(request, transfer: Transfer())
     }
 
-    package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
+    nonisolated(nonsending) package func send(_ request: PreparedRequest, transfer: Transfer) async throws(APIError) -> Response {
         guard request.hasOAuth2 else { return try await base.send(request, transfer: transfer) }
         let authorized = try await OAuth2Client.authorize(request, fresh: request.freshToken, via: base)
         return try await base.send(authorized, transfer: transfer)
