@@ -55,6 +55,7 @@ package struct CheckRunner: Sendable {
         let pool = { () async -> Void in
             await withDiscardingTaskGroup { group in
                 group.addTask {
+                    ShortLivedHeap.adviseThisThread()
                     items.makeAll()
                     inbox.put(.planned, loop: nil)
                 }
@@ -62,6 +63,7 @@ package struct CheckRunner: Sendable {
                     let loop = EventLoopExecutor.next()
                     group.addTask(executorPreference: loop) {
                         await EventLoopExecutor.run(on: loop) {
+                            ShortLivedHeap.adviseThisThread()  // a no-op unless the command asked (`check`)
                             while let i = Self.claim(claimed, stopped, count: count) {
                                 let result = await self.execute(await items.item(i))
                                 if failFast, result.outcome == .failed { stopped.set(true) }

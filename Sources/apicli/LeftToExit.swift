@@ -12,7 +12,7 @@ enum LeftToExit {
         _ = Unmanaged.passRetained(Box(value))
     }
 
-    /// Before a command that reads a large target file and exits (`list`, `validate`): the heap grows
+    /// Before a command that reads a large target file and exits (`list`, `validate`, `check`): the heap grows
     /// 32 MiB at a time, not a page (a second thread's heap grew by an `mprotect` call each time,
     /// thousands of them for a file of 10,000 targets), and keeps that much when memory is freed
     /// (targets are decoded and their nodes freed as the file is read, then memory is taken again).
@@ -22,20 +22,13 @@ enum LeftToExit {
         #if canImport(Glibc)
         // glibc's `mallopt`; <malloc.h> is not in the Glibc module.
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        typealias Malloc = @convention(c) (Int) -> UnsafeMutableRawPointer?
-        typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
         let (topPad, mmapThreshold): (Int32, Int32) = (-2, -3)
-        guard let mallopt = dlsym(nil, "mallopt").map({ unsafeBitCast($0, to: Mallopt.self) }),
-              let malloc = dlsym(nil, "malloc").map({ unsafeBitCast($0, to: Malloc.self) }),
-              let free = dlsym(nil, "free").map({ unsafeBitCast($0, to: Free.self) })
-        else { return }
+        guard let mallopt = dlsym(nil, "mallopt").map({ unsafeBitCast($0, to: Mallopt.self) }) else { return }
         _ = mallopt(topPad, 32 << 20)
-        // This thread's heap already exists: taking 24 MiB of it at once (not a mapping of its own:
-        // below the threshold) and giving it back leaves it that large, none of it touched. (Called
-        // through `dlsym`: a `malloc` the compiler sees freed unused is left out.)
-        if mallopt(mmapThreshold, 32 << 20) == 1 { free(malloc(24 << 20)) }
-        // And in huge pages, this thread's heap and those of the threads that read the file's parts.
-        ShortLivedHeap.begin()
+        // The heaps already made, this thread's among them, are made large at once (blocks below
+        // the threshold come from the heap, not a mapping of their own), and in huge pages: this
+        // thread's and those of the threads that read the file's parts or send `check`'s requests.
+        ShortLivedHeap.begin(reserving: mallopt(mmapThreshold, 32 << 20) == 1)
         #endif
     }
 

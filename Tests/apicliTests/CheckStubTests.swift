@@ -21,6 +21,29 @@ final class CheckStubTests: FolderTestCase {
         XCTAssertEqual(lines.suffix(2), ["18 passed, 0 failed", ""])
     }
 
+    func testTenThousandChecksGrowTheirHeapsInLargeSteps() throws {
+        // Transparent huge pages given when asked (`madvise`) or always: else nothing to check.
+        let setting = (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? ""
+        try XCTSkipUnless(setting.contains("[madvise]") || setting.contains("[always]"), "no transparent huge pages: \(setting)")
+        // GIVEN 10,000 targets with samples (the bench's check suite, judged offline)
+        var yaml = "baseURL: http://127.0.0.1:9\ntargets:\n"
+        for i in 0..<10_000 {
+            yaml += "  t\(i): { path: /hello, task: { query: { i: \(i) } }, expect: { status: 200, json: { \"$.hello\": world } }, "
+                + "sample: { status: 200, json: { hello: world } } }\n"
+        }
+        let dir = try folder(["suite.yaml": yaml])
+        // WHEN checked
+        var before = rusage(), after = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &before)
+        let r = try CLI.run(["check", "--stub", "--targets", dir.path, "--jobs", "16"], timeout: 300)
+        getrusage(RUSAGE_CHILDREN.rawValue, &after)
+        // THEN every check passes, its memory faulted in 2 MiB at a time in every thread that builds
+        // requests or judges them (about 5,000 in a debug build; 20,000 a 4 KiB page at a time)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasSuffix("10000 passed, 0 failed\n"), String(r.stdout.suffix(200)))
+        XCTAssertLessThan(after.ru_minflt - before.ru_minflt, 10_000, "page faults of `check`")
+    }
+
     func testStubFailuresAndUnexpectedPasses() throws {
         let dir = try folder(["s.yaml": """
             baseURL: http://127.0.0.1:9
