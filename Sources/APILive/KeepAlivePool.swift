@@ -248,15 +248,14 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         inflating = false
     }
 
-    /// Writes `request` (on the loop, after `start`); a write that fails (the connection closed
-    /// meanwhile) ends the exchange too.
+    /// Writes `request` (on the loop, after `start`, on a connection that was open then). A write
+    /// that fails closes the connection, and its close ends the exchange (`channelInactive`, or
+    /// `errorCaught` first): no promise is made to hear of it (a future, its callback and the
+    /// runtime's look-ups of their generic types, every request).
     func send(_ request: KeepAliveRequest) {
         guard let writer else { return fail(ClosedBeforeAnswer()) }
         parser.expect(bodiless: request.bodiless)
-        let written = writer.eventLoop.makePromise(of: Void.self)
-        let bound = NIOLoopBound(self, eventLoop: writer.eventLoop)
-        written.futureResult.whenFailure { bound.value.writeFailed($0) }
-        writer.write(wrapOutboundOut(request.bytes), promise: written)
+        writer.write(wrapOutboundOut(request.bytes), promise: nil)
         if let flushes { flushes.add(writer.channel) } else { writer.flush() }
     }
 
@@ -309,6 +308,7 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
             } else {
                 received(.end(nil), context: context)
             }
+            return  // the parser stops after `.end` by itself (no error made and caught every response)
         }
         if waiting == nil { throw Stop() }
     }
@@ -356,11 +356,6 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// The request could not be written: the exchange ends (as a drop when nothing was answered).
-    func writeFailed(_ error: any Error) {
-        guard waiting != nil else { return }
-        fail(outcome.head == nil && !parser.started ? ClosedBeforeAnswer() : error)
-    }
-
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         // A reset before any answer is the same as a close (a kept connection the server dropped).
         let reset = (error as? IOError).map { $0.errnoCode == ECONNRESET || $0.errnoCode == EPIPE } ?? false
