@@ -157,7 +157,10 @@ struct Sender: Sendable {
             let start = monotonicSeconds()
             let isLast = retry == tries - 1
             let refreshes = mode == .live && !request.freshToken && (plugins.isEmpty ? request.hasOAuth2 : plugins.prepare(request).hasOAuth2)
-            let attempt = transfer.holding { ($0.status >= 500 && !isLast) || ($0.status == 401 && refreshes) }
+            // The last attempt without a token to refresh is never held: the transfer as it is (no
+            // gate and closures made for it, every request of a run without retries).
+            let attempt = isLast && !refreshes ? transfer
+                : transfer.holding { ($0.status >= 500 && !isLast) || ($0.status == 401 && refreshes) }
             var wait = 0.0
             do throws(APIError) {
                 let exchange = try await Exchange.perform(request, transport: transport, plugins: plugins, transfer: attempt)
