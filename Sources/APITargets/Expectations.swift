@@ -16,6 +16,11 @@ package struct Expectations: Sendable, Equatable {
     }
     /// Whether `schema:` is set, asked without copying it out of its box.
     package var hasSchema: Bool { schemaBox != nil }
+    /// Whether it judges nothing but the status, the JSON body and the time (no headers, body
+    /// text, schema, events, messages or GraphQL errors): `Judge.failures(_:validation:status:json:duration:)`.
+    package var judgesOnlyStatusJSONAndTime: Bool {
+        headers.isEmpty && body == nil && schemaBox == nil && eventsBox == nil && messages == nil && !graphqlErrors
+    }
     /// Seconds.
     package var maxTime: Double?
     package var mark: Mark

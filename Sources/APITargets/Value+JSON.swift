@@ -46,3 +46,39 @@ extension JSONValue {
         }
     }
 }
+
+extension Value {
+    /// The tree `JSONParser` reads back from `expanded(with:in:file:)`'s `jsonText`, made without
+    /// the text and without any bindings: nil unless every string (keys aside: they are not
+    /// expanded) expands to itself, every number is written by JSON's grammar (`0x1F` is not) and
+    /// the nesting is within the parser's. What `validate` judges a `json:` sample with.
+    package var literalJSONValue: JSONValue? { literalJSONValue(depth: 0) }
+
+    // Built with `JSONTree`'s functions, as the parser builds it.
+    private func literalJSONValue(depth: Int) -> JSONValue? {
+        guard depth < JSONParser.maxDepth else { return nil }
+        switch self {
+        case .null: return .jsonNull
+        case .bool(let b): return .json(b)
+        case .number(var n):
+            return n.withUTF8 { text in JSONParser.numberEnd(text, from: 0) == text.count ? JSONValue.json(number: text) : nil }
+        case .string(let t): return t.expandsToItself ? .json(t.text) : nil
+        case .array(let items):
+            var out: [JSONValue] = []
+            out.reserveCapacity(items.count)
+            for item in items {
+                guard let tree = item.literalJSONValue(depth: depth + 1) else { return nil }
+                out.append(tree)
+            }
+            return .json(out)
+        case .object(let members):
+            var out: [(key: String, value: JSONValue)] = []
+            out.reserveCapacity(members.count)
+            for m in members {
+                guard let tree = m.value.literalJSONValue(depth: depth + 1) else { return nil }
+                out.append((m.key, tree))
+            }
+            return .json(out)
+        }
+    }
+}

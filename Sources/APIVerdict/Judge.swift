@@ -16,13 +16,7 @@ package enum Judge {
     /// Without `expect:` (or without its `status:`), `validation` judges the status.
     package static func failures(_ expect: Expectations?, validation: Validation, response: Response) -> [String] {
         var out: [String] = []
-        if let patterns = expect?.status {
-            if !patterns.contains(where: { $0.matches(response.status) }) {
-                out.append("status \(response.status), expected " + list(patterns.map(\.description)))
-            }
-        } else if !accepts(validation, response) {
-            out.append("status \(response.status) is not accepted by validate: \(validation)")
-        }
+        if let failure = statusFailure(expect, validation, response.status, accepted: accepts(validation, response)) { out.append(failure) }
         guard let expect else { return out }
         // Nothing appended when nothing failed (most responses): appending an empty array cost as much as the check.
         if !expect.headers.isEmpty, case let failed = expect.headers.compactMap({ header($0, response.headers) }), !failed.isEmpty { out += failed }
@@ -32,10 +26,39 @@ package enum Judge {
         if let events = expect.events { out += self.events(events, response) }
         if let messages = expect.messages { out += self.messages(messages, response) }
         if expect.graphqlErrors, let errors = graphqlErrors(response.body) { out.append(errors) }
-        if let maxTime = expect.maxTime, response.duration > maxTime {
-            out.append("took \(Text.milliseconds(response.duration)), maxTime is \(Text.milliseconds(maxTime))")
-        }
+        if let failure = timeFailure(expect, response.duration) { out.append(failure) }
         return out
+    }
+
+    /// `failures(_:validation:response:)` of an answer of `status` without messages, whose body
+    /// is already a tree (nil: not JSON), taking `duration`, for expectations that judge nothing
+    /// else (`Expectations.judgesOnlyStatusJSONAndTime`): how `validate` judges a sample whose
+    /// `json:` is its own answer, without writing the body and parsing it back.
+    package static func failures(_ expect: Expectations?, validation: Validation, status: Int,
+                                 json root: @autoclosure () -> JSONValue?, duration: Double) -> [String] {
+        var out: [String] = []
+        if let failure = statusFailure(expect, validation, status, accepted: validation.accepts(status)) { out.append(failure) }
+        guard let expect else { return out }
+        if !expect.json.isEmpty, case let failed = json(expect.json, root: root()), !failed.isEmpty { out += failed }
+        if let failure = timeFailure(expect, duration) { out.append(failure) }
+        return out
+    }
+
+    /// `expect: { status: }`, else `validation`, judging the status (`accepted`: what `validation` says).
+    private static func statusFailure(_ expect: Expectations?, _ validation: Validation, _ status: Int, accepted: Bool) -> String? {
+        if let patterns = expect?.status {
+            if !patterns.contains(where: { $0.matches(status) }) {
+                return "status \(status), expected " + list(patterns.map(\.description))
+            }
+        } else if !accepted {
+            return "status \(status) is not accepted by validate: \(validation)"
+        }
+        return nil
+    }
+
+    private static func timeFailure(_ expect: Expectations, _ duration: Double) -> String? {
+        guard let maxTime = expect.maxTime, duration > maxTime else { return nil }
+        return "took \(Text.milliseconds(duration)), maxTime is \(Text.milliseconds(maxTime))"
     }
 
     /// Whether `validation` accepts the response's status. A WebSocket conversation (its
@@ -103,7 +126,12 @@ package enum Judge {
     }
 
     static func json(_ expectations: [JSONExpectation], _ body: Data) -> [String] {
-        guard let root = JSONValue.parse(body) else { return ["body is not JSON (\(expectations[0].path) cannot be read)"] }
+        json(expectations, root: JSONValue.parse(body))
+    }
+
+    /// `expectations` judged against a body read as `root` (nil: not JSON).
+    static func json(_ expectations: [JSONExpectation], root: JSONValue?) -> [String] {
+        guard let root else { return ["body is not JSON (\(expectations[0].path) cannot be read)"] }
         var out: [String] = []
         for e in expectations {
             let found = e.path.evaluate(root)
