@@ -16,6 +16,14 @@ package struct Expectations: Sendable, Equatable {
     }
     /// Whether `schema:` is set, asked without copying it out of its box.
     package var hasSchema: Bool { schemaBox != nil }
+    /// Whether a target of `targets` expects a `schema:`, each asked in place (here, where the
+    /// layout is known: asked from another module, every target's `expect:` was copied out).
+    package static func anySchema(in targets: [Target]) -> Bool {
+        targets.withUnsafeBufferPointer { t in
+            guard let base = t.baseAddress else { return false }
+            return t.indices.contains { base[$0].expect?.schemaBox != nil }
+        }
+    }
     /// Whether it judges nothing but the status, the JSON body and the time (no headers, body
     /// text, schema, events, messages or GraphQL errors): `Judge.failures(_:validation:status:json:duration:)`.
     package var judgesOnlyStatusJSONAndTime: Bool {

@@ -16,7 +16,7 @@ package enum Judge {
     /// Without `expect:` (or without its `status:`), `validation` judges the status.
     package static func failures(_ expect: Expectations?, validation: Validation, response: Response) -> [String] {
         var out: [String] = []
-        if let failure = statusFailure(expect, validation, response.status, accepted: accepts(validation, response)) { out.append(failure) }
+        if let failure = statusFailure(expect?.status, validation, response.status, accepted: accepts(validation, response)) { out.append(failure) }
         guard let expect else { return out }
         // Nothing appended when nothing failed (most responses): appending an empty array cost as much as the check.
         if !expect.headers.isEmpty, case let failed = expect.headers.compactMap({ header($0, response.headers) }), !failed.isEmpty { out += failed }
@@ -26,7 +26,7 @@ package enum Judge {
         if let events = expect.events { out += self.events(events, response) }
         if let messages = expect.messages { out += self.messages(messages, response) }
         if expect.graphqlErrors, let errors = graphqlErrors(response.body) { out.append(errors) }
-        if let failure = timeFailure(expect, response.duration) { out.append(failure) }
+        if let failure = timeFailure(expect.maxTime, response.duration) { out.append(failure) }
         return out
     }
 
@@ -36,17 +36,19 @@ package enum Judge {
     /// `json:` is its own answer, without writing the body and parsing it back.
     package static func failures(_ expect: Expectations?, validation: Validation, status: Int,
                                  json root: @autoclosure () -> JSONValue?, duration: Double) -> [String] {
+        // Each part read out of `expect` alone (`guard let expect` copied it whole).
         var out: [String] = []
-        if let failure = statusFailure(expect, validation, status, accepted: validation.accepts(status)) { out.append(failure) }
-        guard let expect else { return out }
-        if !expect.json.isEmpty, case let failed = json(expect.json, root: root()), !failed.isEmpty { out += failed }
-        if let failure = timeFailure(expect, duration) { out.append(failure) }
+        if let failure = statusFailure(expect?.status, validation, status, accepted: validation.accepts(status)) { out.append(failure) }
+        if let expectations = expect?.json, !expectations.isEmpty, case let failed = json(expectations, root: root()), !failed.isEmpty {
+            out += failed
+        }
+        if let failure = timeFailure(expect?.maxTime, duration) { out.append(failure) }
         return out
     }
 
-    /// `expect: { status: }`, else `validation`, judging the status (`accepted`: what `validation` says).
-    private static func statusFailure(_ expect: Expectations?, _ validation: Validation, _ status: Int, accepted: Bool) -> String? {
-        if let patterns = expect?.status {
+    /// `expect: { status: }` (`patterns`), else `validation`, judging the status (`accepted`: what `validation` says).
+    private static func statusFailure(_ patterns: [StatusPattern]?, _ validation: Validation, _ status: Int, accepted: Bool) -> String? {
+        if let patterns {
             if !patterns.contains(where: { $0.matches(status) }) {
                 return "status \(status), expected " + list(patterns.map(\.description))
             }
@@ -56,8 +58,8 @@ package enum Judge {
         return nil
     }
 
-    private static func timeFailure(_ expect: Expectations, _ duration: Double) -> String? {
-        guard let maxTime = expect.maxTime, duration > maxTime else { return nil }
+    private static func timeFailure(_ maxTime: Double?, _ duration: Double) -> String? {
+        guard let maxTime, duration > maxTime else { return nil }
         return "took \(Text.milliseconds(duration)), maxTime is \(Text.milliseconds(maxTime))"
     }
 

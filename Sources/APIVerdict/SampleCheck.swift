@@ -17,8 +17,7 @@ package enum SampleCheck {
         // once per process, at its first use), no schema is matched (its patterns are compiled
         // lazily). Each target's diagnostics are its own, so the halves join in file order.
         // Read in place: iterating the targets copied every one whole.
-        guard targets.count >= bothCoresFrom, workspace.project.secrets.isEmpty,
-              !service.targets.withUnsafeBufferPointer({ t in targets.contains { t[$0].expect?.hasSchema == true } }) else {
+        guard targets.count >= bothCoresFrom, workspace.project.secrets.isEmpty, !Expectations.anySchema(in: service.targets) else {
             return diagnostics(service, targets, workspace: workspace)
         }
         let half = targets.lowerBound + targets.count / 2
@@ -41,7 +40,9 @@ package enum SampleCheck {
 
     private static func diagnostics(_ service: Service, _ target: UnsafePointer<Target>, workspace: Workspace,
                                     into out: inout [Diagnostic]) {
-        guard target.pointee.sample != nil || !target.pointee.samples.isEmpty else { return }
+        // Asked without a copy of the sample (`!= nil` copied it), and `expect:` copied out once.
+        if case .none = target.pointee.sample, target.pointee.samples.isEmpty { return }
+        let expect = target.pointee.expect
         let policy: Policy
         var bindings: Bindings?
         do throws(APIError) {
@@ -58,7 +59,7 @@ package enum SampleCheck {
         // The default sample, then the named ones (`Target.allSamples`' order).
         func judge(_ name: String?, _ sample: Sample) {
             let verdict: Verdict
-            if let quick = quickVerdict(sample, target.pointee.expect, policy) {
+            if let quick = quickVerdict(sample, expect, policy) {
                 verdict = quick
             } else {
                 if bindings == nil {
@@ -73,7 +74,7 @@ package enum SampleCheck {
                     out += d
                     return
                 }
-                verdict = Verdict.judge(answer, expect: target.pointee.expect, validation: policy.validation,
+                verdict = Verdict.judge(answer, expect: expect, validation: policy.validation,
                                         expectFailure: sample.expectFailure)
             }
             guard !verdict.passed else { return }
