@@ -1,5 +1,8 @@
 import XCTest
+@testable import APIJSON
+@testable import APITargets
 @testable import APIEndpoint
+@testable import APITransport
 @testable import APIVerdict
 
 final class SampleCheckTests: XCTestCase {
@@ -27,5 +30,103 @@ final class SampleCheckTests: XCTestCase {
             "10:13 sample 'html' of demo.t fails its expectations: header Content-Type is missing",
             "12:13 the sample of demo.plain fails its expectations: status 500 is not accepted by validate: success (200-299)",
         ])
+    }
+
+    /// `validate`'s quick verdict (a sample whose `json:` expands to itself judged as a tree,
+    /// without a stub) is taken where it may be, and is the verdict the stub's answer gets.
+    func testQuickVerdictIsTheStubsVerdict() throws {
+        // GIVEN samples that pass and fail every expectation the quick verdict judges, members out of
+        // order, numbers of every spelling, strings with escapes, and samples it must leave to the stub
+        let service = try decodeService(#"""
+            baseURL: http://x
+            validate: success
+            targets:
+              a:
+                params: { id: 7 }
+                expect: { status: [200, 201], json: { "$.id": 7, "$.b": { ">": 1 }, "$.o.y[1]": "x\u0085\t", "$.n": null }, maxTime: 1s }
+                sample: { json: { o: { z: 1, y: [1, "x\u0085\t", é] }, id: 7, b: 2, n: null } }
+                samples:
+                  off: { status: 201, json: { b: 0.5e1, id: 7.0, o: { y: [0, "x\u0085\t"] }, n: null } }
+                  slow: { delay: 2, json: { id: 7 } }
+                  gone: { status: 404, expectFailure: true }
+                  none: { status: 200 }
+                  list: { json: [1, 2] }
+                  unsorted: { json: { id: 8, b: -0, o: { y: [{ c: 1, a: [] }, {}] } } }
+                  fails: { json: { id: 7, b: 3, o: { y: [0, "x\u0085\t"] } }, expectFailure: true }
+                  leading: { json: { id: 01.5 } }
+                  template: { json: { id: "{id}" } }
+                  dollar: { json: { id: "$7" } }
+                  header: { headers: { X-Id: "{id}" }, json: { id: 7 } }
+                  text: { body: '{"id": 7}' }
+                  error: { error: reset }
+                  late: { delay: 99, json: { id: 7 } }
+              b:
+                timeout: 5s
+                sample: { status: 500, json: { big: 1e400, small: 1e-400, neg: -12.5E+2 } }
+              c:
+                expect: { headers: { X-A: b } }
+                sample: { headers: { X-A: b }, json: {} }
+            """#)
+        let workspace = Workspace(variables: [:]).offline()
+        var quick = 0
+        for target in service.targets {
+            let policy = try workspace.policy(for: target, in: service)
+            let bindings = try workspace.bindings(for: target, in: service)
+            for (name, sample) in target.allSamples {
+                // WHEN judged both ways
+                let stub = Workspace.stub(sample, bindings: bindings, captures: [:], file: service.file)
+                let slow = Verdict.judge(stub.answer(timeout: policy.timeout), expect: target.expect,
+                                         validation: policy.validation, expectFailure: sample.expectFailure)
+                let fast = SampleCheck.quickVerdict(sample, target.expect, policy)
+                // THEN the quick verdict, where there is one, is the stub's
+                let what = "\(target.name) \(name ?? "sample")"
+                if let fast {
+                    quick += 1
+                    XCTAssertEqual(fast, slow, what)
+                }
+                // and it is given for every sample it may judge, and for none it may not
+                let mayNot = ["leading", "template", "dollar", "header", "text", "error", "late"].contains(name ?? "") || target.name == "c"
+                XCTAssertEqual(fast == nil, mayNot, what)
+            }
+        }
+        XCTAssertEqual(quick, 9)
+    }
+
+    /// A `json:` sample read as a tree without its text: the tree the parser reads from the text.
+    func testLiteralJSONValueIsTheParsedText() throws {
+        let service = try decodeService(#"""
+            baseURL: http://x
+            targets:
+              t:
+                sample: { json: { b: [1, -0, 2.50, 1e400, 0.5E-3, "q\"\\\u0001\u009f😀", true, false, null, {}, []], a: { d: 1, c: 2 }, "": x } }
+                samples:
+                  top: { json: [3, { y: 1, x: 2 }] }
+                  scalar: { json: 12345678901234567890 }
+                  leading: { json: { n: 01.5 } }
+                  brace: { json: { s: "{x}" } }
+                  dollar: { json: [ "a$b" ] }
+            """#)
+        for (name, sample) in service.targets[0].allSamples {
+            guard case .json(let value)? = sample.body else { return XCTFail() }
+            let parsed = JSONValue.parse(Data(value.jsonText.utf8))
+            switch name {
+            case "leading"?:
+                XCTAssertNil(parsed)  // 01.5 is not JSON's: the text does not parse, nor is a tree made
+                XCTAssertNil(value.literalJSONValue)
+            case "brace"?, "dollar"?:
+                XCTAssertNotNil(parsed)
+                XCTAssertNil(value.literalJSONValue, "a string that may expand: no tree")
+            default:
+                let tree = try XCTUnwrap(value.literalJSONValue, "\(name ?? "sample")")
+                XCTAssertEqual(tree, parsed)
+                XCTAssertEqual(tree.jsonText, parsed?.jsonText, "members in the parser's order")
+            }
+        }
+        var deep = Value.number("1")
+        for _ in 0..<JSONParser.maxDepth { deep = .array([deep]) }
+        XCTAssertNil(JSONValue.parse(Data(deep.jsonText.utf8)))
+        XCTAssertNil(deep.literalJSONValue, "nesting the parser refuses")
+        guard case .array(let items) = deep else { return XCTFail() }
+        XCTAssertEqual(items[0].literalJSONValue, JSONValue.parse(Data(items[0].jsonText.utf8)))
     }
 }
