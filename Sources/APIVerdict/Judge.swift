@@ -31,16 +31,18 @@ package enum Judge {
     }
 
     /// `failures(_:validation:response:)` of an answer of `status` without messages, whose body
-    /// is already a tree (nil: not JSON), taking `duration`, for expectations that judge nothing
-    /// else (`Expectations.judgesOnlyStatusJSONAndTime`): how `validate` judges a sample whose
-    /// `json:` is its own answer, without writing the body and parsing it back.
+    /// is `json` as written (`Value.isLiteralJSON`; nil: no body), taking `duration`, for
+    /// expectations that judge nothing else (`Expectations.judgesOnlyStatusJSONAndTime`): how
+    /// `validate` judges a sample whose `json:` is its own answer, without writing the body and
+    /// parsing it back.
     package static func failures(_ expect: Expectations?, validation: Validation, status: Int,
-                                 json root: @autoclosure () -> JSONValue?, duration: Double) -> [String] {
+                                 json body: Value?, duration: Double) -> [String] {
         // Each part read out of `expect` alone (`guard let expect` copied it whole).
         var out: [String] = []
         if let failure = statusFailure(expect?.status, validation, status, accepted: validation.accepts(status)) { out.append(failure) }
-        if let expectations = expect?.json, !expectations.isEmpty, case let failed = json(expectations, root: root()), !failed.isEmpty {
-            out += failed
+        if let expectations = expect?.json, !expectations.isEmpty {
+            let failed = body.map { body in json(expectations) { body.literalJSONValue(at: $0) } } ?? [notJSON(expectations)]
+            if !failed.isEmpty { out += failed }
         }
         if let failure = timeFailure(expect?.maxTime, duration) { out.append(failure) }
         return out
@@ -128,15 +130,19 @@ package enum Judge {
     }
 
     static func json(_ expectations: [JSONExpectation], _ body: Data) -> [String] {
-        json(expectations, root: JSONValue.parse(body))
+        guard let root = JSONValue.parse(body) else { return [notJSON(expectations)] }
+        return json(expectations) { $0.evaluate(root) }
     }
 
-    /// `expectations` judged against a body read as `root` (nil: not JSON).
-    static func json(_ expectations: [JSONExpectation], root: JSONValue?) -> [String] {
-        guard let root else { return ["body is not JSON (\(expectations[0].path) cannot be read)"] }
+    private static func notJSON(_ expectations: [JSONExpectation]) -> String {
+        "body is not JSON (\(expectations[0].path) cannot be read)"
+    }
+
+    /// `expectations` judged by what `find` finds at their paths in a JSON body.
+    private static func json(_ expectations: [JSONExpectation], find: (JSONPath) -> JSONValue?) -> [String] {
         var out: [String] = []
         for e in expectations {
-            let found = e.path.evaluate(root)
+            let found = find(e.path)
             for c in e.comparisons {
                 if let failure = compare(c, found, path: e.path.description) { out.append(failure); break }
             }

@@ -93,22 +93,20 @@ package enum SampleCheck {
 
     /// The verdict on `sample` as its stub's answer would get it, without a stub: when the answer
     /// is the sample's status and its `json:` body (or none) as written (nothing in it expands,
-    /// `Value.literalJSONValue`), it neither fails nor times out, it has no events or messages, and
+    /// `Value.isLiteralJSON`), it neither fails nor times out, it has no events or messages, and
     /// `expect` judges nothing but the status, the JSON and the time. Then the body is judged as
-    /// a tree, not written as JSON text and parsed back. nil: judge it through the stub.
+    /// written, not written as JSON text and parsed back. nil: judge it through the stub.
     static func quickVerdict(_ sample: Sample, _ expect: Expectations?, _ policy: Policy) -> Verdict? {
         guard sample.error == nil, sample.delay <= policy.timeout, sample.events == nil, sample.messages == nil,
               expect?.judgesOnlyStatusJSONAndTime != false,
               sample.headers.allSatisfy({ $0.value.expandsToItself }) else { return nil }
-        var tree: JSONValue?
+        var json: Value?
         switch sample.body {
-        case nil: tree = nil
-        case .json(let value)?:
-            guard let read = value.literalJSONValue else { return nil }
-            tree = read
-        case .text?, .file?: return nil
+        case nil: json = nil
+        case .json(let value)? where value.isLiteralJSON: json = value
+        case .json?, .text?, .file?: return nil
         }
-        let failures = Judge.failures(expect, validation: policy.validation, status: sample.status, json: tree,
+        let failures = Judge.failures(expect, validation: policy.validation, status: sample.status, json: json,
                                       duration: sample.delay)
         return Verdict.judge(failures: failures, expectFailure: sample.expectFailure)
     }

@@ -120,12 +120,31 @@ final class SampleCheckTests: XCTestCase {
                 let tree = try XCTUnwrap(value.literalJSONValue, "\(name ?? "sample")")
                 XCTAssertEqual(tree, parsed)
                 XCTAssertEqual(tree.jsonText, parsed?.jsonText, "members in the parser's order")
+                // and what a path finds in the value is what it finds in the parsed text
+                for text in ["$", "$.b", "$.b[5]", "$.b[-2]", "$.b[11]", "$.b[*]", "$.b.length()", "$.b[5].length()",
+                             "$.a", "$.a.c", "$.a.length()", "$.a[0]", "$['']", "$.zz", "$[0]", "$[-1].x", "$[1][*]", "$[1].y.z"] {
+                    let path = try JSONPath.parse(text).get()
+                    let found = value.literalJSONValue(at: path), expected = parsed.flatMap(path.evaluate)
+                    XCTAssertEqual(found, expected, "\(name ?? "sample") \(text)")
+                    XCTAssertEqual(found?.jsonText, expected?.jsonText, "\(name ?? "sample") \(text)")
+                }
             }
+            XCTAssertEqual(value.isLiteralJSON, value.literalJSONValue != nil)
+        }
+        // a repeated key (not from YAML, which refuses one): the parser's last value, in the first's place
+        let repeated = Value.object([.init(key: "k", value: .number("1")), .init(key: "a", value: .number("2")),
+                                     .init(key: "k", value: .array([.number("3")]))])
+        let text = try XCTUnwrap(JSONValue.parse(Data(repeated.jsonText.utf8)))
+        XCTAssertEqual(repeated.literalJSONValue?.jsonText, text.jsonText)
+        for path in ["$.k", "$.k[0]", "$.length()", "$[*]"] {
+            let p = try JSONPath.parse(path).get()
+            XCTAssertEqual(repeated.literalJSONValue(at: p)?.jsonText, p.evaluate(text)?.jsonText, path)
         }
         var deep = Value.number("1")
         for _ in 0..<JSONParser.maxDepth { deep = .array([deep]) }
         XCTAssertNil(JSONValue.parse(Data(deep.jsonText.utf8)))
         XCTAssertNil(deep.literalJSONValue, "nesting the parser refuses")
+        XCTAssertFalse(deep.isLiteralJSON)
         guard case .array(let items) = deep else { return XCTFail() }
         XCTAssertEqual(items[0].literalJSONValue, JSONValue.parse(Data(items[0].jsonText.utf8)))
     }
