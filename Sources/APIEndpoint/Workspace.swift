@@ -196,9 +196,10 @@ package struct Workspace: Sendable {
     }
 
     /// `policy(for:in:)` of a target read in place (an element of `service.targets`: passed on
-    /// as a `Target`, it was copied whole).
-    package func policy(at target: UnsafePointer<Target>, in service: Service) throws(APIError) -> Policy {
-        try resolver.policy(at: target, in: service)
+    /// as a `Target`, it was copied whole), for the targets of one service asked in turn: the
+    /// policy every target without a `validate:` or `timeout:` of its own shares is kept in `plain`.
+    package func policy(at target: UnsafePointer<Target>, in service: Service, plain: inout Policy?) throws(APIError) -> Policy {
+        try resolver.policy(at: target, in: service, plain: &plain)
     }
 
     /// `bindings(for:in:)` of a target read in place.

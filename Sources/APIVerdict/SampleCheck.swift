@@ -32,21 +32,22 @@ package enum SampleCheck {
     static func diagnostics(_ service: Service, _ indices: Range<Int>, workspace: Workspace) -> [Diagnostic] {
         service.targets.withUnsafeBufferPointer { targets in
             var out: [Diagnostic] = []
+            var plain: Policy?  // the policy of the targets without validate:/timeout: of their own
             // Each target read in place, a field at a time (`let target = service.targets[i]` copied it whole).
-            for i in indices { diagnostics(service, targets.baseAddress! + i, workspace: workspace, into: &out) }
+            for i in indices { diagnostics(service, targets.baseAddress! + i, workspace: workspace, plain: &plain, into: &out) }
             return out
         }
     }
 
     private static func diagnostics(_ service: Service, _ target: UnsafePointer<Target>, workspace: Workspace,
-                                    into out: inout [Diagnostic]) {
+                                    plain: inout Policy?, into out: inout [Diagnostic]) {
         // Asked without a copy of the sample (`!= nil` copied it), and `expect:` copied out once.
         if case .none = target.pointee.sample, target.pointee.samples.isEmpty { return }
         let expect = target.pointee.expect
         let policy: Policy
         var bindings: Bindings?
         do throws(APIError) {
-            policy = try workspace.policy(at: target, in: service)
+            policy = try workspace.policy(at: target, in: service, plain: &plain)
             // Params that expand to themselves cannot fail to: their bindings are made only for a
             // sample that expands something (`quickVerdict` judges the others without them).
             if !target.pointee.params.allSatisfy({ $0.value.expandsToItself }) {

@@ -148,4 +148,36 @@ final class SampleCheckTests: XCTestCase {
         guard case .array(let items) = deep else { return XCTFail() }
         XCTAssertEqual(items[0].literalJSONValue, JSONValue.parse(Data(items[0].jsonText.utf8)))
     }
+
+    /// The service's policy, made once for the targets without `validate:` or `timeout:` of their
+    /// own, is not the policy of a target with either.
+    func testTargetsOwnPolicyIsNotTheSharedOne() throws {
+        // GIVEN a service's validate: and timeout:, and targets with and without their own, in turn
+        let service = try decodeService("""
+            baseURL: http://x
+            validate: success
+            timeout: 1s
+            targets:
+              own:
+                validate: [500]
+                sample: { status: 500 }
+              plain:
+                sample: { status: 500 }
+              slowOwn:
+                timeout: 5s
+                sample: { delay: 2, json: {} }
+              slow:
+                sample: { delay: 2, json: {} }
+              other:
+                validate: none
+                sample: { status: 404 }
+            """)
+        // WHEN judged offline
+        let d = SampleCheck.diagnostics(service, workspace: Workspace(variables: [:]))
+        // THEN each target is judged by its own policy, the others by the service's
+        XCTAssertEqual(d.map { "\($0.mark!.line) \($0.message)" }, [
+            "9 the sample of demo.plain fails its expectations: status 500 is not accepted by validate: success (200-299)",
+            "14 the sample of demo.slow fails its expectations: timed out after 1 s",
+        ])
+    }
 }
