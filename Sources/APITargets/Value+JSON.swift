@@ -48,18 +48,16 @@ extension JSONValue {
 }
 
 extension Value {
-    /// The tree `JSONParser` reads back from `expanded(with:in:file:)`'s `jsonText`, made without
-    /// the text and without any bindings: nil unless the value `isLiteralJSON`.
-    package var literalJSONValue: JSONValue? { literalJSONValue(depth: 0) }
-
     /// Whether every string (keys aside: they are not expanded) expands to itself, every number is
     /// written by JSON's grammar (`0x1F` is not) and the nesting is within the parser's: then
-    /// `jsonText`, expanded with any bindings, reads back as `literalJSONValue`. What `validate`
-    /// judges a `json:` sample by without a stub; asked without making the tree.
+    /// `jsonText`, expanded with any bindings, reads back as the same tree whatever the bindings.
+    /// What `validate` judges a `json:` sample by without a stub; asked without making the tree.
     package var isLiteralJSON: Bool { isLiteralJSON(depth: 0) }
 
-    /// `path` evaluated on `literalJSONValue` of a value that `isLiteralJSON`, found in the value
-    /// itself: only what the path finds is made a tree, not the parts it passes by.
+    /// `path` evaluated on the tree `JSONParser` reads from `jsonText` of a value that
+    /// `isLiteralJSON`, found in the value itself: neither the text nor the tree is made, only
+    /// what the path finds becomes a `JSONValue` (all of it for `$`). nil: it finds nothing, or
+    /// what it reaches is not `isLiteralJSON`.
     package func literalJSONValue(at path: JSONPath) -> JSONValue? {
         literalJSONValue(at: path.steps[...], depth: 0)
     }

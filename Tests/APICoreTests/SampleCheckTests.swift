@@ -94,6 +94,7 @@ final class SampleCheckTests: XCTestCase {
 
     /// A `json:` sample read as a tree without its text: the tree the parser reads from the text.
     func testLiteralJSONValueIsTheParsedText() throws {
+        let whole = try JSONPath.parse("$").get()
         let service = try decodeService(#"""
             baseURL: http://x
             targets:
@@ -112,12 +113,12 @@ final class SampleCheckTests: XCTestCase {
             switch name {
             case "leading"?:
                 XCTAssertNil(parsed)  // 01.5 is not JSON's: the text does not parse, nor is a tree made
-                XCTAssertNil(value.literalJSONValue)
+                XCTAssertNil(value.literalJSONValue(at: whole))
             case "brace"?, "dollar"?:
                 XCTAssertNotNil(parsed)
-                XCTAssertNil(value.literalJSONValue, "a string that may expand: no tree")
+                XCTAssertNil(value.literalJSONValue(at: whole), "a string that may expand: no tree")
             default:
-                let tree = try XCTUnwrap(value.literalJSONValue, "\(name ?? "sample")")
+                let tree = try XCTUnwrap(value.literalJSONValue(at: whole), "\(name ?? "sample")")
                 XCTAssertEqual(tree, parsed)
                 XCTAssertEqual(tree.jsonText, parsed?.jsonText, "members in the parser's order")
                 // and what a path finds in the value is what it finds in the parsed text
@@ -129,13 +130,13 @@ final class SampleCheckTests: XCTestCase {
                     XCTAssertEqual(found?.jsonText, expected?.jsonText, "\(name ?? "sample") \(text)")
                 }
             }
-            XCTAssertEqual(value.isLiteralJSON, value.literalJSONValue != nil)
+            XCTAssertEqual(value.isLiteralJSON, value.literalJSONValue(at: whole) != nil)
         }
         // a repeated key (not from YAML, which refuses one): the parser's last value, in the first's place
         let repeated = Value.object([.init(key: "k", value: .number("1")), .init(key: "a", value: .number("2")),
                                      .init(key: "k", value: .array([.number("3")]))])
         let text = try XCTUnwrap(JSONValue.parse(Data(repeated.jsonText.utf8)))
-        XCTAssertEqual(repeated.literalJSONValue?.jsonText, text.jsonText)
+        XCTAssertEqual(repeated.literalJSONValue(at: whole)?.jsonText, text.jsonText)
         for path in ["$.k", "$.k[0]", "$.length()", "$[*]"] {
             let p = try JSONPath.parse(path).get()
             XCTAssertEqual(repeated.literalJSONValue(at: p)?.jsonText, p.evaluate(text)?.jsonText, path)
@@ -143,10 +144,10 @@ final class SampleCheckTests: XCTestCase {
         var deep = Value.number("1")
         for _ in 0..<JSONParser.maxDepth { deep = .array([deep]) }
         XCTAssertNil(JSONValue.parse(Data(deep.jsonText.utf8)))
-        XCTAssertNil(deep.literalJSONValue, "nesting the parser refuses")
+        XCTAssertNil(deep.literalJSONValue(at: whole), "nesting the parser refuses")
         XCTAssertFalse(deep.isLiteralJSON)
         guard case .array(let items) = deep else { return XCTFail() }
-        XCTAssertEqual(items[0].literalJSONValue, JSONValue.parse(Data(items[0].jsonText.utf8)))
+        XCTAssertEqual(items[0].literalJSONValue(at: whole), JSONValue.parse(Data(items[0].jsonText.utf8)))
     }
 
     /// The service's policy, made once for the targets without `validate:` or `timeout:` of their
