@@ -16,14 +16,6 @@ package struct Expectations: Sendable, Equatable {
     }
     /// Whether `schema:` is set, asked without copying it out of its box.
     package var hasSchema: Bool { schemaBox != nil }
-    /// Whether a target of `targets` expects a `schema:`, each asked in place (here, where the
-    /// layout is known: asked from another module, every target's `expect:` was copied out).
-    package static func anySchema(in targets: [Target]) -> Bool {
-        targets.withUnsafeBufferPointer { t in
-            guard let base = t.baseAddress else { return false }
-            return t.indices.contains { base[$0].expect?.schemaBox != nil }
-        }
-    }
     /// Whether it judges nothing but the status, the JSON body and the time (no headers, body
     /// text, schema, events, messages or GraphQL errors): `Judge.failures(_:validation:status:json:duration:)`.
     package var judgesOnlyStatusJSONAndTime: Bool {
@@ -124,4 +116,12 @@ package enum BodyExpectation: Sendable, Equatable {
     case contains(String)
     /// A regular expression (PCRE2 syntax, Unicode-aware; `BoundedRegex`), checked when the file is read.
     case matches(String)
+}
+
+extension Target {
+    /// Whether the target at `target` expects a `schema:`, asked in place (here, where the layout
+    /// is known: asked from another module, the target's `expect:` was copied out).
+    package static func expectsSchema(at target: UnsafePointer<Target>) -> Bool {
+        target.pointee.expect?.hasSchema == true
+    }
 }

@@ -13,28 +13,59 @@ package enum SampleCheck {
     package static func diagnostics(_ service: Service, workspace: Workspace) -> [Diagnostic] {
         let workspace = workspace.offline()  // nothing is sent: only what the samples use must be set
         let targets = service.targets.indices
-        // Two halves at once when nothing shared is touched: no secret command may run (each runs
-        // once per process, at its first use), no schema is matched (its patterns are compiled
-        // lazily). Each target's diagnostics are its own, so the halves join in file order.
-        // Read in place: iterating the targets copied every one whole.
-        guard targets.count >= bothCoresFrom, workspace.project.secrets.isEmpty, !Expectations.anySchema(in: service.targets) else {
-            return diagnostics(service, targets, workspace: workspace)
+        // Two halves at once when no secret command may run (each runs once per process, at its
+        // first use). A target with a schema is left to after the halves (its patterns are compiled
+        // lazily, not for two threads at once), and its diagnostics put back where it stands: each
+        // target's diagnostics are its own, so the halves join in file order.
+        guard targets.count >= bothCoresFrom, workspace.project.secrets.isEmpty else {
+            return diagnostics(service, targets, workspace: workspace, leavingSchemas: false).out
         }
         let half = targets.lowerBound + targets.count / 2
-        let (first, second) = BothCores.run({ diagnostics(service, targets.lowerBound..<half, workspace: workspace) },
-                                            { diagnostics(service, half..<targets.upperBound, workspace: workspace) })
-        return first + second
+        let (first, second) = BothCores.run({ diagnostics(service, targets.lowerBound..<half, workspace: workspace, leavingSchemas: true) },
+                                            { diagnostics(service, half..<targets.upperBound, workspace: workspace, leavingSchemas: true) })
+        return joined(first, service, workspace: workspace) + joined(second, service, workspace: workspace)
     }
 
     /// From this many targets in a service, `diagnostics` judges two halves at once.
     static let bothCoresFrom = 1_000
 
-    static func diagnostics(_ service: Service, _ indices: Range<Int>, workspace: Workspace) -> [Diagnostic] {
+    /// The diagnostics of a range of targets, and the targets with a schema it left (`leavingSchemas`),
+    /// each with the place in `out` its diagnostics go.
+    struct Judged: Sendable {
+        var out: [Diagnostic] = []
+        var left: [(target: Int, at: Int)] = []
+    }
+
+    static func diagnostics(_ service: Service, _ indices: Range<Int>, workspace: Workspace, leavingSchemas: Bool) -> Judged {
         service.targets.withUnsafeBufferPointer { targets in
-            var out: [Diagnostic] = []
+            var judged = Judged()
             var plain: Policy?  // the policy of the targets without validate:/timeout: of their own
             // Each target read in place, a field at a time (`let target = service.targets[i]` copied it whole).
-            for i in indices { diagnostics(service, targets.baseAddress! + i, workspace: workspace, plain: &plain, into: &out) }
+            for i in indices {
+                let target = targets.baseAddress! + i
+                if leavingSchemas, Target.expectsSchema(at: target) {
+                    judged.left.append((i, judged.out.count))
+                    continue
+                }
+                diagnostics(service, target, workspace: workspace, plain: &plain, into: &judged.out)
+            }
+            return judged
+        }
+    }
+
+    /// `judged`'s diagnostics with those of the targets it left, judged now, each where it stands.
+    static func joined(_ judged: Judged, _ service: Service, workspace: Workspace) -> [Diagnostic] {
+        guard !judged.left.isEmpty else { return judged.out }
+        return service.targets.withUnsafeBufferPointer { targets in
+            var out: [Diagnostic] = []
+            var plain: Policy?
+            var from = 0
+            for (i, at) in judged.left {
+                out += judged.out[from..<at]
+                from = at
+                diagnostics(service, targets.baseAddress! + i, workspace: workspace, plain: &plain, into: &out)
+            }
+            out += judged.out[from...]
             return out
         }
     }

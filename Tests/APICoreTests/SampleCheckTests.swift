@@ -181,4 +181,30 @@ final class SampleCheckTests: XCTestCase {
             "14 the sample of demo.slow fails its expectations: timed out after 1 s",
         ])
     }
+
+    /// A large service's targets with a schema are judged after the two halves, their diagnostics
+    /// where the targets stand: the same as judged one after another.
+    func testTargetsWithASchemaKeepTheirPlaceAfterTheHalves() throws {
+        // GIVEN 1,200 targets, every hundredth from the 3rd breaking its schema and from the 7th its status
+        var yaml = "baseURL: http://x\ntargets:\n"
+        for i in 0..<1_200 {
+            switch i % 100 {
+            case 3: yaml += "  t\(i):\n    expect: { schema: { type: object, required: [name] } }\n    sample: { json: { id: \(i) } }\n"
+            case 7: yaml += "  t\(i):\n    expect: { status: 200 }\n    sample: { status: 500, json: { id: \(i) } }\n"
+            default: yaml += "  t\(i):\n    expect: { json: { \"$.id\": \(i) } }\n    sample: { json: { id: \(i) } }\n"
+            }
+        }
+        let service = try decodeService(yaml)
+        XCTAssertGreaterThanOrEqual(service.targets.count, SampleCheck.bothCoresFrom)
+        let workspace = Workspace(variables: [:])
+        // WHEN judged in two halves, and one after another
+        let halves = SampleCheck.diagnostics(service, workspace: workspace)
+        let serial = SampleCheck.diagnostics(service, service.targets.indices, workspace: workspace.offline(), leavingSchemas: false).out
+        // THEN both give every failure, in file order
+        XCTAssertEqual(halves.count, 24)
+        XCTAssertEqual(halves.map(\.message), serial.map(\.message))
+        XCTAssertEqual(halves.compactMap(\.mark?.line), serial.compactMap(\.mark?.line))
+        XCTAssertEqual(halves.compactMap(\.mark?.line), halves.compactMap(\.mark?.line).sorted())
+        XCTAssertEqual(halves.filter { $0.message.contains("schema") }.count, 12)
+    }
 }
