@@ -151,6 +151,19 @@ package struct EndpointResolver: Sendable {
                       timeout: timeout(target.pointee.timeout, service, layers, &ignored))
     }
 
+    /// `policy(at:in:)` of the targets of one service asked in turn (`validate`'s sample check):
+    /// without a rule or an environment, a target with neither `validate:` nor `timeout:` of its
+    /// own has the service's policy, made for the first such target and kept in `plain` (nil to
+    /// start with; one per service).
+    package func policy(at target: UnsafePointer<Target>, in service: Service, plain: inout Policy?) throws(APIError) -> Policy {
+        guard target.pointee.validation == nil, target.pointee.timeout == nil, project.rules.isEmpty, service.rules.isEmpty,
+              environmentName == nil else { return try policy(at: target, in: service) }
+        if let plain { return plain }
+        let made = try policy(at: target, in: service)
+        plain = made
+        return made
+    }
+
     /// The TLS trust of every request of `service`: its `tls:`, under `--cacert` and `--insecure`.
     package func tls(for service: Service) -> TLSOptions {
         (service.tls ?? TLSOptions()).overridden(by: overrides.tls)

@@ -195,10 +195,16 @@ package struct Workspace: Sendable {
         try resolver.bindings(for: target, in: service)
     }
 
-    /// `policy(for:in:)` and `bindings(for:in:)` of a target read in place (an element of
-    /// `service.targets`: passed on as a `Target`, it was copied whole).
-    package func policyAndBindings(at target: UnsafePointer<Target>, in service: Service) throws(APIError) -> (Policy, Bindings) {
-        (try resolver.policy(at: target, in: service), try resolver.bindings(at: target, in: service))
+    /// `policy(for:in:)` of a target read in place (an element of `service.targets`: passed on
+    /// as a `Target`, it was copied whole), for the targets of one service asked in turn: the
+    /// policy every target without a `validate:` or `timeout:` of its own shares is kept in `plain`.
+    package func policy(at target: UnsafePointer<Target>, in service: Service, plain: inout Policy?) throws(APIError) -> Policy {
+        try resolver.policy(at: target, in: service, plain: &plain)
+    }
+
+    /// `bindings(for:in:)` of a target read in place.
+    package func bindings(at target: UnsafePointer<Target>, in service: Service) throws(APIError) -> Bindings {
+        try resolver.bindings(at: target, in: service)
     }
 
     /// A target's base URL, after the environment, `APICLI_BASE_URL_<SERVICE>` and `--base-url`.

@@ -11,7 +11,7 @@ import Foundation
 /// sorted, a repeated key's last value) and `Value` (a target file's data, what `record` writes:
 /// numbers as sent, members in the order received).
 package enum JSONParser {
-    static let maxDepth = 512
+    package static let maxDepth = 512
 
     package static func parse(_ data: Data) -> JSONValue? {
         data.withUnsafeBytes { raw in read(raw.bindMemory(to: UInt8.self), into: JSONValue.self) }
@@ -168,29 +168,36 @@ package enum JSONParser {
             return v
         }
 
-        /// Reads past a number (`-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`); returns
-        /// where its text stands.
+        /// Reads past a number; returns where its text stands.
         mutating func numberSpan() -> Range<Int>? {
-            let start = i
-            if peek == UInt8(ascii: "-") { i += 1 }
-            guard let first = peek, isDigit(first) else { return nil }
-            i += 1
-            if first != UInt8(ascii: "0") { while let b = peek, isDigit(b) { i += 1 } }
-            if peek == UInt8(ascii: ".") {
-                i += 1
-                guard let b = peek, isDigit(b) else { return nil }
-                while let b = peek, isDigit(b) { i += 1 }
-            }
-            if let e = peek, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
-                i += 1
-                if let s = peek, s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { i += 1 }
-                guard let b = peek, isDigit(b) else { return nil }
-                while let b = peek, isDigit(b) { i += 1 }
-            }
-            return start..<i
+            guard let end = JSONParser.numberEnd(bytes, from: i) else { return nil }
+            defer { i = end }
+            return i..<end
         }
+    }
 
+    /// Where the number starting at `start` ends (`-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`),
+    /// nil when no number starts there: the grammar the parser reads numbers by.
+    package static func numberEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var i = start
+        func peek() -> UInt8? { i < bytes.count ? bytes[i] : nil }
         func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+        if peek() == UInt8(ascii: "-") { i += 1 }
+        guard let first = peek(), isDigit(first) else { return nil }
+        i += 1
+        if first != UInt8(ascii: "0") { while let b = peek(), isDigit(b) { i += 1 } }
+        if peek() == UInt8(ascii: ".") {
+            i += 1
+            guard let b = peek(), isDigit(b) else { return nil }
+            while let b = peek(), isDigit(b) { i += 1 }
+        }
+        if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            i += 1
+            if let s = peek(), s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { i += 1 }
+            guard let b = peek(), isDigit(b) else { return nil }
+            while let b = peek(), isDigit(b) { i += 1 }
+        }
+        return i
     }
 }
 

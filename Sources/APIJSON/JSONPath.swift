@@ -49,7 +49,8 @@ package struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         Self.evaluate(steps[...], root)
     }
 
-    private static func evaluate(_ steps: ArraySlice<Step>, _ value: JSONValue) -> JSONValue? {
+    /// `steps` (the rest of a path) from `value`.
+    package static func evaluate(_ steps: ArraySlice<Step>, _ value: JSONValue) -> JSONValue? {
         guard let step = steps.first else { return value }
         let rest = steps.dropFirst()
         switch (step, value) {

@@ -16,6 +16,11 @@ package struct Expectations: Sendable, Equatable {
     }
     /// Whether `schema:` is set, asked without copying it out of its box.
     package var hasSchema: Bool { schemaBox != nil }
+    /// Whether it judges nothing but the status, the JSON body and the time (no headers, body
+    /// text, schema, events, messages or GraphQL errors): `Judge.failures(_:validation:status:json:duration:)`.
+    package var judgesOnlyStatusJSONAndTime: Bool {
+        headers.isEmpty && body == nil && schemaBox == nil && eventsBox == nil && messages == nil && !graphqlErrors
+    }
     /// Seconds.
     package var maxTime: Double?
     package var mark: Mark
@@ -111,4 +116,12 @@ package enum BodyExpectation: Sendable, Equatable {
     case contains(String)
     /// A regular expression (PCRE2 syntax, Unicode-aware; `BoundedRegex`), checked when the file is read.
     case matches(String)
+}
+
+extension Target {
+    /// Whether the target at `target` expects a `schema:`, asked in place (here, where the layout
+    /// is known: asked from another module, the target's `expect:` was copied out).
+    package static func expectsSchema(at target: UnsafePointer<Target>) -> Bool {
+        target.pointee.expect?.hasSchema == true
+    }
 }

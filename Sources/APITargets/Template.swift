@@ -1,3 +1,4 @@
+import APISupport
 import APIYAML
 /// A string from a target file that may hold `{param}` placeholders and `${VAR}` / `${VAR:-default}`
 /// environment references. It keeps its mark so an unresolved name can be reported where it stands.
@@ -59,6 +60,16 @@ package struct Template: Sendable, Equatable {
 
     /// Whether the text holds anything to expand.
     package var isLiteral: Bool { !text.utf8.contains(UInt8(ascii: "{")) }  // by bytes: a `{` is one
+
+    /// Whether expanding it gives its text as it is, whatever the bindings (no `{` and no `$`, the
+    /// test `Bindings.expand` starts with): nothing to look up, nothing that can fail. One pass
+    /// over the bytes in place (`utf8.contains` walks an iterator).
+    package var expandsToItself: Bool {
+        if let plain = text.utf8.withContiguousStorageIfAvailable({ !$0.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "$") } }) {
+            return plain
+        }
+        return isLiteral && !text.containsByte(UInt8(ascii: "$"))
+    }
 
     /// The `{name}` placeholders, in order of appearance.
     package var placeholders: [String] {

@@ -16,13 +16,7 @@ package enum Judge {
     /// Without `expect:` (or without its `status:`), `validation` judges the status.
     package static func failures(_ expect: Expectations?, validation: Validation, response: Response) -> [String] {
         var out: [String] = []
-        if let patterns = expect?.status {
-            if !patterns.contains(where: { $0.matches(response.status) }) {
-                out.append("status \(response.status), expected " + list(patterns.map(\.description)))
-            }
-        } else if !accepts(validation, response) {
-            out.append("status \(response.status) is not accepted by validate: \(validation)")
-        }
+        if let failure = statusFailure(expect?.status, validation, response.status, accepted: accepts(validation, response)) { out.append(failure) }
         guard let expect else { return out }
         // Nothing appended when nothing failed (most responses): appending an empty array cost as much as the check.
         if !expect.headers.isEmpty, case let failed = expect.headers.compactMap({ header($0, response.headers) }), !failed.isEmpty { out += failed }
@@ -32,10 +26,43 @@ package enum Judge {
         if let events = expect.events { out += self.events(events, response) }
         if let messages = expect.messages { out += self.messages(messages, response) }
         if expect.graphqlErrors, let errors = graphqlErrors(response.body) { out.append(errors) }
-        if let maxTime = expect.maxTime, response.duration > maxTime {
-            out.append("took \(Text.milliseconds(response.duration)), maxTime is \(Text.milliseconds(maxTime))")
-        }
+        if let failure = timeFailure(expect.maxTime, response.duration) { out.append(failure) }
         return out
+    }
+
+    /// `failures(_:validation:response:)` of an answer of `status` without messages, whose body
+    /// is `json` as written (`Value.isLiteralJSON`; nil: no body), taking `duration`, for
+    /// expectations that judge nothing else (`Expectations.judgesOnlyStatusJSONAndTime`): how
+    /// `validate` judges a sample whose `json:` is its own answer, without writing the body and
+    /// parsing it back.
+    package static func failures(_ expect: Expectations?, validation: Validation, status: Int,
+                                 json body: Value?, duration: Double) -> [String] {
+        // Each part read out of `expect` alone (`guard let expect` copied it whole).
+        var out: [String] = []
+        if let failure = statusFailure(expect?.status, validation, status, accepted: validation.accepts(status)) { out.append(failure) }
+        if let expectations = expect?.json, !expectations.isEmpty {
+            let failed = body.map { body in json(expectations) { body.literalJSONValue(at: $0) } } ?? [notJSON(expectations)]
+            if !failed.isEmpty { out += failed }
+        }
+        if let failure = timeFailure(expect?.maxTime, duration) { out.append(failure) }
+        return out
+    }
+
+    /// `expect: { status: }` (`patterns`), else `validation`, judging the status (`accepted`: what `validation` says).
+    private static func statusFailure(_ patterns: [StatusPattern]?, _ validation: Validation, _ status: Int, accepted: Bool) -> String? {
+        if let patterns {
+            if !patterns.contains(where: { $0.matches(status) }) {
+                return "status \(status), expected " + list(patterns.map(\.description))
+            }
+        } else if !accepted {
+            return "status \(status) is not accepted by validate: \(validation)"
+        }
+        return nil
+    }
+
+    private static func timeFailure(_ maxTime: Double?, _ duration: Double) -> String? {
+        guard let maxTime, duration > maxTime else { return nil }
+        return "took \(Text.milliseconds(duration)), maxTime is \(Text.milliseconds(maxTime))"
     }
 
     /// Whether `validation` accepts the response's status. A WebSocket conversation (its
@@ -103,10 +130,19 @@ package enum Judge {
     }
 
     static func json(_ expectations: [JSONExpectation], _ body: Data) -> [String] {
-        guard let root = JSONValue.parse(body) else { return ["body is not JSON (\(expectations[0].path) cannot be read)"] }
+        guard let root = JSONValue.parse(body) else { return [notJSON(expectations)] }
+        return json(expectations) { $0.evaluate(root) }
+    }
+
+    private static func notJSON(_ expectations: [JSONExpectation]) -> String {
+        "body is not JSON (\(expectations[0].path) cannot be read)"
+    }
+
+    /// `expectations` judged by what `find` finds at their paths in a JSON body.
+    private static func json(_ expectations: [JSONExpectation], find: (JSONPath) -> JSONValue?) -> [String] {
         var out: [String] = []
         for e in expectations {
-            let found = e.path.evaluate(root)
+            let found = find(e.path)
             for c in e.comparisons {
                 if let failure = compare(c, found, path: e.path.description) { out.append(failure); break }
             }

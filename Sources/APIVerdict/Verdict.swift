@@ -16,16 +16,20 @@ package struct Verdict: Sendable, Equatable {
     /// Judges `result` by `expect:` (else `validation`). With `expectFailure`, failing is passing.
     package static func judge(_ result: Result<Response, APIError>, expect: Expectations?, validation: Validation,
                              expectFailure: Bool = false) -> Verdict {
-        var failures: [String]
-        var kind: FailureKind?
         switch result {
         case .success(let response):
-            failures = Judge.failures(expect, validation: validation, response: response)
-            kind = failures.isEmpty ? nil : .expectation
+            return judge(failures: Judge.failures(expect, validation: validation, response: response), expectFailure: expectFailure)
         case .failure(let error):
-            failures = [error.summary]
-            kind = error.kind
+            return judge([error.summary], error.kind, expectFailure: expectFailure)
         }
+    }
+
+    /// The verdict on an answer (not an error) that failed `failures` (`Judge.failures`).
+    package static func judge(failures: [String], expectFailure: Bool) -> Verdict {
+        judge(failures, failures.isEmpty ? nil : .expectation, expectFailure: expectFailure)
+    }
+
+    private static func judge(_ failures: [String], _ kind: FailureKind?, expectFailure: Bool) -> Verdict {
         guard expectFailure else {
             return Verdict(passed: failures.isEmpty, kind: kind, messages: failures, failedAsExpected: false)
         }

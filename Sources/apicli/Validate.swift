@@ -66,7 +66,7 @@ struct ValidateValues {
         for service in services {
             targetCount += service.targets.count
             for i in service.targets.indices {  // by index: no copy of each Target
-                warnings += service.targets[i].warnings
+                if !service.targets[i].warnings.isEmpty { warnings += service.targets[i].warnings }  // += [] made a new array
                 sampleCount += (service.targets[i].sample == nil ? 0 : 1) + service.targets[i].samples.count
             }
         }
