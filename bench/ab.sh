@@ -20,7 +20,8 @@ trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null' E
 . "$(dirname "${BASH_SOURCE[0]}")/nginx-hello.sh"
 median() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.2f" % (x["median"]*1000) for x in r))' "$1"; }
 
-nginx_hello "$out/ng" 1
+# Two workers, as `make bench` runs it: with one, nginx is the bound of the load and check rows.
+nginx_hello "$out/ng" 2
 port=$nginx_port
 url=http://127.0.0.1:$port
 for _ in $(seq 50); do curl -s -o /dev/null "$url/hello" && break; sleep 0.1; done
@@ -52,12 +53,14 @@ for r in $(seq "$rounds"); do
   printf '%-44s round %d  A %8s s   B %8s s   B/A %s\n' "check --jobs 16, 10,000 GETs" "$r" "$sa" "$sb" "$(python3 -c "print('%.3f' % ($sb/$sa))")"
 done
 for r in $(seq "$rounds"); do
-  line=()
+  line=() cpu=()
   for bin in "$a" "$b"; do
-    "$bin" load bench.hello --targets "$out/targets" --users 32 --duration 5s -q --json "$out/l.json" >/dev/null 2>&1
+    /usr/bin/time -f "%U %S" -o "$out/l.cpu" "$bin" load bench.hello --targets "$out/targets" --users 32 --duration 5s -q --json "$out/l.json" >/dev/null 2>&1
     line+=("$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["overall"]; print("%.0f" % (o["requests"]/5))' "$out/l.json")")
+    # apicli's own CPU (user + system) a request: what the client spends, whatever nginx's share of the cores
+    cpu+=("$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["overall"]; u,s=map(float,open(sys.argv[2]).read().split()); print("%.2f" % ((u+s)*1e6/o["requests"]))' "$out/l.json" "$out/l.cpu")")
   done
-  printf '%-44s round %d  A %8s/s  B %8s/s  B/A %s\n' "load --users 32 5s (req/s)" "$r" "${line[0]}" "${line[1]}" "$(python3 -c "print('%.3f' % (${line[1]}/${line[0]}))")"
+  printf '%-44s round %d  A %8s/s  B %8s/s  B/A %s   CPU a request: A %s us  B %s us\n' "load --users 32 5s (req/s)" "$r" "${line[0]}" "${line[1]}" "$(python3 -c "print('%.3f' % (${line[1]}/${line[0]}))")" "${cpu[0]}" "${cpu[1]}"
 done
 for r in $(seq "$rounds"); do
   line=()
