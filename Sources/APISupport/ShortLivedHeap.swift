@@ -4,9 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-/// The heap of a command that reads a large file and exits (`list`, `validate`) in 2 MiB pages where
-/// the kernel gives them when asked (transparent huge pages in `madvise` mode): a page fault per
-/// 2 MiB touched instead of per 4 KiB (a file of 10,000 targets faulted in 38 MiB a page at a time).
+/// The heap of a command that reads a large file or runs many checks and exits (`list`, `validate`,
+/// `check`) in 2 MiB pages where the kernel gives them when asked (transparent huge pages in
+/// `madvise` mode): a page fault per 2 MiB touched instead of per 4 KiB (a file of 10,000 targets
+/// faulted in 38 MiB a page at a time).
 /// Not for `mock`, `load` or anything long-running: a huge page stays whole while any of it is used.
 package enum ShortLivedHeap {
     /// Whether `begin` was called (and whether heaps are to be reserved), and the threads whose heaps
@@ -40,18 +41,26 @@ package enum ShortLivedHeap {
     /// heap of a thread (not the main one) by an `mprotect` call each time it needs more, a page at
     /// a time (7,400 calls in the thread that built `check`'s 10,000 requests), and keeps what it
     /// reached when memory is freed: two blocks of 28 MiB taken and given back leave it so, none of
-    /// it touched (not resident). (Through `dlsym`: a `malloc` the compiler sees freed unused is left out.)
+    /// it touched (not resident).
     static func reserve() {
         #if canImport(Glibc)
-        typealias Malloc = @convention(c) (Int) -> UnsafeMutableRawPointer?
-        typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
-        guard let malloc = dlsym(nil, "malloc").map({ unsafeBitCast($0, to: Malloc.self) }),
-              let free = dlsym(nil, "free").map({ unsafeBitCast($0, to: Free.self) }) else { return }
+        guard let (malloc, free) = opaque else { return }
         let first = malloc(28 << 20), second = malloc(28 << 20)
         free(second)
         free(first)
         #endif
     }
+
+    #if canImport(Glibc)
+    /// glibc's `malloc` and `free` called through `dlsym`: a block the compiler sees taken and
+    /// freed (or never used) is left out, and these blocks are taken for their effect on the heap.
+    private typealias Malloc = @convention(c) (Int) -> UnsafeMutableRawPointer?
+    private typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    private static let opaque: (malloc: Malloc, free: Free)? = {
+        guard let malloc = dlsym(nil, "malloc"), let free = dlsym(nil, "free") else { return nil }
+        return (unsafeBitCast(malloc, to: Malloc.self), unsafeBitCast(free, to: Free.self))
+    }()
+    #endif
 
     /// Asks for huge pages in the heap that holds `block` (a block glibc's `malloc` gave this thread).
     package static func adviseHugePages(holding block: UnsafeMutableRawPointer) {
@@ -82,10 +91,8 @@ package enum ShortLivedHeap {
         let address = Int(bitPattern: probe)
         free(probe)
         let rest = ((address + huge - 1) & ~(huge - 1)) - address - 64
-        // Never freed, its pages never touched. (Through `dlsym`: a `malloc` whose block the compiler
-        // sees unused is left out.)
-        typealias Malloc = @convention(c) (Int) -> UnsafeMutableRawPointer?
-        if rest >= 1 << 17, let take = dlsym(nil, "malloc").map({ unsafeBitCast($0, to: Malloc.self) }) { _ = take(rest) }
+        // Never freed, its pages never touched.
+        if rest >= 1 << 17, let (take, _) = opaque { _ = take(rest) }
         #endif
     }
 }
