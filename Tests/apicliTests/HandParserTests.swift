@@ -119,6 +119,8 @@ final class HandParserTests: XCTestCase {
         try assertAccepted(["check", "--stub"])
         try assertAccepted(["check", "--stub", "github", "httpbin.status*", "--all", "--fail-fast"])
         try assertAccepted(["check", "--targets", "api", "--env", "ci", "github"])
+        try assertAccepted(["check", "--targets", "api", "--jobs", "16"])
+        try assertAccepted(["check", "--jobs", "+3", "github"])
         try assertAccepted(["list"])
         try assertAccepted(["list", "github", "--json", "httpbin.s*"])
         try assertAccepted(["list", "--targets", "api"])
@@ -130,7 +132,12 @@ final class HandParserTests: XCTestCase {
     func testCheckListValidateLinesItDoesNotKnowAreLeftToArgumentParser() {
         for words in [
             ["check", "--stub", "--stub"],
-            ["check", "--jobs", "4"],
+            ["check", "--jobs", "4", "--jobs", "5"],
+            ["check", "--jobs", "0"],                           // validate() refuses it
+            ["check", "--jobs", "-2"],
+            ["check", "--jobs", "four"],
+            ["check", "--jobs", "99999999999999999999"],
+            ["check", "--jobs"],
             ["check", "--drift", "--drift-mode", "warn"],       // --drift=warn as main rewrites it
             ["check", "--stub", "--targets=api"],
             ["check", "--", "github"],
