@@ -28,7 +28,11 @@ import Foundation
 ///
 /// `settings`: the run's connection options, proxies and cookie jar (the workspace's); nothing of
 /// them is process-wide.
-package struct LiveTransport: Transport {
+///
+/// A class (its fields are constants): each request's deadline closure and the `Decorated` around it
+/// hold one reference, where the struct was copied whole into them (16 retains and as many releases
+/// a request: its settings' strings and arrays and its connectors').
+package final class LiveTransport: Transport {
     /// A connector.
     package enum Connection: Sendable, CaseIterable {
         case nio, keepAlive, h2c
@@ -73,11 +77,11 @@ package struct LiveTransport: Transport {
             var response: Response
             if first.cancelsPromptly {
                 response = try await Deadline.bound(request.timeout, onTimeout: { holder.cancel() }) { () async throws(APIError) -> Response in
-                    try await follow(request, hop, first, transfer: transfer, holder: holder)
+                    try await self.follow(request, hop, first, transfer: transfer, holder: holder)
                 }
             } else {
                 response = try await Deadline.race(request.timeout, onTimeout: { holder.cancel() }) { () async throws(APIError) -> Response in
-                    try await follow(request, hop, first, transfer: transfer, holder: holder)
+                    try await self.follow(request, hop, first, transfer: transfer, holder: holder)
                 }
             }
             response.duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
