@@ -4,14 +4,18 @@ import APITargets
 /// (apicli.yaml), its environment, the service, its environment, then the rules that match
 /// (the project's, then the service's, each in order). `EndpointResolver` merges them.
 struct Layers {
-    var project: Project
+    /// What of the project applies below its environments and rules: its headers, and the file
+    /// they come from (the project whole was copied in for every request: its retains and releases).
+    var projectHeaders: [Header]
+    var projectFile: String
     var projectEnvironment: Environment?
     var serviceEnvironment: Environment?
     var rules: [Rule]
 
-    /// `service` and `target` lent (taken, they were copied in for every request and destroyed here).
-    package init(project: Project, service: borrowing Service, target: borrowing Target, environmentName: String?) throws(APIError) {
-        self.project = project
+    /// `project`, `service` and `target` lent (taken, they were copied in for every request and destroyed here).
+    package init(project: borrowing Project, service: borrowing Service, target: borrowing Target, environmentName: String?) throws(APIError) {
+        projectHeaders = project.headers
+        projectFile = project.file ?? "apicli.yaml"
         // No rule (most files): nothing filtered, no arrays made for every request.
         rules = project.rules.isEmpty && service.rules.isEmpty ? []
             : project.rules.filter { $0.applies(to: target.qualifiedName) } + service.rules.filter { $0.applies(to: target.name) }
@@ -36,8 +40,6 @@ struct Layers {
         var file: String
     }
 
-    private var projectFile: String { project.file ?? "apicli.yaml" }
-
     /// The environment's base URL (the service's beats the project's).
     func baseURL(service: Service) -> Sourced<Template>? {
         if let env = serviceEnvironment, let url = env.baseURL {
@@ -51,7 +53,7 @@ struct Layers {
 
     /// Headers in precedence order; the target's and the command line's come after.
     func headers(service: Service) -> [Sourced<Header>] {
-        var out = project.headers.map { Sourced(value: $0, origin: "apicli.yaml", file: projectFile) }
+        var out = projectHeaders.map { Sourced(value: $0, origin: "apicli.yaml", file: projectFile) }
         if let env = projectEnvironment {
             out += env.headers.map { Sourced(value: $0, origin: "environment '\(env.name)' of apicli.yaml", file: projectFile) }
         }
