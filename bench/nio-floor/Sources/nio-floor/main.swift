@@ -1,0 +1,100 @@
+// The floor of a closed-model HTTP/1.1 load on SwiftNIO, to compare `apicli load` with (bench/nio-floor.sh):
+// CONNECTIONS connections on two event loops, each writing a prebuilt `GET /hello` and, once the whole
+// response is in, the next one from its read handler. Nothing else: no parsing into types, no task,
+// no continuation, no latency recorded — what NIO's channels cost a request, not what a client does.
+//
+//   nio-floor PORT CONNECTIONS SECONDS [REQUESTS]     # REQUESTS: stop each connection after that many
+//
+// The response's size is read from the first one (head up to CRLF CRLF, then Content-Length) and taken
+// for all: nginx's `return 200` responses to the same request differ only in the Date header, which is
+// fixed-width. Loopback only.
+import NIOCore
+import NIOPosix
+import Foundation
+
+func usage() -> Never {
+    FileHandle.standardError.write(Data("usage: nio-floor PORT CONNECTIONS SECONDS [REQUESTS]\n".utf8))
+    exit(64)
+}
+let args = CommandLine.arguments
+guard args.count == 4 || args.count == 5,
+      let port = Int(args[1]), (1...65535).contains(port),
+      let connections = Int(args[2]), (1...1000).contains(connections),
+      let seconds = Double(args[3]), seconds > 0, seconds <= 3600 else { usage() }
+let limit: Int
+if args.count == 5 { guard let n = Int(args[4]), n > 0 else { usage() }; limit = n } else { limit = .max }
+let request = "GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUser-Agent: nio-floor\r\nAccept: */*\r\n\r\n"
+let deadline = NIODeadline.now() + .nanoseconds(Int64(seconds * 1e9))
+
+final class Total: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add(_ count: Int) { lock.lock(); n += count; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
+}
+let total = Total()
+
+final class Handler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    private let request: ByteBuffer
+    private var first: [UInt8] = []   // the first response, until its size is known
+    private var size = 0              // one response's bytes
+    private var have = 0              // bytes of responses not yet counted
+    private var count = 0
+
+    init(_ request: ByteBuffer) { self.request = request }
+
+    func channelActive(context: ChannelHandlerContext) { context.writeAndFlush(NIOAny(request), promise: nil) }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        if size == 0 {
+            first.append(contentsOf: buffer.readableBytesView)
+            guard let end = headEnd(), let length = contentLength(end), first.count >= end + length else { return }
+            (size, have) = (end + length, first.count)
+        } else {
+            have += buffer.readableBytes
+        }
+        while have >= size {
+            have -= size
+            count += 1
+            guard count < limit, NIODeadline.now() < deadline else { return context.close(promise: nil) }
+            context.writeAndFlush(NIOAny(request), promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) { total.add(count) }
+
+    private func headEnd() -> Int? {
+        guard first.count >= 4 else { return nil }
+        for i in 0...(first.count - 4) where first[i] == 13 && first[i + 1] == 10 && first[i + 2] == 13 && first[i + 3] == 10 {
+            return i + 4
+        }
+        return nil
+    }
+
+    private func contentLength(_ end: Int) -> Int? {
+        let head = String(decoding: first[0..<end], as: UTF8.self).lowercased()
+        guard let r = head.range(of: "\r\ncontent-length:") else { return nil }
+        return Int(head[r.upperBound...].drop { $0 == " " }.prefix { $0.isNumber })
+    }
+}
+
+let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+let start = Date()
+var channels: [Channel] = []
+do {
+    for _ in 0..<connections {
+        channels.append(try ClientBootstrap(group: group).channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(Handler(channel.allocator.buffer(string: request)))
+            }
+        }.connect(host: "127.0.0.1", port: port).wait())
+    }
+    for channel in channels { try channel.closeFuture.wait() }
+} catch {
+    FileHandle.standardError.write(Data("nio-floor: \(error)\n".utf8))
+    exit(1)
+}
+let elapsed = Date().timeIntervalSince(start)
+print(String(format: "%d requests in %.2f s: %.0f req/s", total.value, elapsed, Double(total.value) / elapsed))
