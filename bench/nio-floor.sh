@@ -2,8 +2,9 @@
 # How far `apicli load` is from what SwiftNIO itself allows: the closed model with 32 connections
 # against nginx (2 workers, `return 200`), in turn, round after round: bench/nio-floor (a bare NIO
 # client: a prebuilt GET written from the read handler as each response completes, nothing else),
-# wrk, and apicli. Prints each one's rate and CPU (user + system) a request; the client's CPU is
-# what the goal row `load >= 0.85x wrk` is about (nginx takes the rest of the two cores).
+# the same with an async task a connection awaiting each response (`--await`), wrk, and apicli.
+# Prints each one's rate and CPU (user + system) a request; the client's CPU is what the goal row
+# `load >= 0.85x wrk` is about (nginx takes the rest of the two cores).
 #
 #   bench/nio-floor.sh APICLI_BINARY [ROUNDS] [SECONDS]     # default 3 rounds of 3 s
 #
@@ -32,11 +33,13 @@ per() { python3 -c "import sys; u, s = map(float, open(sys.argv[1]).read().split
 for r in $(seq "$rounds"); do
   /usr/bin/time -f '%U %S' -o "$out/f.cpu" "$floor" "$nginx_port" 32 "$secs" >"$out/f.txt"
   f_n=$(awk '{print $1}' "$out/f.txt") f_rps=$(awk '{print $6}' "$out/f.txt")
+  /usr/bin/time -f '%U %S' -o "$out/fa.cpu" "$floor" --await "$nginx_port" 32 "$secs" >"$out/fa.txt"
+  fa_n=$(awk '{print $1}' "$out/fa.txt") fa_rps=$(awk '{print $6}' "$out/fa.txt")
   /usr/bin/time -f '%U %S' -o "$out/w.cpu" wrk -t2 -c32 -d"${secs}s" "$url/hello" >"$out/w.txt" 2>&1
   w_n=$(awk '/requests in/ {print $1}' "$out/w.txt") w_rps=$(awk '/Requests\/sec/ {print $2}' "$out/w.txt")
   /usr/bin/time -f '%U %S' -o "$out/a.cpu" "$bin" load --targets "$out/targets" --users 32 --duration "${secs}s" --json "$out/a.json" >/dev/null 2>&1
   a_n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["overall"]["requests"])' "$out/a.json")
   a_rps=$(python3 -c "print('%.0f' % ($a_n / $secs))")
-  printf 'round %d  nio-floor %7.0f req/s %6s us  wrk %7.0f req/s %6s us  apicli %7.0f req/s %6s us  (CPU a request)\n' "$r" \
-    "$f_rps" "$(per "$out/f.cpu" "$f_n")" "$w_rps" "$(per "$out/w.cpu" "$w_n")" "$a_rps" "$(per "$out/a.cpu" "$a_n")"
+  printf 'round %d  nio-floor %7.0f req/s %6s us  --await %7.0f req/s %6s us  wrk %7.0f req/s %6s us  apicli %7.0f req/s %6s us  (CPU a request)\n' "$r" \
+    "$f_rps" "$(per "$out/f.cpu" "$f_n")" "$fa_rps" "$(per "$out/fa.cpu" "$fa_n")" "$w_rps" "$(per "$out/w.cpu" "$w_n")" "$a_rps" "$(per "$out/a.cpu" "$a_n")"
 done

@@ -2,8 +2,11 @@
 // CONNECTIONS connections on two event loops, each writing a prebuilt `GET /hello` and, once the whole
 // response is in, the next one from its read handler. Nothing else: no parsing into types, no task,
 // no continuation, no latency recorded — what NIO's channels cost a request, not what a client does.
+// With --await, each connection is an async task on its event loop (a `TaskExecutor` over the loop,
+// as apicli's `EventLoopExecutor`): the handler resumes the task's continuation at each response and
+// the task writes the next request — what an `await` a request adds.
 //
-//   nio-floor PORT CONNECTIONS SECONDS [REQUESTS]     # REQUESTS: stop each connection after that many
+//   nio-floor [--await] PORT CONNECTIONS SECONDS [REQUESTS]   # REQUESTS: stop each connection after that many
 //
 // The response's size is read from the first one (head up to CRLF CRLF, then Content-Length) and taken
 // for all: nginx's `return 200` responses to the same request differ only in the Date header, which is
@@ -13,10 +16,12 @@ import NIOPosix
 import Foundation
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: nio-floor PORT CONNECTIONS SECONDS [REQUESTS]\n".utf8))
+    FileHandle.standardError.write(Data("usage: nio-floor [--await] PORT CONNECTIONS SECONDS [REQUESTS]\n".utf8))
     exit(64)
 }
-let args = CommandLine.arguments
+var args = CommandLine.arguments
+let awaiting = args.count > 1 && args[1] == "--await"
+if awaiting { args.remove(at: 1) }
 guard args.count == 4 || args.count == 5,
       let port = Int(args[1]), (1...65535).contains(port),
       let connections = Int(args[2]), (1...1000).contains(connections),
@@ -41,10 +46,14 @@ final class Handler: ChannelInboundHandler, @unchecked Sendable {
     private var size = 0              // one response's bytes
     private var have = 0              // bytes of responses not yet counted
     private var count = 0
+    /// --await: the connection's task, waiting for the response to the request it wrote.
+    var waiter: CheckedContinuation<Bool, Never>?
 
     init(_ request: ByteBuffer) { self.request = request }
 
-    func channelActive(context: ChannelHandlerContext) { context.writeAndFlush(NIOAny(request), promise: nil) }
+    func channelActive(context: ChannelHandlerContext) {
+        if !awaiting { context.writeAndFlush(NIOAny(request), promise: nil) }
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
@@ -58,12 +67,25 @@ final class Handler: ChannelInboundHandler, @unchecked Sendable {
         while have >= size {
             have -= size
             count += 1
-            guard count < limit, NIODeadline.now() < deadline else { return context.close(promise: nil) }
+            let more = count < limit && NIODeadline.now() < deadline
+            if awaiting {
+                let waiter = self.waiter
+                self.waiter = nil
+                waiter?.resume(returning: more)
+                if !more { context.close(promise: nil) }
+                return
+            }
+            guard more else { return context.close(promise: nil) }
             context.writeAndFlush(NIOAny(request), promise: nil)
         }
     }
 
-    func channelInactive(context: ChannelHandlerContext) { total.add(count) }
+    func channelInactive(context: ChannelHandlerContext) {
+        total.add(count)
+        let waiter = self.waiter
+        self.waiter = nil
+        waiter?.resume(returning: false)
+    }
 
     private func headEnd() -> Int? {
         guard first.count >= 4 else { return nil }
@@ -80,16 +102,41 @@ final class Handler: ChannelInboundHandler, @unchecked Sendable {
     }
 }
 
+/// Jobs run on the event loop (the --await tasks' executor).
+final class LoopExecutor: TaskExecutor, @unchecked Sendable {
+    let loop: any EventLoop
+    init(_ loop: any EventLoop) { self.loop = loop }
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
 let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 let start = Date()
 var channels: [Channel] = []
 do {
     for _ in 0..<connections {
-        channels.append(try ClientBootstrap(group: group).channelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(Handler(channel.allocator.buffer(string: request)))
+        let request = ByteBuffer(string: request)
+        let handler = Handler(request)
+        let channel = try ClientBootstrap(group: group).channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+        }.connect(host: "127.0.0.1", port: port).wait()
+        channels.append(channel)
+        if awaiting {
+            let loop = channel.eventLoop
+            Task(executorPreference: LoopExecutor(loop)) {
+                // On the loop's thread: the handler's state is only touched there.
+                var more = true
+                while more {
+                    more = await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
+                        loop.preconditionInEventLoop()
+                        handler.waiter = c
+                        channel.writeAndFlush(request, promise: nil)
+                    }
+                }
             }
-        }.connect(host: "127.0.0.1", port: port).wait())
+        }
     }
     for channel in channels { try channel.closeFuture.wait() }
 } catch {
