@@ -355,7 +355,8 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         if !outcome.follows, let stream { stream.head(head) }
     }
 
-    /// The request could not be written: the exchange ends (as a drop when nothing was answered).
+    /// The connection failed (a reset, a request that could not be written): the exchange ends, as a
+    /// drop when nothing of the answer came (a kept connection the server closed: sent again once).
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         // A reset before any answer is the same as a close (a kept connection the server dropped).
         let reset = (error as? IOError).map { $0.errnoCode == ECONNRESET || $0.errnoCode == EPIPE } ?? false
