@@ -108,6 +108,20 @@ struct KeepAliveResponseParser {
     /// `fields`' names' first 16 bytes, lowered, as two big-endian numbers: compared before the names.
     private var keys: [(UInt64, UInt64)] = []
     private var contentLength: Int64?
+    /// The fields of the heads read before on this connection, by their place in the head (the
+    /// first `seenLimit`), with the bytes of the line each was read from: a line that is the same
+    /// bytes as the one at its place before is that field again, its checks passed and its strings
+    /// made (a server's heads repeat but for a date: nginx's five fields were ten strings made,
+    /// three of them allocated, every response).
+    private var seen: [Seen] = []
+    private struct Seen {
+        var line: [UInt8]
+        var field: HeaderField
+        var key: (UInt64, UInt64)
+        /// Where the name ends and the value (without the spaces around it) begins and ends.
+        var colon: Int, start: Int, end: Int
+    }
+    static let seenLimit = 32
     private var transferEncoding = false
     private var chunked = false
     private var close = false
@@ -286,9 +300,27 @@ struct KeepAliveResponseParser {
     }
 
     private mutating func field(_ line: UnsafeRawBufferPointer, trailer: Bool) throws {
+        let p = line.baseAddress!, count = line.count
+        let place = fields.count
+        if !trailer, place < seen.count {
+            // Looked at in place (a copy of the entry retained its line and strings, and released them).
+            let known = seen.withUnsafeBufferPointer { all -> (HeaderField, (UInt64, UInt64), Int, Int, Int)? in
+                let entry = all.baseAddress! + place
+                guard entry.pointee.line.count == count,
+                      entry.pointee.line.withUnsafeBytes({ memcmp($0.baseAddress!, p, count) }) == 0 else { return nil }
+                return (entry.pointee.field, entry.pointee.key, entry.pointee.colon, entry.pointee.start, entry.pointee.end)
+            }
+            if let (field, key, colon, start, end) = known {
+                try effect(name: UnsafeRawBufferPointer(start: p, count: colon),
+                           value: UnsafeRawBufferPointer(start: p + start, count: end - start))
+                if fields.isEmpty { fields.reserveCapacity(16) }
+                fields.append(field)
+                keys.append(key)
+                return
+            }
+        }
         // The name: token bytes up to the colon (a line starting with a space or tab, obs-fold,
         // RFC 9112 §5.2, or a space before the colon: refused). Bytes through a pointer, each once.
-        let p = line.baseAddress!, count = line.count
         var colon = 0
         while colon < count, p.load(fromByteOffset: colon, as: UInt8.self) != UInt8(ascii: ":") {
             guard HTTP1Syntax.isTokenByte(p.load(fromByteOffset: colon, as: UInt8.self)) else { throw HTTPParserError.invalidHeaderToken }
@@ -306,7 +338,21 @@ struct KeepAliveResponseParser {
         guard fields.count < Self.fieldLimit else { throw HTTPParserError.headerOverflow }
         let name = UnsafeRawBufferPointer(start: p, count: colon)
         let value = UnsafeRawBufferPointer(start: p + start, count: end - start)
-        switch colon {
+        try effect(name: name, value: value)
+        if fields.isEmpty { fields.reserveCapacity(16) }
+        let field = HeaderField(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+        let key = Self.key(name)
+        fields.append(field)
+        keys.append(key)
+        if place < Self.seenLimit {
+            let known = Seen(line: Array(line), field: field, key: key, colon: colon, start: start, end: end)
+            if place < seen.count { seen[place] = known } else if place == seen.count { seen.append(known) }
+        }
+    }
+
+    /// What a field of the head says of the response's framing and connection.
+    private mutating func effect(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
+        switch name.count {
         case 14 where HTTP1Syntax.equalsLowercased(name, "content-length"):
             guard contentLength == nil else { throw HTTPParserError.unexpectedContentLength }
             guard let length = HTTP1Syntax.decimal(value, limit: UInt64(Int64.max)) else { throw HTTPParserError.invalidContentLength }
@@ -326,9 +372,6 @@ struct KeepAliveResponseParser {
         default:
             break
         }
-        if fields.isEmpty { fields.reserveCapacity(16) }
-        fields.append(HeaderField(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
-        keys.append(Self.key(name))
     }
 
     /// Puts the fields in order: by name as `HeaderField.nameOrder` sorts them (the order
