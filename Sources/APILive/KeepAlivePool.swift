@@ -17,7 +17,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `KeepAliveConnector`'s connections: idle ones kept per (address, event loop), so a task that
+/// `KeepAliveConnector`'s connections: idle ones kept per event loop and address, so a task that
 /// runs on a loop (`EventLoopExecutor`: a load run's users) takes a connection of that loop and
 /// its whole exchange stays on one thread. A connection carries one exchange at a time; it goes
 /// back when its response ended and both sides keep it alive, else it is closed.
@@ -29,22 +29,42 @@ final class KeepAlivePool: Sendable {
         var port: Int
     }
 
-    private struct Key: Hashable {
-        var address: Address
-        var loop: ObjectIdentifier
-
-        // The port and the loop only (keys that differ by host alone share a bucket): hashing the
-        // host's string was most of a lookup, taken twice a request.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(address.port)
-            hasher.combine(loop)
-        }
-    }
-
     /// The most idle connections kept per address and loop (more are closed when they come back).
     static let idleLimit = 512
 
-    private let idle = Locked<[Key: [Channel]]>([:])
+    /// A connection with its handler (not looked up in its pipeline each exchange).
+    struct Kept: @unchecked Sendable {  // the handler is used on its channel's loop only
+        let channel: Channel
+        let handler: KeepAliveHandler
+    }
+
+    /// One loop's idle connections by address (a list: a run talks to few hosts) and its pending
+    /// flushes. Each loop's own lock, taken by the tasks on that loop: no lock and no cache line
+    /// shared by the loops' threads a request (one dictionary for every loop was, hashed twice a request).
+    final class LoopConnections: Sendable {
+        let loop: ObjectIdentifier
+        let flushes: LoopFlushes
+        let idle = Locked<[(address: Address, kept: [Kept])]>([])
+
+        init(_ loop: any EventLoop) {
+            self.loop = ObjectIdentifier(loop as AnyObject)
+            flushes = LoopFlushes(loop)
+        }
+    }
+
+    /// The singleton group's loops (every loop a task runs on: `EventLoopExecutor`), made once.
+    private let loops: [LoopConnections]
+
+    private init() {
+        loops = MultiThreadedEventLoopGroup.singleton.makeIterator().map { LoopConnections($0) }
+    }
+
+    /// `loop`'s connections; nil for a loop of another group (its connections are not kept).
+    private func connections(of loop: any EventLoop) -> LoopConnections? {
+        let id = ObjectIdentifier(loop as AnyObject)
+        for each in loops where each.loop == id { return each }
+        return nil
+    }
 
     /// An exchange that failed once the response had begun (or its bytes were counted): with the
     /// counts, for a truncated body's message.
@@ -67,57 +87,46 @@ final class KeepAlivePool: Sendable {
                   stream: KeepAliveHandler.Stream? = nil,
                   holder: Canceller, follows: @escaping @Sendable (KeepAliveHead) -> Bool) async throws -> Received {
         let loop = EventLoopExecutor.current ?? MultiThreadedEventLoopGroup.singleton.any()
-        let key = Key(address: address, loop: ObjectIdentifier(loop as AnyObject))
-        if let kept = take(key) {
+        let home = connections(of: loop)
+        if let home, let kept = take(address, from: home) {
             do {
-                return try await run(request, on: kept, key: key, limit: limit, stream: stream, holder: holder, follows: follows)
+                return try await run(request, on: kept, home: home, address: address, limit: limit, stream: stream, holder: holder, follows: follows)
             } catch is KeepAliveHandler.ClosedBeforeAnswer where !holder.isCancelled {
                 // The server had closed the kept connection: a new one, below.
             }
         }
-        let channel = try await connect(address, on: loop, timeout: timeout)
+        let kept = try await connect(address, on: loop, flushes: home?.flushes, timeout: timeout)
         do {
-            return try await run(request, on: channel, key: key, limit: limit, stream: stream, holder: holder, follows: follows)
+            return try await run(request, on: kept, home: home, address: address, limit: limit, stream: stream, holder: holder, follows: follows)
         } catch is KeepAliveHandler.ClosedBeforeAnswer {
             throw HTTPParserError.closedConnection
         }
     }
 
-    private func take(_ key: Key) -> Channel? {
-        idle.withLock { idle in
-            while let channel = idle[key]?.popLast() {
-                if channel.isActive { return channel }
+    private func take(_ address: Address, from home: LoopConnections) -> Kept? {
+        home.idle.withLock { idle in
+            guard let at = idle.firstIndex(where: { $0.address.port == address.port && $0.address.host == address.host }) else { return nil }
+            while let kept = idle[at].kept.popLast() {
+                if kept.channel.isActive { return kept }
             }
             return nil
         }
     }
 
-    private func give(_ channel: Channel, _ key: Key) {
-        func keep(_ list: inout [Channel]) -> Bool {
-            guard list.count < Self.idleLimit else { return false }
-            list.append(channel)
+    private func give(_ kept: Kept, _ address: Address, to home: LoopConnections?) {
+        let given = home?.idle.withLock { idle -> Bool in
+            guard let at = idle.firstIndex(where: { $0.address.port == address.port && $0.address.host == address.host }) else {
+                idle.append((address, [kept]))
+                return true
+            }
+            guard idle[at].kept.count < Self.idleLimit else { return false }
+            idle[at].kept.append(kept)
             return true
-        }
-        let kept = idle.withLock { idle in keep(&idle[key, default: []]) }  // one lookup
-        if !kept { channel.close(promise: nil) }
+        } ?? false
+        if !given { kept.channel.close(promise: nil) }
     }
 
-    /// A list, not a dictionary: a loop per core at most, looked up once per connection (and no
-    /// `ObjectIdentifier: Hashable` check by the Swift runtime, a scan of every conformance in the binary).
-    private let loopFlushes = Locked<[(loop: ObjectIdentifier, queue: LoopFlushes)]>([])
-
-    /// The flush queue of `loop` (one per loop, made by its first connection).
-    private func flushes(for loop: any EventLoop) -> LoopFlushes {
-        loopFlushes.withLock { all in
-            let key = ObjectIdentifier(loop as AnyObject)
-            if let kept = all.first(where: { $0.loop == key }) { return kept.queue }
-            let queue = LoopFlushes(loop)
-            all.append((key, queue))
-            return queue
-        }
-    }
-
-    private func connect(_ address: Address, on loop: EventLoop, timeout: Double) async throws -> Channel {
+    private func connect(_ address: Address, on loop: EventLoop, flushes: LoopFlushes?, timeout: Double) async throws -> Kept {
         if let problem = URLBuilder.problem(withPort: address.port) {  // a redirect's, a route's: never a trap
             throw APIError.invalid(Diagnostic(file: nil, mark: nil, message: "\(address.host):\(address.port) \(problem)"))
         }
@@ -132,22 +141,27 @@ final class KeepAlivePool: Sendable {
                     // at the first such response; `KeepAliveInflated` hands them back).
                     let sync = channel.pipeline.syncOperations
                     let handler = KeepAliveHandler()
+                    handler.flushes = flushes
                     try sync.addHandler(handler)
-                    handler.writer = try sync.context(handler: handler)
-                    handler.flushes = self.flushes(for: channel.eventLoop)
                 }
             }
         // An IP address (a bench's or a test's 127.0.0.1, a --resolve target) is connected to as it is:
         // no resolver queue nor Happy Eyeballs, which were a third of a one-off call's instructions.
+        let channel: Channel
         if let ip = try? SocketAddress(ipAddress: address.host, port: address.port) {
-            return try await bootstrap.connect(to: ip).get()
+            channel = try await bootstrap.connect(to: ip).get()
+        } else {
+            channel = try await bootstrap.connect(host: address.host, port: address.port).get()
         }
-        return try await bootstrap.connect(host: address.host, port: address.port).get()
+        // The handler of the connection (Happy Eyeballs may have made one for each attempt), once.
+        let kept: @Sendable () throws -> Kept = { Kept(channel: channel, handler: try channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self)) }
+        return try channel.eventLoop.inEventLoop ? kept() : await channel.eventLoop.submit(kept).get()
     }
 
-    private func run(_ request: KeepAliveRequest, on channel: Channel, key: Key, limit: Int64,
+    private func run(_ request: KeepAliveRequest, on kept: Kept, home: LoopConnections?, address: Address, limit: Int64,
                      stream: KeepAliveHandler.Stream?, holder: Canceller,
                      follows: @escaping @Sendable (KeepAliveHead) -> Bool) async throws -> Received {
+        let channel = kept.channel
         holder.set { channel.close(promise: nil) }
         // The handler resumes the exchange's continuation itself (no promise, future and callback a request).
         let outcome: KeepAliveHandler.Outcome
@@ -157,12 +171,7 @@ final class KeepAlivePool: Sendable {
                     // Closed since it was taken (its close was seen on the loop before this ran): no event will
                     // come to end the exchange, so it fails here and goes on a new connection.
                     guard channel.isActive else { return waiting.resume(throwing: KeepAliveHandler.ClosedBeforeAnswer()) }
-                    let handler: KeepAliveHandler
-                    do {
-                        handler = try channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self)
-                    } catch {
-                        return waiting.resume(throwing: error)
-                    }
+                    let handler = kept.handler
                     handler.start(waiting, limit: limit, stream: stream, follows: follows)
                     handler.send(request)
                 }
@@ -178,7 +187,7 @@ final class KeepAlivePool: Sendable {
             throw Failed(error: error, counts: (outcome.bytes, outcome.expected))
         }
         let received = Received(head: outcome.head!, body: outcome.body, follows: outcome.follows)
-        if outcome.keepAlive && request.keepAlive { give(channel, key) } else { channel.close(promise: nil) }
+        if outcome.keepAlive && request.keepAlive { give(kept, address, to: home) } else { channel.close(promise: nil) }
         return received
     }
 }
@@ -206,8 +215,11 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private var waiting: UnsafeContinuation<Outcome, Error>?
-    /// This handler's context: a request written from it goes straight to the socket.
-    weak var writer: ChannelHandlerContext?
+    /// This handler's context while it is in the pipeline: a request written from it goes straight
+    /// to the socket. Held strongly and let go in `handlerRemoved` (NIO removes every handler when
+    /// the channel closes): a weak reference gave the context a side table, and every retain and
+    /// release of it (NIO's own, each read and write) took the runtime's slow path.
+    private var writer: ChannelHandlerContext?
     private var parser = KeepAliveResponseParser()
     /// The response coming has a `Content-Encoding`: its parts go on through NIO's response
     /// decompressor (next in the pipeline) and come back inflated to `received` (`KeepAliveInflated`).
@@ -257,6 +269,14 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         parser.expect(bodiless: request.bodiless)
         writer.write(wrapOutboundOut(request.bytes), promise: nil)
         if let flushes { flushes.add(writer.channel) } else { writer.flush() }
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        writer = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        writer = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
