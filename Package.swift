@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "APITargets", dependencies: ["APISupport", "APIYAML", "APIJSON", "APIDiagnostics",
                                                    "APISchema", "APISecrets"]),
         // Target + project + environment + rules → PreparedRequest: the one factory (`Workspace`).
-        .target(name: "APIEndpoint", dependencies: ["APITargets"]),
+        .target(name: "APIEndpoint", dependencies: ["APITargets", .product(name: "Atomics", package: "swift-atomics")]),
         // The transport contract without an engine: Response, Transfer, deadlines, redirects and
         // cookies (HTTP/), output files, stream parsing, the stub transport.
         .target(name: "APITransport", dependencies: ["APIEndpoint"]),

@@ -1,4 +1,5 @@
 import APISupport
+import Atomics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -30,6 +31,9 @@ package final class CookieJar: Sendable {
     }
 
     let cookies = Locked<[Cookie]>([])
+    /// Whether a cookie was ever kept: most runs keep none, and each request of theirs asks
+    /// without the jar's lock (one lock for every thread of a load run, taken each request).
+    private let holds = ManagedAtomic(false)
 
     /// Bounds, as curl keeps them (docs/security.md#limits): a server that sets a new 4 KB cookie
     /// on every response cannot grow the jar or the `Cookie` header without end. The oldest
@@ -45,9 +49,10 @@ package final class CookieJar: Sendable {
     package init() {}
 
     /// `name=value; name2=value2` for `url`, or nil when none applies.
-    package func header(for url: URL, now: Double = Date().timeIntervalSince1970) -> String? {
-        // Most runs hold no cookie: nothing of the URL is taken apart then (twice a request in a load run).
-        if cookies.withLock({ $0.isEmpty }) { return nil }
+    package func header(for url: URL, now: Double? = nil) -> String? {
+        // Most runs hold no cookie: nothing of the URL is taken apart then, nor the clock read.
+        guard holds.load(ordering: .acquiring), !cookies.withLock({ $0.isEmpty }) else { return nil }
+        let now = now ?? Date().timeIntervalSince1970
         guard let host = url.host?.lowercased() else { return nil }
         let path = url.path.isEmpty ? "/" : url.path
         let https = url.scheme?.lowercased() == "https"
@@ -145,6 +150,7 @@ extension CookieJar {
     /// a cookie over `maxCookieBytes` is not kept, and the oldest goes past `maxPerDomain` of its
     /// domain or `maxCookies` in all.
     package func add(_ new: [Cookie]) {
+        defer { holds.store(true, ordering: .releasing) }
         cookies.withLock { all in
             for cookie in new where cookie.name.utf8.count + cookie.value.utf8.count <= Self.maxCookieBytes {
                 all.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }

@@ -65,7 +65,11 @@ extension RunSettings {
 
     /// The jar's `Cookie` value for `request` (nil with `cookies: false`, or when none applies).
     package func cookieHeader(for request: PreparedRequest, url: URL? = nil) -> String? {
-        request.cookies ? cookies.header(for: url ?? request.url) : nil
+        Self.cookieHeader(for: request, url: url, in: cookies)
+    }
+
+    package static func cookieHeader(for request: PreparedRequest, url: URL? = nil, in jar: CookieJar) -> String? {
+        request.cookies ? jar.header(for: url ?? request.url) : nil
     }
 
     /// `request` with `jar` (the jar's cookies) joined to its own `Cookie` (the first; the others
@@ -81,8 +85,12 @@ extension RunSettings {
     /// Keeps the `Set-Cookie` fields of a response to `request` (a redirect's too), unless the
     /// request says `cookies: false`.
     package func store(_ response: Response, of request: PreparedRequest) {
-        guard request.cookies, response.headers.contains(where: { Self.isSetCookie($0.name) }) else { return }
-        cookies.store(response.headers.compactMap { Self.isSetCookie($0.name) ? $0.value : nil }, from: request.url)
+        Self.store(response, of: request, in: cookies)
+    }
+
+    package static func store(_ response: Response, of request: PreparedRequest, in jar: CookieJar) {
+        guard request.cookies, response.headers.contains(where: { isSetCookie($0.name) }) else { return }
+        jar.store(response.headers.compactMap { isSetCookie($0.name) ? $0.value : nil }, from: request.url)
     }
 
     /// The hops of one exchange, as every engine goes through them (`LiveTransport`'s connectors, the
@@ -110,20 +118,22 @@ extension RunSettings {
 /// allows (`followRedirects`, no credential to another origin, 303/301/302 method changes), at most
 /// `Redirect.limit` of them.
 package struct RedirectWalk {
-    private let settings: RunSettings
+    /// The settings' jar, all of them the walk uses (the settings copied into each walk were
+    /// a dozen retains and releases a request).
+    private let jar: CookieJar
     private let first: PreparedRequest
     private var current: PreparedRequest
     private var hops = 0
 
-    package init(_ request: PreparedRequest, _ settings: RunSettings) {
-        self.settings = settings
+    package init(_ request: PreparedRequest, _ settings: borrowing RunSettings) {
+        jar = settings.cookies
         first = request
         current = request
     }
 
     /// The request the next hop sends: the current one with the jar's cookies.
     package var outgoing: PreparedRequest {
-        settings.cookieHeader(for: current).map { RunSettings.joining($0, to: current) } ?? current
+        RunSettings.cookieHeader(for: current, in: jar).map { RunSettings.joining($0, to: current) } ?? current
     }
 
     /// Whether the next hop follows a redirect (is not the first).
@@ -132,7 +142,7 @@ package struct RedirectWalk {
     /// After a hop: the response when it is the last one, nil when a redirect is to be followed
     /// (`outgoing` is then its request); throws after `Redirect.limit` redirects.
     package mutating func answered(_ exchanged: Exchanged) throws(APIError) -> Response? {
-        settings.store(exchanged.response, of: current)
+        RunSettings.store(exchanged.response, of: current, in: jar)
         guard exchanged.follows,
               let next = Redirect.next(status: exchanged.response.status, location: exchanged.response.headers.value(of: "Location"),
                                        after: current) else { return exchanged.response }
