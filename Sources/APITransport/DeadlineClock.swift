@@ -7,23 +7,48 @@ import Dispatch
 /// deadline is a heap push under a lock, and the timer is re-armed only when the new deadline
 /// is the earliest (rare: deadlines are mostly now + the same timeout).
 ///
-/// A deadline removed before it is due frees its action at once (the action holds the
-/// exchange's continuation and task); its heap entry (16 bytes) is dropped when it comes to
-/// the top, or when removed entries outnumber the live ones (the heap is rebuilt).
+/// A deadline lives in a slot (reused: no dictionary, whose hashing was a third of a deadline's
+/// cost, twice a request); its id is the slot and the slot's generation, so an id whose slot was
+/// freed and taken again finds nothing. A deadline removed before it is due frees its action at
+/// once (the action holds the exchange's continuation and task); its heap entry (16 bytes) is
+/// dropped when it comes to the top, or when removed entries outnumber the live ones (the heap
+/// is rebuilt).
 final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it is only armed under `state`'s lock
     static let shared = DeadlineClock()
 
     /// Where actions run (and what `Deadline` uses for its cancellation work).
     let queue = DispatchQueue(label: "apicli.deadlines")
     private let timer: DispatchSourceTimer
+    private struct Slot {
+        var generation: UInt32 = 0
+        var due: UInt64 = 0
+        /// nil: free.
+        var action: (@Sendable () -> Void)?
+    }
     private struct State {
-        /// `Int` ids (not `UInt64`): a dictionary's key type is checked `Hashable` by the Swift runtime at
-        /// its first use in a process, a scan of every conformance in the binary, and `Int`'s is checked anyway.
-        var nextID = 0
-        var live: [Int: (due: UInt64, action: @Sendable () -> Void)] = [:]
+        var slots: [Slot] = []
+        var free: [Int] = []
+        var live = 0
         var heap = MinHeap()
         /// Uptime nanoseconds the timer is armed for (`.max`: not armed).
         var armed: UInt64 = .max
+
+        /// The slot of a live deadline `id`, or nil.
+        func slot(of id: Int) -> Int? {
+            let index = id & 0xFFFF_FFFF
+            guard index < slots.count, slots[index].action != nil, UInt32(truncatingIfNeeded: id >> 32) == slots[index].generation else { return nil }
+            return index
+        }
+
+        /// Frees slot `index`, returning its action.
+        mutating func take(_ index: Int) -> (@Sendable () -> Void)? {
+            let action = slots[index].action
+            slots[index].action = nil
+            slots[index].generation &+= 1
+            free.append(index)
+            live -= 1
+            return action
+        }
     }
     private let state = Locked(State())
 
@@ -39,9 +64,17 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
         let now = DispatchTime.now().uptimeNanoseconds
         let due = now &+ UInt64(min(max(seconds, 0), 1e9) * 1e9)
         return state.withLock { s in
-            s.nextID += 1
-            let id = s.nextID
-            s.live[id] = (due, action)
+            let index: Int
+            if let reused = s.free.popLast() {
+                index = reused
+            } else {
+                index = s.slots.count
+                s.slots.append(Slot())
+            }
+            s.slots[index].due = due
+            s.slots[index].action = action
+            s.live += 1
+            let id = Int(s.slots[index].generation) << 32 | index
             s.heap.push((due, id))
             if due < s.armed { arm(&s, at: due) }
             return id
@@ -53,9 +86,12 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
     @discardableResult
     func remove(_ id: Int) -> Bool {
         let action = state.withLock { s -> (@Sendable () -> Void)? in
-            let action = s.live.removeValue(forKey: id)?.action
-            if s.heap.count > 4096 && s.heap.count > 2 * s.live.count {
-                s.heap = MinHeap(s.live.map { (due: $0.value.due, id: $0.key) })
+            guard let index = s.slot(of: id) else { return nil }
+            let action = s.take(index)
+            if s.heap.count > 4096 && s.heap.count > 2 * s.live {
+                s.heap = MinHeap(s.slots.indices.compactMap { i in
+                    s.slots[i].action == nil ? nil : (due: s.slots[i].due, id: Int(s.slots[i].generation) << 32 | i)
+                })
             }
             return action
         }
@@ -66,9 +102,11 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
         let now = DispatchTime.now().uptimeNanoseconds
         let due = state.withLock { s -> [@Sendable () -> Void] in
             var due: [@Sendable () -> Void] = []
-            while let top = s.heap.top, top.due <= now || s.live[top.id] == nil {
+            while let top = s.heap.top {
+                let index = s.slot(of: top.id)
+                guard top.due <= now || index == nil else { break }
                 s.heap.pop()
-                if let entry = s.live.removeValue(forKey: top.id) { due.append(entry.action) }
+                if let index, let action = s.take(index) { due.append(action) }
             }
             s.armed = .max
             if let top = s.heap.top { arm(&s, at: top.due) }

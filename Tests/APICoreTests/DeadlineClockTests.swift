@@ -26,6 +26,22 @@ final class DeadlineClockTests: XCTestCase {
         XCTAssertEqual(fired.current, ["due"])
     }
 
+    /// A slot freed and taken again by another deadline: the old id finds nothing there (removing
+    /// it twice neither says true nor removes the new deadline, which still fires).
+    func testAnOldIdDoesNotRemoveTheDeadlineThatReusedItsSlot() {
+        let clock = DeadlineClock.shared
+        let fired = Locked(false)
+        let old = clock.add(after: 30) {}
+        XCTAssertTrue(clock.remove(old))
+        let new = clock.add(after: 0.05) { fired.set(true) }
+        XCTAssertEqual(new & 0xFFFF_FFFF, old & 0xFFFF_FFFF, "the slot is reused")
+        XCTAssertFalse(clock.remove(old))
+        let end = Date().addingTimeInterval(5)
+        while !fired.current && Date() < end { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertTrue(fired.current)
+        XCTAssertFalse(clock.remove(new), "fired: no longer waiting")
+    }
+
     func testDeadlinesFireInTheirOrderWhateverTheOrderAdded() {
         let clock = DeadlineClock.shared
         let order = Locked<[Int]>([])
