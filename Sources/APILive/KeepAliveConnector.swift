@@ -68,14 +68,8 @@ struct KeepAliveConnector: Connector {
         }
         let wire = encoded.wire, host = encoded.host
         let address = KeepAlivePool.Address(host: hop.route.dns[host] ?? host, port: hop.route.port ?? encoded.port ?? 80)
-        let stream = transfer.stream.map { sink in
-            // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.
-            KeepAliveHandler.Stream(sink: sink, head: { head in
-                transfer.progress(TransferProgress(.download, bytes: 0, total: head.length))
-                transfer.head(Response(status: head.status, headers: head.fields, body: Data(),
-                                       duration: 0, httpVersion: ResponseCollector.version(head.version)))
-            }, progress: { bytes, total in transfer.progress(TransferProgress(.download, bytes: bytes, total: total)) })
-        }
+        // As `ResponseCollector` does: the head (no body) first, then progress as parts are written.
+        let stream = transfer.stream.map { KeepAliveHandler.Stream($0, transfer: transfer) }
         let received = try await KeepAlivePool.shared.exchange(
             wire, to: address, timeout: request.timeout, limit: request.maxBody, stream: stream, holder: holder,
             follows: { head in

@@ -241,12 +241,29 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Where the body goes as it comes (stdout), instead of being held: each part is written on the
     /// loop before the next is read (the loop waits for the write: flat memory; a slow reader holds
     /// this loop, which is why only a task that sends one exchange at a time on it streams here).
-    struct Stream: Sendable {
-        var sink: any BodySink
-        /// The final response's head, before any of its body.
-        var head: @Sendable (KeepAliveHead) -> Void
+    /// A class, told what to do rather than handed closures: made once a request, where the two
+    /// closures over the transfer were two allocations, and each copy of the struct three retains.
+    final class Stream: Sendable {
+        let sink: any BodySink
+        private let transfer: Transfer
+
+        init(_ sink: any BodySink, transfer: Transfer) {
+            self.sink = sink
+            self.transfer = transfer
+        }
+
+        /// The final response's head, before any of its body (as `ResponseCollector` tells it: the
+        /// head with no body, after the progress at 0 bytes).
+        func head(_ head: KeepAliveHead) {
+            transfer.progress(TransferProgress(.download, bytes: 0, total: head.length))
+            transfer.head(Response(status: head.status, headers: head.fields, body: Data(),
+                                   duration: 0, httpVersion: ResponseCollector.version(head.version)))
+        }
+
         /// Body bytes written so far and the length the head announced.
-        var progress: @Sendable (Int64, Int64?) -> Void
+        func progress(_ bytes: Int64, _ total: Int64?) {
+            transfer.progress(TransferProgress(.download, bytes: bytes, total: total))
+        }
     }
 
     func start(_ waiting: UnsafeContinuation<Outcome, Error>, limit: Int64, stream: Stream?,

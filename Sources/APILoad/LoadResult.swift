@@ -86,9 +86,8 @@ package enum LoadOutcome {
     /// A redirect the run's guard did not follow (`RunSettings.redirectScope`): the 3xx is not the
     /// answer the run asked for, it is a refusal to go to a host out of scope.
     static func refusedRedirect(_ response: Response, _ request: PreparedRequest) -> Bool {
-        // The status first: a run's every answer comes here, and few are redirects.
-        guard (300..<400).contains(response.status), let scope = request.redirectScope, request.followRedirects,
-              Redirect.statuses.contains(response.status),
+        // The status first (compared, not hashed): a run's every answer comes here, and few are redirects.
+        guard Redirect.isRedirect(response.status), let scope = request.redirectScope, request.followRedirects,
               let location = response.headers.value(of: "Location"),
               let url = URL(string: location, relativeTo: request.url)?.absoluteURL else { return false }
         return !scope.allows(url, socket: request.socket)

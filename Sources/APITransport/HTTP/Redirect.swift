@@ -12,6 +12,15 @@ import Foundation
 /// transport's loop stays small and every case is testable without a network.
 package enum Redirect {
     package static let statuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Whether `status` is one of `statuses` (asked of every response: compared, not hashed).
+    @inline(__always)
+    package static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
     /// The most redirects one exchange follows (curl's default is 50, URLSession's 16, browsers' 20).
     package static let limit = 10
 
@@ -23,7 +32,7 @@ package enum Redirect {
     /// body holds a secret is not followed (the 3xx is the answer): no secret goes to an origin
     /// it was not meant for. Nor is a hop out of the request's `redirectScope` (`apicli load`'s guard).
     package static func next(status: Int, location: String?, after request: PreparedRequest) -> PreparedRequest? {
-        guard request.followRedirects, statuses.contains(status), let location, !location.isEmpty,
+        guard request.followRedirects, isRedirect(status), let location, !location.isEmpty,
               let url = URL(string: location, relativeTo: request.url)?.absoluteURL,
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               url.port.map({ URLBuilder.ports.contains($0) }) ?? true,
@@ -75,7 +84,7 @@ package enum Redirect {
     /// Whether the engine follows a response with this head to `request` (then a connector drops
     /// its body and does not report its head). Most answers are no redirect: no look for a Location then.
     package static func follows(status: Int, location: @autoclosure () -> String?, after request: PreparedRequest) -> Bool {
-        statuses.contains(status) && next(status: status, location: location(), after: request) != nil
+        isRedirect(status) && next(status: status, location: location(), after: request) != nil
     }
 
     /// Same scheme, host and port (the default port of the scheme when none is written).
