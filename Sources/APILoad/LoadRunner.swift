@@ -101,9 +101,10 @@ package final class LoadRunner: Sendable {
 
     /// The number of the request that may start now (0-based, over the whole run: it picks the
     /// target, so `--requests N` sends the same targets however the users interleave), or nil.
-    private func claim() -> Int? {
+    /// `now`: the clock as the user read it last (the end of its previous request), when it has.
+    private func claim(now: Double? = nil) -> Int? {
         if stopped.current != nil || Task.isCancelled { return nil }
-        if let deadline, monotonicSeconds() >= deadline { return nil }
+        if let deadline, (now ?? monotonicSeconds()) >= deadline { return nil }
         return started.withLock { n -> Int? in
             if let limit = plan.requests, n >= limit { return nil }
             n += 1
@@ -124,7 +125,10 @@ package final class LoadRunner: Sendable {
         // The user's requests one after another: one counter for all of them.
         let body = BodyCounter()
         let transfer = Transfer(stream: body)
-        while let k = claim() {
+        // When the user's last request ended (with no think time, the next claim's clock: one
+        // reading of it less a request).
+        var ended: Double?
+        while let k = claim(now: ended) {
             let v = variant(k)
             let i = itemOf[v]
             let ready: Ready
@@ -139,6 +143,7 @@ package final class LoadRunner: Sendable {
                     let now = monotonicSeconds()
                     if !cancelled(error) { recorder.record(names[i], due: now, end: now, error: LoadOutcome.errorKind(error), bytes: 0) }
                     try? await Task.sleep(nanoseconds: UInt64(max(think, 0.1) * 1e9))
+                    ended = nil
                     continue
                 }
             }
@@ -149,7 +154,12 @@ package final class LoadRunner: Sendable {
             recorder.watch?.sent()
             let end = monotonicSeconds()
             if let entry = entry(names[i], sent, bytes: body.bytes, due: due, end: end, lag: nil) { batch.add(entry, to: recorder) }
-            if think > 0 { try? await Task.sleep(nanoseconds: UInt64(think * 1e9)) }
+            if think > 0 {
+                try? await Task.sleep(nanoseconds: UInt64(think * 1e9))
+                ended = nil
+            } else {
+                ended = end
+            }
         }
     }
 

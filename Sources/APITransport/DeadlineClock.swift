@@ -1,5 +1,8 @@
 import APISupport
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The deadlines of every exchange in flight on one Dispatch timer, armed for the earliest.
 /// A timer source per exchange cost a wake-up of Dispatch's manager thread to arm it and
@@ -61,7 +64,7 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
 
     /// Runs `action` on `queue` after `seconds`, unless `remove`d first. Returns its id.
     func add(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> Int {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = Self.coarseNow()
         let due = now &+ UInt64(min(max(seconds, 0), 1e9) * 1e9)
         return state.withLock { s in
             let index: Int
@@ -114,6 +117,28 @@ final class DeadlineClock: @unchecked Sendable {  // `timer` is not Sendable; it
         }
         for action in due { action() }
     }
+
+    /// Uptime nanoseconds on `DispatchTime`'s clock, never behind it: on Linux the kernel's coarse
+    /// monotonic clock (a read of memory, where the precise clock reads the time-stamp counter and
+    /// scales it: a deadline is added every request) plus its resolution (a tick, 1–4 ms), so a
+    /// deadline may fire that much late, never early.
+    static func coarseNow() -> UInt64 {
+        #if os(Linux)
+        var now = timespec()
+        guard clock_gettime(CLOCK_MONOTONIC_COARSE, &now) == 0 else { return DispatchTime.now().uptimeNanoseconds }
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec) &+ coarseResolution
+        #else
+        return DispatchTime.now().uptimeNanoseconds
+        #endif
+    }
+
+    #if os(Linux)
+    private static let coarseResolution: UInt64 = {
+        var res = timespec()
+        guard clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 else { return 10_000_000 }
+        return UInt64(res.tv_sec) &* 1_000_000_000 &+ UInt64(res.tv_nsec)
+    }()
+    #endif
 
     private func arm(_ s: inout State, at due: UInt64) {
         s.armed = due
