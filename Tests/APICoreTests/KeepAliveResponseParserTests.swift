@@ -176,6 +176,59 @@ final class KeepAliveResponseParserTests: XCTestCase {
         }
     }
 
+    /// One parser for a connection's responses one after another (as `KeepAliveHandler` keeps it):
+    /// a field line the same as the one at its place in an earlier head is taken as that field
+    /// again, so each response here must read as a fresh parser reads it — framing (the length, a
+    /// close, chunking) from this head's bytes, a changed line at a known place read anew, a line
+    /// that moved, fields beyond the remembered places, and a hostile line after known ones refused.
+    func testAConnectionsParserReadsEachHeadAsANewOneWould() throws {
+        let many = (0..<40).map { "X-\($0): v\r\n" }.joined()
+        let heads = [
+            "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok",
+            "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok",
+            "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhello",
+            "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello",
+            "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello",
+            "HTTP/1.1 200 OK\r\nServer: s\r\nTransfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n2\r\nok\r\n0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nServer: s\r\nTransfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n3\r\nyes\r\n0\r\n\r\n",
+            "HTTP/1.1 201 Created\r\nContent-Length: 2\r\nServer: s\r\nConnection: keep-alive\r\n\r\nok",
+            "HTTP/1.1 200 OK\r\n" + many + "Content-Length: 2\r\n\r\nok",
+            "HTTP/1.1 200 OK\r\n" + many + "Content-Length: 3\r\n\r\nyes",
+            "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok",
+            "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 2\r\nConnection : close\r\n\r\nok",
+        ]
+        var parser = KeepAliveResponseParser()
+        for (n, response) in heads.enumerated() {
+            // What a new parser makes of it.
+            let expected = parse([Array(response.utf8)])
+            parser.expect(bodiless: false)
+            var status = 0, keep = false, body = "", fields: [String] = []
+            var got = ""
+            do {
+                try parser.parse(ByteBuffer(string: response)) { event in
+                    switch event {
+                    case .head(let head, let keepAlive, _):
+                        (status, keep, fields) = (head.status, keepAlive, head.fields.map { "\($0.name): \($0.value)" })
+                    case .body(let bytes): body += String(buffer: bytes)
+                    case .end: break
+                    }
+                }
+                got = "\(status) \(keep ? "keep" : "close") \(body)"
+                var fresh = KeepAliveResponseParser()
+                fresh.expect(bodiless: false)
+                var freshFields: [String] = []
+                try fresh.parse(ByteBuffer(string: response)) { event in
+                    if case .head(let head, _, _) = event { freshFields = head.fields.map { "\($0.name): \($0.value)" } }
+                }
+                XCTAssertEqual(fields, freshFields, "response \(n): the fields")
+            } catch {
+                got = "error: \(error)"
+                parser = KeepAliveResponseParser()  // a connection that failed is closed
+            }
+            XCTAssertEqual(got, expected, "response \(n)")
+        }
+    }
+
     /// The token bytes of a field name (`HTTP1Syntax`, which the mock's parser and the target files'
     /// token check use too) are exactly RFC 9110's tchar.
     func testTokenBytesAreRFC9110s() {
@@ -260,5 +313,34 @@ final class KeepAliveResponseParserTests: XCTestCase {
         try await Task.sleep(nanoseconds: 600_000_000)
         let fourth = try await get(server.url + "/count", on: transport)
         XCTAssertEqual(String(decoding: fourth.body, as: UTF8.self), "3", "a new connection")
+    }
+
+    /// The handler holds its context strongly (a weak reference slowed every retain of it): the
+    /// cycle must end when the connection closes (`handlerRemoved`), or each closed connection —
+    /// a server answering `Connection: close`, a run's every request — would keep its handler and
+    /// context for good.
+    func testAClosedConnectionLetsGoOfItsHandler() async throws {
+        let server = try await ServerBootstrap(group: loop).bind(host: "127.0.0.1", port: 0).get()
+        defer { server.close(promise: nil) }
+        weak var released: KeepAliveHandler?
+        do {
+            let made = Locked<KeepAliveHandler?>(nil)
+            let client = try await ClientBootstrap(group: loop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let handler = KeepAliveHandler()
+                        made.set(handler)
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
+                }
+                .connect(to: server.localAddress!).get()
+            released = made.current
+            made.set(nil)
+            XCTAssertNotNil(released)
+            try await client.close()
+        }
+        let end = Date().addingTimeInterval(5)
+        while released != nil && Date() < end { try await Task.sleep(nanoseconds: 20_000_000) }
+        XCTAssertNil(released, "the handler and its context are freed once the connection is closed")
     }
 }
