@@ -122,6 +122,9 @@ struct KeepAliveResponseParser {
         var colon: Int, start: Int, end: Int
     }
     static let seenLimit = 32
+    /// The longest line remembered: a connection holds at most `seenLimit` of them (8 KiB), whatever
+    /// heads a server sends (a long line at each place would otherwise be 32 × the head limit).
+    static let seenLineLimit = 256
     private var transferEncoding = false
     private var chunked = false
     private var close = false
@@ -344,9 +347,11 @@ struct KeepAliveResponseParser {
         let key = Self.key(name)
         fields.append(field)
         keys.append(key)
-        if place < Self.seenLimit {
+        if place < Self.seenLimit, count <= Self.seenLineLimit {
             let known = Seen(line: Array(line), field: field, key: key, colon: colon, start: start, end: end)
             if place < seen.count { seen[place] = known } else if place == seen.count { seen.append(known) }
+        } else if place < seen.count {
+            seen[place].line.removeAll()  // not this place's line any more: never matched, its room freed
         }
     }
 

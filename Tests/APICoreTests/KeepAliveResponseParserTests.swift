@@ -183,6 +183,7 @@ final class KeepAliveResponseParserTests: XCTestCase {
     /// that moved, fields beyond the remembered places, and a hostile line after known ones refused.
     func testAConnectionsParserReadsEachHeadAsANewOneWould() throws {
         let many = (0..<40).map { "X-\($0): v\r\n" }.joined()
+        let long = String(repeating: "a", count: KeepAliveResponseParser.seenLineLimit + 10)
         let heads = [
             "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok",
             "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok",
@@ -194,6 +195,9 @@ final class KeepAliveResponseParserTests: XCTestCase {
             "HTTP/1.1 201 Created\r\nContent-Length: 2\r\nServer: s\r\nConnection: keep-alive\r\n\r\nok",
             "HTTP/1.1 200 OK\r\n" + many + "Content-Length: 2\r\n\r\nok",
             "HTTP/1.1 200 OK\r\n" + many + "Content-Length: 3\r\n\r\nyes",
+            "HTTP/1.1 200 OK\r\nX-Long: " + long + "\r\nContent-Length: 2\r\n\r\nok",
+            "HTTP/1.1 200 OK\r\nX-Long: " + long + "\r\nContent-Length: 3\r\n\r\nyes",
+            "HTTP/1.1 200 OK\r\nX-Long: short\r\nContent-Length: 2\r\n\r\nok",
             "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok",
             "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 2\r\nConnection : close\r\n\r\nok",
         ]
