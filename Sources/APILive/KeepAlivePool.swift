@@ -158,7 +158,7 @@ final class KeepAlivePool: Sendable {
         return try channel.eventLoop.inEventLoop ? kept() : await channel.eventLoop.submit(kept).get()
     }
 
-    private func run(_ request: KeepAliveRequest, on kept: Kept, home: LoopConnections?, address: Address, limit: Int64,
+    nonisolated(nonsending) private func run(_ request: KeepAliveRequest, on kept: Kept, home: LoopConnections?, address: Address, limit: Int64,
                      stream: KeepAliveHandler.Stream?, holder: Canceller,
                      follows: @escaping @Sendable (KeepAliveHead) -> Bool) async throws -> Received {
         let channel = kept.channel
