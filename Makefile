@@ -170,7 +170,12 @@ build: deps-build
 # release build: the check was a call to the runtime on most accesses to a class's property, 70 to
 # 85 of them per request of a `load` or `check` (bench/callgrind.sh: 9 % of `load`'s instructions).
 RELEASE_FLAGS := --static-swift-stdlib -Xswiftc -enforce-exclusivity=unchecked -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xcc -fdata-sections -Xlinker --section-ordering-file=$(CURDIR)/Sources/apicli/link-order.txt
+# SwiftPM does not know the linker reads link-order.txt and exports.map: when either is newer than
+# the binary, the binary is removed so that it is linked again with them.
 release: deps-build
+	@for f in Sources/apicli/link-order.txt Sources/apicli/exports.map; do \
+	  if [ -e $(RELEASE) ] && [ "$$f" -nt $(RELEASE) ]; then rm -f $(RELEASE); fi; \
+	done
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product apicli
 
 # Benchmark tools: Debian (hyperfine, nginx, wrk, hey, h2load from nghttp2-client, GNU time) and PyPI
