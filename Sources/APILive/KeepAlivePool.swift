@@ -103,9 +103,14 @@ final class KeepAlivePool: Sendable {
         }
     }
 
+    /// Where `address`'s connections are in a loop's list (the port compared before the host).
+    private static func place(of address: Address, in idle: [(address: Address, kept: [Kept])]) -> Int? {
+        idle.firstIndex { $0.address.port == address.port && $0.address.host == address.host }
+    }
+
     private func take(_ address: Address, from home: LoopConnections) -> Kept? {
         home.idle.withLock { idle in
-            guard let at = idle.firstIndex(where: { $0.address.port == address.port && $0.address.host == address.host }) else { return nil }
+            guard let at = Self.place(of: address, in: idle) else { return nil }
             while let kept = idle[at].kept.popLast() {
                 if kept.channel.isActive { return kept }
             }
@@ -115,7 +120,7 @@ final class KeepAlivePool: Sendable {
 
     private func give(_ kept: Kept, _ address: Address, to home: LoopConnections?) {
         let given = home?.idle.withLock { idle -> Bool in
-            guard let at = idle.firstIndex(where: { $0.address.port == address.port && $0.address.host == address.host }) else {
+            guard let at = Self.place(of: address, in: idle) else {
                 idle.append((address, [kept]))
                 return true
             }
