@@ -31,6 +31,8 @@ final class KeepAlivePool: Sendable {
 
     /// The most idle connections kept per address and loop (more are closed when they come back).
     static let idleLimit = 512
+    /// The most addresses a loop keeps idle connections to (a connection to one more is closed).
+    static let addressLimit = 256
 
     /// A connection with its handler (not looked up in its pipeline each exchange).
     struct Kept: @unchecked Sendable {  // the handler is used on its channel's loop only
@@ -38,7 +40,8 @@ final class KeepAlivePool: Sendable {
         let handler: KeepAliveHandler
     }
 
-    /// One loop's idle connections by address (a list: a run talks to few hosts) and its pending
+    /// One loop's idle connections by address (a list of the addresses that have one, at most
+    /// `addressLimit`: a run talks to few hosts) and its pending
     /// flushes. Each loop's own lock, taken by the tasks on that loop: no lock and no cache line
     /// shared by the loops' threads a request (one dictionary for every loop was, hashed twice a request).
     final class LoopConnections: Sendable {
@@ -111,6 +114,7 @@ final class KeepAlivePool: Sendable {
     private func take(_ address: Address, from home: LoopConnections) -> Kept? {
         home.idle.withLock { idle in
             guard let at = Self.place(of: address, in: idle) else { return nil }
+            defer { if idle[at].kept.isEmpty { idle.remove(at: at) } }  // the list: addresses with an idle connection
             while let kept = idle[at].kept.popLast() {
                 if kept.channel.isActive { return kept }
             }
@@ -121,6 +125,8 @@ final class KeepAlivePool: Sendable {
     private func give(_ kept: Kept, _ address: Address, to home: LoopConnections?) {
         let given = home?.idle.withLock { idle -> Bool in
             guard let at = Self.place(of: address, in: idle) else {
+                // A list scanned each exchange: a run's redirects to ever new ports cannot make it long.
+                guard idle.count < Self.addressLimit else { return false }
                 idle.append((address, [kept]))
                 return true
             }

@@ -69,7 +69,7 @@ package enum OAuth2Client {
         request.tls = tls
         request.followRedirects = false
         let response = try await transport.send(request)
-        if Redirect.statuses.contains(response.status) {
+        if Redirect.isRedirect(response.status) {
             throw .dependency("the oauth2 token request to \(request.hostAndPort) was redirected (status \(response.status)); "
                               + "token requests do not follow redirects: set tokenURL to where it points")
         }

@@ -11,9 +11,8 @@ import Foundation
 /// credential crosses to another origin. A pure function of the response and the request, so the
 /// transport's loop stays small and every case is testable without a network.
 package enum Redirect {
-    package static let statuses: Set<Int> = [301, 302, 303, 307, 308]
-
-    /// Whether `status` is one of `statuses` (asked of every response: compared, not hashed).
+    /// Whether `status` is a redirect this follows: 301, 302, 303, 307, 308 (asked of every
+    /// response: compared, not hashed).
     @inline(__always)
     package static func isRedirect(_ status: Int) -> Bool {
         switch status {
