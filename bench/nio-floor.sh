@@ -42,7 +42,7 @@ for r in $(seq "$rounds"); do
   if command -v h2load >/dev/null; then  # the goal row's other peer (bench/load.sh: h2load --h1 -t2 -c32)
     /usr/bin/time -f '%U %S' -o "$out/h.cpu" h2load --h1 -t2 -c32 -D "$secs" "$url/hello" >"$out/h.txt" 2>&1
     h_n=$(awk '/^requests:/ {print $2}' "$out/h.txt") h_rps=$(awk '/^finished in/ {print $4}' "$out/h.txt")
-    h_cpu=$(per "$out/h.cpu" "$h_n")
+    [[ -n $h_n && -n $h_rps ]] && h_cpu=$(per "$out/h.cpu" "$h_n") || h_rps=0  # a failed run: 0, n/a
   fi
   /usr/bin/time -f '%U %S' -o "$out/a.cpu" "$bin" load --targets "$out/targets" --users 32 --duration "${secs}s" --json "$out/a.json" >/dev/null 2>&1
   a_n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["overall"]["requests"])' "$out/a.json")
