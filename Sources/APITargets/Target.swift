@@ -44,9 +44,15 @@ package struct Target: Sendable {
         set { untilBox = newValue.map(CopyOnWrite.init) }
     }
     /// `load:`: this target's weight and thresholds in `apicli load`.
-    package var load: LoadSettings? = nil
+    package var load: LoadSettings? {
+        get { loadBox?.value }
+        set { loadBox = newValue.map(CopyOnWrite.init) }
+    }
     /// `stream:`: the idle timeout and reconnection of an event stream.
-    package var stream: StreamSettings? = nil
+    package var stream: StreamSettings? {
+        get { streamBox?.value }
+        set { streamBox = newValue.map(CopyOnWrite.init) }
+    }
     /// `each:`: one request per row, the row's fields as `{placeholders}` (`RowSet`).
     package var each: RowSource? {
         get { eachBox?.value }
@@ -83,6 +89,9 @@ package struct Target: Sendable {
     }
 
     var eachBox: CopyOnWrite<RowSource>? = nil
+    /// `load:` and `stream:`, on few targets: boxed too.
+    var loadBox: CopyOnWrite<LoadSettings>? = nil
+    var streamBox: CopyOnWrite<StreamSettings>? = nil
 
     /// `service.target`, the name users type.
     package var qualifiedName: String { Self.qualifiedName(service: service, name: name) }
