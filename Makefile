@@ -171,8 +171,9 @@ build: deps-build
 # 85 of them per request of a `load` or `check` (bench/callgrind.sh: 9 % of `load`'s instructions).
 # No `$ORIGIN` run path (SwiftPM's default): the binary links no library of ours, and with it the
 # loader first looked for libyaml in 12 places beside the binary (hwcaps and tls folders), then for
-# each other library there: 16 failed `openat` calls at every start, --version 2.12 -> 2.06 ms
-# without them; and a library put beside a copied binary is not loaded in place of the system's.
+# each other library there: 29 system calls at every start (17 failed `openat`), --version 2.07 ->
+# 2.01 ms without them (alternated); and a library put beside a copied binary is not loaded in
+# place of the system's.
 RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath -Xswiftc -enforce-exclusivity=unchecked -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xcc -fdata-sections -Xlinker --section-ordering-file=$(CURDIR)/Sources/apicli/link-order.txt
 # SwiftPM does not know the linker reads link-order.txt and exports.map: when either is newer than
 # the binary, the binary is removed so that it is linked again with them.
