@@ -4,7 +4,7 @@
 # `apicli --version`, `apicli call github.zen --stub` and `apicli mock` (one request by curl), with an
 # empty environment (env -i) and PATH=/usr/bin:/bin. Also: the .deb depends on libyaml-0-2 and libpcre2-8-0 only,
 # both hold the man pages (apicli.1, apicli-targets.5), the completions and the JSON Schemas
-# (usr/share/apicli, what `apicli schema` prints), and the binary links no Swift library.
+# (usr/share/apicli, what `apicli schema` prints), and the binary links no Swift library and has no run path.
 # Run by `make dist-test` (and so by `make test`).
 set -euo pipefail
 
@@ -48,6 +48,9 @@ check_root() {
   done
   if ldd "$bin" | grep -i swift >/dev/null; then fail "$name: the binary links a Swift library: $(ldd "$bin" | grep -i swift)"; fi
   if readelf -S "$bin" | grep '\.symtab' >/dev/null; then fail "$name: the binary is not stripped"; fi
+  # No run path (RELEASE_FLAGS' --disable-local-rpath): the loader looks for the system's libraries
+  # only where the system keeps them, not beside wherever the binary was copied.
+  if readelf -d "$bin" | grep -E 'RPATH|RUNPATH' >/dev/null; then fail "$name: the binary has a run path: $(readelf -d "$bin" | grep -E 'RPATH|RUNPATH')"; fi
 
   local out
   out=$(clean_env "$bin" --version) || fail "$name: apicli --version failed"
