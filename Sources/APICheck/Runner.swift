@@ -8,6 +8,12 @@ import APISend
 /// item order as soon as it and every result before it are done. Every item is sent through the
 /// run's `Caller` (retries, `until:`, OAuth2, needs), as `call` sends one target.
 package struct CheckRunner: Sendable {
+    /// The event loops a run's workers run on, started now: call it before the run's target files
+    /// are read, so that the loops' threads are made meanwhile (`EventLoopExecutor.startInBackground`).
+    package static func startLoops() {
+        EventLoopExecutor.startInBackground()
+    }
+
     package struct Options: Sendable {
         package var jobs: Int
         /// After the first failure, start nothing new; what did not start is skipped.

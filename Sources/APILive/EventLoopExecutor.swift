@@ -59,6 +59,15 @@ package final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
         return next()
     }
 
+    /// Starts the loops now, on Swift's pool, for a command that sends after a long first step
+    /// (`check` reads its target files): their threads are made while the files are read, not after
+    /// (making them took 1.2–8 ms of `check`'s 10,000 GETs, run after run on 2 cores, before its first
+    /// request). Not for a `call` (`forOneCall` sets the group's size first).
+    package static func startInBackground() {
+        guard enabled else { return }
+        Task.detached { _ = all.count }
+    }
+
     /// Whether `forOneCall` has set the group's size (NIO allows it once).
     private static let oneLoop = Locked(false)
 

@@ -60,6 +60,7 @@ struct CheckValues {
         // `list`'s (an `mprotect` a page and a page fault every 4 KiB otherwise: 9,000 and 18,000 of
         // them for 10,000 checks).
         LeftToExit.growMemoryInLargeSteps()
+        CheckRunner.startLoops()
         var console = Console.plain
         let items: CheckItems
         let scope: CheckScope
