@@ -60,7 +60,7 @@ package final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Starts the loops now, on Swift's pool, for a command that sends after a long first step
-    /// (`check` reads its target files): their threads are made while the files are read, not after
+    /// (`check` and `load` read their target files): their threads are made while the files are read, not after
     /// (making them took 1.2–8 ms of `check`'s 10,000 GETs, run after run on 2 cores, before its first
     /// request). Not for a `call` (`forOneCall` sets the group's size first).
     package static func startInBackground() {

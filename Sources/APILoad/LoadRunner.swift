@@ -31,6 +31,12 @@ package final class LoadRunner: Sendable {
     let names: [String]
     private let deadline: Double?
 
+    /// The event loops a run's requests go out on, started now: call it before the run's target
+    /// files are read, so that the loops' threads are made meanwhile (as `CheckRunner.startLoops`).
+    package static func startLoops() {
+        EventLoopExecutor.startInBackground()
+    }
+
     /// `start`: monotonic seconds when the run begins (the `--start-at` moment, already waited for).
     package init(plan: LoadPlan, start: Double, template: LoadResult, watch: LoadWatch? = nil,
                  makeCaller: @escaping @Sendable () -> Caller) {

@@ -136,6 +136,7 @@ extension APICLI {
         func run() async throws {
             Terminal.setUp()
             let flags = try LoadFlags(self)
+            LoadRunner.startLoops()
             var console = Console.plain
             let (setup, workspace): (LoadSetup, Workspace)
             do throws(APIError) {
