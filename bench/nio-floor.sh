@@ -2,8 +2,9 @@
 # How far `apicli load` is from what SwiftNIO itself allows: the closed model with 32 connections
 # against nginx (2 workers, `return 200`), in turn, round after round: bench/nio-floor (a bare NIO
 # client: a prebuilt GET written from the read handler as each response completes, nothing else),
-# the same with an async task a connection awaiting each response (`--await`), wrk, h2load --h1 (the
-# goal row `ahead of h2load`), and apicli.
+# the same with an async task a connection awaiting each response (`--await`: resumed as a job queued
+# on the loop; `--await-inline`: run at once inside the handler's read), wrk, h2load --h1 (the goal
+# row `ahead of h2load`), and apicli.
 # Prints each one's rate and CPU (user + system) a request; the client's CPU is what the goal row
 # `load >= 0.85x wrk` is about (nginx takes the rest of the two cores).
 #
@@ -36,6 +37,8 @@ for r in $(seq "$rounds"); do
   f_n=$(awk '{print $1}' "$out/f.txt") f_rps=$(awk '{print $6}' "$out/f.txt")
   /usr/bin/time -f '%U %S' -o "$out/fa.cpu" "$floor" --await "$nginx_port" 32 "$secs" >"$out/fa.txt"
   fa_n=$(awk '{print $1}' "$out/fa.txt") fa_rps=$(awk '{print $6}' "$out/fa.txt")
+  /usr/bin/time -f '%U %S' -o "$out/fi.cpu" "$floor" --await-inline "$nginx_port" 32 "$secs" >"$out/fi.txt"
+  fi_n=$(awk '{print $1}' "$out/fi.txt") fi_rps=$(awk '{print $6}' "$out/fi.txt")
   /usr/bin/time -f '%U %S' -o "$out/w.cpu" wrk -t2 -c32 -d"${secs}s" "$url/hello" >"$out/w.txt" 2>&1
   w_n=$(awk '/requests in/ {print $1}' "$out/w.txt") w_rps=$(awk '/Requests\/sec/ {print $2}' "$out/w.txt")
   h_rps=0 h_cpu=n/a
@@ -47,6 +50,6 @@ for r in $(seq "$rounds"); do
   /usr/bin/time -f '%U %S' -o "$out/a.cpu" "$bin" load --targets "$out/targets" --users 32 --duration "${secs}s" --json "$out/a.json" >/dev/null 2>&1
   a_n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["overall"]["requests"])' "$out/a.json")
   a_rps=$(python3 -c "print('%.0f' % ($a_n / $secs))")
-  printf 'round %d  nio-floor %7.0f req/s %6s us  --await %7.0f req/s %6s us  wrk %7.0f req/s %6s us  h2load %7.0f req/s %6s us  apicli %7.0f req/s %6s us  (CPU a request)\n' "$r" \
-    "$f_rps" "$(per "$out/f.cpu" "$f_n")" "$fa_rps" "$(per "$out/fa.cpu" "$fa_n")" "$w_rps" "$(per "$out/w.cpu" "$w_n")" "$h_rps" "$h_cpu" "$a_rps" "$(per "$out/a.cpu" "$a_n")"
+  printf 'round %d  nio-floor %7.0f req/s %6s us  --await %7.0f req/s %6s us  --await-inline %7.0f req/s %6s us  wrk %7.0f req/s %6s us  h2load %7.0f req/s %6s us  apicli %7.0f req/s %6s us  (CPU a request)\n' "$r" \
+    "$f_rps" "$(per "$out/f.cpu" "$f_n")" "$fa_rps" "$(per "$out/fa.cpu" "$fa_n")" "$fi_rps" "$(per "$out/fi.cpu" "$fi_n")" "$w_rps" "$(per "$out/w.cpu" "$w_n")" "$h_rps" "$h_cpu" "$a_rps" "$(per "$out/a.cpu" "$a_n")"
 done

@@ -4,9 +4,11 @@
 // no continuation, no latency recorded — what NIO's channels cost a request, not what a client does.
 // With --await, each connection is an async task on its event loop (a `TaskExecutor` over the loop,
 // as apicli's `EventLoopExecutor`): the handler resumes the task's continuation at each response and
-// the task writes the next request — what an `await` a request adds.
+// the task writes the next request — what an `await` a request adds. With --await-inline, the same,
+// but the handler's resumption runs the task at once, inside its read (the executor runs the job it is
+// handed then instead of queueing it on the loop): what an `await` costs when it is not a queued job.
 //
-//   nio-floor [--await] PORT CONNECTIONS SECONDS [REQUESTS]   # REQUESTS: stop each connection after that many
+//   nio-floor [--await | --await-inline] PORT CONNECTIONS SECONDS [REQUESTS]   # REQUESTS: stop each connection after that many
 //
 // The response's size is read from the first one (head up to CRLF CRLF, then Content-Length) and taken
 // for all: nginx's `return 200` responses to the same request differ only in the Date header, which is
@@ -16,11 +18,12 @@ import NIOPosix
 import Foundation
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: nio-floor [--await] PORT CONNECTIONS SECONDS [REQUESTS]\n".utf8))
+    FileHandle.standardError.write(Data("usage: nio-floor [--await | --await-inline] PORT CONNECTIONS SECONDS [REQUESTS]\n".utf8))
     exit(64)
 }
 var args = CommandLine.arguments
-let awaiting = args.count > 1 && args[1] == "--await"
+let inline = args.count > 1 && args[1] == "--await-inline"
+let awaiting = args.count > 1 && (args[1] == "--await" || inline)
 if awaiting { args.remove(at: 1) }
 guard args.count == 4 || args.count == 5,
       let port = Int(args[1]), (1...65535).contains(port),
@@ -48,6 +51,8 @@ final class Handler: ChannelInboundHandler, @unchecked Sendable {
     private var count = 0
     /// --await: the connection's task, waiting for the response to the request it wrote.
     var waiter: CheckedContinuation<Bool, Never>?
+    /// --await-inline: the task's executor, which runs it within the resumption.
+    var executor: LoopExecutor?
 
     init(_ request: ByteBuffer) { self.request = request }
 
@@ -71,8 +76,8 @@ final class Handler: ChannelInboundHandler, @unchecked Sendable {
             if awaiting {
                 let waiter = self.waiter
                 self.waiter = nil
-                waiter?.resume(returning: more)
                 if !more { context.close(promise: nil) }
+                if let executor { executor.resumingHere { waiter?.resume(returning: more) } } else { waiter?.resume(returning: more) }
                 return
             }
             guard more else { return context.close(promise: nil) }
@@ -106,8 +111,19 @@ final class Handler: ChannelInboundHandler, @unchecked Sendable {
 final class LoopExecutor: TaskExecutor, @unchecked Sendable {
     let loop: any EventLoop
     init(_ loop: any EventLoop) { self.loop = loop }
+    /// Set on the loop's thread only, around a resumption (--await-inline).
+    private var runNextHere = false
+    func resumingHere(_ resume: () -> Void) {
+        runNextHere = true
+        resume()
+        runNextHere = false
+    }
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
+        if loop.inEventLoop && runNextHere {
+            runNextHere = false
+            return job.runSynchronously(on: asUnownedTaskExecutor())
+        }
         loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
@@ -125,7 +141,9 @@ do {
         channels.append(channel)
         if awaiting {
             let loop = channel.eventLoop
-            Task(executorPreference: LoopExecutor(loop)) {
+            let executor = LoopExecutor(loop)
+            if inline { try loop.submit { handler.executor = executor }.wait() }
+            Task(executorPreference: executor) {
                 // On the loop's thread: the handler's state is only touched there.
                 var more = true
                 while more {
