@@ -110,7 +110,12 @@ package enum TargetFile {
             return Diagnostic(file: path, mark: nil, message: "cannot read target file: it is a folder",
                               hint: "name a folder of target files with --targets \(path)")
         }
-        let fd = open(path, O_RDONLY)
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {  // not opened: a named pipe would wait
+            return Diagnostic(file: path, mark: nil, message: "cannot read target file: it is not a regular file (a named pipe, socket or device)",
+                              hint: "target files are regular files: move it out of the targets folder")
+        }
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         let reason = fd < 0 ? String(cString: strerror(errno)) : "it cannot be read"
         if fd >= 0 { close(fd) }
         return Diagnostic(file: path, mark: nil, message: "cannot read target file: \(reason)")
@@ -128,11 +133,14 @@ package enum TargetFile {
         getenv("APICLI_MAX_TARGET_FILE_SIZE").flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil } ?? defaultMaxSize
     }
 
-    /// A file larger than `maxSize` is refused before it is read (exit 2).
+    /// A file larger than `maxSize` is refused before it is read (exit 2), and so is what is not a
+    /// regular file (a named pipe: opening one waits for a writer, forever in a folder's scan).
     static func checkSize(_ path: String) throws(APIError) {
         let limit = maxSize()
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > limit else { return }
+        guard stat(path, &info) == 0 else { return }
+        if info.st_mode & S_IFMT != S_IFREG { throw .invalid(unreadable(path)) }
+        guard Int(info.st_size) > limit else { return }
         let size = Int(info.st_size)
         throw .invalid(Diagnostic(file: path, mark: nil,
                                   message: "the target file is \(size) bytes; target files are read up to \(limit) bytes",

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import APISupport
 @testable import APIDiagnostics
 @testable import APITargets
 @testable import APIImport
@@ -684,6 +685,57 @@ final class TargetFileTests: XCTestCase {
         let folder = expectAPIError { () throws(APIError) in try TargetFile.load("/tmp") }
         XCTAssertEqual(folder, .invalidInput([Diagnostic(file: "/tmp", mark: nil, message: "cannot read target file: it is a folder",
                                                          hint: "name a folder of target files with --targets /tmp")]))
+    }
+
+    /// `load` on a thread of its own, given `seconds` to end: a read that waits on a named pipe is
+    /// let go (a writer opens and closes it) and reported, instead of holding the test run.
+    private func endsWithin<T: Sendable>(_ seconds: Double, releasing pipe: String,
+                                         _ body: @escaping @Sendable () -> T) -> T? {
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<T?>(nil)
+        Thread.detachNewThread {
+            result.set(body())
+            done.signal()
+        }
+        if done.wait(timeout: .now() + seconds) == .timedOut {
+            // A reader waiting in open(2) is let go by a writer; it may open the pipe again (a second reader).
+            for _ in 0..<100 {
+                let fd = open(pipe, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 { close(fd) }
+                if done.wait(timeout: .now() + 0.1) == .success { break }
+            }
+            return nil
+        }
+        return result.current
+    }
+
+    func testANamedPipeIsRefusedNotWaitedOn() throws {
+        // GIVEN a targets folder with a good file and a named pipe called b.yaml (nobody writes to it)
+        let dir = NSTemporaryDirectory() + "apicli-fifo-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/targets", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "baseURL: http://127.0.0.1:1\ntargets:\n  a: { path: /a }\n".write(toFile: dir + "/targets/a.yaml", atomically: true, encoding: .utf8)
+        let pipe = dir + "/targets/b.yaml"
+        XCTAssertEqual(mkfifo(pipe, 0o600), 0)
+        // WHEN the folder is loaded
+        let outcome = endsWithin(20, releasing: pipe) { () -> APIError? in
+            do throws(APIError) { _ = try Catalog.load(directory: dir + "/targets"); return nil } catch { return error }
+        }
+        // THEN it ends at once with the pipe named as what cannot be read (never opened: that waits for a writer)
+        guard let outcome else { return XCTFail("loading a folder with a named pipe waited on it") }
+        XCTAssertEqual(outcome, .invalidInput([Diagnostic(file: pipe, mark: nil,
+                                                          message: "cannot read target file: it is not a regular file (a named pipe, socket or device)",
+                                                          hint: "target files are regular files: move it out of the targets folder")]))
+        // GIVEN a named pipe as the project file
+        let project = dir + "/targets/apicli.yaml"
+        XCTAssertEqual(mkfifo(project, 0o600), 0)
+        let projectOutcome = endsWithin(20, releasing: project) { () -> APIError? in
+            do throws(APIError) { _ = try Project.load(directory: dir + "/targets"); return nil } catch { return error }
+        }
+        guard let projectOutcome else { return XCTFail("reading a project file that is a named pipe waited on it") }
+        XCTAssertEqual(projectOutcome, .invalidInput([Diagnostic(file: project, mark: nil,
+                                                                 message: "cannot read the project file: it is not a regular file (a named pipe, socket or device)",
+                                                                 hint: "make apicli.yaml a regular file, or move it away")]))
     }
 
     func testYAMLErrorsBecomeDiagnosticsWithNotes() {
