@@ -49,7 +49,15 @@ package enum EnvFile {
                                    process: [String: String]) throws(APIError) -> [String: String] {
         var fromFiles: [String: String] = [:]
         let local = Path.join(directory, ".env")
-        if Path.exists(local) { fromFiles = try load(local) }
+        if Path.exists(local) {
+            // Found, not named: a named pipe is not opened (that waits for a writer); a named one
+            // (`--env-file <(…)`) is read, as the user asked.
+            guard Path.isRegularFile(local) else {
+                throw .invalid(Diagnostic(file: local, mark: nil, message: "cannot read env file: it is not a regular file (a named pipe, socket or device)",
+                                          hint: "make .env a regular file, or move it away"))
+            }
+            fromFiles = try load(local)
+        }
         for file in files { fromFiles.merge(try load(file)) { _, new in new } }
         // The process environment as it is (no copy of it) when no file adds to it.
         guard !fromFiles.isEmpty else { return process }

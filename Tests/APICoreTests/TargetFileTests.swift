@@ -736,6 +736,16 @@ final class TargetFileTests: XCTestCase {
         XCTAssertEqual(projectOutcome, .invalidInput([Diagnostic(file: project, mark: nil,
                                                                  message: "cannot read the project file: it is not a regular file (a named pipe, socket or device)",
                                                                  hint: "make apicli.yaml a regular file, or move it away")]))
+        // GIVEN a named pipe as the folder's .env
+        let env = dir + "/targets/.env"
+        XCTAssertEqual(mkfifo(env, 0o600), 0)
+        let envOutcome = endsWithin(20, releasing: env) { () -> APIError? in
+            do throws(APIError) { _ = try EnvFile.environment(directory: dir + "/targets", files: [], process: [:]); return nil } catch { return error }
+        }
+        guard let envOutcome else { return XCTFail("reading a .env that is a named pipe waited on it") }
+        XCTAssertEqual(envOutcome, .invalidInput([Diagnostic(file: env, mark: nil,
+                                                             message: "cannot read env file: it is not a regular file (a named pipe, socket or device)",
+                                                             hint: "make .env a regular file, or move it away")]))
     }
 
     func testYAMLErrorsBecomeDiagnosticsWithNotes() {
