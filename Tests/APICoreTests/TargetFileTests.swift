@@ -710,42 +710,35 @@ final class TargetFileTests: XCTestCase {
     }
 
     func testANamedPipeIsRefusedNotWaitedOn() throws {
-        // GIVEN a targets folder with a good file and a named pipe called b.yaml (nobody writes to it)
+        // GIVEN a targets folder with a good file, then named pipes (nobody writes to them) where
+        // a target file, the project file and the folder's .env are found
         let dir = NSTemporaryDirectory() + "apicli-fifo-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir + "/targets", withIntermediateDirectories: true)
+        let targets = dir + "/targets"
+        try FileManager.default.createDirectory(atPath: targets, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try "baseURL: http://127.0.0.1:1\ntargets:\n  a: { path: /a }\n".write(toFile: dir + "/targets/a.yaml", atomically: true, encoding: .utf8)
-        let pipe = dir + "/targets/b.yaml"
-        XCTAssertEqual(mkfifo(pipe, 0o600), 0)
-        // WHEN the folder is loaded
-        let outcome = endsWithin(20, releasing: pipe) { () -> APIError? in
-            do throws(APIError) { _ = try Catalog.load(directory: dir + "/targets"); return nil } catch { return error }
+        try "baseURL: http://127.0.0.1:1\ntargets:\n  a: { path: /a }\n".write(toFile: targets + "/a.yaml", atomically: true, encoding: .utf8)
+        let cases: [(name: String, message: String, hint: String, load: @Sendable () throws(APIError) -> Void)] = [
+            ("b.yaml", "cannot read target file", "target files are regular files: move it out of the targets folder",
+             { () throws(APIError) in _ = try Catalog.load(directory: targets) }),
+            ("apicli.yaml", "cannot read the project file", "make apicli.yaml a regular file, or move it away",
+             { () throws(APIError) in _ = try Project.load(directory: targets) }),
+            (".env", "cannot read env file", "make .env a regular file, or move it away",
+             { () throws(APIError) in _ = try EnvFile.environment(directory: targets, files: [], process: [:]) }),
+        ]
+        for each in cases {
+            let pipe = targets + "/" + each.name
+            XCTAssertEqual(mkfifo(pipe, 0o600), 0)
+            // WHEN it is read
+            let load = each.load
+            let outcome = endsWithin(20, releasing: pipe) { () -> APIError? in
+                do throws(APIError) { try load(); return nil } catch { return error }
+            }
+            // THEN it ends at once with the pipe named as what cannot be read (never opened: that waits for a writer)
+            guard let outcome else { return XCTFail("reading \(each.name) as a named pipe waited on it") }
+            XCTAssertEqual(outcome, .invalidInput([Diagnostic(file: pipe, mark: nil,
+                                                              message: each.message + ": it is not a regular file (a named pipe, socket or device)",
+                                                              hint: each.hint)]))
         }
-        // THEN it ends at once with the pipe named as what cannot be read (never opened: that waits for a writer)
-        guard let outcome else { return XCTFail("loading a folder with a named pipe waited on it") }
-        XCTAssertEqual(outcome, .invalidInput([Diagnostic(file: pipe, mark: nil,
-                                                          message: "cannot read target file: it is not a regular file (a named pipe, socket or device)",
-                                                          hint: "target files are regular files: move it out of the targets folder")]))
-        // GIVEN a named pipe as the project file
-        let project = dir + "/targets/apicli.yaml"
-        XCTAssertEqual(mkfifo(project, 0o600), 0)
-        let projectOutcome = endsWithin(20, releasing: project) { () -> APIError? in
-            do throws(APIError) { _ = try Project.load(directory: dir + "/targets"); return nil } catch { return error }
-        }
-        guard let projectOutcome else { return XCTFail("reading a project file that is a named pipe waited on it") }
-        XCTAssertEqual(projectOutcome, .invalidInput([Diagnostic(file: project, mark: nil,
-                                                                 message: "cannot read the project file: it is not a regular file (a named pipe, socket or device)",
-                                                                 hint: "make apicli.yaml a regular file, or move it away")]))
-        // GIVEN a named pipe as the folder's .env
-        let env = dir + "/targets/.env"
-        XCTAssertEqual(mkfifo(env, 0o600), 0)
-        let envOutcome = endsWithin(20, releasing: env) { () -> APIError? in
-            do throws(APIError) { _ = try EnvFile.environment(directory: dir + "/targets", files: [], process: [:]); return nil } catch { return error }
-        }
-        guard let envOutcome else { return XCTFail("reading a .env that is a named pipe waited on it") }
-        XCTAssertEqual(envOutcome, .invalidInput([Diagnostic(file: env, mark: nil,
-                                                             message: "cannot read env file: it is not a regular file (a named pipe, socket or device)",
-                                                             hint: "make .env a regular file, or move it away")]))
     }
 
     func testYAMLErrorsBecomeDiagnosticsWithNotes() {
