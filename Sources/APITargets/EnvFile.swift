@@ -53,7 +53,7 @@ package enum EnvFile {
             // Found, not named: a named pipe is not opened (that waits for a writer); a named one
             // (`--env-file <(…)`) is read, as the user asked.
             guard Path.isRegularFile(local) else {
-                throw .invalid(Diagnostic(file: local, mark: nil, message: "cannot read env file: it is not a regular file (a named pipe, socket or device)",
+                throw .invalid(Diagnostic(file: local, mark: nil, message: "cannot read env file: \(TargetFile.notRegularFile)",
                                           hint: "make .env a regular file, or move it away"))
             }
             fromFiles = try load(local)

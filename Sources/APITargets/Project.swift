@@ -40,7 +40,7 @@ package struct Project: Sendable {
             // missing file costs far more); a regular file is read as target files are.
             guard Path.exists(path) else { continue }
             guard Path.isRegularFile(path) || Path.isDirectory(path) else {  // not opened: a named pipe would wait for a writer
-                throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read the project file: it is not a regular file (a named pipe, socket or device)",
+                throw .invalid(Diagnostic(file: path, mark: nil, message: "cannot read the project file: \(TargetFile.notRegularFile)",
                                           hint: "make \(name) a regular file, or move it away"))
             }
             guard let bytes = TargetFile.regularFileBytes(path) ?? FileManager.default.contents(atPath: path).map({ [UInt8]($0) })

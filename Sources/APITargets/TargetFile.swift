@@ -103,6 +103,10 @@ package enum TargetFile {
         return complete ? bytes : nil
     }
 
+    /// Why a file found in the targets folder is not read (`unreadable`, the project file, `.env`):
+    /// it is not opened, since opening a named pipe waits for a writer.
+    package static let notRegularFile = "it is not a regular file (a named pipe, socket or device)"
+
     /// Why `path` could not be read: the system's reason (`No such file or directory`), and for a
     /// folder where a file was expected, how to name a folder of target files.
     package static func unreadable(_ path: String) -> Diagnostic {
@@ -112,7 +116,7 @@ package enum TargetFile {
         }
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {  // not opened: a named pipe would wait
-            return Diagnostic(file: path, mark: nil, message: "cannot read target file: it is not a regular file (a named pipe, socket or device)",
+            return Diagnostic(file: path, mark: nil, message: "cannot read target file: \(notRegularFile)",
                               hint: "target files are regular files: move it out of the targets folder")
         }
         let fd = open(path, O_RDONLY | O_NONBLOCK)
