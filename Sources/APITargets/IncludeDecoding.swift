@@ -157,7 +157,7 @@ extension ServiceDecoder {
     /// Reads and decodes a file of shared blocks (this decoder's file).
     mutating func readShared(_ path: String) -> SharedBlock? {
         do throws(APIError) {
-            try TargetFile.checkSize(path)
+            try TargetFile.checkBeforeReading(path)
         } catch {
             if case .invalidInput(let d) = error { for x in d { reader.error(x.message, at: x.mark ?? Mark(line: 1, column: 1), hint: x.hint) } }
             return nil

@@ -61,7 +61,7 @@ package enum TargetFile {
     /// command that exits right after keeps the trees to itself, so the process does not spend the
     /// time of freeing thousands of nodes one by one (`validate`, `list`).
     package static func load(_ path: String, only: String? = nil, keeping trees: inout [Node]?) throws(APIError) -> Service {
-        try checkSize(path)
+        try checkBeforeReading(path)
         let stem = Path.stem(Path.lastComponent(path))
         // One target of a large file: its bytes in huge pages (`HugePageRead`), only that target's lines parsed.
         // (When the scan says no, the file is read as any other, without scanning it again.)
@@ -139,7 +139,7 @@ package enum TargetFile {
 
     /// A file larger than `maxSize` is refused before it is read (exit 2), and so is what is not a
     /// regular file (a named pipe: opening one waits for a writer, forever in a folder's scan).
-    static func checkSize(_ path: String) throws(APIError) {
+    static func checkBeforeReading(_ path: String) throws(APIError) {
         let limit = maxSize()
         var info = stat()
         guard stat(path, &info) == 0 else { return }
