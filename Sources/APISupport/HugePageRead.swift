@@ -31,7 +31,7 @@ package enum HugePageRead {
     /// after `body`.
     package static func withFile<T>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
         #if canImport(Glibc)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)  // a named pipe is not waited on (`RegularFile.size` refuses it)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         guard let size = RegularFile.size(fd), size > 0, size < Int(Int32.max) else { return nil }

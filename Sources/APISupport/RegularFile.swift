@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A regular file read whole, with the checks every reader of a target file needs: it is a regular
+/// A regular file read whole, with the checks every reader of a target file needs (open it with
+/// `O_NONBLOCK`, so that a named pipe put in its place is refused here rather than waited on): it is a regular
 /// file, and it has exactly the size `fstat` gave (one byte more is asked for, so a file that grew
 /// meanwhile is seen). `TargetFile.regularFileBytes` reads into an array, `HugePageRead` into memory
 /// of its own.

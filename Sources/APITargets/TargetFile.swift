@@ -91,7 +91,8 @@ package enum TargetFile {
     /// A regular file's bytes read straight into the array (a file of thousands of targets is
     /// copied once, not through `Data`); nil for anything else, or a file that changed size meanwhile.
     static func regularFileBytes(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: what became a named pipe since it was looked at is not waited on (its `fstat` refuses it).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         guard let size = RegularFile.size(fd) else { return nil }
